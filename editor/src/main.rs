@@ -1,1 +1,64 @@
-fn main() {}
+//! `pebble`: the Pebble level editor and its command line.
+//!
+//! Until the editor window lands, running `pebble` without a subcommand prints help.
+//! Every failure is reported on stderr as one clear message with a non-zero exit
+//! code; nothing here panics on user input.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "pebble",
+    version,
+    about = "Pebble: a level editor for PSP-class retro 3D maps",
+    long_about = "Pebble builds retro 3D maps, exports them as .pbm files and deploys them to a PSP.\n\
+                  The editor window arrives with a later release; today the command line inspects and validates maps."
+)]
+struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Inspect and check .pbm map files.
+    #[command(subcommand)]
+    Pbm(cli::pbm::PbmCommand),
+}
+
+/// A bug must not greet the user with a backtrace: say what happened and how to
+/// report it. `PEBBLE_BACKTRACE=1` shows the default report.
+fn install_panic_hook() {
+    if std::env::var_os("PEBBLE_BACKTRACE").is_some() {
+        return;
+    }
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!(
+            "pebble: internal error: {info}\nThis is a bug in Pebble; please report it with the command you ran (PEBBLE_BACKTRACE=1 adds details)."
+        );
+    }));
+}
+
+fn main() -> ExitCode {
+    install_panic_hook();
+    let args = Args::parse();
+    let result = match args.command {
+        None => {
+            use clap::CommandFactory;
+            let help = Args::command().render_help().to_string();
+            cli::emit(&help).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Pbm(cmd)) => cli::pbm::run(cmd),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
