@@ -267,10 +267,19 @@ impl Map {
     /// Writes the map in the packed layout of `version`. Refuses what that version
     /// cannot hold (metadata in v1; UV scroll and BLEND before v3) rather than drop it.
     pub fn to_bytes_as(&self, version: Version) -> Result<Vec<u8>, WriteError> {
+        let mut out = Vec::new();
+        self.write_into(version, &mut out)?;
+        Ok(out)
+    }
+
+    /// Like [`Map::to_bytes_as`], into a buffer that is cleared first, so that a
+    /// caller exporting repeatedly reuses its allocation. On error `out` is empty.
+    pub fn write_into(&self, version: Version, out: &mut Vec<u8>) -> Result<(), WriteError> {
+        out.clear();
         let metadata = self.metadata_in_order();
         self.check_representable(version, &metadata)?;
         let size = self.encoded_size(version, &metadata)?;
-        let mut out = Vec::with_capacity(size as usize);
+        out.reserve(size as usize);
 
         out.put_u32(version.magic());
         out.put_u32(version.number());
@@ -336,7 +345,7 @@ impl Map {
             }
         }
         debug_assert_eq!(out.len() as u64, size);
-        Ok(out)
+        Ok(())
     }
 
     fn check_representable(
