@@ -7,7 +7,9 @@ use std::process::{Command, Output};
 const FIXTURES: [&str; 5] = ["basic", "full", "full_emitters", "full_v2", "full_v1"];
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../pbm/tests/fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../pbm/tests/fixtures")
+        .join(name)
 }
 
 fn pebble(args: &[&str]) -> Output {
@@ -29,7 +31,10 @@ fn expected(name: &str) -> serde_json::Value {
 
 fn no_panic(out: &Output) {
     let err = text(&out.stderr);
-    assert!(!err.contains("panicked") && !err.contains("internal error"), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("internal error"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -37,7 +42,10 @@ fn bare_pebble_prints_help() {
     let out = pebble(&[]);
     assert!(out.status.success());
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("Usage: pebble") && stdout.contains("pbm"), "{stdout}");
+    assert!(
+        stdout.contains("Usage: pebble") && stdout.contains("pbm"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -52,7 +60,10 @@ fn info_summarises_every_fixture() {
         for section in ["textures", "meshes", "colliders"] {
             for item in exp[section].as_array().expect("list") {
                 let item_name = item["name"].as_str().expect("name");
-                assert!(stdout.contains(item_name), "{name}: {item_name} missing from\n{stdout}");
+                assert!(
+                    stdout.contains(item_name),
+                    "{name}: {item_name} missing from\n{stdout}"
+                );
             }
         }
         let version = exp["header"]["version"].as_u64().expect("version");
@@ -76,8 +87,16 @@ fn validate_exit_codes() {
         assert_eq!(run(name, false), Some(0), "{name} is readable");
     }
     assert_eq!(run("full", true), Some(0), "full.pbm is compliant");
-    assert_eq!(run("full_emitters", true), Some(1), "over-budget emitters are warnings");
-    assert_eq!(run("full_v2", true), Some(1), "v2 is not what a conforming writer emits");
+    assert_eq!(
+        run("full_emitters", true),
+        Some(1),
+        "over-budget emitters are warnings"
+    );
+    assert_eq!(
+        run("full_v2", true),
+        Some(1),
+        "v2 is not what a conforming writer emits"
+    );
 }
 
 fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
@@ -96,7 +115,12 @@ fn broken_files_fail_with_the_offset_and_no_panic() {
     no_panic(&out);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    assert!(err.contains("at byte 108") && err.contains("texture 0 'FloorChecker'") && err.contains("truncated"), "{err}");
+    assert!(
+        err.contains("at byte 108")
+            && err.contains("texture 0 'FloorChecker'")
+            && err.contains("truncated"),
+        "{err}"
+    );
 
     let mut newer = full.clone();
     newer[4..8].copy_from_slice(&4u32.to_le_bytes());
@@ -126,24 +150,62 @@ fn dump_agrees_with_the_reference_loader() {
         assert!(out.status.success());
         let dump: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
         let exp = expected(name);
-        for key in ["magic", "version", "num_textures", "num_meshes", "num_colliders", "num_metadata"] {
+        for key in [
+            "magic",
+            "version",
+            "num_textures",
+            "num_meshes",
+            "num_colliders",
+            "num_metadata",
+        ] {
             assert_eq!(dump["header"][key], exp["header"][key], "{name} {key}");
         }
         assert_eq!(dump["total_vertices"], exp["total_vertices"]);
-        for (d, e) in dump["meshes"].as_array().expect("meshes").iter().zip(exp["meshes"].as_array().expect("meshes")) {
+        for (d, e) in dump["meshes"]
+            .as_array()
+            .expect("meshes")
+            .iter()
+            .zip(exp["meshes"].as_array().expect("meshes"))
+        {
             assert_eq!(d["name"], e["name"]);
             assert_eq!(d["vertices_fnv1a64"], e["vertices_fnv1a64"], "{name}");
             assert_eq!(d["first_vertex"]["color"], e["first_vertex"]["color"]);
         }
-        for (d, e) in dump["colliders"].as_array().expect("colliders").iter().zip(exp["colliders"].as_array().expect("colliders")) {
+        for (d, e) in dump["colliders"]
+            .as_array()
+            .expect("colliders")
+            .iter()
+            .zip(exp["colliders"].as_array().expect("colliders"))
+        {
             assert_eq!(d["triangles_fnv1a64"], e["triangles_fnv1a64"], "{name}");
         }
-        for (d, e) in dump["metadata"].as_array().expect("metadata").iter().zip(exp["metadata"].as_array().expect("metadata")) {
-            assert_eq!((&d["tag"], &d["fnv1a64"], &d["data_size"]), (&e["tag"], &e["fnv1a64"], &e["data_size"]), "{name}");
+        for (d, e) in dump["metadata"]
+            .as_array()
+            .expect("metadata")
+            .iter()
+            .zip(exp["metadata"].as_array().expect("metadata"))
+        {
+            assert_eq!(
+                (&d["tag"], &d["fnv1a64"], &d["data_size"]),
+                (&e["tag"], &e["fnv1a64"], &e["data_size"]),
+                "{name}"
+            );
         }
         assert_eq!(dump["num_particles"], exp["num_particles"], "{name}");
-        for (d, e) in dump["emitters"].as_array().expect("emitters").iter().zip(exp["emitters"].as_array().expect("emitters")) {
-            for key in ["name", "count", "texture_id", "first_particle", "atlas_rows", "anim_loops"] {
+        for (d, e) in dump["emitters"]
+            .as_array()
+            .expect("emitters")
+            .iter()
+            .zip(exp["emitters"].as_array().expect("emitters"))
+        {
+            for key in [
+                "name",
+                "count",
+                "texture_id",
+                "first_particle",
+                "atlas_rows",
+                "anim_loops",
+            ] {
                 assert_eq!(d[key], e[key], "{name} emitter {key}");
             }
         }

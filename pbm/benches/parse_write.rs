@@ -37,7 +37,11 @@ fn generated_map() -> Map {
             let vertices: Vec<pbm::Vertex> = (0..384)
                 .map(|k| {
                     let f = (next() % 10_000) as f32 / 100.0;
-                    pbm::Vertex { uv: [f, f * 0.5], color: next(), pos: [f, (k % 7) as f32, i as f32] }
+                    pbm::Vertex {
+                        uv: [f, f * 0.5],
+                        color: next(),
+                        pos: [f, (k % 7) as f32, i as f32],
+                    }
                 })
                 .collect();
             pbm::Mesh {
@@ -60,7 +64,13 @@ fn generated_map() -> Map {
         })
         .collect();
     let metadata = (0..32)
-        .map(|i| pbm::Metadata::text(name(format!("tag_{i}")), MetaKind::Json, &"{\"k\": 1}".repeat(i + 1)))
+        .map(|i| {
+            pbm::Metadata::text(
+                name(format!("tag_{i}")),
+                MetaKind::Json,
+                &"{\"k\": 1}".repeat(i + 1),
+            )
+        })
         .collect();
     let mut map = Map {
         textures,
@@ -87,11 +97,18 @@ fn criterion_benches(c: &mut Criterion, map: &Map, bytes: &[u8]) {
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.sample_size(20);
     let mut dst = vec![0u8; bytes.len()];
-    group.bench_function("memcpy", |b| b.iter(|| dst.copy_from_slice(black_box(bytes))));
-    group.bench_function("parse_validate", |b| b.iter(|| parse_and_validate(black_box(bytes))));
+    group.bench_function("memcpy", |b| {
+        b.iter(|| dst.copy_from_slice(black_box(bytes)))
+    });
+    group.bench_function("parse_validate", |b| {
+        b.iter(|| parse_and_validate(black_box(bytes)))
+    });
     let mut out = Vec::with_capacity(bytes.len());
     group.bench_function("write", |b| {
-        b.iter(|| map.write_into(Version::V3, black_box(&mut out)).map(|()| out.len()))
+        b.iter(|| {
+            map.write_into(Version::V3, black_box(&mut out))
+                .map(|()| out.len())
+        })
     });
     group.finish();
 }
@@ -126,11 +143,19 @@ fn summary(map: &Map, bytes: &[u8]) {
         black_box(parse_and_validate(black_box(bytes)));
     });
     let write = measure(runs, || {
-        map.write_into(Version::V3, black_box(&mut out)).expect("writes");
+        map.write_into(Version::V3, black_box(&mut out))
+            .expect("writes");
     });
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    println!("\nsummary over {runs} runs, {:.1} MiB map:", bytes.len() as f64 / (1 << 20) as f64);
-    println!("  memcpy          median {:8.3} ms  p95 {:8.3} ms", ms(memcpy.0), ms(memcpy.1));
+    println!(
+        "\nsummary over {runs} runs, {:.1} MiB map:",
+        bytes.len() as f64 / (1 << 20) as f64
+    );
+    println!(
+        "  memcpy          median {:8.3} ms  p95 {:8.3} ms",
+        ms(memcpy.0),
+        ms(memcpy.1)
+    );
     println!(
         "  parse+validate  median {:8.3} ms  p95 {:8.3} ms  ratio {:.4}× memcpy (target ≤ 0.25)",
         ms(parse.0),

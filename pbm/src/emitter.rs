@@ -356,7 +356,11 @@ impl EmitterLump {
         }
     }
 
-    pub(crate) fn from_ref(lump: &EmitterLumpRef<'_>, meta_kind: MetaKind, position: usize) -> Self {
+    pub(crate) fn from_ref(
+        lump: &EmitterLumpRef<'_>,
+        meta_kind: MetaKind,
+        position: usize,
+    ) -> Self {
         Self {
             records: lump.records().map(|(_, r)| r).collect(),
             version: lump.version,
@@ -370,7 +374,9 @@ impl EmitterLump {
     /// The payload bytes.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(
-            EMITTER_LUMP_HEADER_SIZE + EMITTER_RECORD_SIZE * self.records.len() + self.trailing.len(),
+            EMITTER_LUMP_HEADER_SIZE
+                + EMITTER_RECORD_SIZE * self.records.len()
+                + self.trailing.len(),
         );
         out.put_u32(EMITTER_LUMP_MAGIC);
         out.put_u32(self.version);
@@ -490,8 +496,8 @@ pub fn sanitize(
     c.small("atlas_cols", &mut r.atlas_cols, 1, 16);
     c.small("atlas_rows", &mut r.atlas_rows, 1, 16);
     c.small("anim_loops", &mut r.anim_loops, 1, 16);
-    let in_range = r.texture_id == -1
-        || (r.texture_id >= 0 && (r.texture_id as u32) < num_textures);
+    let in_range =
+        r.texture_id == -1 || (r.texture_id >= 0 && (r.texture_id as u32) < num_textures);
     if !in_range {
         c.report(WarningKind::EmitterTextureOutOfRange {
             texture_id: r.texture_id,

@@ -94,7 +94,11 @@ impl fmt::Display for ReadError {
                 self.offset
             );
         }
-        write!(f, "at byte {} (0x{:X}), {}: ", self.offset, self.offset, self.section)?;
+        write!(
+            f,
+            "at byte {} (0x{:X}), {}: ",
+            self.offset, self.offset, self.section
+        )?;
         match &self.kind {
             ErrorKind::BadMagic { found } => write!(
                 f,
@@ -146,25 +150,53 @@ impl fmt::Display for ReadError {
 #[derive(Debug, Clone, PartialEq)]
 pub enum WarningKind {
     /// Magic of one version with another version word; the layout follows the version.
-    MagicVersionMismatch { magic_version: u32, version: u32 },
+    MagicVersionMismatch {
+        magic_version: u32,
+        version: u32,
+    },
     /// A mesh's texture_id is neither -1 nor a valid index.
-    TextureIdOutOfRange { texture_id: i32, num_textures: u32 },
+    TextureIdOutOfRange {
+        texture_id: i32,
+        num_textures: u32,
+    },
     /// Bytes after the last structure.
-    TrailingBytes { count: u64 },
-    NonPowerOfTwoTexture { width: u16, height: u16 },
+    TrailingBytes {
+        count: u64,
+    },
+    NonPowerOfTwoTexture {
+        width: u16,
+        height: u16,
+    },
     /// A name or tag field with no NUL: its last byte is dropped.
     NameWithoutNul,
-    AlphaModeUnknown { found: u16 },
-    ColliderKindUnknown { found: u32 },
-    MetaKindUnknown { found: u32 },
+    AlphaModeUnknown {
+        found: u16,
+    },
+    ColliderKindUnknown {
+        found: u32,
+    },
+    MetaKindUnknown {
+        found: u32,
+    },
     /// STRING/JSON payload not ending in NUL, or not UTF-8.
-    TextPayloadMalformed { reason: &'static str },
+    TextPayloadMalformed {
+        reason: &'static str,
+    },
     /// The emitters lump is newer than this reader: skipped.
-    EmitterLumpVersionNewer { version: u32 },
-    EmitterLumpBadMagic { found: u32 },
-    EmitterLumpTooShort { needed: u64, available: u64 },
+    EmitterLumpVersionNewer {
+        version: u32,
+    },
+    EmitterLumpBadMagic {
+        found: u32,
+    },
+    EmitterLumpTooShort {
+        needed: u64,
+        available: u64,
+    },
     /// Bytes after the last emitter record (tolerated).
-    EmitterLumpTrailingBytes { count: u64 },
+    EmitterLumpTrailingBytes {
+        count: u64,
+    },
     /// A second `emitters` lump is ignored.
     EmitterLumpDuplicate,
     /// A field out of its valid range was clamped by the sanitiser.
@@ -173,13 +205,23 @@ pub enum WarningKind {
         found: f32,
         used: f32,
     },
-    EmitterTextureOutOfRange { texture_id: i32, num_textures: u32 },
+    EmitterTextureOutOfRange {
+        texture_id: i32,
+        num_textures: u32,
+    },
     EmitterDirectionZero,
     EmitterCountZero,
     /// More particles than one emitter may have.
-    EmitterCountClamped { found: u32, used: u32, reason: &'static str },
+    EmitterCountClamped {
+        found: u32,
+        used: u32,
+        reason: &'static str,
+    },
     /// More emitters than a map may have: the rest are skipped.
-    TooManyEmitters { found: u32, max: u32 },
+    TooManyEmitters {
+        found: u32,
+        max: u32,
+    },
 }
 
 /// A readable but suspicious finding.
@@ -223,10 +265,16 @@ impl fmt::Display for Warning {
                 f.write_str("name has no terminating NUL; its last byte is dropped")
             }
             WarningKind::AlphaModeUnknown { found } => {
-                write!(f, "unknown alpha mode {found}, expected 0, 1 or 2 (v1/v2: 0 or 1)")
+                write!(
+                    f,
+                    "unknown alpha mode {found}, expected 0, 1 or 2 (v1/v2: 0 or 1)"
+                )
             }
             WarningKind::ColliderKindUnknown { found } => {
-                write!(f, "unknown collider type {found}, expected 0 BOX, 1 TRIMESH or 2 RAMP")
+                write!(
+                    f,
+                    "unknown collider type {found}, expected 0 BOX, 1 TRIMESH or 2 RAMP"
+                )
             }
             WarningKind::MetaKindUnknown { found } => {
                 write!(f, "unknown metadata type {found}, expected 0..4")
@@ -293,10 +341,7 @@ pub enum WriteError {
     /// Meshes must be non-empty triangle lists.
     BadVertexCount { mesh: String, count: u64 },
     /// The requested version cannot hold something the map has.
-    NotRepresentable {
-        version: u32,
-        what: String,
-    },
+    NotRepresentable { version: u32, what: String },
 }
 
 impl fmt::Display for WriteError {
@@ -317,10 +362,9 @@ impl fmt::Display for WriteError {
                 f,
                 "mesh '{mesh}' has {count} vertices; a mesh needs a positive multiple of 3"
             ),
-            Self::NotRepresentable { version, what } => write!(
-                f,
-                "a v{version} file cannot hold {what}; write v3 instead"
-            ),
+            Self::NotRepresentable { version, what } => {
+                write!(f, "a v{version} file cannot hold {what}; write v3 instead")
+            }
         }
     }
 }

@@ -5,10 +5,10 @@
 use std::borrow::ToOwned;
 use std::format;
 use std::fs;
-use std::string::ToString;
-use std::vec::Vec;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::string::ToString;
+use std::vec::Vec;
 
 use crate::error::{ReadError, Warning};
 use crate::map::Map;

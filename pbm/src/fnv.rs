@@ -14,8 +14,9 @@ pub const FNV1A64_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// FNV-1a 64 over `data` from a given offset basis.
 pub fn fnv1a64_with(basis: u64, data: &[u8]) -> u64 {
-    data.iter()
-        .fold(basis, |h, &b| (h ^ u64::from(b)).wrapping_mul(FNV1A64_PRIME))
+    data.iter().fold(basis, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(FNV1A64_PRIME)
+    })
 }
 
 /// Standard FNV-1a 64.

@@ -189,7 +189,8 @@ impl Map {
         for m in view.metadata() {
             if emitters.is_none() && m.tag.as_bytes() == EMITTERS_TAG.as_bytes() {
                 let at = (m.offset + METADATA_HEADER_SIZE) as u64;
-                if let Some(lump) = EmitterLumpRef::parse_with(m.payload, at, m.index, &mut |_| {}) {
+                if let Some(lump) = EmitterLumpRef::parse_with(m.payload, at, m.index, &mut |_| {})
+                {
                     emitters = Some(EmitterLump::from_ref(&lump, m.kind, metadata.len()));
                     continue;
                 }
@@ -217,7 +218,9 @@ impl Map {
 
     /// The first metadata lump with this tag.
     pub fn metadata_by_tag(&self, tag: &str) -> Option<&Metadata> {
-        self.metadata.iter().find(|m| m.tag.as_bytes() == tag.as_bytes())
+        self.metadata
+            .iter()
+            .find(|m| m.tag.as_bytes() == tag.as_bytes())
     }
 
     /// The sanitised emitters with their particle constants, as the runtime loads them.
@@ -252,7 +255,10 @@ impl Map {
                 m.bounds_max = hi;
             }
         }
-        let corners = self.meshes.iter().flat_map(|m| [m.bounds_min, m.bounds_max]);
+        let corners = self
+            .meshes
+            .iter()
+            .flat_map(|m| [m.bounds_min, m.bounds_max]);
         if let Some((lo, hi)) = bounds_of(corners) {
             self.bounds_min = lo;
             self.bounds_max = hi;
@@ -316,7 +322,11 @@ impl Map {
             }
             let start = out.len();
             out.resize(start + m.vertices.len() * VERTEX_SIZE, 0);
-            for (v, dst) in m.vertices.iter().zip(out[start..].chunks_exact_mut(VERTEX_SIZE)) {
+            for (v, dst) in m
+                .vertices
+                .iter()
+                .zip(out[start..].chunks_exact_mut(VERTEX_SIZE))
+            {
                 v.write_to(dst);
             }
         }
@@ -397,7 +407,7 @@ impl Map {
         }
         for m in &self.meshes {
             let n = m.vertices.len() as u64;
-            if n == 0 || n % 3 != 0 {
+            if n == 0 || !n.is_multiple_of(3) {
                 return Err(WriteError::BadVertexCount {
                     mesh: m.name.as_str().into(),
                     count: n,

@@ -175,7 +175,9 @@ impl ParticleField {
         sanitize_all(records, num_textures, warn, |params, first_particle| {
             let basis = perpendicular_basis(params.dir);
             for i in 0..u32::from(params.count) {
-                field.particles.push(ParticleConstants::derive(&params, i, basis));
+                field
+                    .particles
+                    .push(ParticleConstants::derive(&params, i, basis));
             }
             field.emitters.push(PreparedEmitter {
                 params,

@@ -18,7 +18,12 @@ pub fn pack_5551([r, g, b, a]: [u8; 4]) -> u16 {
 
 pub fn unpack_5551(p: u16) -> [u8; 4] {
     let c = |v: u16| ((v & 31) as u32 * 255 / 31) as u8;
-    [c(p), c(p >> 5), c(p >> 10), if p & 0x8000 != 0 { 255 } else { 0 }]
+    [
+        c(p),
+        c(p >> 5),
+        c(p >> 10),
+        if p & 0x8000 != 0 { 255 } else { 0 },
+    ]
 }
 
 pub fn pack_4444([r, g, b, a]: [u8; 4]) -> u16 {
@@ -110,9 +115,8 @@ pub fn downsample(rgba: &[u8], width: u32, height: u32, mode: AlphaMode) -> MipL
                 let opaque = block.iter().filter(|p| p[3] >= 128).count() as u32;
                 let pick = |p: &&[u32; 4]| opaque == 0 || p[3] >= 128;
                 let n = if opaque == 0 { 4 } else { opaque };
-                let avg = |c: usize| {
-                    (block.iter().filter(pick).map(|p| p[c]).sum::<u32>() + n / 2) / n
-                };
+                let avg =
+                    |c: usize| (block.iter().filter(pick).map(|p| p[c]).sum::<u32>() + n / 2) / n;
                 [avg(0), avg(1), avg(2), if opaque > 0 { 255 } else { 0 }]
             } else {
                 let weight: u32 = block.iter().map(|p| p[3] + 1).sum();
@@ -144,7 +148,11 @@ pub fn mip_chain(rgba: &[u8], width: u32, height: u32, mode: AlphaMode) -> Vec<M
     while levels.len() < MAX_MIP_LEVELS {
         let Some(last) = levels.last() else { break };
         let (w, h) = (last.width, last.height);
-        if w < 2 * MIN_MIP_SIDE || h < 2 * MIN_MIP_SIDE || w % 2 != 0 || h % 2 != 0 {
+        if w < 2 * MIN_MIP_SIDE
+            || h < 2 * MIN_MIP_SIDE
+            || !w.is_multiple_of(2)
+            || !h.is_multiple_of(2)
+        {
             break;
         }
         let next = downsample(&last.rgba, w, h, mode);
@@ -179,9 +187,14 @@ impl std::error::Error for SwizzleError {}
 const BLOCK_W: usize = 16;
 const BLOCK_H: usize = 8;
 
-fn check_swizzle(src: &[u8], dst: &[u8], width_bytes: usize, height: usize) -> Result<(), SwizzleError> {
-    let ok = width_bytes % BLOCK_W == 0
-        && height % BLOCK_H == 0
+fn check_swizzle(
+    src: &[u8],
+    dst: &[u8],
+    width_bytes: usize,
+    height: usize,
+) -> Result<(), SwizzleError> {
+    let ok = width_bytes.is_multiple_of(BLOCK_W)
+        && height.is_multiple_of(BLOCK_H)
         && width_bytes.checked_mul(height) == Some(src.len())
         && dst.len() == src.len();
     if ok {
@@ -196,7 +209,12 @@ fn check_swizzle(src: &[u8], dst: &[u8], width_bytes: usize, height: usize) -> R
 }
 
 /// Swizzles a linear image (`width_bytes` per row) into `dst` of the same size.
-pub fn swizzle_into(src: &[u8], dst: &mut [u8], width_bytes: usize, height: usize) -> Result<(), SwizzleError> {
+pub fn swizzle_into(
+    src: &[u8],
+    dst: &mut [u8],
+    width_bytes: usize,
+    height: usize,
+) -> Result<(), SwizzleError> {
     check_swizzle(src, dst, width_bytes, height)?;
     let blocks_x = width_bytes / BLOCK_W;
     for (block, out) in dst.chunks_exact_mut(BLOCK_W * BLOCK_H).enumerate() {
@@ -210,7 +228,12 @@ pub fn swizzle_into(src: &[u8], dst: &mut [u8], width_bytes: usize, height: usiz
 }
 
 /// Undoes [`swizzle_into`].
-pub fn unswizzle_into(src: &[u8], dst: &mut [u8], width_bytes: usize, height: usize) -> Result<(), SwizzleError> {
+pub fn unswizzle_into(
+    src: &[u8],
+    dst: &mut [u8],
+    width_bytes: usize,
+    height: usize,
+) -> Result<(), SwizzleError> {
     check_swizzle(src, dst, width_bytes, height)?;
     let blocks_x = width_bytes / BLOCK_W;
     for (block, input) in src.chunks_exact(BLOCK_W * BLOCK_H).enumerate() {

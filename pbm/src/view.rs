@@ -187,7 +187,11 @@ fn parse_header(data: &[u8], warn: &mut dyn FnMut(Warning)) -> Result<Header, Re
     let magic = u32_at(data, 0).unwrap_or(0);
     let version_word = u32_at(data, 4).unwrap_or(0);
     let Some(magic_version) = Version::from_magic(magic) else {
-        return Err(err(0, Section::Header, ErrorKind::BadMagic { found: magic }));
+        return Err(err(
+            0,
+            Section::Header,
+            ErrorKind::BadMagic { found: magic },
+        ));
     };
     let version = match version_word {
         0 => {
@@ -197,8 +201,13 @@ fn parse_header(data: &[u8], warn: &mut dyn FnMut(Warning)) -> Result<Header, Re
                 ErrorKind::ObsoleteVersion { found: 0 },
             ));
         }
-        v => Version::from_u32(v)
-            .ok_or_else(|| err(4, Section::Header, ErrorKind::UnsupportedVersion { found: v }))?,
+        v => Version::from_u32(v).ok_or_else(|| {
+            err(
+                4,
+                Section::Header,
+                ErrorKind::UnsupportedVersion { found: v },
+            )
+        })?,
     };
     if magic_version != version {
         warn(Warning {
@@ -238,7 +247,13 @@ fn parse_texture<'a>(
     index: u32,
 ) -> Result<(TextureRef<'a>, usize), ReadError> {
     let section = || Section::Texture(index, lossy(&name_at(data, offset)));
-    need(data, offset, TEXTURE_HEADER_SIZE as u64, "texture header", section)?;
+    need(
+        data,
+        offset,
+        TEXTURE_HEADER_SIZE as u64,
+        "texture header",
+        section,
+    )?;
     let name = name_at(data, offset);
     let width = u16_at(data, offset + 0x20).unwrap_or(0);
     let height = u16_at(data, offset + 0x22).unwrap_or(0);
@@ -252,8 +267,7 @@ fn parse_texture<'a>(
             ErrorKind::UnknownTextureFormat { found: format_code },
         )
     })?;
-    let expected =
-        u64::from(width) * u64::from(height) * u64::from(format.bytes_per_pixel());
+    let expected = u64::from(width) * u64::from(height) * u64::from(format.bytes_per_pixel());
     if expected != u64::from(data_size) {
         return Err(err(
             offset + 0x28,
@@ -267,7 +281,13 @@ fn parse_texture<'a>(
         ));
     }
     let pixels_at = offset + TEXTURE_HEADER_SIZE;
-    let len = need(data, pixels_at, u64::from(data_size), "texture pixels", section)?;
+    let len = need(
+        data,
+        pixels_at,
+        u64::from(data_size),
+        "texture pixels",
+        section,
+    )?;
     let pixels = slice(data, pixels_at, len).unwrap_or(&[]);
     Ok((
         TextureRef {
@@ -297,7 +317,7 @@ fn parse_mesh<'a>(
     if num_vertices == 0 {
         return Err(err(offset + 0x24, section(), ErrorKind::NoVertices));
     }
-    if num_vertices % 3 != 0 {
+    if !num_vertices.is_multiple_of(3) {
         return Err(err(
             offset + 0x24,
             section(),
@@ -350,7 +370,13 @@ fn parse_collider<'a>(
     index: u32,
 ) -> Result<(ColliderRef<'a>, usize), ReadError> {
     let section = || Section::Collider(index, lossy(&name_at(data, offset)));
-    need(data, offset, COLLIDER_HEADER_SIZE as u64, "collider header", section)?;
+    need(
+        data,
+        offset,
+        COLLIDER_HEADER_SIZE as u64,
+        "collider header",
+        section,
+    )?;
     let num_triangles = u32_at(data, offset + 0x3C).unwrap_or(0);
     let bytes = u64::from(num_triangles) * TRIANGLE_SIZE as u64;
     if bytes > u64::from(u32::MAX) {
@@ -387,7 +413,13 @@ fn parse_metadata<'a>(
     index: u32,
 ) -> Result<(MetadataRef<'a>, usize), ReadError> {
     let section = || Section::Metadata(index, lossy(&name_at(data, offset)));
-    need(data, offset, METADATA_HEADER_SIZE as u64, "metadata header", section)?;
+    need(
+        data,
+        offset,
+        METADATA_HEADER_SIZE as u64,
+        "metadata header",
+        section,
+    )?;
     let size = u32_at(data, offset + 0x24).unwrap_or(0);
     let padded = u64::from(size) + metadata_padding(size as usize) as u64;
     if padded > u64::from(u32::MAX) {
@@ -415,7 +447,12 @@ fn parse_metadata<'a>(
     ))
 }
 
-fn warn_name(name: &Name32, offset: usize, section: impl FnOnce() -> Section, warn: &mut dyn FnMut(Warning)) {
+fn warn_name(
+    name: &Name32,
+    offset: usize,
+    section: impl FnOnce() -> Section,
+    warn: &mut dyn FnMut(Warning),
+) {
     if !name.is_terminated() {
         warn(Warning {
             offset: Some(offset as u64),
@@ -595,25 +632,43 @@ impl<'a> MapView<'a> {
     }
 
     pub fn textures(&self) -> Records<'a, TextureRef<'a>> {
-        Records::new(self.data, self.textures_at, self.header.num_textures, self.version(), |d, o, i, _| {
-            parse_texture(d, o, i)
-        })
+        Records::new(
+            self.data,
+            self.textures_at,
+            self.header.num_textures,
+            self.version(),
+            |d, o, i, _| parse_texture(d, o, i),
+        )
     }
 
     pub fn meshes(&self) -> Records<'a, MeshRef<'a>> {
-        Records::new(self.data, self.meshes_at, self.header.num_meshes, self.version(), parse_mesh)
+        Records::new(
+            self.data,
+            self.meshes_at,
+            self.header.num_meshes,
+            self.version(),
+            parse_mesh,
+        )
     }
 
     pub fn colliders(&self) -> Records<'a, ColliderRef<'a>> {
-        Records::new(self.data, self.colliders_at, self.header.num_colliders, self.version(), |d, o, i, _| {
-            parse_collider(d, o, i)
-        })
+        Records::new(
+            self.data,
+            self.colliders_at,
+            self.header.num_colliders,
+            self.version(),
+            |d, o, i, _| parse_collider(d, o, i),
+        )
     }
 
     pub fn metadata(&self) -> Records<'a, MetadataRef<'a>> {
-        Records::new(self.data, self.metadata_at, self.header.num_metadata, self.version(), |d, o, i, _| {
-            parse_metadata(d, o, i)
-        })
+        Records::new(
+            self.data,
+            self.metadata_at,
+            self.header.num_metadata,
+            self.version(),
+            |d, o, i, _| parse_metadata(d, o, i),
+        )
     }
 
     /// The first metadata lump with this tag.
@@ -624,7 +679,12 @@ impl<'a> MapView<'a> {
     /// The first `emitters` lump that a loader would use, if any.
     pub fn emitter_lump(&self) -> Option<EmitterLumpRef<'a>> {
         let m = self.metadata_by_tag(emitter::EMITTERS_TAG)?;
-        EmitterLumpRef::parse_with(m.payload, (m.offset + METADATA_HEADER_SIZE) as u64, m.index, &mut |_| {})
+        EmitterLumpRef::parse_with(
+            m.payload,
+            (m.offset + METADATA_HEADER_SIZE) as u64,
+            m.index,
+            &mut |_| {},
+        )
     }
 
     /// Total vertices over all meshes.
@@ -647,7 +707,13 @@ pub struct Records<'a, T> {
 }
 
 impl<'a, T> Records<'a, T> {
-    fn new(data: &'a [u8], offset: usize, count: u32, version: Version, parse: ParseFn<'a, T>) -> Self {
+    fn new(
+        data: &'a [u8],
+        offset: usize,
+        count: u32,
+        version: Version,
+        parse: ParseFn<'a, T>,
+    ) -> Self {
         Self {
             data,
             offset,

@@ -8,14 +8,17 @@ use pbm::emitter::{EMITTERS_TAG, EmitterLump, EmitterRecord};
 use pbm::format::*;
 use pbm::{ErrorKind, Map, MapView, ReadError, WarningKind};
 
-
 fn name(s: &str) -> pbm::Name32 {
     pbm::Name32::new(s).expect("short name")
 }
 
 /// A small valid v3 file: one 16×8 5551 texture, one mesh, one collider, one lump.
 fn small_map() -> Map {
-    let v = |x: f32| pbm::Vertex { uv: [0.0, 0.0], color: 0xFFFF_FFFF, pos: [x, 0.0, 0.0] };
+    let v = |x: f32| pbm::Vertex {
+        uv: [0.0, 0.0],
+        color: 0xFFFF_FFFF,
+        pos: [x, 0.0, 0.0],
+    };
     Map {
         textures: vec![pbm::Texture {
             name: name("Tex"),
@@ -40,7 +43,11 @@ fn small_map() -> Map {
             bounds_max: [1.0; 3],
             triangles: vec![],
         }],
-        metadata: vec![pbm::Metadata::text(name("map_name"), MetaKind::String, "abc")],
+        metadata: vec![pbm::Metadata::text(
+            name("map_name"),
+            MetaKind::String,
+            "abc",
+        )],
         bounds_max: [2.0, 0.0, 0.0],
         ..Map::default()
     }
@@ -78,7 +85,12 @@ fn bad_magic() {
     b[0..4].copy_from_slice(b"GLTF");
     let e = error_of(&b);
     assert_eq!(e.offset, 0);
-    assert_eq!(e.kind, ErrorKind::BadMagic { found: u32::from_le_bytes(*b"GLTF") });
+    assert_eq!(
+        e.kind,
+        ErrorKind::BadMagic {
+            found: u32::from_le_bytes(*b"GLTF")
+        }
+    );
     assert!(e.to_string().contains("not a .pbm map"), "{e}");
 }
 
@@ -87,7 +99,10 @@ fn version_zero_is_obsolete() {
     let mut b = bytes();
     put_u32(&mut b, 4, 0);
     let e = error_of(&b);
-    assert_eq!((e.offset, e.kind.clone()), (4, ErrorKind::ObsoleteVersion { found: 0 }));
+    assert_eq!(
+        (e.offset, e.kind.clone()),
+        (4, ErrorKind::ObsoleteVersion { found: 0 })
+    );
 }
 
 #[test]
@@ -109,7 +124,10 @@ fn every_truncation_is_reported_as_truncation() {
     let b = bytes();
     for len in 0..b.len() {
         let e = error_of(&b[..len]);
-        assert!(matches!(e.kind, ErrorKind::Truncated { .. }), "cut at {len}: {e}");
+        assert!(
+            matches!(e.kind, ErrorKind::Truncated { .. }),
+            "cut at {len}: {e}"
+        );
         assert!(e.offset <= len as u64, "cut at {len}: offset {}", e.offset);
     }
 }
@@ -119,10 +137,20 @@ fn truncation_names_the_structure_and_the_shortfall() {
     let b = bytes();
     let e = error_of(&b[..MESH + 72 + 10]);
     assert_eq!(e.offset as usize, MESH + 72);
-    assert_eq!(e.kind, ErrorKind::Truncated { what: "mesh vertices", needed: 72, available: 10 });
+    assert_eq!(
+        e.kind,
+        ErrorKind::Truncated {
+            what: "mesh vertices",
+            needed: 72,
+            available: 10
+        }
+    );
     assert_eq!(e.section, pbm::Section::Mesh(0, "Mesh".into()));
     let text = e.to_string();
-    assert!(text.contains("mesh 0 'Mesh'") && text.contains("72") && text.contains("10"), "{text}");
+    assert!(
+        text.contains("mesh 0 'Mesh'") && text.contains("72") && text.contains("10"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -131,7 +159,15 @@ fn texture_data_size_mismatch() {
     put_u32(&mut b, TEX + 0x28, 100);
     let e = error_of(&b);
     assert_eq!(e.offset as usize, TEX + 0x28);
-    assert_eq!(e.kind, ErrorKind::TextureSizeMismatch { width: 16, height: 8, bytes_per_pixel: 2, found: 100 });
+    assert_eq!(
+        e.kind,
+        ErrorKind::TextureSizeMismatch {
+            width: 16,
+            height: 8,
+            bytes_per_pixel: 2,
+            found: 100
+        }
+    );
     assert!(e.to_string().contains("expected 16×8×2 = 256"), "{e}");
 }
 
@@ -140,7 +176,10 @@ fn unknown_texture_format() {
     let mut b = bytes();
     put_u16(&mut b, TEX + 0x24, 4);
     let e = error_of(&b);
-    assert_eq!((e.offset as usize, e.kind.clone()), (TEX + 0x24, ErrorKind::UnknownTextureFormat { found: 4 }));
+    assert_eq!(
+        (e.offset as usize, e.kind.clone()),
+        (TEX + 0x24, ErrorKind::UnknownTextureFormat { found: 4 })
+    );
 }
 
 #[test]
@@ -148,7 +187,10 @@ fn mesh_without_vertices() {
     let mut b = bytes();
     put_u32(&mut b, MESH + 0x24, 0);
     let e = error_of(&b);
-    assert_eq!((e.offset as usize, e.kind.clone()), (MESH + 0x24, ErrorKind::NoVertices));
+    assert_eq!(
+        (e.offset as usize, e.kind.clone()),
+        (MESH + 0x24, ErrorKind::NoVertices)
+    );
 }
 
 #[test]
@@ -163,10 +205,22 @@ fn vertex_count_not_a_multiple_of_three() {
 fn sizes_that_overflow() {
     let mut b = bytes();
     put_u32(&mut b, MESH + 0x24, 0xFFFF_FFFF); // a multiple of 3; × 24 overflows
-    assert!(matches!(error_of(&b).kind, ErrorKind::SizeOverflow { what: "mesh vertices", .. }));
+    assert!(matches!(
+        error_of(&b).kind,
+        ErrorKind::SizeOverflow {
+            what: "mesh vertices",
+            ..
+        }
+    ));
     let mut b = bytes();
     put_u32(&mut b, COLLIDER + 0x3C, 0x8000_0000);
-    assert!(matches!(error_of(&b).kind, ErrorKind::SizeOverflow { what: "collider triangles", .. }));
+    assert!(matches!(
+        error_of(&b).kind,
+        ErrorKind::SizeOverflow {
+            what: "collider triangles",
+            ..
+        }
+    ));
     let mut b = bytes();
     put_u32(&mut b, META + 0x24, 0xFFFF_FFFE);
     assert!(matches!(error_of(&b).kind, ErrorKind::SizeOverflow { .. }));
@@ -181,11 +235,29 @@ fn warning_classes() {
     let mut b = bytes();
     b[0..4].copy_from_slice(&MAGIC_V2.to_le_bytes());
     let w = warnings_of(&b);
-    assert!(matches!(w[..], [pbm::Warning { kind: WarningKind::MagicVersionMismatch { magic_version: 2, version: 3 }, .. }]), "{w:?}");
+    assert!(
+        matches!(
+            w[..],
+            [pbm::Warning {
+                kind: WarningKind::MagicVersionMismatch {
+                    magic_version: 2,
+                    version: 3
+                },
+                ..
+            }]
+        ),
+        "{w:?}"
+    );
 
     let mut b = bytes();
     put_u32(&mut b, MESH + 0x20, 5);
-    assert!(matches!(warnings_of(&b)[0].kind, WarningKind::TextureIdOutOfRange { texture_id: 5, num_textures: 1 }));
+    assert!(matches!(
+        warnings_of(&b)[0].kind,
+        WarningKind::TextureIdOutOfRange {
+            texture_id: 5,
+            num_textures: 1
+        }
+    ));
 
     let mut b = bytes();
     b.extend_from_slice(&[1, 2, 3]);
@@ -197,13 +269,30 @@ fn warning_classes() {
     map.textures[0].width = 12;
     map.textures[0].data = vec![0; 12 * 8 * 2];
     let w = warnings_of(&map.to_bytes().expect("writes"));
-    assert_eq!(w[0].kind, WarningKind::NonPowerOfTwoTexture { width: 12, height: 8 });
+    assert_eq!(
+        w[0].kind,
+        WarningKind::NonPowerOfTwoTexture {
+            width: 12,
+            height: 8
+        }
+    );
 
     let mut b = bytes();
     b[META..META + 32].fill(b'x');
     let w = warnings_of(&b);
     assert_eq!(w[0].kind, WarningKind::NameWithoutNul);
-    assert_eq!(MapView::parse(&b).expect("reads").0.metadata().next().expect("lump").tag.as_str().len(), 31);
+    assert_eq!(
+        MapView::parse(&b)
+            .expect("reads")
+            .0
+            .metadata()
+            .next()
+            .expect("lump")
+            .tag
+            .as_str()
+            .len(),
+        31
+    );
 }
 
 fn with_emitters(records: Vec<EmitterRecord>, version: u32) -> Vec<u8> {
@@ -217,13 +306,25 @@ fn with_emitters(records: Vec<EmitterRecord>, version: u32) -> Vec<u8> {
 #[test]
 fn emitter_lump_warnings() {
     let w = warnings_of(&with_emitters(vec![EmitterRecord::default()], 2));
-    assert!(matches!(w[..], [pbm::Warning { kind: WarningKind::EmitterLumpVersionNewer { version: 2 }, .. }]), "{w:?}");
+    assert!(
+        matches!(
+            w[..],
+            [pbm::Warning {
+                kind: WarningKind::EmitterLumpVersionNewer { version: 2 },
+                ..
+            }]
+        ),
+        "{w:?}"
+    );
     // A skipped lump stays as raw metadata so that nothing is lost on save.
     let (map, _) = Map::read(&with_emitters(vec![EmitterRecord::default()], 2)).expect("reads");
     assert!(map.emitters.is_none());
     assert!(map.metadata_by_tag(EMITTERS_TAG).is_some());
 
-    let over = EmitterRecord { count: 300, ..EmitterRecord::default() };
+    let over = EmitterRecord {
+        count: 300,
+        ..EmitterRecord::default()
+    };
     let b = with_emitters(vec![over; 5], 1);
     let w = warnings_of(&b);
     let clamps: Vec<_> = w
@@ -241,7 +342,11 @@ fn emitter_lump_warnings() {
     assert_eq!(field.particles.len(), 256);
 
     let b = with_emitters(vec![EmitterRecord::default(); 70], 1);
-    assert!(warnings_of(&b).iter().any(|w| w.kind == WarningKind::TooManyEmitters { found: 70, max: 64 }));
+    assert!(
+        warnings_of(&b)
+            .iter()
+            .any(|w| w.kind == WarningKind::TooManyEmitters { found: 70, max: 64 })
+    );
 }
 
 // The allocation-counting allocator is the only unsafe code, and only in this test.
@@ -281,9 +386,16 @@ fn claimed_counts_allocate_nothing() {
         let before = counting::BYTES.with(|c| c.get());
         let result = MapView::parse_with(&b, &mut |_| {});
         let after = counting::BYTES.with(|c| c.get());
-        assert!(result.is_err(), "count at {field}: a file this small cannot hold 4 billion records");
+        assert!(
+            result.is_err(),
+            "count at {field}: a file this small cannot hold 4 billion records"
+        );
         // The error carries the record's name; nothing grows with the claimed count.
-        assert!(after - before < 256, "count at {field}: {} bytes allocated", after - before);
+        assert!(
+            after - before < 256,
+            "count at {field}: {} bytes allocated",
+            after - before
+        );
     }
 }
 
@@ -291,6 +403,12 @@ fn claimed_counts_allocate_nothing() {
 fn fixtures_from_the_reference_produce_no_structural_warnings() {
     for name in FIXTURES {
         let (_, w) = MapView::parse(&fixture_bytes(name)).expect("loads");
-        assert!(w.iter().all(|w| matches!(w.section, pbm::Section::Emitter(..) | pbm::Section::Metadata(..))), "{name}: {w:?}");
+        assert!(
+            w.iter().all(|w| matches!(
+                w.section,
+                pbm::Section::Emitter(..) | pbm::Section::Metadata(..)
+            )),
+            "{name}: {w:?}"
+        );
     }
 }

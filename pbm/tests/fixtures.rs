@@ -10,7 +10,8 @@ use pbm::{MapView, WarningKind};
 use serde_json::Value;
 
 fn u(v: &Value) -> u64 {
-    v.as_u64().unwrap_or_else(|| panic!("expected an integer, got {v}"))
+    v.as_u64()
+        .unwrap_or_else(|| panic!("expected an integer, got {v}"))
 }
 
 fn check_fixture(name: &str) {
@@ -29,7 +30,11 @@ fn check_fixture(name: &str) {
     assert_close("spawn_rot", f64::from(h.spawn_rot), &eh["spawn_rot"]);
     assert_vec3("bounds_min", h.bounds_min, &eh["bounds_min"]);
     assert_vec3("bounds_max", h.bounds_max, &eh["bounds_max"]);
-    assert_eq!(view.total_vertices(), u(&exp["total_vertices"]), "{name} total_vertices");
+    assert_eq!(
+        view.total_vertices(),
+        u(&exp["total_vertices"]),
+        "{name} total_vertices"
+    );
 
     let textures: Vec<_> = view.textures().collect();
     let et = exp["textures"].as_array().expect("textures");
@@ -49,7 +54,12 @@ fn check_fixture(name: &str) {
         } else {
             t.data.to_vec()
         };
-        assert_eq!(hex64(fnv1a64(&stored)), level0["fnv1a64"].as_str().expect("fnv"), "{name}: texture {} level 0", t.name);
+        assert_eq!(
+            hex64(fnv1a64(&stored)),
+            level0["fnv1a64"].as_str().expect("fnv"),
+            "{name}: texture {} level 0",
+            t.name
+        );
     }
 
     let meshes: Vec<_> = view.meshes().collect();
@@ -58,13 +68,36 @@ fn check_fixture(name: &str) {
     for (m, e) in meshes.iter().zip(em) {
         let what = format!("{name}: mesh {}", m.name);
         assert_eq!(m.name.as_str(), e["name"].as_str().expect("name"));
-        assert_eq!(i64::from(m.texture_id), e["texture_id"].as_i64().expect("texture_id"));
+        assert_eq!(
+            i64::from(m.texture_id),
+            e["texture_id"].as_i64().expect("texture_id")
+        );
         assert_eq!(u64::from(m.num_vertices), u(&e["num_vertices"]));
-        assert_vec3(&format!("{what} bounds_min"), m.bounds_min, &e["bounds_min"]);
-        assert_vec3(&format!("{what} bounds_max"), m.bounds_max, &e["bounds_max"]);
-        assert_close(&format!("{what} scroll u"), f64::from(m.uv_scroll[0]), &e["uv_scroll"][0]);
-        assert_close(&format!("{what} scroll v"), f64::from(m.uv_scroll[1]), &e["uv_scroll"][1]);
-        assert_eq!(hex64(fnv1a64(m.vertex_bytes)), e["vertices_fnv1a64"].as_str().expect("fnv"), "{what}");
+        assert_vec3(
+            &format!("{what} bounds_min"),
+            m.bounds_min,
+            &e["bounds_min"],
+        );
+        assert_vec3(
+            &format!("{what} bounds_max"),
+            m.bounds_max,
+            &e["bounds_max"],
+        );
+        assert_close(
+            &format!("{what} scroll u"),
+            f64::from(m.uv_scroll[0]),
+            &e["uv_scroll"][0],
+        );
+        assert_close(
+            &format!("{what} scroll v"),
+            f64::from(m.uv_scroll[1]),
+            &e["uv_scroll"][1],
+        );
+        assert_eq!(
+            hex64(fnv1a64(m.vertex_bytes)),
+            e["vertices_fnv1a64"].as_str().expect("fnv"),
+            "{what}"
+        );
         let first = m.vertices().next().expect("a vertex");
         let fv = &e["first_vertex"];
         assert_close(&format!("{what} u"), f64::from(first.uv[0]), &fv["u"]);
@@ -83,7 +116,10 @@ fn check_fixture(name: &str) {
         assert_vec3("collider max", c.bounds_max, &e["bounds_max"]);
         assert_eq!(u64::from(c.num_triangles), u(&e["num_triangles"]));
         assert_eq!(c.triangles().len() as u64, u(&e["num_triangles"]));
-        assert_eq!(hex64(fnv1a64(c.triangle_bytes)), e["triangles_fnv1a64"].as_str().expect("fnv"));
+        assert_eq!(
+            hex64(fnv1a64(c.triangle_bytes)),
+            e["triangles_fnv1a64"].as_str().expect("fnv")
+        );
     }
 
     let metadata: Vec<_> = view.metadata().collect();
@@ -93,7 +129,10 @@ fn check_fixture(name: &str) {
         assert_eq!(m.tag.as_str(), e["tag"].as_str().expect("tag"));
         assert_eq!(u64::from(m.kind.code()), u(&e["type"]));
         assert_eq!(m.payload.len() as u64, u(&e["data_size"]));
-        assert_eq!(hex64(fnv1a64(m.payload)), e["fnv1a64"].as_str().expect("fnv"));
+        assert_eq!(
+            hex64(fnv1a64(m.payload)),
+            e["fnv1a64"].as_str().expect("fnv")
+        );
         if let Some(text) = e.get("text") {
             assert_eq!(m.text(), text.as_str(), "{name}: lump {}", m.tag);
         }
@@ -106,7 +145,11 @@ fn check_fixture(name: &str) {
     let patrol = view
         .metadata_by_tag(ENTITIES_TAG)
         .and_then(|m| decode_entities(m.payload).next());
-    assert_eq!(patrol.is_some(), u(&exp["has_patrol_sphere"]) == 1, "{name}: patrol sphere");
+    assert_eq!(
+        patrol.is_some(),
+        u(&exp["has_patrol_sphere"]) == 1,
+        "{name}: patrol sphere"
+    );
     if let Some(p) = patrol {
         let e = &exp["patrol_sphere"];
         assert_eq!(p.name.as_str(), e["name"].as_str().expect("name"));
@@ -138,11 +181,21 @@ fn check_fixture(name: &str) {
 
 fn check_emitters(name: &str, view: &MapView<'_>, exp: &Value) {
     let field = match view.emitter_lump() {
-        Some(lump) => pbm::ParticleField::prepare(lump.records(), view.header().num_textures, &mut |_| {}),
+        Some(lump) => {
+            pbm::ParticleField::prepare(lump.records(), view.header().num_textures, &mut |_| {})
+        }
         None => pbm::ParticleField::default(),
     };
-    assert_eq!(field.emitters.len() as u64, u(&exp["num_emitters"]), "{name}: emitters");
-    assert_eq!(field.particles.len() as u64, u(&exp["num_particles"]), "{name}: particles");
+    assert_eq!(
+        field.emitters.len() as u64,
+        u(&exp["num_emitters"]),
+        "{name}: emitters"
+    );
+    assert_eq!(
+        field.particles.len() as u64,
+        u(&exp["num_particles"]),
+        "{name}: particles"
+    );
     let ee = exp["emitters"].as_array().expect("emitters");
     for (em, e) in field.emitters.iter().zip(ee) {
         let p = &em.params;
@@ -174,7 +227,11 @@ fn check_emitters(name: &str, view: &MapView<'_>, exp: &Value) {
             ("cull_radius", em.cull_radius),
         ];
         for (field_name, v) in floats {
-            assert_close(&format!("{what} {field_name}"), f64::from(v), &e[field_name]);
+            assert_close(
+                &format!("{what} {field_name}"),
+                f64::from(v),
+                &e[field_name],
+            );
         }
         let ints = [
             ("color_start", i64::from(p.color_start)),
@@ -190,7 +247,11 @@ fn check_emitters(name: &str, view: &MapView<'_>, exp: &Value) {
             ("first_particle", i64::from(em.first_particle)),
         ];
         for (field_name, v) in ints {
-            assert_eq!(v, e[field_name].as_i64().expect("int"), "{what} {field_name}");
+            assert_eq!(
+                v,
+                e[field_name].as_i64().expect("int"),
+                "{what} {field_name}"
+            );
         }
     }
     let ep = exp["particles"].as_array().expect("particles");
@@ -208,7 +269,11 @@ fn check_emitters(name: &str, view: &MapView<'_>, exp: &Value) {
             ("wobble_phase", p.wobble_phase),
             ("anim_offset", p.anim_offset),
         ] {
-            assert_close(&format!("{what} {field_name}"), f64::from(v), &e[field_name]);
+            assert_close(
+                &format!("{what} {field_name}"),
+                f64::from(v),
+                &e[field_name],
+            );
         }
         assert_vec3(&format!("{what} dir"), p.dir, &e["dir"]);
         assert_vec3(&format!("{what} spawn"), p.spawn, &e["spawn"]);
@@ -245,13 +310,36 @@ fn full_emitters_reports_the_sanitising() {
     let bytes = fixture_bytes("full_emitters");
     let (_, warnings) = MapView::parse(&bytes).expect("loads");
     let has = |pred: &dyn Fn(&WarningKind) -> bool| warnings.iter().any(|w| pred(&w.kind));
-    assert!(has(&|k| matches!(k, WarningKind::EmitterCountClamped { found: 100, used: 64, .. })));
-    assert!(has(&|k| matches!(k, WarningKind::EmitterTextureOutOfRange { texture_id: 999, .. })));
+    assert!(has(&|k| matches!(
+        k,
+        WarningKind::EmitterCountClamped {
+            found: 100,
+            used: 64,
+            ..
+        }
+    )));
+    assert!(has(&|k| matches!(
+        k,
+        WarningKind::EmitterTextureOutOfRange {
+            texture_id: 999,
+            ..
+        }
+    )));
     assert!(has(&|k| matches!(k, WarningKind::EmitterDirectionZero)));
-    assert!(has(&|k| matches!(k, WarningKind::EmitterFieldClamped { field: "life_min", .. })));
+    assert!(has(&|k| matches!(
+        k,
+        WarningKind::EmitterFieldClamped {
+            field: "life_min",
+            ..
+        }
+    )));
     assert!(has(&|k| matches!(k, WarningKind::NameWithoutNul)));
     // Every emitter warning points inside the emitters lump.
-    let lump = MapView::parse(&bytes).expect("loads").0.metadata_by_tag(EMITTERS_TAG).expect("lump");
+    let lump = MapView::parse(&bytes)
+        .expect("loads")
+        .0
+        .metadata_by_tag(EMITTERS_TAG)
+        .expect("lump");
     let range = lump.offset as u64..(lump.offset + 40 + lump.payload.len()) as u64;
     for w in &warnings {
         let offset = w.offset.expect("file warnings carry offsets");

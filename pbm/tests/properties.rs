@@ -38,44 +38,80 @@ fn texture() -> impl Strategy<Value = pbm::Texture> {
 }
 
 fn vertex() -> impl Strategy<Value = pbm::Vertex> {
-    (finite(), finite(), any::<u32>(), vec3()).prop_map(|(u, v, color, pos)| pbm::Vertex { uv: [u, v], color, pos })
+    (finite(), finite(), any::<u32>(), vec3()).prop_map(|(u, v, color, pos)| pbm::Vertex {
+        uv: [u, v],
+        color,
+        pos,
+    })
 }
 
 fn mesh() -> impl Strategy<Value = pbm::Mesh> {
-    (name32(), -1i32..8, vec3(), vec3(), [finite(), finite()], 1usize..20).prop_flat_map(
-        |(name, texture_id, bounds_min, bounds_max, uv_scroll, tris)| {
-            proptest::collection::vec(vertex(), tris * 3).prop_map(move |vertices| pbm::Mesh {
-                name,
-                texture_id,
-                bounds_min,
-                bounds_max,
-                uv_scroll,
-                vertices,
-            })
-        },
+    (
+        name32(),
+        -1i32..8,
+        vec3(),
+        vec3(),
+        [finite(), finite()],
+        1usize..20,
     )
+        .prop_flat_map(
+            |(name, texture_id, bounds_min, bounds_max, uv_scroll, tris)| {
+                proptest::collection::vec(vertex(), tris * 3).prop_map(move |vertices| pbm::Mesh {
+                    name,
+                    texture_id,
+                    bounds_min,
+                    bounds_max,
+                    uv_scroll,
+                    vertices,
+                })
+            },
+        )
 }
 
 fn collider() -> impl Strategy<Value = pbm::Collider> {
-    (name32(), 0u32..4, vec3(), vec3(), proptest::collection::vec([vec3(), vec3(), vec3()], 0..6)).prop_map(
-        |(name, kind, bounds_min, bounds_max, triangles)| pbm::Collider {
-            name,
-            kind: ColliderKind::from_u32(kind),
-            bounds_min,
-            bounds_max,
-            triangles,
-        },
+    (
+        name32(),
+        0u32..4,
+        vec3(),
+        vec3(),
+        proptest::collection::vec([vec3(), vec3(), vec3()], 0..6),
     )
+        .prop_map(
+            |(name, kind, bounds_min, bounds_max, triangles)| pbm::Collider {
+                name,
+                kind: ColliderKind::from_u32(kind),
+                bounds_min,
+                bounds_max,
+                triangles,
+            },
+        )
 }
 
 fn metadata() -> impl Strategy<Value = pbm::Metadata> {
     // Any tag but "emitters": that one is decoded into `Map::emitters`.
-    (name32().prop_filter("not the emitters tag", |n| n.as_str() != "emitters"), 0u32..6, proptest::collection::vec(any::<u8>(), 0..40))
-        .prop_map(|(tag, kind, payload)| pbm::Metadata { tag, kind: MetaKind::from_u32(kind), payload })
+    (
+        name32().prop_filter("not the emitters tag", |n| n.as_str() != "emitters"),
+        0u32..6,
+        proptest::collection::vec(any::<u8>(), 0..40),
+    )
+        .prop_map(|(tag, kind, payload)| pbm::Metadata {
+            tag,
+            kind: MetaKind::from_u32(kind),
+            payload,
+        })
 }
 
 fn emitter() -> impl Strategy<Value = EmitterRecord> {
-    (any::<[u8; 23]>(), vec3(), vec3(), proptest::array::uniform16(finite()), any::<[u32; 4]>(), any::<[u16; 2]>(), any::<[u8; 3]>(), any::<i32>())
+    (
+        any::<[u8; 23]>(),
+        vec3(),
+        vec3(),
+        proptest::array::uniform16(finite()),
+        any::<[u32; 4]>(),
+        any::<[u16; 2]>(),
+        any::<[u8; 3]>(),
+        any::<i32>(),
+    )
         .prop_map(|(name, pos, dir, f, c, cf, grid, texture_id)| {
             let mut raw = [0u8; 24];
             raw[..23].copy_from_slice(&name);
@@ -170,32 +206,59 @@ fn structural_offsets(bytes: &[u8]) -> Vec<usize> {
 
 /// Everything a consumer does with a file must not panic; what reads must write back.
 fn exercise(bytes: &[u8]) -> Result<(), TestCaseError> {
-    let Ok((view, _)) = MapView::parse(bytes) else { return Ok(()) };
+    let Ok((view, _)) = MapView::parse(bytes) else {
+        return Ok(());
+    };
     for t in view.textures() {
         let _ = pbm::texture::decode(t.data, t.format);
     }
     let _ = view.meshes().map(|m| m.vertices().count()).sum::<usize>();
-    let _ = view.colliders().map(|c| c.triangles().count()).sum::<usize>();
+    let _ = view
+        .colliders()
+        .map(|c| c.triangles().count())
+        .sum::<usize>();
     let map = Map::from_view(&view);
     let _ = pbm::compliance::check(&map);
     let field = map.particle_field(&mut |_| {});
-    let eye = pbm::particle::ViewBasis { eye: [0.0; 3], right: [1.0, 0.0, 0.0], up: [0.0, 1.0, 0.0], forward: [0.0, 0.0, -1.0] };
+    let eye = pbm::particle::ViewBasis {
+        eye: [0.0; 3],
+        right: [1.0, 0.0, 0.0],
+        up: [0.0, 1.0, 0.0],
+        forward: [0.0, 0.0, -1.0],
+    };
     for e in &field.emitters {
         for p in field.particles_of(e) {
             let s = pbm::particle::evaluate(e, p, 12.5, Some((16, 16)));
             let _ = pbm::particle::billboard(e.params.flags, &s, &eye);
         }
     }
-    let written = map.to_bytes_as(map.version).map_err(|e| TestCaseError::fail(format!("read but cannot write: {e}")))?;
-    let (again, _) = Map::read(&written).map_err(|e| TestCaseError::fail(format!("written file does not read: {e}")))?;
+    let written = map
+        .to_bytes_as(map.version)
+        .map_err(|e| TestCaseError::fail(format!("read but cannot write: {e}")))?;
+    let (again, _) = Map::read(&written)
+        .map_err(|e| TestCaseError::fail(format!("written file does not read: {e}")))?;
     prop_assert_eq!(again.to_bytes_as(map.version).expect("writes"), written);
     Ok(())
 }
 
-fn mutation_strategy(size: usize, hot: usize) -> impl Strategy<Value = Vec<(bool, usize, u32, u8)>> {
-    proptest::collection::vec((any::<bool>(), 0..size.max(1), any::<u32>(), 0u8..4), 1..8).prop_map(move |v| {
-        v.into_iter().map(|(structural, at, value, kind)| (structural, if structural { at % hot.max(1) } else { at }, value, kind)).collect()
-    })
+fn mutation_strategy(
+    size: usize,
+    hot: usize,
+) -> impl Strategy<Value = Vec<(bool, usize, u32, u8)>> {
+    proptest::collection::vec((any::<bool>(), 0..size.max(1), any::<u32>(), 0u8..4), 1..8).prop_map(
+        move |v| {
+            v.into_iter()
+                .map(|(structural, at, value, kind)| {
+                    (
+                        structural,
+                        if structural { at % hot.max(1) } else { at },
+                        value,
+                        kind,
+                    )
+                })
+                .collect()
+        },
+    )
 }
 
 fn mutate(bytes: &mut Vec<u8>, hot: &[usize], edits: &[(bool, usize, u32, u8)]) {
@@ -204,7 +267,17 @@ fn mutate(bytes: &mut Vec<u8>, hot: &[usize], edits: &[(bool, usize, u32, u8)]) 
         if at >= bytes.len() {
             continue; // an earlier edit truncated the file
         }
-        let special: [u32; 9] = [0, 1, 3, 0xFFFF_FFFF, 0x8000_0000, 0x7FFF_FFFF, 0xFFFF, 384, 0x7FC0_0000];
+        let special: [u32; 9] = [
+            0,
+            1,
+            3,
+            0xFFFF_FFFF,
+            0x8000_0000,
+            0x7FFF_FFFF,
+            0xFFFF,
+            384,
+            0x7FC0_0000,
+        ];
         match kind {
             0 => bytes[at] = value as u8,
             1 => {
@@ -221,7 +294,11 @@ fn mutate(bytes: &mut Vec<u8>, hot: &[usize], edits: &[(bool, usize, u32, u8)]) 
 fn run_mutations(fixture: &str, cases: u32) {
     let original = fixture_bytes(fixture);
     let hot = structural_offsets(&original);
-    let config = ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() };
+    let config = ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
     let mut runner = proptest::test_runner::TestRunner::new(config);
     let readable = std::cell::Cell::new(0u32);
     let result = runner.run(&mutation_strategy(original.len(), hot.len()), |edits| {
@@ -237,7 +314,10 @@ fn run_mutations(fixture: &str, cases: u32) {
     }
     // Both paths matter: rejected files and mutated files that still read and round-trip.
     let readable = readable.get();
-    assert!(readable > cases / 10 && readable < cases - cases / 10, "{fixture}: {readable} of {cases} mutants readable");
+    assert!(
+        readable > cases / 10 && readable < cases - cases / 10,
+        "{fixture}: {readable} of {cases} mutants readable"
+    );
 }
 
 #[test]
@@ -259,7 +339,10 @@ fn every_truncation_of_every_fixture_is_an_error_not_a_panic() {
         let mut cuts: Vec<usize> = (0..view.end()).step_by(97).collect();
         cuts.extend(structural_offsets(&bytes));
         for cut in cuts {
-            assert!(MapView::parse(&bytes[..cut]).is_err(), "{name}: cut at {cut} read as a whole map");
+            assert!(
+                MapView::parse(&bytes[..cut]).is_err(),
+                "{name}: cut at {cut} read as a whole map"
+            );
         }
     }
 }

@@ -45,15 +45,23 @@ fn v1_and_v2_fixtures_written_as_v3_keep_every_field() {
         assert_eq!(back.meshes.len(), old.meshes.len());
         for (b, o) in back.meshes.iter().zip(&old.meshes) {
             assert_eq!(b.uv_scroll, [0.0, 0.0], "{name}: old files do not scroll");
-            assert_eq!((b.name, b.texture_id, &b.vertices), (o.name, o.texture_id, &o.vertices));
+            assert_eq!(
+                (b.name, b.texture_id, &b.vertices),
+                (o.name, o.texture_id, &o.vertices)
+            );
             assert_eq!((b.bounds_min, b.bounds_max), (o.bounds_min, o.bounds_max));
         }
         for t in &back.textures {
-            assert!(matches!(t.alpha_mode, AlphaMode::None | AlphaMode::Cutout), "{name}: {t:?}");
+            assert!(
+                matches!(t.alpha_mode, AlphaMode::None | AlphaMode::Cutout),
+                "{name}: {t:?}"
+            );
         }
         // Same geometry and pixels as the v3 original; only scroll and BLEND differ.
-        assert_eq!(back.meshes.iter().map(|m| &m.vertices).collect::<Vec<_>>(),
-                   full.meshes.iter().map(|m| &m.vertices).collect::<Vec<_>>());
+        assert_eq!(
+            back.meshes.iter().map(|m| &m.vertices).collect::<Vec<_>>(),
+            full.meshes.iter().map(|m| &m.vertices).collect::<Vec<_>>()
+        );
         for (b, f) in back.textures.iter().zip(&full.textures) {
             assert_eq!(b.data, f.data);
         }
@@ -63,7 +71,9 @@ fn v1_and_v2_fixtures_written_as_v3_keep_every_field() {
 #[test]
 fn writing_refuses_what_an_old_version_cannot_hold() {
     let (full, _) = Map::read(&fixture_bytes("full")).expect("loads");
-    let err = full.to_bytes_as(Version::V1).expect_err("v1 has no metadata");
+    let err = full
+        .to_bytes_as(Version::V1)
+        .expect_err("v1 has no metadata");
     assert!(err.to_string().contains("metadata"), "{err}");
     let err = full.to_bytes_as(Version::V2).expect_err("v2 has no scroll");
     assert!(err.to_string().contains("UV scroll"), "{err}");
@@ -71,15 +81,23 @@ fn writing_refuses_what_an_old_version_cannot_hold() {
     for m in &mut no_scroll.meshes {
         m.uv_scroll = [0.0, 0.0];
     }
-    let err = no_scroll.to_bytes_as(Version::V2).expect_err("v2 has no BLEND");
+    let err = no_scroll
+        .to_bytes_as(Version::V2)
+        .expect_err("v2 has no BLEND");
     assert!(err.to_string().contains("BLEND"), "{err}");
 
     let mut bad = full.clone();
     bad.textures[0].data.pop();
-    assert!(matches!(bad.to_bytes(), Err(pbm::WriteError::TextureDataSize { .. })));
+    assert!(matches!(
+        bad.to_bytes(),
+        Err(pbm::WriteError::TextureDataSize { .. })
+    ));
     let mut bad = full;
     bad.meshes[0].vertices.truncate(4);
-    assert!(matches!(bad.to_bytes(), Err(pbm::WriteError::BadVertexCount { count: 4, .. })));
+    assert!(matches!(
+        bad.to_bytes(),
+        Err(pbm::WriteError::BadVertexCount { count: 4, .. })
+    ));
 }
 
 fn name(s: &str) -> pbm::Name32 {
@@ -97,7 +115,11 @@ fn le_f32(b: &[u8], at: usize) -> f32 {
 /// Builds a scene here and walks the written bytes by hand against the spec's tables.
 #[test]
 fn writer_layout_walks_field_by_field() {
-    let vertex = |x: f32| pbm::Vertex { uv: [x, 1.0 - x], color: 0xFF80_4020, pos: [x, 2.0 * x, -x] };
+    let vertex = |x: f32| pbm::Vertex {
+        uv: [x, 1.0 - x],
+        color: 0xFF80_4020,
+        pos: [x, 2.0 * x, -x],
+    };
     let map = Map {
         spawn_pos: [1.0, 2.0, 3.0],
         spawn_rot: 0.5,
@@ -128,7 +150,11 @@ fn writer_layout_walks_field_by_field() {
         }],
         metadata: vec![
             pbm::Metadata::text(name("map_name"), MetaKind::String, "Test"),
-            pbm::Metadata { tag: name("walkable_mesh"), kind: MetaKind::Entity, payload: vec![7; 6] },
+            pbm::Metadata {
+                tag: name("walkable_mesh"),
+                kind: MetaKind::Entity,
+                payload: vec![7; 6],
+            },
         ],
         emitters: Some(EmitterLump::new(vec![EmitterRecord {
             name: pbm::Name24::new("Puff").expect("name"),
@@ -140,14 +166,33 @@ fn writer_layout_walks_field_by_field() {
 
     assert_eq!(le_u32(&b, 0), MAGIC_V3);
     assert_eq!(le_u32(&b, 4), 3);
-    assert_eq!([le_u32(&b, 8), le_u32(&b, 12), le_u32(&b, 16), le_u32(&b, 20)], [1, 1, 1, 3]);
-    assert_eq!([le_f32(&b, 0x18), le_f32(&b, 0x1C), le_f32(&b, 0x20), le_f32(&b, 0x24)], [1.0, 2.0, 3.0, 0.5]);
+    assert_eq!(
+        [
+            le_u32(&b, 8),
+            le_u32(&b, 12),
+            le_u32(&b, 16),
+            le_u32(&b, 20)
+        ],
+        [1, 1, 1, 3]
+    );
+    assert_eq!(
+        [
+            le_f32(&b, 0x18),
+            le_f32(&b, 0x1C),
+            le_f32(&b, 0x20),
+            le_f32(&b, 0x24)
+        ],
+        [1.0, 2.0, 3.0, 0.5]
+    );
     assert_eq!(le_f32(&b, 0x28), -1.0);
     assert_eq!(le_f32(&b, 0x3C), 6.0);
     // Texture at 64.
     let t = 64;
     assert_eq!(&b[t..t + 6], b"Water\0");
-    assert!(b[t + 5..t + 32].iter().all(|&c| c == 0), "names are NUL-padded");
+    assert!(
+        b[t + 5..t + 32].iter().all(|&c| c == 0),
+        "names are NUL-padded"
+    );
     assert_eq!(u16::from_le_bytes([b[t + 32], b[t + 33]]), 16);
     assert_eq!(u16::from_le_bytes([b[t + 34], b[t + 35]]), 8);
     assert_eq!(u16::from_le_bytes([b[t + 36], b[t + 37]]), 0);
@@ -163,7 +208,14 @@ fn writer_layout_walks_field_by_field() {
     let v1 = m + 72 + 24; // second vertex
     assert_eq!([le_f32(&b, v1), le_f32(&b, v1 + 4)], [0.5, 0.5]);
     assert_eq!(le_u32(&b, v1 + 8), 0xFF80_4020);
-    assert_eq!([le_f32(&b, v1 + 12), le_f32(&b, v1 + 16), le_f32(&b, v1 + 20)], [0.5, 1.0, -0.5]);
+    assert_eq!(
+        [
+            le_f32(&b, v1 + 12),
+            le_f32(&b, v1 + 16),
+            le_f32(&b, v1 + 20)
+        ],
+        [0.5, 1.0, -0.5]
+    );
     // Collider.
     let c = m + 72 + 3 * 24;
     assert_eq!(&b[c..c + 14], b"Collider_Ramp\0");
@@ -184,15 +236,34 @@ fn writer_layout_walks_field_by_field() {
     assert_eq!(le_u32(&b, md3 + 32), 4);
     assert_eq!(le_u32(&b, md3 + 36) as usize, 16 + EMITTER_RECORD_SIZE);
     let e = md3 + 40;
-    assert_eq!([le_u32(&b, e), le_u32(&b, e + 4), le_u32(&b, e + 8), le_u32(&b, e + 12)], [EMITTER_LUMP_MAGIC, 1, 1, 0]);
+    assert_eq!(
+        [
+            le_u32(&b, e),
+            le_u32(&b, e + 4),
+            le_u32(&b, e + 8),
+            le_u32(&b, e + 12)
+        ],
+        [EMITTER_LUMP_MAGIC, 1, 1, 0]
+    );
     assert_eq!(&b[e + 16..e + 21], b"Puff\0");
-    assert_eq!(e + 16 + EMITTER_RECORD_SIZE, b.len(), "nothing after the last lump");
+    assert_eq!(
+        e + 16 + EMITTER_RECORD_SIZE,
+        b.len(),
+        "nothing after the last lump"
+    );
 
     let (view, warnings) = MapView::parse(&b).expect("reads");
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(view.end(), b.len());
     let (back, _) = Map::read(&b).expect("reads");
     assert_eq!(back.metadata, map.metadata);
-    assert_eq!(back.emitters.as_ref().map(|l| &l.records), map.emitters.as_ref().map(|l| &l.records));
-    assert!(pbm::compliance::check(&back).is_empty(), "{:?}", pbm::compliance::check(&back));
+    assert_eq!(
+        back.emitters.as_ref().map(|l| &l.records),
+        map.emitters.as_ref().map(|l| &l.records)
+    );
+    assert!(
+        pbm::compliance::check(&back).is_empty(),
+        "{:?}",
+        pbm::compliance::check(&back)
+    );
 }

@@ -69,29 +69,57 @@ fn mip_chains_stop_at_16_pixels() {
             .map(|l| (l.width, l.height))
             .collect::<Vec<_>>()
     };
-    assert_eq!(sides(512, 512), [(512, 512), (256, 256), (128, 128), (64, 64), (32, 32), (16, 16)]);
+    assert_eq!(
+        sides(512, 512),
+        [
+            (512, 512),
+            (256, 256),
+            (128, 128),
+            (64, 64),
+            (32, 32),
+            (16, 16)
+        ]
+    );
     assert_eq!(sides(64, 32), [(64, 32), (32, 16)]);
     assert_eq!(sides(16, 16), [(16, 16)]);
     assert_eq!(sides(8, 8), [(8, 8)]);
 }
 
 fn image(w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) -> Vec<u8> {
-    (0..h).flat_map(|y| (0..w).map(move |x| (x, y))).flat_map(|(x, y)| f(x, y)).collect()
+    (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .flat_map(|(x, y)| f(x, y))
+        .collect()
 }
 
 #[test]
 fn cutout_mips_keep_any_opaque_texel() {
     // One opaque red texel per 2×2 block: CUTOUT keeps every block opaque and red;
     // BLEND averages alpha and keeps the colour of the visible texel.
-    let img = image(32, 32, |x, y| if x % 2 == 0 && y % 2 == 0 { [255, 0, 0, 255] } else { [0, 0, 255, 0] });
+    let img = image(32, 32, |x, y| {
+        if x % 2 == 0 && y % 2 == 0 {
+            [255, 0, 0, 255]
+        } else {
+            [0, 0, 255, 0]
+        }
+    });
     let cut = downsample(&img, 32, 32, AlphaMode::Cutout);
     assert!(cut.rgba.chunks(4).all(|p| p == [255, 0, 0, 255]));
     let blend = downsample(&img, 32, 32, AlphaMode::Blend);
     for p in blend.rgba.chunks(4) {
         assert_eq!(p[3], 64);
-        assert!(p[0] > 200 && p[2] < 60, "transparent texels do not tint: {p:?}");
+        assert!(
+            p[0] > 200 && p[2] < 60,
+            "transparent texels do not tint: {p:?}"
+        );
     }
-    let opaque = image(32, 32, |x, _| if x % 2 == 0 { [200, 100, 0, 255] } else { [0, 100, 200, 255] });
+    let opaque = image(32, 32, |x, _| {
+        if x % 2 == 0 {
+            [200, 100, 0, 255]
+        } else {
+            [0, 100, 200, 255]
+        }
+    });
     let box_ = downsample(&opaque, 32, 32, AlphaMode::None);
     assert!(box_.rgba.chunks(4).all(|p| p == [100, 100, 100, 255]));
 }
@@ -103,14 +131,23 @@ fn uv_scroll_wraps_and_never_touches_atlases() {
     // Hours of clock keep their precision.
     let t = 10.0 * 3600.0 + 0.1;
     let [u, _] = scroll_offset(t, [0.3, 0.0]);
-    assert!((f64::from(u) - (t * 0.3f32 as f64).rem_euclid(1.0)).abs() < 1e-5, "{u}");
+    assert!(
+        (f64::from(u) - (t * 0.3f32 as f64).rem_euclid(1.0)).abs() < 1e-5,
+        "{u}"
+    );
     for t in [0.0, 0.333, 17.9, 1e7] {
         for s in [-3.7f32, -0.5, 0.0, 0.01, 2.0] {
             let [u, v] = scroll_offset(t, [s, -s]);
-            assert!((0.0..1.0).contains(&u) && (0.0..1.0).contains(&v), "t={t} s={s}: {u} {v}");
+            assert!(
+                (0.0..1.0).contains(&u) && (0.0..1.0).contains(&v),
+                "t={t} s={s}: {u} {v}"
+            );
         }
     }
-    assert_eq!(effective_speed(Some("TileAtlas_0"), [0.0, -0.5]), [0.0, 0.0]);
+    assert_eq!(
+        effective_speed(Some("TileAtlas_0"), [0.0, -0.5]),
+        [0.0, 0.0]
+    );
     assert_eq!(effective_speed(None, [1.0, 0.0]), [0.0, 0.0]);
     assert_eq!(effective_speed(Some("WaterSoft"), [0.0, -0.5]), [0.0, -0.5]);
     assert!(pbm::format::is_atlas_name("Foo_TileAtlas_3") && !pbm::format::is_atlas_name("Tile"));
@@ -120,29 +157,70 @@ fn uv_scroll_wraps_and_never_touches_atlases() {
 fn compliance_flags_what_a_conforming_map_may_not_show() {
     use pbm::compliance::{ComplianceIssue, check};
     let read = |name: &str| {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(format!("{name}.pbm"));
-        pbm::Map::read(&std::fs::read(path).expect("fixture")).expect("loads").0
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(format!("{name}.pbm"));
+        pbm::Map::read(&std::fs::read(path).expect("fixture"))
+            .expect("loads")
+            .0
     };
     assert_eq!(check(&read("full")), []);
-    assert!(check(&read("full_v2")).iter().any(|i| matches!(i, ComplianceIssue::NotV3 { version: 2, .. })));
+    assert!(
+        check(&read("full_v2"))
+            .iter()
+            .any(|i| matches!(i, ComplianceIssue::NotV3 { version: 2, .. }))
+    );
     let emitters = check(&read("full_emitters"));
-    assert!(emitters.iter().any(|i| matches!(i, ComplianceIssue::EmitterOverBudget { count: 100, .. })), "{emitters:?}");
+    assert!(
+        emitters
+            .iter()
+            .any(|i| matches!(i, ComplianceIssue::EmitterOverBudget { count: 100, .. })),
+        "{emitters:?}"
+    );
 
     let mut map = read("full");
     map.textures[1].format = TextureFormat::Rgba5551;
     let half = map.textures[1].data.len() / 2;
     map.textures[1].data.truncate(half);
-    let scrolling = map.meshes.iter().position(|m| m.uv_scroll != [0.0, 0.0]).expect("a scrolling mesh");
+    let scrolling = map
+        .meshes
+        .iter()
+        .position(|m| m.uv_scroll != [0.0, 0.0])
+        .expect("a scrolling mesh");
     map.meshes[scrolling].texture_id = 4; // the atlas
     map.meshes[0].vertices[0].pos[1] = 50.0;
-    let lump = pbm::EmitterLump::new(vec![pbm::EmitterRecord { texture_id: 4, ..Default::default() }]);
+    let lump = pbm::EmitterLump::new(vec![pbm::EmitterRecord {
+        texture_id: 4,
+        ..Default::default()
+    }]);
     map.emitters = Some(lump);
     let issues = check(&map);
-    assert!(issues.iter().any(|i| matches!(i, ComplianceIssue::BlendNot8888 { texture: 1, .. })), "{issues:?}");
-    assert!(issues.iter().any(|i| matches!(i, ComplianceIssue::ScrollOnAtlas { .. })));
-    assert!(issues.iter().any(|i| matches!(i, ComplianceIssue::MeshBoundsMissVertices { mesh: 0, .. })));
-    assert!(issues.iter().any(|i| matches!(i, ComplianceIssue::EmitterUsesAtlas { .. })));
+    assert!(
+        issues
+            .iter()
+            .any(|i| matches!(i, ComplianceIssue::BlendNot8888 { texture: 1, .. })),
+        "{issues:?}"
+    );
+    assert!(
+        issues
+            .iter()
+            .any(|i| matches!(i, ComplianceIssue::ScrollOnAtlas { .. }))
+    );
+    assert!(
+        issues
+            .iter()
+            .any(|i| matches!(i, ComplianceIssue::MeshBoundsMissVertices { mesh: 0, .. }))
+    );
+    assert!(
+        issues
+            .iter()
+            .any(|i| matches!(i, ComplianceIssue::EmitterUsesAtlas { .. }))
+    );
     map.recompute_bounds();
     let issues = check(&map);
-    assert!(!issues.iter().any(|i| matches!(i, ComplianceIssue::MeshBoundsMissVertices { .. } | ComplianceIssue::HeaderBoundsMissMesh { .. })));
+    assert!(!issues.iter().any(|i| matches!(
+        i,
+        ComplianceIssue::MeshBoundsMissVertices { .. }
+            | ComplianceIssue::HeaderBoundsMissMesh { .. }
+    )));
 }

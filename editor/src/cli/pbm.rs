@@ -50,7 +50,9 @@ fn parse<'a>(path: &Path, bytes: &'a [u8]) -> anyhow::Result<(MapView<'a>, Vec<W
 
 fn field_of(view: &MapView<'_>) -> ParticleField {
     match view.emitter_lump() {
-        Some(lump) => ParticleField::prepare(lump.records(), view.header().num_textures, &mut |_| {}),
+        Some(lump) => {
+            ParticleField::prepare(lump.records(), view.header().num_textures, &mut |_| {})
+        }
         None => ParticleField::default(),
     }
 }
@@ -60,7 +62,10 @@ fn v3(v: [f32; 3]) -> String {
 }
 
 fn preview(text: &str) -> String {
-    let flat: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let flat: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
     if flat.chars().count() > 60 {
         format!("{}…", flat.chars().take(60).collect::<String>())
     } else {
@@ -74,21 +79,43 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
     let h = view.header();
     let mut out = String::new();
     let magic = String::from_utf8_lossy(&h.magic.to_le_bytes()).into_owned();
-    writeln!(out, "{}: PBM {} (magic \"{magic}\"), {} bytes", path.display(), h.version, bytes.len())?;
+    writeln!(
+        out,
+        "{}: PBM {} (magic \"{magic}\"), {} bytes",
+        path.display(),
+        h.version,
+        bytes.len()
+    )?;
     writeln!(out, "spawn {} yaw {} rad", v3(h.spawn_pos), h.spawn_rot)?;
     writeln!(out, "bounds {} .. {}", v3(h.bounds_min), v3(h.bounds_max))?;
 
     writeln!(out, "\ntextures ({}):", h.num_textures)?;
     for t in view.textures() {
-        let atlas = if pbm::format::is_atlas_name(t.name.as_str()) { "  atlas" } else { "" };
+        let atlas = if pbm::format::is_atlas_name(t.name.as_str()) {
+            "  atlas"
+        } else {
+            ""
+        };
         writeln!(
             out,
             "  {:>3} {:<24} {:>4}×{:<4} {:<8} {:<7} {:>8} bytes{atlas}",
-            t.index, t.name.as_str(), t.width, t.height, t.format.name(), t.alpha_mode.name(), t.data.len()
+            t.index,
+            t.name.as_str(),
+            t.width,
+            t.height,
+            t.format.name(),
+            t.alpha_mode.name(),
+            t.data.len()
         )?;
     }
     let total = view.total_vertices();
-    writeln!(out, "\nmeshes ({}, {} vertices, {} triangles):", h.num_meshes, total, total / 3)?;
+    writeln!(
+        out,
+        "\nmeshes ({}, {} vertices, {} triangles):",
+        h.num_meshes,
+        total,
+        total / 3
+    )?;
     for m in view.meshes() {
         let scroll = if m.uv_scroll != [0.0, 0.0] {
             format!("  scroll ({}, {}) rep/s", m.uv_scroll[0], m.uv_scroll[1])
@@ -98,7 +125,12 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
         writeln!(
             out,
             "  {:>3} {:<24} tex {:>3} {:>5} verts  {} .. {}{scroll}",
-            m.index, m.name.as_str(), m.texture_id, m.num_vertices, v3(m.bounds_min), v3(m.bounds_max)
+            m.index,
+            m.name.as_str(),
+            m.texture_id,
+            m.num_vertices,
+            v3(m.bounds_min),
+            v3(m.bounds_max)
         )?;
     }
     writeln!(out, "\ncolliders ({}):", h.num_colliders)?;
@@ -106,7 +138,12 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
         writeln!(
             out,
             "  {:>3} {:<24} {:<7} {:>5} tris  {} .. {}",
-            c.index, c.name.as_str(), c.kind.name(), c.num_triangles, v3(c.bounds_min), v3(c.bounds_max)
+            c.index,
+            c.name.as_str(),
+            c.kind.name(),
+            c.num_triangles,
+            v3(c.bounds_min),
+            v3(c.bounds_max)
         )?;
     }
     writeln!(out, "\nmetadata ({}):", h.num_metadata)?;
@@ -115,18 +152,39 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
             Some(t) if m.kind.is_text() => format!("  \"{}\"", preview(t)),
             _ => String::new(),
         };
-        writeln!(out, "  {:>3} {:<24} {:<7} {:>6} bytes{text}", m.index, m.tag.as_str(), m.kind.name(), m.payload.len())?;
+        writeln!(
+            out,
+            "  {:>3} {:<24} {:<7} {:>6} bytes{text}",
+            m.index,
+            m.tag.as_str(),
+            m.kind.name(),
+            m.payload.len()
+        )?;
     }
     let field = field_of(&view);
     if view.emitter_lump().is_some() {
-        writeln!(out, "\nemitters ({} shown, {} particles):", field.emitters.len(), field.particles.len())?;
+        writeln!(
+            out,
+            "\nemitters ({} shown, {} particles):",
+            field.emitters.len(),
+            field.particles.len()
+        )?;
         for e in &field.emitters {
             let p = &e.params;
-            let mode = if p.is_additive() { "additive" } else { "blended" };
+            let mode = if p.is_additive() {
+                "additive"
+            } else {
+                "blended"
+            };
             writeln!(
                 out,
                 "  {:<24} {:>3} particles  {mode:<8} tex {:>3}  at {}  life {}..{} s",
-                p.name.as_str(), p.count, p.texture_id, v3(p.pos), p.life_min, p.life_max
+                p.name.as_str(),
+                p.count,
+                p.texture_id,
+                v3(p.pos),
+                p.life_min,
+                p.life_max
             )?;
         }
     }
@@ -158,7 +216,10 @@ fn validate(path: &Path, strict: bool) -> anyhow::Result<ExitCode> {
     }
     let findings = warnings.len() + issues.len();
     if strict && findings > 0 {
-        super::emit(&format!("{}: {findings} warnings or compliance issues (--strict)\n", path.display()))?;
+        super::emit(&format!(
+            "{}: {findings} warnings or compliance issues (--strict)\n",
+            path.display()
+        ))?;
         return Ok(ExitCode::FAILURE);
     }
     super::emit(&format!(
@@ -264,8 +325,10 @@ fn dump(path: &Path) -> anyhow::Result<ExitCode> {
             })
         })
         .collect();
-    let compliance: Vec<String> =
-        pbm::compliance::check(&Map::from_view(&view)).iter().map(ToString::to_string).collect();
+    let compliance: Vec<String> = pbm::compliance::check(&Map::from_view(&view))
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     let doc = json!({
         "file": path.display().to_string(),
         "size": bytes.len(),

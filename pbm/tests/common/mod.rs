@@ -29,8 +29,13 @@ pub fn close(a: f64, b: f64) -> bool {
 }
 
 pub fn assert_close(what: &str, ours: f64, theirs: &serde_json::Value) {
-    let theirs = theirs.as_f64().unwrap_or_else(|| panic!("{what}: expected a number, got {theirs}"));
-    assert!(close(ours, theirs), "{what}: ours {ours}, reference {theirs}");
+    let theirs = theirs
+        .as_f64()
+        .unwrap_or_else(|| panic!("{what}: expected a number, got {theirs}"));
+    assert!(
+        close(ours, theirs),
+        "{what}: ours {ours}, reference {theirs}"
+    );
 }
 
 pub fn assert_vec3(what: &str, ours: [f32; 3], theirs: &serde_json::Value) {
