@@ -257,3 +257,39 @@ pub fn unswizzle(src: &[u8], width_bytes: usize, height: usize) -> Result<Vec<u8
     unswizzle_into(src, &mut out, width_bytes, height)?;
     Ok(out)
 }
+
+/// One mip level in a texture's storage format (linear, unswizzled).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredLevel {
+    pub width: u32,
+    pub height: u32,
+    pub data: Vec<u8>,
+}
+
+/// The mip chain of stored texels, each level in the same format: decode, filter by
+/// the alpha mode's rule ([`mip_chain`]), encode. Level 0 is the input unchanged.
+/// Emitter flipbooks use level 0 only; consumers decide that.
+pub fn stored_mip_chain(
+    data: &[u8],
+    width: u32,
+    height: u32,
+    format: TextureFormat,
+    mode: AlphaMode,
+) -> Vec<StoredLevel> {
+    let rgba = decode(data, format);
+    let mut levels = mip_chain(&rgba, width, height, mode).into_iter();
+    let mut out = Vec::with_capacity(levels.len());
+    if levels.next().is_some() {
+        out.push(StoredLevel {
+            width,
+            height,
+            data: data.to_vec(),
+        });
+    }
+    out.extend(levels.map(|l| StoredLevel {
+        width: l.width,
+        height: l.height,
+        data: encode(&l.rgba, format),
+    }));
+    out
+}

@@ -676,15 +676,14 @@ impl<'a> MapView<'a> {
         self.metadata().find(|m| m.tag.as_bytes() == tag.as_bytes())
     }
 
-    /// The first `emitters` lump that a loader would use, if any.
+    /// The `emitters` lump a loader uses: the first one it can decode.
     pub fn emitter_lump(&self) -> Option<EmitterLumpRef<'a>> {
-        let m = self.metadata_by_tag(emitter::EMITTERS_TAG)?;
-        EmitterLumpRef::parse_with(
-            m.payload,
-            (m.offset + METADATA_HEADER_SIZE) as u64,
-            m.index,
-            &mut |_| {},
-        )
+        self.metadata()
+            .filter(|m| m.tag.as_bytes() == emitter::EMITTERS_TAG.as_bytes())
+            .find_map(|m| {
+                let at = (m.offset + METADATA_HEADER_SIZE) as u64;
+                EmitterLumpRef::parse_with(m.payload, at, m.index, &mut |_| {})
+            })
     }
 
     /// Total vertices over all meshes.

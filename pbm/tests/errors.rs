@@ -412,3 +412,29 @@ fn fixtures_from_the_reference_produce_no_structural_warnings() {
         );
     }
 }
+
+#[test]
+fn a_skipped_emitters_lump_does_not_hide_a_later_good_one() {
+    let mut map = small_map();
+    let mut newer = EmitterLump::new(vec![EmitterRecord::default()]);
+    newer.version = 9;
+    map.metadata.push(pbm::Metadata {
+        tag: name(EMITTERS_TAG),
+        kind: MetaKind::Emitter,
+        payload: newer.encode(),
+    });
+    map.emitters = Some(EmitterLump::new(vec![EmitterRecord {
+        count: 5,
+        ..EmitterRecord::default()
+    }]));
+    let bytes = map.to_bytes().expect("writes");
+    let (view, _) = MapView::parse(&bytes).expect("reads");
+    assert_eq!(view.emitter_lump().map(|l| l.count), Some(1));
+    let (back, _) = Map::read(&bytes).expect("reads");
+    assert_eq!(back.emitters.as_ref().map(|l| l.records[0].count), Some(5));
+    assert_eq!(
+        back.to_bytes().expect("writes"),
+        bytes,
+        "both lumps survive in order"
+    );
+}

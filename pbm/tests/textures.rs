@@ -224,3 +224,31 @@ fn compliance_flags_what_a_conforming_map_may_not_show() {
             | ComplianceIssue::HeaderBoundsMissMesh { .. }
     )));
 }
+
+#[test]
+fn stored_mip_chains_keep_the_format_and_level_zero() {
+    let rgba = image(64, 32, |x, y| {
+        [
+            (x * 4) as u8,
+            (y * 8) as u8,
+            128,
+            if (x + y) % 3 == 0 { 255 } else { 0 },
+        ]
+    });
+    for format in [
+        TextureFormat::Rgba8888,
+        TextureFormat::Rgba5551,
+        TextureFormat::Rgba4444,
+        TextureFormat::Rgb565,
+    ] {
+        let stored = encode(&rgba, format);
+        let chain = stored_mip_chain(&stored, 64, 32, format, AlphaMode::Cutout);
+        assert_eq!(chain.len(), 2);
+        assert_eq!(chain[0].data, stored);
+        assert_eq!((chain[1].width, chain[1].height), (32, 16));
+        assert_eq!(
+            chain[1].data.len(),
+            32 * 16 * format.bytes_per_pixel() as usize
+        );
+    }
+}
