@@ -2,12 +2,32 @@
 //!
 //! The one source of truth that the editor edits, the renderer draws and the exporter
 //! writes: entities with stable ids, hierarchy, meshes and editable primitives,
-//! materials, lights, emitters, gameplay entities, scene settings; every change as an
-//! undoable command; project files in RON. Depends on `pbm` for shared record types
-//! and on nothing graphical (no wgpu, no egui).
-//!
-//! Filled by the "Scene model, undoable commands and project files" issue.
+//! materials, lights, emitters and gameplay entities, scene settings; every change as
+//! an undoable [`command`]; [`History`] with merging and a saved marker; project files
+//! in RON with atomic saves and crash recovery ([`project`]). Depends on `pbm` for
+//! shared record types and on nothing graphical (no wgpu, no egui).
 
-/// The emitter record the model stores is the format's own, so the editor shows
-/// exactly the field the PSP runtime plays.
+pub mod command;
+pub mod entity;
+pub mod history;
+pub mod id;
+pub mod material;
+pub mod math;
+pub mod mesh;
+pub mod primitive;
+pub mod project;
+pub mod scene;
+
+pub use command::{Command, CommandError, CommandGroup};
+pub use entity::{Entity, EntityKind, Kind};
+pub use history::History;
+pub use id::{EntityId, LayerId, MaterialId};
+pub use material::Material;
+pub use math::{Aabb, Transform};
+pub use mesh::MeshData;
+pub use primitive::Primitive;
+pub use scene::{Scene, SceneData};
+
+/// The emitter record is the format's own, so the editor shows exactly the field the
+/// PSP runtime plays.
 pub use pbm::EmitterRecord;

@@ -1,0 +1,151 @@
+//! Add entities (a whole subtree at once): the result of creating, importing or
+//! pasting.
+
+use std::any::Any;
+use std::collections::HashMap;
+
+use super::{Command, CommandError};
+use crate::entity::{Collider, Entity, EntityKind};
+use crate::id::EntityId;
+use crate::scene::Scene;
+
+/// Adds entities given parents first. Their ids are local to the batch until the
+/// first apply, which allocates real ones (kept for redo); a parent that is not in
+/// the batch must exist in the scene.
+#[derive(Debug)]
+pub struct AddEntities {
+    name: String,
+    entities: Vec<Entity>,
+    assigned: bool,
+    select: bool,
+    selection_before: Vec<EntityId>,
+}
+
+impl AddEntities {
+    pub fn new(name: impl Into<String>, entities: Vec<Entity>) -> Self {
+        Self {
+            name: name.into(),
+            entities,
+            assigned: false,
+            select: true,
+            selection_before: Vec::new(),
+        }
+    }
+
+    /// Leaves the selection alone.
+    pub fn without_selecting(mut self) -> Self {
+        self.select = false;
+        self
+    }
+
+    /// The real ids, after the first apply (in the order given).
+    pub fn created(&self) -> Vec<EntityId> {
+        if self.assigned {
+            self.entities.iter().map(|e| e.id).collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn assign_ids(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
+        let mut map = HashMap::new();
+        for e in &self.entities {
+            if map.contains_key(&e.id) {
+                return Err(CommandError::Invalid(format!("entity id {} appears twice in one batch", e.id)));
+            }
+            map.insert(e.id, EntityId(0));
+        }
+        // Check everything before allocating, so a refused batch wastes no ids.
+        for e in &self.entities {
+            if let Some(p) = e.parent
+                && !map.contains_key(&p)
+                && scene.entity(p).is_none()
+            {
+                return Err(CommandError::MissingEntity(p));
+            }
+        }
+        let mut real = HashMap::new();
+        for e in &self.entities {
+            real.insert(e.id, scene.ids.entity());
+        }
+        for e in &mut self.entities {
+            e.id = real[&e.id];
+            if let Some(p) = e.parent {
+                e.parent = Some(real.get(&p).copied().unwrap_or(p));
+            }
+            if let EntityKind::Collider(Collider::TriMesh { mesh }) = &mut e.kind
+                && let Some(m) = real.get(mesh)
+            {
+                *mesh = *m;
+            }
+        }
+        self.assigned = true;
+        Ok(())
+    }
+}
+
+pub(crate) fn check_entity(scene: &Scene, e: &Entity) -> Result<(), CommandError> {
+    let geometry = match &e.kind {
+        EntityKind::Mesh(m) => Some(&m.geometry),
+        EntityKind::Walkable(g) => Some(g),
+        _ => None,
+    };
+    if let Some(g) = geometry {
+        g.validate().map_err(|err| CommandError::Invalid(format!("{}: {err}", e.name)))?;
+        for f in &g.faces {
+            if scene.material(f.material).is_none() {
+                return Err(CommandError::MissingMaterial(f.material));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Command for AddEntities {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
+        if !self.assigned {
+            self.assign_ids(scene)?;
+        }
+        for e in &self.entities {
+            check_entity(scene, e)?;
+            if let Some(p) = e.parent
+                && scene.entity(p).is_none()
+                && !self.entities.iter().any(|x| x.id == p)
+            {
+                return Err(CommandError::MissingEntity(p));
+            }
+        }
+        self.selection_before = scene.selection().to_vec();
+        for e in &self.entities {
+            let end = scene.data().order.len();
+            scene.insert_entity(e.clone(), end);
+        }
+        if self.select {
+            let roots = self
+                .entities
+                .iter()
+                .filter(|e| !e.parent.is_some_and(|p| self.entities.iter().any(|x| x.id == p)))
+                .map(|e| e.id)
+                .collect();
+            scene.set_selection(roots);
+        }
+        Ok(())
+    }
+
+    fn revert(&mut self, scene: &mut Scene) {
+        for e in self.entities.iter().rev() {
+            scene.take_entity(e.id);
+        }
+        if self.select {
+            scene.set_selection(std::mem::take(&mut self.selection_before));
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

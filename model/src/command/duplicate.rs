@@ -1,0 +1,70 @@
+//! Duplicate entities with their subtrees; the copies are selected.
+
+use std::any::Any;
+use std::collections::BTreeSet;
+
+use super::{AddEntities, Command, CommandError};
+use crate::id::EntityId;
+use crate::scene::Scene;
+
+#[derive(Debug)]
+pub struct Duplicate {
+    ids: Vec<EntityId>,
+    add: Option<AddEntities>,
+}
+
+impl Duplicate {
+    pub fn new(ids: Vec<EntityId>) -> Self {
+        Self { ids, add: None }
+    }
+
+    /// The copies' ids, after the first apply.
+    pub fn created(&self) -> Vec<EntityId> {
+        self.add.as_ref().map(AddEntities::created).unwrap_or_default()
+    }
+}
+
+impl Command for Duplicate {
+    fn name(&self) -> String {
+        "Duplicate".into()
+    }
+
+    fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
+        if self.add.is_none() {
+            let mut members = BTreeSet::new();
+            for id in &self.ids {
+                if scene.entity(*id).is_none() {
+                    return Err(CommandError::MissingEntity(*id));
+                }
+                members.extend(scene.subtree(*id));
+            }
+            // Copies keep their ids as batch-local ids; AddEntities maps them.
+            let copies = scene
+                .entities()
+                .filter(|e| members.contains(&e.id))
+                .map(|e| {
+                    let mut c = e.clone();
+                    if self.ids.contains(&e.id) {
+                        c.name = format!("{} copy", e.name);
+                    }
+                    c
+                })
+                .collect();
+            self.add = Some(AddEntities::new("Duplicate", copies));
+        }
+        match &mut self.add {
+            Some(add) => add.apply(scene),
+            None => Ok(()),
+        }
+    }
+
+    fn revert(&mut self, scene: &mut Scene) {
+        if let Some(add) = &mut self.add {
+            add.revert(scene);
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

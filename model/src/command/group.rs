@@ -1,0 +1,68 @@
+//! Put entities into a new group (created under the first entity's parent).
+
+use std::any::Any;
+
+use super::{AddEntities, Command, CommandError, Reparent, Select};
+use crate::entity::{Entity, EntityKind};
+use crate::id::EntityId;
+use crate::scene::Scene;
+
+#[derive(Debug)]
+pub struct Group {
+    ids: Vec<EntityId>,
+    name: String,
+    steps: Vec<Box<dyn Command>>,
+    applied: usize,
+}
+
+impl Group {
+    pub fn new(ids: Vec<EntityId>, name: impl Into<String>) -> Self {
+        Self {
+            ids,
+            name: name.into(),
+            steps: Vec::new(),
+            applied: 0,
+        }
+    }
+}
+
+impl Command for Group {
+    fn name(&self) -> String {
+        "Group".into()
+    }
+
+    fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
+        let first = *self.ids.first().ok_or_else(|| CommandError::Invalid("nothing to group".into()))?;
+        let parent = scene.entity(first).ok_or(CommandError::MissingEntity(first))?.parent;
+        if self.steps.is_empty() {
+            let mut group = Entity::new(self.name.clone(), EntityKind::Group);
+            group.parent = parent;
+            let mut add = AddEntities::new("Group", vec![group]).without_selecting();
+            add.apply(scene)?;
+            let gid = add.created()[0];
+            self.steps.push(Box::new(add));
+            self.steps.push(Box::new(Reparent::new(self.ids.clone(), Some(gid))));
+            self.steps.push(Box::new(Select::new(vec![gid])));
+            self.applied = 1;
+        }
+        while self.applied < self.steps.len() {
+            if let Err(e) = self.steps[self.applied].apply(scene) {
+                self.revert(scene);
+                return Err(e);
+            }
+            self.applied += 1;
+        }
+        Ok(())
+    }
+
+    fn revert(&mut self, scene: &mut Scene) {
+        while self.applied > 0 {
+            self.applied -= 1;
+            self.steps[self.applied].revert(scene);
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

@@ -1,0 +1,114 @@
+//! Undoable commands: every change to a scene is one of these. One file per kind.
+//!
+//! A command captures what it needs to revert when it is applied, so the same
+//! object can be applied, reverted and re-applied (redo) any number of times.
+//! Commands that create entities or materials allocate their ids on the first apply
+//! and reuse them on redo, so later commands that refer to them stay valid.
+
+mod add_entities;
+mod add_material;
+mod apply_scroll;
+mod assign_material;
+mod duplicate;
+mod group;
+mod remove_entities;
+mod reparent;
+mod select;
+mod set_entity;
+mod set_material;
+mod set_settings;
+mod set_transforms;
+mod ungroup;
+
+pub use add_entities::AddEntities;
+pub use add_material::AddMaterial;
+pub use apply_scroll::ApplyScroll;
+pub use assign_material::AssignMaterial;
+pub use duplicate::Duplicate;
+pub use group::Group;
+pub use remove_entities::RemoveEntities;
+pub use reparent::Reparent;
+pub use select::Select;
+pub use set_entity::SetEntity;
+pub use set_material::SetMaterial;
+pub use set_settings::{SetLayers, SetSettings};
+pub use set_transforms::SetTransforms;
+pub use ungroup::Ungroup;
+
+use std::any::Any;
+
+use crate::id::{EntityId, MaterialId};
+use crate::scene::Scene;
+
+/// Why a command could not be applied; the scene is left unchanged.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CommandError {
+    #[error("entity {0} does not exist")]
+    MissingEntity(EntityId),
+    #[error("material #{} does not exist", .0.0)]
+    MissingMaterial(MaterialId),
+    #[error("cannot move {entity} under {parent}: it would become its own ancestor")]
+    Cycle { entity: EntityId, parent: EntityId },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// An undoable change.
+pub trait Command: std::fmt::Debug + Send + 'static {
+    /// The name shown in Edit ▸ Undo and the history panel.
+    fn name(&self) -> String;
+    /// Applies the change, or fails leaving the scene untouched.
+    fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError>;
+    /// Undoes the last successful `apply`.
+    fn revert(&mut self, scene: &mut Scene);
+    /// Absorbs `next`, an already-applied later step of the same continuous edit
+    /// (a gizmo or slider drag), so that both undo as one. `false` if it cannot.
+    fn merge(&mut self, _next: &dyn Command) -> bool {
+        false
+    }
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// Several commands as one step; reverts in reverse order.
+#[derive(Debug)]
+pub struct CommandGroup {
+    name: String,
+    commands: Vec<Box<dyn Command>>,
+}
+
+impl CommandGroup {
+    pub fn new(name: impl Into<String>, commands: Vec<Box<dyn Command>>) -> Self {
+        Self {
+            name: name.into(),
+            commands,
+        }
+    }
+}
+
+impl Command for CommandGroup {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
+        for i in 0..self.commands.len() {
+            if let Err(e) = self.commands[i].apply(scene) {
+                for done in self.commands[..i].iter_mut().rev() {
+                    done.revert(scene);
+                }
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    fn revert(&mut self, scene: &mut Scene) {
+        for c in self.commands.iter_mut().rev() {
+            c.revert(scene);
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

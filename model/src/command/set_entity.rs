@@ -1,0 +1,76 @@
+//! Set any property of an entity: name, flags, layer, transform or its kind's data
+//! (a light's colour, an emitter field, a primitive's parameters with regenerated
+//! geometry...). The inspector edits a copy and hands it here.
+
+use std::any::Any;
+
+use super::add_entities::check_entity;
+use super::{Command, CommandError};
+use crate::entity::Entity;
+use crate::id::EntityId;
+use crate::scene::Scene;
+
+#[derive(Debug)]
+pub struct SetEntity {
+    name: String,
+    after: Entity,
+    before: Option<Entity>,
+}
+
+impl SetEntity {
+    /// `after` replaces the entity with the same id; its parent cannot change here
+    /// (use [`super::Reparent`]).
+    pub fn new(name: impl Into<String>, after: Entity) -> Self {
+        Self {
+            name: name.into(),
+            after,
+            before: None,
+        }
+    }
+
+    pub fn id(&self) -> EntityId {
+        self.after.id
+    }
+}
+
+impl Command for SetEntity {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
+        let id = self.after.id;
+        let current = scene.entity(id).ok_or(CommandError::MissingEntity(id))?.clone();
+        if current.parent != self.after.parent {
+            return Err(CommandError::Invalid("use Reparent to change an entity's parent".into()));
+        }
+        check_entity(scene, &self.after)?;
+        if let Some(e) = scene.entity_mut(id) {
+            *e = self.after.clone();
+        }
+        self.before = Some(current);
+        Ok(())
+    }
+
+    fn revert(&mut self, scene: &mut Scene) {
+        if let Some(before) = self.before.take()
+            && let Some(e) = scene.entity_mut(before.id)
+        {
+            *e = before;
+        }
+    }
+
+    fn merge(&mut self, next: &dyn Command) -> bool {
+        match next.as_any().downcast_ref::<Self>() {
+            Some(next) if next.after.id == self.after.id => {
+                self.after = next.after.clone();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

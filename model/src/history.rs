@@ -1,0 +1,201 @@
+//! Undo/redo history: a bounded list of applied commands, continuous edits merged
+//! into one step, named entries for the history panel, and a saved-state marker.
+
+use std::collections::VecDeque;
+
+use crate::command::{Command, CommandError};
+use crate::scene::Scene;
+
+/// Default number of steps kept.
+pub const DEFAULT_HISTORY_LIMIT: usize = 1000;
+
+#[derive(Debug)]
+struct Entry {
+    command: Box<dyn Command>,
+    /// Identifies the state after this entry.
+    state: u64,
+}
+
+#[derive(Debug)]
+pub struct History {
+    undo: VecDeque<Entry>,
+    redo: Vec<Entry>,
+    limit: usize,
+    next_state: u64,
+    /// State before the oldest kept entry.
+    base_state: u64,
+    saved_state: Option<u64>,
+    /// The continuous edit the top entry belongs to, while it is still going on.
+    open_edit: Option<u64>,
+}
+
+/// One row of the history panel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryEntry {
+    pub name: String,
+    /// Applied (at or before the current state) or undone (redo side).
+    pub applied: bool,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        Self::new(DEFAULT_HISTORY_LIMIT)
+    }
+}
+
+impl History {
+    pub fn new(limit: usize) -> Self {
+        Self {
+            undo: VecDeque::new(),
+            redo: Vec::new(),
+            limit: limit.max(1),
+            next_state: 1,
+            base_state: 0,
+            saved_state: Some(0),
+            open_edit: None,
+        }
+    }
+
+    fn fresh_state(&mut self) -> u64 {
+        let s = self.next_state;
+        self.next_state += 1;
+        s
+    }
+
+    fn current_state(&self) -> u64 {
+        self.undo.back().map_or(self.base_state, |e| e.state)
+    }
+
+    /// Applies a command as a new step. A failed command changes nothing.
+    pub fn execute(&mut self, scene: &mut Scene, command: impl Command) -> Result<(), CommandError> {
+        self.execute_boxed(scene, Box::new(command), None)
+    }
+
+    /// Applies one step of a continuous edit (a gizmo drag, a slider): steps with the
+    /// same `edit` key merge into one undo entry until [`History::end_edit`].
+    pub fn execute_continuous(&mut self, scene: &mut Scene, command: impl Command, edit: u64) -> Result<(), CommandError> {
+        self.execute_boxed(scene, Box::new(command), Some(edit))
+    }
+
+    pub fn execute_boxed(
+        &mut self,
+        scene: &mut Scene,
+        mut command: Box<dyn Command>,
+        edit: Option<u64>,
+    ) -> Result<(), CommandError> {
+        command.apply(scene)?;
+        self.redo.clear();
+        if let (Some(edit), Some(open)) = (edit, self.open_edit)
+            && edit == open
+            && let Some(top) = self.undo.back_mut()
+            && top.command.merge(command.as_ref())
+        {
+            let state = self.fresh_state();
+            if let Some(top) = self.undo.back_mut() {
+                top.state = state;
+            }
+            return Ok(());
+        }
+        let state = self.fresh_state();
+        self.undo.push_back(Entry { command, state });
+        self.open_edit = edit;
+        while self.undo.len() > self.limit {
+            if let Some(old) = self.undo.pop_front() {
+                self.base_state = old.state;
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the continuous edit in progress (mouse released).
+    pub fn end_edit(&mut self) {
+        self.open_edit = None;
+    }
+
+    /// Undoes the last step; returns its name.
+    pub fn undo(&mut self, scene: &mut Scene) -> Option<String> {
+        self.open_edit = None;
+        let mut entry = self.undo.pop_back()?;
+        entry.command.revert(scene);
+        let name = entry.command.name();
+        self.redo.push(entry);
+        Some(name)
+    }
+
+    /// Redoes the last undone step; returns its name. A redo whose command no longer
+    /// applies is dropped with the rest of the redo list.
+    pub fn redo(&mut self, scene: &mut Scene) -> Option<Result<String, CommandError>> {
+        self.open_edit = None;
+        let mut entry = self.redo.pop()?;
+        if let Err(e) = entry.command.apply(scene) {
+            self.redo.clear();
+            return Some(Err(e));
+        }
+        let name = entry.command.name();
+        self.undo.push_back(entry);
+        Some(Ok(name))
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    pub fn undo_name(&self) -> Option<String> {
+        self.undo.back().map(|e| e.command.name())
+    }
+
+    pub fn redo_name(&self) -> Option<String> {
+        self.redo.last().map(|e| e.command.name())
+    }
+
+    /// Every entry, oldest first: applied ones, then undone ones.
+    pub fn entries(&self) -> Vec<HistoryEntry> {
+        let applied = self.undo.iter().map(|e| HistoryEntry { name: e.command.name(), applied: true });
+        let undone = self.redo.iter().rev().map(|e| HistoryEntry { name: e.command.name(), applied: false });
+        applied.chain(undone).collect()
+    }
+
+    /// Number of applied entries (the position in [`History::entries`]).
+    pub fn position(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Undoes or redoes until `position` entries are applied (0 = the oldest state).
+    pub fn jump_to(&mut self, scene: &mut Scene, position: usize) -> Result<(), CommandError> {
+        while self.undo.len() > position {
+            self.undo(scene);
+        }
+        while self.undo.len() < position {
+            match self.redo(scene) {
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return Err(e),
+                None => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks the current state as the one on disk.
+    pub fn mark_saved(&mut self) {
+        self.saved_state = Some(self.current_state());
+    }
+
+    /// Whether the scene differs from the last save (or was never saved when
+    /// [`History::mark_unsaved`] was called).
+    pub fn is_dirty(&self) -> bool {
+        self.saved_state != Some(self.current_state())
+    }
+
+    /// For a new, never-saved project: dirty until saved.
+    pub fn mark_unsaved(&mut self) {
+        self.saved_state = None;
+    }
+
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+}

@@ -1,0 +1,85 @@
+//! Materials: texture, alpha, tiling and the UV scroll the PSP runtime animates.
+
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum AlphaMode {
+    /// Opaque.
+    #[default]
+    None,
+    /// Alpha-tested: texels under 50 % are cut.
+    Cutout,
+    /// Alpha-blended (stored as RGBA8888).
+    Blend,
+}
+
+impl AlphaMode {
+    pub fn to_pbm(self) -> pbm::AlphaMode {
+        match self {
+            Self::None => pbm::AlphaMode::None,
+            Self::Cutout => pbm::AlphaMode::Cutout,
+            Self::Blend => pbm::AlphaMode::Blend,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Material {
+    pub name: String,
+    /// Project-relative path with `/` separators; `None` = vertex colour only.
+    pub texture: Option<String>,
+    pub alpha: AlphaMode,
+    /// Metres per texture repeat along U and V.
+    pub tiling: Vec2,
+    /// UV offset in repeats.
+    pub offset: Vec2,
+    /// UV rotation, radians.
+    pub rotation: f32,
+    /// Texture repeats per second along U and V (the direction the pattern travels).
+    pub uv_scroll: Vec2,
+    pub double_sided: bool,
+    /// A small repeating tile or decal: a candidate for the tile atlas.
+    pub tile: bool,
+    /// Linear RGBA multiplied with the texture.
+    pub color: [f32; 4],
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Self {
+            name: "Default".into(),
+            texture: None,
+            alpha: AlphaMode::None,
+            tiling: Vec2::ONE,
+            offset: Vec2::ZERO,
+            rotation: 0.0,
+            uv_scroll: Vec2::ZERO,
+            double_sided: false,
+            tile: false,
+            color: [1.0; 4],
+        }
+    }
+}
+
+impl Material {
+    /// How fast the pattern moves across the surface, in metres per second.
+    pub fn scroll_metres_per_second(&self) -> Vec2 {
+        self.uv_scroll * self.tiling
+    }
+
+    pub fn scrolls(&self) -> bool {
+        self.uv_scroll != Vec2::ZERO
+    }
+
+    /// Repeats for a UV given in metres.
+    pub fn repeats(&self, metres: Vec2) -> Vec2 {
+        let t = Vec2::new(
+            if self.tiling.x != 0.0 { self.tiling.x } else { 1.0 },
+            if self.tiling.y != 0.0 { self.tiling.y } else { 1.0 },
+        );
+        let uv = metres / t;
+        let (s, c) = self.rotation.sin_cos();
+        Vec2::new(uv.x * c - uv.y * s, uv.x * s + uv.y * c) + self.offset
+    }
+}

@@ -1,0 +1,157 @@
+//! Indexed triangle geometry with per-corner UVs, optional vertex colours and a
+//! material per face.
+
+use glam::{Vec2, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::id::MaterialId;
+use crate::math::Aabb;
+
+/// One triangle: three vertex indices (counter-clockwise seen from the front), the
+/// UV of each corner (in metres for generated geometry; materials turn metres into
+/// repeats) and its material.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Face {
+    pub indices: [u32; 3],
+    pub uvs: [Vec2; 3],
+    pub material: MaterialId,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct MeshData {
+    pub positions: Vec<Vec3>,
+    /// Linear RGBA per vertex, when the source had colours.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colors: Option<Vec<[f32; 4]>>,
+    pub faces: Vec<Face>,
+}
+
+/// Geometry that refers to something that is not there.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MeshError {
+    #[error("face {face} uses vertex {index}, but the mesh has {vertices} vertices")]
+    IndexOutOfRange { face: usize, index: u32, vertices: usize },
+    #[error("{colors} vertex colours for {vertices} vertices")]
+    ColorCount { colors: usize, vertices: usize },
+}
+
+impl MeshData {
+    pub fn aabb(&self) -> Option<Aabb> {
+        Aabb::from_points(self.positions.iter().copied())
+    }
+
+    pub fn validate(&self) -> Result<(), MeshError> {
+        let n = self.positions.len();
+        for (face, f) in self.faces.iter().enumerate() {
+            if let Some(&index) = f.indices.iter().find(|&&i| i as usize >= n) {
+                return Err(MeshError::IndexOutOfRange { face, index, vertices: n });
+            }
+        }
+        if let Some(c) = &self.colors
+            && c.len() != n
+        {
+            return Err(MeshError::ColorCount { colors: c.len(), vertices: n });
+        }
+        Ok(())
+    }
+
+    /// The corner positions of face `i`.
+    pub fn triangle(&self, face: &Face) -> [Vec3; 3] {
+        face.indices.map(|i| self.positions.get(i as usize).copied().unwrap_or(Vec3::ZERO))
+    }
+
+    /// Signed volume (positive for a closed mesh whose faces wind outward).
+    pub fn signed_volume(&self) -> f32 {
+        self.faces
+            .iter()
+            .map(|f| {
+                let [a, b, c] = self.triangle(f);
+                a.dot(b.cross(c)) / 6.0
+            })
+            .sum()
+    }
+
+    /// Materials used, each once, in first-use order.
+    pub fn materials(&self) -> Vec<MaterialId> {
+        let mut out = Vec::new();
+        for f in &self.faces {
+            if !out.contains(&f.material) {
+                out.push(f.material);
+            }
+        }
+        out
+    }
+
+    pub fn set_material(&mut self, material: MaterialId) {
+        for f in &mut self.faces {
+            f.material = material;
+        }
+    }
+}
+
+/// Builds flat-shaded geometry face by face, fixing winding from an outward hint so
+/// generators cannot get it wrong.
+#[derive(Debug, Default)]
+pub struct MeshBuilder {
+    pub mesh: MeshData,
+}
+
+impl MeshBuilder {
+    fn planar_uvs(points: &[Vec3], normal: Vec3) -> Vec<Vec2> {
+        // U along the first edge, V perpendicular in the face plane: metres.
+        let u_axis = (points[1] - points[0]).normalize_or(Vec3::X);
+        let v_axis = normal.cross(u_axis).normalize_or(Vec3::Y);
+        points
+            .iter()
+            .map(|p| {
+                let d = *p - points[0];
+                Vec2::new(d.dot(u_axis), d.dot(v_axis))
+            })
+            .collect()
+    }
+
+    /// A convex polygon (3+ points in order) whose front faces `outward`.
+    pub fn polygon(&mut self, points: &[Vec3], outward: Vec3, material: MaterialId) {
+        if points.len() < 3 {
+            return;
+        }
+        let mut pts = points.to_vec();
+        let normal = (pts[1] - pts[0]).cross(pts[2] - pts[0]);
+        if normal.dot(outward) < 0.0 {
+            pts.reverse();
+        }
+        let normal = (pts[1] - pts[0]).cross(pts[2] - pts[0]).normalize_or(outward);
+        let uvs = Self::planar_uvs(&pts, normal);
+        let base = self.mesh.positions.len() as u32;
+        self.mesh.positions.extend_from_slice(&pts);
+        for k in 1..pts.len() as u32 - 1 {
+            self.mesh.faces.push(Face {
+                indices: [base, base + k, base + k + 1],
+                uvs: [uvs[0], uvs[k as usize], uvs[k as usize + 1]],
+                material,
+            });
+        }
+    }
+
+    /// An axis-aligned box from `min` to `max`, faces outward.
+    pub fn cuboid(&mut self, min: Vec3, max: Vec3, material: MaterialId) {
+        let corner = |x: bool, y: bool, z: bool| {
+            Vec3::new(if x { max.x } else { min.x }, if y { max.y } else { min.y }, if z { max.z } else { min.z })
+        };
+        let faces = [
+            ([corner(false, false, true), corner(true, false, true), corner(true, true, true), corner(false, true, true)], Vec3::Z),
+            ([corner(true, false, false), corner(false, false, false), corner(false, true, false), corner(true, true, false)], Vec3::NEG_Z),
+            ([corner(true, false, true), corner(true, false, false), corner(true, true, false), corner(true, true, true)], Vec3::X),
+            ([corner(false, false, false), corner(false, false, true), corner(false, true, true), corner(false, true, false)], Vec3::NEG_X),
+            ([corner(false, true, true), corner(true, true, true), corner(true, true, false), corner(false, true, false)], Vec3::Y),
+            ([corner(false, false, false), corner(true, false, false), corner(true, false, true), corner(false, false, true)], Vec3::NEG_Y),
+        ];
+        for (pts, outward) in faces {
+            self.polygon(&pts, outward, material);
+        }
+    }
+
+    pub fn finish(self) -> MeshData {
+        self.mesh
+    }
+}

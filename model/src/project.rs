@@ -1,0 +1,228 @@
+//! Project files (`*.pebble.ron`): versioned RON, atomic saves, crash recovery.
+//!
+//! Saves go through a temporary file in the same folder, fsync, rename and an fsync
+//! of the folder, so a crash or `kill -9` mid-save leaves either the complete old or
+//! the complete new project. While a scene is dirty the editor autosaves it to a
+//! recovery file beside the project; opening a project reports a newer recovery file
+//! ([`RecoveryInfo`]) and never applies or deletes it on its own.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use serde::{Deserialize, Serialize};
+
+use crate::entity::EntityKind;
+use crate::id::IdAllocator;
+use crate::scene::{Scene, SceneData};
+
+/// The project format this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+/// Marks a RON file as a Pebble project.
+pub const FORMAT_NAME: &str = "pebble-project";
+pub const EXTENSION: &str = "pebble.ron";
+
+#[derive(Debug, Serialize, Deserialize)]
+struct ProjectFile {
+    format: String,
+    version: u32,
+    ids: IdAllocator,
+    scene: SceneData,
+}
+
+/// Only the fields needed to recognise a file and its version.
+#[derive(Debug, Deserialize)]
+struct Probe {
+    format: Option<String>,
+    version: Option<u32>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("cannot save {}: {source} (the previous file is unchanged)", path.display())]
+    Write { path: PathBuf, source: std::io::Error },
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Parse { path: PathBuf, line: usize, column: usize, message: String },
+    #[error("{} is not a Pebble project (expected `format: \"{FORMAT_NAME}\"`)", path.display())]
+    NotAProject { path: PathBuf },
+    #[error("{} was written by a newer Pebble (project format {found}; this version reads up to {FORMAT_VERSION}); update Pebble to open it", path.display())]
+    Newer { path: PathBuf, found: u32 },
+    #[error("{} uses project format {found}, which this Pebble no longer reads (it reads {FORMAT_VERSION}); open and re-save it with Pebble 0.1", path.display())]
+    Older { path: PathBuf, found: u32 },
+    #[error("{}: {message}", path.display())]
+    Invalid { path: PathBuf, message: String },
+}
+
+/// The project's text.
+pub fn to_ron(scene: &Scene) -> Result<String, ron::Error> {
+    let file = ProjectFile {
+        format: FORMAT_NAME.into(),
+        version: FORMAT_VERSION,
+        ids: scene.ids().clone(),
+        scene: scene.data().clone(),
+    };
+    let config = ron::ser::PrettyConfig::new().indentor("  ".to_string());
+    ron::ser::to_string_pretty(&file, config)
+}
+
+fn parse_error(path: &Path, e: ron::error::SpannedError) -> ProjectError {
+    ProjectError::Parse {
+        path: path.to_owned(),
+        line: e.span.start.line,
+        column: e.span.start.col,
+        message: e.code.to_string(),
+    }
+}
+
+/// Parses a project's text; `path` names it in errors.
+pub fn from_ron(text: &str, path: &Path) -> Result<Scene, ProjectError> {
+    let probe: Probe = ron::from_str(text).map_err(|e| parse_error(path, e))?;
+    if probe.format.as_deref() != Some(FORMAT_NAME) {
+        return Err(ProjectError::NotAProject { path: path.to_owned() });
+    }
+    match probe.version {
+        Some(FORMAT_VERSION) => {}
+        Some(found) if found > FORMAT_VERSION => return Err(ProjectError::Newer { path: path.to_owned(), found }),
+        found => return Err(ProjectError::Older { path: path.to_owned(), found: found.unwrap_or(0) }),
+    }
+    let file: ProjectFile = ron::from_str(text).map_err(|e| parse_error(path, e))?;
+    check(&file.scene).map_err(|message| ProjectError::Invalid { path: path.to_owned(), message })?;
+    Ok(Scene::from_data(file.scene, file.ids))
+}
+
+/// References inside the data must hold, or commands would fail in strange ways.
+fn check(data: &SceneData) -> Result<(), String> {
+    for (id, e) in &data.entities {
+        if *id != e.id {
+            return Err(format!("entity '{}' is stored under id {id} but says it is {}", e.name, e.id));
+        }
+        if let Some(p) = e.parent
+            && !data.entities.contains_key(&p)
+        {
+            return Err(format!("entity '{}' ({id}) has parent {p}, which does not exist", e.name));
+        }
+        let geometry = match &e.kind {
+            EntityKind::Mesh(m) => Some(&m.geometry),
+            EntityKind::Walkable(g) => Some(g),
+            _ => None,
+        };
+        if let Some(g) = geometry {
+            g.validate().map_err(|err| format!("entity '{}' ({id}): {err}", e.name))?;
+            if let Some(f) = g.faces.iter().find(|f| !data.materials.contains_key(&f.material)) {
+                return Err(format!("entity '{}' ({id}) uses material #{}, which does not exist", e.name, f.material.0));
+            }
+        }
+        // A parent chain must end: walk at most as many steps as there are entities.
+        let mut cur = e.parent;
+        for _ in 0..=data.entities.len() {
+            match cur {
+                Some(p) if p == *id => return Err(format!("entity '{}' ({id}) is its own ancestor", e.name)),
+                Some(p) => cur = data.entities.get(&p).and_then(|x| x.parent),
+                None => break,
+            }
+        }
+    }
+    let listed: BTreeSet<_> = data.order.iter().collect();
+    if listed.len() != data.order.len() || listed.len() != data.entities.len() || data.order.iter().any(|id| !data.entities.contains_key(id)) {
+        return Err("the outliner order does not list every entity exactly once".into());
+    }
+    Ok(())
+}
+
+/// Saves atomically.
+pub fn save(path: &Path, scene: &Scene) -> Result<(), ProjectError> {
+    let text = to_ron(scene).map_err(|e| ProjectError::Write {
+        path: path.to_owned(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    pbm::file::write_atomic(path, text.as_bytes()).map_err(|source| ProjectError::Write { path: path.to_owned(), source })
+}
+
+/// Loads a project (not its recovery file; see [`open`]).
+pub fn load(path: &Path) -> Result<Scene, ProjectError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ProjectError::Read { path: path.to_owned(), source })?;
+    from_ron(&text, path)
+}
+
+/// Where the autosave of `project` goes: `.<name>.recovery` beside it.
+pub fn recovery_path(project: &Path) -> PathBuf {
+    let name = project.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    project.with_file_name(format!(".{name}.recovery"))
+}
+
+/// A recovery file newer than its project: unsaved work from a session that ended
+/// without saving. The user decides: [`load_recovery`] or [`discard_recovery`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecoveryInfo {
+    pub path: PathBuf,
+    pub recovery_modified: SystemTime,
+    /// `None` when the project itself was never saved.
+    pub project_modified: Option<SystemTime>,
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// The recovery file of `project`, if one exists that is newer than the project.
+pub fn find_recovery(project: &Path) -> Option<RecoveryInfo> {
+    let path = recovery_path(project);
+    let recovery_modified = modified(&path)?;
+    let project_modified = modified(project);
+    let newer = project_modified.is_none_or(|p| recovery_modified >= p);
+    newer.then_some(RecoveryInfo { path, recovery_modified, project_modified })
+}
+
+/// Opens a project and reports a newer recovery file without touching it.
+pub fn open(path: &Path) -> Result<(Scene, Option<RecoveryInfo>), ProjectError> {
+    let scene = load(path)?;
+    Ok((scene, find_recovery(path)))
+}
+
+pub fn load_recovery(info: &RecoveryInfo) -> Result<Scene, ProjectError> {
+    load(&info.path)
+}
+
+pub fn discard_recovery(info: &RecoveryInfo) -> Result<(), ProjectError> {
+    std::fs::remove_file(&info.path).map_err(|source| ProjectError::Write { path: info.path.clone(), source })
+}
+
+/// Autosaves a dirty scene to its recovery file every `interval`; call
+/// [`Autosave::tick`] from the frame loop.
+#[derive(Debug, Clone)]
+pub struct Autosave {
+    pub interval: Duration,
+    last: Option<Instant>,
+}
+
+impl Autosave {
+    pub fn new(interval: Duration) -> Self {
+        Self { interval, last: None }
+    }
+
+    /// Writes the recovery file when `dirty` and the interval has passed since the
+    /// last autosave (or since the first tick). Returns whether it wrote.
+    pub fn tick(&mut self, now: Instant, project: &Path, scene: &Scene, dirty: bool) -> Result<bool, ProjectError> {
+        let last = *self.last.get_or_insert(now);
+        if !dirty || now.duration_since(last) < self.interval {
+            return Ok(false);
+        }
+        save(&recovery_path(project), scene)?;
+        self.last = Some(now);
+        Ok(true)
+    }
+
+    /// After a real save the recovery file is stale: remove it.
+    pub fn saved(&mut self, project: &Path, now: Instant) {
+        let _ = std::fs::remove_file(recovery_path(project));
+        self.last = Some(now);
+    }
+}
+
+/// An asset path of the project resolved on disk.
+pub fn resolve_asset(project: &Path, relative: &str) -> PathBuf {
+    let base = project.parent().unwrap_or(Path::new("."));
+    base.join(relative)
+}

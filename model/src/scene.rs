@@ -1,0 +1,508 @@
+//! The scene: entities in outliner order, materials, layers, settings and the
+//! selection, plus the id counters and the change journal. Reading is public; every
+//! change goes through a command (the mutators are crate-private).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use glam::{Affine3A, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::entity::{Entity, EntityKind, Kind};
+use crate::id::{EntityId, IdAllocator, LayerId, MaterialId};
+use crate::material::Material;
+use crate::math::Aabb;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum Environment {
+    Dawn,
+    #[default]
+    Day,
+    Dusk,
+    Night,
+}
+
+impl Environment {
+    pub const ALL: [Environment; 4] = [Self::Dawn, Self::Day, Self::Dusk, Self::Night];
+
+    /// The `env_preset` string of the map format.
+    pub fn preset_name(self) -> &'static str {
+        match self {
+            Self::Dawn => "dawn",
+            Self::Day => "day",
+            Self::Dusk => "dusk",
+            Self::Night => "night",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExportSettings {
+    /// Output file, project-relative.
+    pub output: String,
+    /// Largest texture side after resizing (power of two).
+    pub max_texture_size: u32,
+    /// Bake lighting into vertex colours.
+    pub bake_lighting: bool,
+    /// Ambient-occlusion rays per vertex.
+    pub ao_rays: u32,
+    /// Most vertices per exported mesh chunk.
+    pub chunk_vertices: u32,
+}
+
+impl Default for ExportSettings {
+    fn default() -> Self {
+        Self {
+            output: "export/map.pbm".into(),
+            max_texture_size: 512,
+            bake_lighting: true,
+            ao_rays: 32,
+            chunk_vertices: 384,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SceneSettings {
+    pub map_name: String,
+    pub environment: Environment,
+    pub export: ExportSettings,
+}
+
+impl Default for SceneSettings {
+    fn default() -> Self {
+        Self {
+            map_name: "Untitled".into(),
+            environment: Environment::Day,
+            export: ExportSettings::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Layer {
+    pub id: LayerId,
+    pub name: String,
+    pub visible: bool,
+    pub locked: bool,
+}
+
+/// Everything a project holds that undo restores exactly.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SceneData {
+    pub entities: BTreeMap<EntityId, Entity>,
+    /// Outliner order of all entities (children follow their parent's position).
+    pub order: Vec<EntityId>,
+    pub materials: BTreeMap<MaterialId, Material>,
+    pub layers: Vec<Layer>,
+    pub settings: SceneSettings,
+    /// Editor state, restored by undo but not saved.
+    #[serde(skip)]
+    pub selection: Vec<EntityId>,
+}
+
+impl Default for SceneData {
+    fn default() -> Self {
+        Self {
+            entities: BTreeMap::new(),
+            order: Vec::new(),
+            materials: BTreeMap::new(),
+            layers: vec![Layer {
+                id: LayerId(0),
+                name: "Default".into(),
+                visible: true,
+                locked: false,
+            }],
+            settings: SceneSettings::default(),
+            selection: Vec::new(),
+        }
+    }
+}
+
+/// What changed since a revision, for consumers that update incrementally.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Changes {
+    /// The revision these changes lead up to.
+    pub revision: u64,
+    /// Entities added or changed (world transform included) that still exist.
+    pub entities: Vec<EntityId>,
+    /// Entities that no longer exist.
+    pub removed: Vec<EntityId>,
+    pub materials: Vec<MaterialId>,
+    pub hierarchy: bool,
+    pub settings: bool,
+    pub selection: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Journal {
+    revision: u64,
+    entities: HashMap<EntityId, u64>,
+    removed: HashMap<EntityId, u64>,
+    materials: HashMap<MaterialId, u64>,
+    hierarchy: u64,
+    settings: u64,
+    selection: u64,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Scene {
+    data: SceneData,
+    pub(crate) ids: IdAllocator,
+    journal: Journal,
+}
+
+impl PartialEq for Scene {
+    /// Scenes are equal when their data is; counters and journal are bookkeeping.
+    fn eq(&self, other: &Self) -> bool {
+        self.data == other.data
+    }
+}
+
+impl Scene {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A scene from loaded data; id counters start past every id in it.
+    pub fn from_data(data: SceneData, ids: IdAllocator) -> Self {
+        let mut ids = ids;
+        ids.reserve_past(data.entities.keys().next_back().copied(), data.materials.keys().next_back().copied());
+        Self {
+            data,
+            ids,
+            journal: Journal::default(),
+        }
+    }
+
+    pub fn data(&self) -> &SceneData {
+        &self.data
+    }
+
+    pub fn ids(&self) -> &IdAllocator {
+        &self.ids
+    }
+
+    pub fn settings(&self) -> &SceneSettings {
+        &self.data.settings
+    }
+
+    pub fn selection(&self) -> &[EntityId] {
+        &self.data.selection
+    }
+
+    pub fn entity(&self, id: EntityId) -> Option<&Entity> {
+        self.data.entities.get(&id)
+    }
+
+    pub fn material(&self, id: MaterialId) -> Option<&Material> {
+        self.data.materials.get(&id)
+    }
+
+    pub fn materials(&self) -> impl Iterator<Item = (MaterialId, &Material)> {
+        self.data.materials.iter().map(|(k, v)| (*k, v))
+    }
+
+    /// Entities in outliner order.
+    pub fn entities(&self) -> impl Iterator<Item = &Entity> {
+        self.data.order.iter().filter_map(|id| self.data.entities.get(id))
+    }
+
+    pub fn len(&self) -> usize {
+        self.data.entities.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.entities.is_empty()
+    }
+
+    /// Entities of one kind, in outliner order.
+    pub fn entities_of(&self, kind: Kind) -> impl Iterator<Item = &Entity> {
+        self.entities().filter(move |e| e.kind.kind() == kind)
+    }
+
+    /// Counts per kind.
+    pub fn counts(&self) -> BTreeMap<Kind, usize> {
+        let mut out = BTreeMap::new();
+        for e in self.data.entities.values() {
+            *out.entry(e.kind.kind()).or_insert(0) += 1;
+        }
+        out
+    }
+
+    /// Direct children in outliner order.
+    pub fn children(&self, id: Option<EntityId>) -> Vec<EntityId> {
+        self.entities().filter(|e| e.parent == id).map(|e| e.id).collect()
+    }
+
+    /// `id` and all its descendants, parents before children, in outliner order.
+    pub fn subtree(&self, id: EntityId) -> Vec<EntityId> {
+        let mut set = BTreeSet::from([id]);
+        let mut out = Vec::new();
+        // Outliner order keeps parents before children, but be robust to any order.
+        loop {
+            let before = set.len();
+            for e in self.data.entities.values() {
+                if let Some(p) = e.parent
+                    && set.contains(&p)
+                {
+                    set.insert(e.id);
+                }
+            }
+            if set.len() == before {
+                break;
+            }
+        }
+        for oid in &self.data.order {
+            if set.contains(oid) {
+                out.push(*oid);
+            }
+        }
+        out
+    }
+
+    pub fn is_ancestor(&self, ancestor: EntityId, mut of: EntityId) -> bool {
+        let mut guard = 0;
+        while let Some(p) = self.entity(of).and_then(|e| e.parent) {
+            if p == ancestor {
+                return true;
+            }
+            of = p;
+            guard += 1;
+            if guard > self.data.entities.len() {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// `world_from_local` of an entity (its transform composed with its parents').
+    pub fn world_transform(&self, id: EntityId) -> Affine3A {
+        let mut m = Affine3A::IDENTITY;
+        let mut cur = self.entity(id);
+        let mut guard = 0;
+        while let Some(e) = cur {
+            m = e.transform.to_affine() * m;
+            cur = e.parent.and_then(|p| self.entity(p));
+            guard += 1;
+            if guard > self.data.entities.len() {
+                break;
+            }
+        }
+        m
+    }
+
+    /// Local bounds of what an entity shows or occupies.
+    pub fn local_aabb(&self, id: EntityId) -> Option<Aabb> {
+        let e = self.entity(id)?;
+        let half = |s: Vec3| Some(Aabb { min: -s * 0.5, max: s * 0.5 });
+        match &e.kind {
+            EntityKind::Mesh(m) => m.geometry.aabb(),
+            EntityKind::Walkable(g) => g.aabb(),
+            EntityKind::Trigger(t) => half(t.size),
+            EntityKind::Collider(crate::entity::Collider::Box { size } | crate::entity::Collider::Ramp { size }) => half(*size),
+            EntityKind::Collider(crate::entity::Collider::TriMesh { mesh }) => {
+                let m = self.entity(*mesh)?;
+                let world = self.world_transform(*mesh);
+                let local_from_world = self.world_transform(id).inverse();
+                match &m.kind {
+                    EntityKind::Mesh(mesh) => mesh.geometry.aabb().map(|b| b.transformed(&(local_from_world * world))),
+                    _ => None,
+                }
+            }
+            EntityKind::BallPit(b) => Some(Aabb { min: b.spawn_min, max: b.spawn_max }),
+            EntityKind::Patrol(p) => Aabb::from_points(p.waypoints.iter().copied()).map(|b| Aabb {
+                min: b.min - Vec3::splat(p.radius),
+                max: b.max + Vec3::splat(p.radius),
+            }),
+            EntityKind::Group => None,
+            _ => half(Vec3::splat(0.5)),
+        }
+    }
+
+    /// World bounds of an entity (and, for groups, of its subtree).
+    pub fn world_aabb(&self, id: EntityId) -> Option<Aabb> {
+        let own = self.local_aabb(id).map(|b| b.transformed(&self.world_transform(id)));
+        let children = self
+            .children(Some(id))
+            .into_iter()
+            .filter_map(|c| self.world_aabb(c));
+        children.fold(own, |acc, b| Some(acc.map_or(b, |a| a.union(b))))
+    }
+
+    /// Bounds of everything visible.
+    pub fn bounds(&self) -> Option<Aabb> {
+        self.entities()
+            .filter(|e| e.visible)
+            .filter_map(|e| self.local_aabb(e.id).map(|b| b.transformed(&self.world_transform(e.id))))
+            .reduce(Aabb::union)
+    }
+
+    /// The entity behind an ID-buffer value (0 = nothing).
+    pub fn entity_by_pick_id(&self, pick: u32) -> Option<&Entity> {
+        (pick != 0).then(|| self.entity(EntityId(pick))).flatten()
+    }
+
+    /// Whether an entity can be picked: visible and unlocked, with its layer and
+    /// every ancestor visible and unlocked.
+    pub fn is_pickable(&self, id: EntityId) -> bool {
+        let layer_ok = |l: LayerId| self.data.layers.iter().find(|x| x.id == l).is_none_or(|x| x.visible && !x.locked);
+        let mut cur = self.entity(id);
+        while let Some(e) = cur {
+            if !e.visible || e.locked || !layer_ok(e.layer) {
+                return false;
+            }
+            cur = e.parent.and_then(|p| self.entity(p));
+        }
+        true
+    }
+
+    /// Faces using a material, over all meshes: (entity, face index).
+    pub fn material_users(&self, material: MaterialId) -> Vec<(EntityId, usize)> {
+        let mut out = Vec::new();
+        for e in self.entities() {
+            if let EntityKind::Mesh(m) = &e.kind {
+                for (i, f) in m.geometry.faces.iter().enumerate() {
+                    if f.material == material {
+                        out.push((e.id, i));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    pub fn revision(&self) -> u64 {
+        self.journal.revision
+    }
+
+    /// What changed after `revision` (pass 0 for everything).
+    pub fn changes_since(&self, revision: u64) -> Changes {
+        let j = &self.journal;
+        let mut entities: Vec<EntityId> = j
+            .entities
+            .iter()
+            .filter(|(id, r)| **r > revision && self.data.entities.contains_key(id))
+            .map(|(id, _)| *id)
+            .collect();
+        if revision == 0 {
+            entities = self.data.entities.keys().copied().collect();
+        }
+        entities.sort();
+        let mut removed: Vec<EntityId> = j
+            .removed
+            .iter()
+            .filter(|(id, r)| **r > revision && !self.data.entities.contains_key(id))
+            .map(|(id, _)| *id)
+            .collect();
+        removed.sort();
+        let mut materials: Vec<MaterialId> =
+            j.materials.iter().filter(|(_, r)| **r > revision).map(|(id, _)| *id).collect();
+        materials.sort();
+        Changes {
+            revision: j.revision,
+            entities,
+            removed,
+            materials,
+            hierarchy: j.hierarchy > revision,
+            settings: j.settings > revision,
+            selection: j.selection > revision,
+        }
+    }
+
+    // ---- crate-private mutators: every one records itself in the journal ----
+
+    fn bump(&mut self) -> u64 {
+        self.journal.revision += 1;
+        self.journal.revision
+    }
+
+    /// Marks an entity and its descendants (their world transforms depend on it).
+    fn touch_subtree(&mut self, id: EntityId) {
+        let r = self.bump();
+        for e in self.subtree(id) {
+            self.journal.entities.insert(e, r);
+        }
+    }
+
+    pub(crate) fn entity_mut(&mut self, id: EntityId) -> Option<&mut Entity> {
+        if !self.data.entities.contains_key(&id) {
+            return None;
+        }
+        self.touch_subtree(id);
+        self.data.entities.get_mut(&id)
+    }
+
+    /// Inserts an entity at `index` of the outliner order.
+    pub(crate) fn insert_entity(&mut self, entity: Entity, index: usize) {
+        let id = entity.id;
+        let r = self.bump();
+        self.data.entities.insert(id, entity);
+        let at = index.min(self.data.order.len());
+        self.data.order.insert(at, id);
+        self.journal.entities.insert(id, r);
+        self.journal.removed.remove(&id);
+        self.journal.hierarchy = r;
+    }
+
+    /// Removes one entity (not its children); returns it and its order index.
+    pub(crate) fn take_entity(&mut self, id: EntityId) -> Option<(Entity, usize)> {
+        let e = self.data.entities.remove(&id)?;
+        let r = self.bump();
+        let index = self.data.order.iter().position(|x| *x == id).unwrap_or(self.data.order.len());
+        if index < self.data.order.len() {
+            self.data.order.remove(index);
+        }
+        self.journal.entities.remove(&id);
+        self.journal.removed.insert(id, r);
+        self.journal.hierarchy = r;
+        Some((e, index))
+    }
+
+    pub(crate) fn order_index(&self, id: EntityId) -> Option<usize> {
+        self.data.order.iter().position(|x| *x == id)
+    }
+
+    pub(crate) fn set_parent(&mut self, id: EntityId, parent: Option<EntityId>) {
+        if let Some(e) = self.entity_mut(id) {
+            e.parent = parent;
+        }
+        let r = self.bump();
+        self.journal.hierarchy = r;
+    }
+
+    pub(crate) fn insert_material(&mut self, id: MaterialId, material: Material) {
+        let r = self.bump();
+        self.data.materials.insert(id, material);
+        self.journal.materials.insert(id, r);
+    }
+
+    pub(crate) fn take_material(&mut self, id: MaterialId) -> Option<Material> {
+        let r = self.bump();
+        self.journal.materials.insert(id, r);
+        self.data.materials.remove(&id)
+    }
+
+    pub(crate) fn material_mut(&mut self, id: MaterialId) -> Option<&mut Material> {
+        let r = self.bump();
+        self.journal.materials.insert(id, r);
+        self.data.materials.get_mut(&id)
+    }
+
+    pub(crate) fn settings_mut(&mut self) -> &mut SceneSettings {
+        let r = self.bump();
+        self.journal.settings = r;
+        &mut self.data.settings
+    }
+
+    pub(crate) fn layers_mut(&mut self) -> &mut Vec<Layer> {
+        let r = self.bump();
+        self.journal.settings = r;
+        &mut self.data.layers
+    }
+
+    pub(crate) fn set_selection(&mut self, selection: Vec<EntityId>) {
+        let r = self.bump();
+        self.journal.selection = r;
+        self.data.selection = selection;
+    }
+}
