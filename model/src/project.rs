@@ -33,8 +33,10 @@ struct ProjectFile {
 /// Only the fields needed to recognise a file and its version.
 #[derive(Debug, Deserialize)]
 struct Probe {
-    format: Option<String>,
-    version: Option<u32>,
+    #[serde(default)]
+    format: String,
+    #[serde(default)]
+    version: u32,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -79,13 +81,13 @@ fn parse_error(path: &Path, e: ron::error::SpannedError) -> ProjectError {
 /// Parses a project's text; `path` names it in errors.
 pub fn from_ron(text: &str, path: &Path) -> Result<Scene, ProjectError> {
     let probe: Probe = ron::from_str(text).map_err(|e| parse_error(path, e))?;
-    if probe.format.as_deref() != Some(FORMAT_NAME) {
+    if probe.format != FORMAT_NAME {
         return Err(ProjectError::NotAProject { path: path.to_owned() });
     }
     match probe.version {
-        Some(FORMAT_VERSION) => {}
-        Some(found) if found > FORMAT_VERSION => return Err(ProjectError::Newer { path: path.to_owned(), found }),
-        found => return Err(ProjectError::Older { path: path.to_owned(), found: found.unwrap_or(0) }),
+        FORMAT_VERSION => {}
+        found if found > FORMAT_VERSION => return Err(ProjectError::Newer { path: path.to_owned(), found }),
+        found => return Err(ProjectError::Older { path: path.to_owned(), found }),
     }
     let file: ProjectFile = ron::from_str(text).map_err(|e| parse_error(path, e))?;
     check(&file.scene).map_err(|message| ProjectError::Invalid { path: path.to_owned(), message })?;

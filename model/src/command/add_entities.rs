@@ -2,7 +2,7 @@
 //! pasting.
 
 use std::any::Any;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{Command, CommandError};
 use crate::entity::{Collider, Entity, EntityKind};
@@ -48,28 +48,31 @@ impl AddEntities {
     }
 
     fn assign_ids(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
-        let mut map = HashMap::new();
+        // Local id 0 means "a new entity nothing in the batch refers to".
+        let mut local = HashSet::new();
         for e in &self.entities {
-            if map.contains_key(&e.id) {
+            if e.id.0 != 0 && !local.insert(e.id) {
                 return Err(CommandError::Invalid(format!("entity id {} appears twice in one batch", e.id)));
             }
-            map.insert(e.id, EntityId(0));
         }
         // Check everything before allocating, so a refused batch wastes no ids.
         for e in &self.entities {
             if let Some(p) = e.parent
-                && !map.contains_key(&p)
+                && !local.contains(&p)
                 && scene.entity(p).is_none()
             {
                 return Err(CommandError::MissingEntity(p));
             }
         }
         let mut real = HashMap::new();
-        for e in &self.entities {
-            real.insert(e.id, scene.ids.entity());
+        for e in &mut self.entities {
+            let id = scene.ids.entity();
+            if e.id.0 != 0 {
+                real.insert(e.id, id);
+            }
+            e.id = id;
         }
         for e in &mut self.entities {
-            e.id = real[&e.id];
             if let Some(p) = e.parent {
                 e.parent = Some(real.get(&p).copied().unwrap_or(p));
             }
