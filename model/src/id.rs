@@ -6,14 +6,17 @@ use serde::{Deserialize, Serialize};
 
 /// An entity's id; 0 is never allocated (pick buffers use it for "nothing").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct EntityId(pub u32);
 
 /// A material's id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct MaterialId(pub u32);
 
 /// A layer's id (layer 0 is the default layer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+#[serde(transparent)]
 pub struct LayerId(pub u32);
 
 impl EntityId {
