@@ -28,6 +28,9 @@ enum Command {
     /// Inspect and check .pbm map files.
     #[command(subcommand)]
     Pbm(cli::pbm::PbmCommand),
+    /// Inspect Pebble projects (*.pebble.ron).
+    #[command(subcommand)]
+    Project(cli::project::ProjectCommand),
 }
 
 /// A bug must not greet the user with a backtrace: say what happened and how to
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
             cli::emit(&help).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Pbm(cmd)) => cli::pbm::run(cmd),
+        Some(Command::Project(cmd)) => cli::project::run(cmd),
     };
     match result {
         Ok(code) => code,

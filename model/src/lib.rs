@@ -8,6 +8,7 @@
 //! shared record types and on nothing graphical (no wgpu, no egui).
 
 pub mod command;
+pub mod diagnostics;
 pub mod entity;
 pub mod history;
 pub mod id;
@@ -31,3 +32,6 @@ pub use scene::{Scene, SceneData};
 /// The emitter record is the format's own, so the editor shows exactly the field the
 /// PSP runtime plays.
 pub use pbm::EmitterRecord;
+
+/// The maths types of the model's API.
+pub use glam;

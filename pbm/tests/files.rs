@@ -68,3 +68,23 @@ fn read_errors_name_the_file() {
         "{text}"
     );
 }
+
+#[test]
+fn concurrent_saves_to_one_path_never_collide() {
+    let dir = scratch_dir("concurrent");
+    let path = dir.join("map.pbm");
+    let contents: Vec<Vec<u8>> = (0..8u8).map(|i| vec![i; 100_000]).collect();
+    std::thread::scope(|s| {
+        for c in &contents {
+            let path = &path;
+            s.spawn(move || {
+                for _ in 0..10 {
+                    write_atomic(path, c).expect("every save succeeds");
+                }
+            });
+        }
+    });
+    let on_disk = std::fs::read(&path).expect("reads");
+    assert!(contents.contains(&on_disk), "the file is one complete save");
+    assert_eq!(std::fs::read_dir(&dir).expect("list").count(), 1, "no temporary files left");
+}

@@ -1,6 +1,7 @@
 //! Command-line subcommands, one module each, and their shared output helper.
 
 pub mod pbm;
+pub mod project;
 
 use std::io::Write as _;
 
