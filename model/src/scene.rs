@@ -149,6 +149,9 @@ pub struct Scene {
     data: SceneData,
     pub(crate) ids: IdAllocator,
     journal: Journal,
+    /// parent → children, derived from `data` (kept in step by the mutators) so that
+    /// touching a subtree costs its size, not the scene's.
+    children_index: HashMap<EntityId, Vec<EntityId>>,
 }
 
 impl PartialEq for Scene {
@@ -167,10 +170,17 @@ impl Scene {
     pub fn from_data(data: SceneData, ids: IdAllocator) -> Self {
         let mut ids = ids;
         ids.reserve_past(data.entities.keys().next_back().copied(), data.materials.keys().next_back().copied());
+        let mut children_index: HashMap<EntityId, Vec<EntityId>> = HashMap::new();
+        for id in &data.order {
+            if let Some(p) = data.entities.get(id).and_then(|e| e.parent) {
+                children_index.entry(p).or_default().push(*id);
+            }
+        }
         Self {
             data,
             ids,
             journal: Journal::default(),
+            children_index,
         }
     }
 
@@ -371,6 +381,35 @@ impl Scene {
         out
     }
 
+    /// Checks the scene's internal invariants (tests and debug builds): every entity
+    /// listed once in the order, parents present, the derived child index current.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let d = &self.data;
+        if d.order.len() != d.entities.len() || d.order.iter().any(|id| !d.entities.contains_key(id)) {
+            return Err("order and entities disagree".into());
+        }
+        let mut expected: HashMap<EntityId, BTreeSet<EntityId>> = HashMap::new();
+        for e in d.entities.values() {
+            if let Some(p) = e.parent {
+                if !d.entities.contains_key(&p) {
+                    return Err(format!("{} has a missing parent {p}", e.id));
+                }
+                expected.entry(p).or_default().insert(e.id);
+            }
+        }
+        for (p, children) in &self.children_index {
+            let have: BTreeSet<EntityId> = children.iter().copied().collect();
+            let want = expected.remove(p).unwrap_or_default();
+            if have != want || have.len() != children.len() {
+                return Err(format!("child index of {p} is {have:?}, expected {want:?}"));
+            }
+        }
+        if let Some((p, _)) = expected.iter().find(|(_, c)| !c.is_empty()) {
+            return Err(format!("child index misses the children of {p}"));
+        }
+        Ok(())
+    }
+
     pub fn revision(&self) -> u64 {
         self.journal.revision
     }
@@ -419,8 +458,29 @@ impl Scene {
     /// Marks an entity and its descendants (their world transforms depend on it).
     fn touch_subtree(&mut self, id: EntityId) {
         let r = self.bump();
-        for e in self.subtree(id) {
+        let mut stack = vec![id];
+        let mut visited = 0usize;
+        while let Some(e) = stack.pop() {
             self.journal.entities.insert(e, r);
+            visited += 1;
+            if visited > self.data.entities.len() {
+                break; // a cycle would be a bug elsewhere; never loop forever
+            }
+            if let Some(children) = self.children_index.get(&e) {
+                stack.extend(children.iter().copied());
+            }
+        }
+    }
+
+    fn index_add(&mut self, parent: Option<EntityId>, child: EntityId) {
+        if let Some(p) = parent {
+            self.children_index.entry(p).or_default().push(child);
+        }
+    }
+
+    fn index_remove(&mut self, parent: Option<EntityId>, child: EntityId) {
+        if let Some(list) = parent.and_then(|p| self.children_index.get_mut(&p)) {
+            list.retain(|c| *c != child);
         }
     }
 
@@ -436,6 +496,7 @@ impl Scene {
     pub(crate) fn insert_entity(&mut self, entity: Entity, index: usize) {
         let id = entity.id;
         let r = self.bump();
+        self.index_add(entity.parent, id);
         self.data.entities.insert(id, entity);
         let at = index.min(self.data.order.len());
         self.data.order.insert(at, id);
@@ -447,6 +508,7 @@ impl Scene {
     /// Removes one entity (not its children); returns it and its order index.
     pub(crate) fn take_entity(&mut self, id: EntityId) -> Option<(Entity, usize)> {
         let e = self.data.entities.remove(&id)?;
+        self.index_remove(e.parent, id);
         let r = self.bump();
         let index = self.data.order.iter().position(|x| *x == id).unwrap_or(self.data.order.len());
         if index < self.data.order.len() {
@@ -463,8 +525,11 @@ impl Scene {
     }
 
     pub(crate) fn set_parent(&mut self, id: EntityId, parent: Option<EntityId>) {
+        let old = self.entity(id).and_then(|e| e.parent);
         if let Some(e) = self.entity_mut(id) {
             e.parent = parent;
+            self.index_remove(old, id);
+            self.index_add(parent, id);
         }
         let r = self.bump();
         self.journal.hierarchy = r;

@@ -209,6 +209,7 @@ fn run(boxes: u8, ops: &[Op]) -> Result<(), TestCaseError> {
                     } else {
                         APPLIED.fetch_add(1, Ordering::Relaxed);
                     }
+                    scene.check_consistency().map_err(TestCaseError::fail)?;
                     if edit.is_none() {
                         history.end_edit();
                     }
@@ -223,6 +224,7 @@ fn run(boxes: u8, ops: &[Op]) -> Result<(), TestCaseError> {
     }
     let final_state = scene.clone();
     while history.undo(&mut scene).is_some() {}
+    scene.check_consistency().map_err(TestCaseError::fail)?;
     prop_assert_eq!(&scene, &initial, "undoing everything gives the initial scene");
     while let Some(r) = history.redo(&mut scene) {
         r.map_err(|e| TestCaseError::fail(format!("redo failed: {e}")))?;
