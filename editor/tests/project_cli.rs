@@ -9,7 +9,8 @@ use pebble_model::glam::Vec3;
 use pebble_model::{Command as _, Entity, History, Material, Primitive, Scene, project};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pebble-project-cli-{name}-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("pebble-project-cli-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     dir
 }
@@ -20,7 +21,11 @@ fn sample(dir: &std::path::Path) -> PathBuf {
     let mut history = History::default();
     let mut ids = Vec::new();
     for (name, texture) in [("Stone", "stone.png"), ("Water", "textures/water.png")] {
-        let mut add = AddMaterial::new(Material { name: name.into(), texture: Some(texture.into()), ..Material::default() });
+        let mut add = AddMaterial::new(Material {
+            name: name.into(),
+            texture: Some(texture.into()),
+            ..Material::default()
+        });
         add.apply(&mut scene).expect("material");
         ids.push(add.created().expect("id"));
         add.revert(&mut scene);
@@ -28,25 +33,51 @@ fn sample(dir: &std::path::Path) -> PathBuf {
     }
     let p = Primitive::Box { size: Vec3::ONE };
     let mesh = |name: &str| {
-        Entity::new(name, EntityKind::Mesh(MeshEntity { source: GeometrySource::Primitive(p.clone()), geometry: p.generate(ids[0]).expect("box"), collidable: true }))
+        Entity::new(
+            name,
+            EntityKind::Mesh(MeshEntity {
+                source: GeometrySource::Primitive(p.clone()),
+                geometry: p.generate(ids[0]).expect("box"),
+                collidable: true,
+            }),
+        )
     };
     let entities = vec![
         mesh("Crate"),
         mesh("Crate 2"),
-        Entity::new("Sun", EntityKind::Light(Light::Sun { direction: Vec3::NEG_Y, color: [1.0; 3], intensity: 1.0, shadows: true })),
+        Entity::new(
+            "Sun",
+            EntityKind::Light(Light::Sun {
+                direction: Vec3::NEG_Y,
+                color: [1.0; 3],
+                intensity: 1.0,
+                shadows: true,
+            }),
+        ),
         Entity::new(
             "Door",
-            EntityKind::Trigger(Trigger { size: Vec3::ONE, event: "open".into(), dialogue_id: None, oneshot: true, properties: "{oops".into() }),
+            EntityKind::Trigger(Trigger {
+                size: Vec3::ONE,
+                event: "open".into(),
+                dialogue_id: None,
+                oneshot: true,
+                properties: "{oops".into(),
+            }),
         ),
     ];
-    history.execute(&mut scene, AddEntities::new("Add", entities)).expect("add");
+    history
+        .execute(&mut scene, AddEntities::new("Add", entities))
+        .expect("add");
     let path = dir.join("level.pebble.ron");
     project::save(&path, &scene).expect("save");
     path
 }
 
 fn pebble(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pebble")).args(args).output().expect("runs")
+    Command::new(env!("CARGO_BIN_EXE_pebble"))
+        .args(args)
+        .output()
+        .expect("runs")
 }
 
 #[test]
@@ -55,15 +86,34 @@ fn info_lists_counts_materials_lights_and_warnings() {
     let path = sample(&dir);
     let out = pebble(&["project", "info", path.to_str().expect("utf-8")]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("entities (4): 2 mesh, 1 light, 1 trigger"), "{stdout}");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("entities (4): 2 mesh, 1 light, 1 trigger"),
+        "{stdout}"
+    );
     assert!(stdout.contains("triangles: 24"), "{stdout}");
-    assert!(stdout.contains("materials (2)") && stdout.contains("textures/water.png (missing)"), "{stdout}");
+    assert!(
+        stdout.contains("materials (2)") && stdout.contains("textures/water.png (missing)"),
+        "{stdout}"
+    );
     assert!(stdout.contains("sun  direction (0, -1, 0)"), "{stdout}");
-    assert!(stdout.contains("texture 'textures/water.png' not found"), "{stdout}");
-    assert!(stdout.contains("trigger 'Door': properties is not valid JSON"), "{stdout}");
+    assert!(
+        stdout.contains("texture 'textures/water.png' not found"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("trigger 'Door': properties is not valid JSON"),
+        "{stdout}"
+    );
     assert!(stdout.contains("no player spawn"), "{stdout}");
-    assert!(!stdout.contains("texture 'stone.png' not found"), "{stdout}");
+    assert!(
+        !stdout.contains("texture 'stone.png' not found"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -72,11 +122,22 @@ fn broken_projects_fail_with_line_and_column() {
     let path = sample(&dir);
     let text = std::fs::read_to_string(&path).expect("text");
     let broken = dir.join("broken.pebble.ron");
-    std::fs::write(&broken, text.replacen("name: \"Crate 2\"", "name: \"Crate 2\",,", 1)).expect("write");
+    std::fs::write(
+        &broken,
+        text.replacen("name: \"Crate 2\"", "name: \"Crate 2\",,", 1),
+    )
+    .expect("write");
     let out = pebble(&["project", "info", broken.to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let line = text.lines().position(|l| l.contains("\"Crate 2\"")).expect("line") + 1;
-    assert!(stderr.contains(&format!("broken.pebble.ron:{line}:")), "{stderr}");
+    let line = text
+        .lines()
+        .position(|l| l.contains("\"Crate 2\""))
+        .expect("line")
+        + 1;
+    assert!(
+        stderr.contains(&format!("broken.pebble.ron:{line}:")),
+        "{stderr}"
+    );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }

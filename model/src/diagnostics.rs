@@ -27,13 +27,25 @@ fn json_object(text: &str) -> Result<(), String> {
 pub fn diagnose(scene: &Scene, project: Option<&Path>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut push = |entity: Option<EntityId>, material: Option<MaterialId>, message: String| {
-        out.push(Diagnostic { entity, material, message });
+        out.push(Diagnostic {
+            entity,
+            material,
+            message,
+        });
     };
     for (id, m) in scene.materials() {
         if let (Some(tex), Some(project)) = (&m.texture, project) {
             let path = resolve_asset(project, tex);
             if !path.is_file() {
-                push(None, Some(id), format!("material '{}': texture '{tex}' not found at {}", m.name, path.display()));
+                push(
+                    None,
+                    Some(id),
+                    format!(
+                        "material '{}': texture '{tex}' not found at {}",
+                        m.name,
+                        path.display()
+                    ),
+                );
             }
         }
     }
@@ -41,7 +53,13 @@ pub fn diagnose(scene: &Scene, project: Option<&Path>) -> Vec<Diagnostic> {
         let id = Some(e.id);
         match &e.kind {
             EntityKind::Trigger(t) => {
-                if let Err(why) = json_object(&t.properties).or_else(|w| if t.properties.trim().is_empty() { Ok(()) } else { Err(w) }) {
+                if let Err(why) = json_object(&t.properties).or_else(|w| {
+                    if t.properties.trim().is_empty() {
+                        Ok(())
+                    } else {
+                        Err(w)
+                    }
+                }) {
                     push(id, None, format!("trigger '{}': properties {why}", e.name));
                 }
                 if t.event.trim().is_empty() {
@@ -50,20 +68,38 @@ pub fn diagnose(scene: &Scene, project: Option<&Path>) -> Vec<Diagnostic> {
             }
             EntityKind::Custom(c) => {
                 if let Err(why) = json_object(&c.json) {
-                    push(id, None, format!("custom entity '{}' ({}): its data {why}", e.name, c.tag));
+                    push(
+                        id,
+                        None,
+                        format!("custom entity '{}' ({}): its data {why}", e.name, c.tag),
+                    );
                 }
             }
-            EntityKind::Collider(Collider::TriMesh { mesh }) => {
-                if !matches!(scene.entity(*mesh).map(|m| &m.kind), Some(EntityKind::Mesh(_))) {
-                    push(id, None, format!("collider '{}' uses {mesh}, which is not a mesh", e.name));
-                }
+            EntityKind::Collider(Collider::TriMesh { mesh })
+                if !matches!(
+                    scene.entity(*mesh).map(|m| &m.kind),
+                    Some(EntityKind::Mesh(_))
+                ) =>
+            {
+                push(
+                    id,
+                    None,
+                    format!("collider '{}' uses {mesh}, which is not a mesh", e.name),
+                );
             }
             EntityKind::Emitter(em) => {
                 if em.count == 0 {
                     push(id, None, format!("emitter '{}' has 0 particles", e.name));
                 }
                 if em.count > 64 {
-                    push(id, None, format!("emitter '{}' has {} particles; the runtime shows at most 64", e.name, em.count));
+                    push(
+                        id,
+                        None,
+                        format!(
+                            "emitter '{}' has {} particles; the runtime shows at most 64",
+                            e.name, em.count
+                        ),
+                    );
                 }
             }
             _ => {}
@@ -77,10 +113,18 @@ pub fn diagnose(scene: &Scene, project: Option<&Path>) -> Vec<Diagnostic> {
         })
         .sum();
     if particles > 256 {
-        push(None, None, format!("{particles} particles in the map; the runtime shows at most 256"));
+        push(
+            None,
+            None,
+            format!("{particles} particles in the map; the runtime shows at most 256"),
+        );
     }
     if scene.entities_of(Kind::PlayerSpawn).next().is_none() {
-        push(None, None, "no player spawn: the map starts at the origin".into());
+        push(
+            None,
+            None,
+            "no player spawn: the map starts at the origin".into(),
+        );
     }
     out
 }

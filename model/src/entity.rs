@@ -147,11 +147,26 @@ pub struct MeshEntity {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Light {
     /// Directional light; `direction` points from the sun toward the scene.
-    Sun { direction: Vec3, color: [f32; 3], intensity: f32, shadows: bool },
+    Sun {
+        direction: Vec3,
+        color: [f32; 3],
+        intensity: f32,
+        shadows: bool,
+    },
     /// Point light at the entity's position.
-    Omni { color: [f32; 3], radius: f32, intensity: f32, shadows: bool },
+    Omni {
+        color: [f32; 3],
+        radius: f32,
+        intensity: f32,
+        shadows: bool,
+    },
     /// Sky/ground ambient and ambient occlusion.
-    Hemisphere { sky: [f32; 3], ground: [f32; 3], ao_strength: f32, ao_radius: f32 },
+    Hemisphere {
+        sky: [f32; 3],
+        ground: [f32; 3],
+        ao_strength: f32,
+        ao_radius: f32,
+    },
 }
 
 /// Every field of the `emitters` record (the origin is the entity's world position)
@@ -292,7 +307,10 @@ pub struct PlayerSpawn {
 
 impl Default for PlayerSpawn {
     fn default() -> Self {
-        Self { yaw: 0.0, camera_fov: 65.0 }
+        Self {
+            yaw: 0.0,
+            camera_fov: 65.0,
+        }
     }
 }
 

@@ -67,13 +67,22 @@ impl History {
     }
 
     /// Applies a command as a new step. A failed command changes nothing.
-    pub fn execute(&mut self, scene: &mut Scene, command: impl Command) -> Result<(), CommandError> {
+    pub fn execute(
+        &mut self,
+        scene: &mut Scene,
+        command: impl Command,
+    ) -> Result<(), CommandError> {
         self.execute_boxed(scene, Box::new(command), None)
     }
 
     /// Applies one step of a continuous edit (a gizmo drag, a slider): steps with the
     /// same `edit` key merge into one undo entry until [`History::end_edit`].
-    pub fn execute_continuous(&mut self, scene: &mut Scene, command: impl Command, edit: u64) -> Result<(), CommandError> {
+    pub fn execute_continuous(
+        &mut self,
+        scene: &mut Scene,
+        command: impl Command,
+        edit: u64,
+    ) -> Result<(), CommandError> {
         self.execute_boxed(scene, Box::new(command), Some(edit))
     }
 
@@ -154,8 +163,14 @@ impl History {
 
     /// Every entry, oldest first: applied ones, then undone ones.
     pub fn entries(&self) -> Vec<HistoryEntry> {
-        let applied = self.undo.iter().map(|e| HistoryEntry { name: e.command.name(), applied: true });
-        let undone = self.redo.iter().rev().map(|e| HistoryEntry { name: e.command.name(), applied: false });
+        let applied = self.undo.iter().map(|e| HistoryEntry {
+            name: e.command.name(),
+            applied: true,
+        });
+        let undone = self.redo.iter().rev().map(|e| HistoryEntry {
+            name: e.command.name(),
+            applied: false,
+        });
         applied.chain(undone).collect()
     }
 

@@ -15,7 +15,9 @@ pub struct EntityId(pub u32);
 pub struct MaterialId(pub u32);
 
 /// A layer's id (layer 0 is the default layer).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
 #[serde(transparent)]
 pub struct LayerId(pub u32);
 

@@ -75,8 +75,16 @@ impl Material {
     /// Repeats for a UV given in metres.
     pub fn repeats(&self, metres: Vec2) -> Vec2 {
         let t = Vec2::new(
-            if self.tiling.x != 0.0 { self.tiling.x } else { 1.0 },
-            if self.tiling.y != 0.0 { self.tiling.y } else { 1.0 },
+            if self.tiling.x != 0.0 {
+                self.tiling.x
+            } else {
+                1.0
+            },
+            if self.tiling.y != 0.0 {
+                self.tiling.y
+            } else {
+                1.0
+            },
         );
         let uv = metres / t;
         let (s, c) = self.rotation.sin_cos();

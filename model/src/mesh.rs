@@ -30,7 +30,11 @@ pub struct MeshData {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum MeshError {
     #[error("face {face} uses vertex {index}, but the mesh has {vertices} vertices")]
-    IndexOutOfRange { face: usize, index: u32, vertices: usize },
+    IndexOutOfRange {
+        face: usize,
+        index: u32,
+        vertices: usize,
+    },
     #[error("{colors} vertex colours for {vertices} vertices")]
     ColorCount { colors: usize, vertices: usize },
 }
@@ -44,20 +48,32 @@ impl MeshData {
         let n = self.positions.len();
         for (face, f) in self.faces.iter().enumerate() {
             if let Some(&index) = f.indices.iter().find(|&&i| i as usize >= n) {
-                return Err(MeshError::IndexOutOfRange { face, index, vertices: n });
+                return Err(MeshError::IndexOutOfRange {
+                    face,
+                    index,
+                    vertices: n,
+                });
             }
         }
         if let Some(c) = &self.colors
             && c.len() != n
         {
-            return Err(MeshError::ColorCount { colors: c.len(), vertices: n });
+            return Err(MeshError::ColorCount {
+                colors: c.len(),
+                vertices: n,
+            });
         }
         Ok(())
     }
 
     /// The corner positions of face `i`.
     pub fn triangle(&self, face: &Face) -> [Vec3; 3] {
-        face.indices.map(|i| self.positions.get(i as usize).copied().unwrap_or(Vec3::ZERO))
+        face.indices.map(|i| {
+            self.positions
+                .get(i as usize)
+                .copied()
+                .unwrap_or(Vec3::ZERO)
+        })
     }
 
     /// Signed volume (positive for a closed mesh whose faces wind outward).
@@ -120,7 +136,9 @@ impl MeshBuilder {
         if normal.dot(outward) < 0.0 {
             pts.reverse();
         }
-        let normal = (pts[1] - pts[0]).cross(pts[2] - pts[0]).normalize_or(outward);
+        let normal = (pts[1] - pts[0])
+            .cross(pts[2] - pts[0])
+            .normalize_or(outward);
         let uvs = Self::planar_uvs(&pts, normal);
         let base = self.mesh.positions.len() as u32;
         self.mesh.positions.extend_from_slice(&pts);
@@ -136,15 +154,67 @@ impl MeshBuilder {
     /// An axis-aligned box from `min` to `max`, faces outward.
     pub fn cuboid(&mut self, min: Vec3, max: Vec3, material: MaterialId) {
         let corner = |x: bool, y: bool, z: bool| {
-            Vec3::new(if x { max.x } else { min.x }, if y { max.y } else { min.y }, if z { max.z } else { min.z })
+            Vec3::new(
+                if x { max.x } else { min.x },
+                if y { max.y } else { min.y },
+                if z { max.z } else { min.z },
+            )
         };
         let faces = [
-            ([corner(false, false, true), corner(true, false, true), corner(true, true, true), corner(false, true, true)], Vec3::Z),
-            ([corner(true, false, false), corner(false, false, false), corner(false, true, false), corner(true, true, false)], Vec3::NEG_Z),
-            ([corner(true, false, true), corner(true, false, false), corner(true, true, false), corner(true, true, true)], Vec3::X),
-            ([corner(false, false, false), corner(false, false, true), corner(false, true, true), corner(false, true, false)], Vec3::NEG_X),
-            ([corner(false, true, true), corner(true, true, true), corner(true, true, false), corner(false, true, false)], Vec3::Y),
-            ([corner(false, false, false), corner(true, false, false), corner(true, false, true), corner(false, false, true)], Vec3::NEG_Y),
+            (
+                [
+                    corner(false, false, true),
+                    corner(true, false, true),
+                    corner(true, true, true),
+                    corner(false, true, true),
+                ],
+                Vec3::Z,
+            ),
+            (
+                [
+                    corner(true, false, false),
+                    corner(false, false, false),
+                    corner(false, true, false),
+                    corner(true, true, false),
+                ],
+                Vec3::NEG_Z,
+            ),
+            (
+                [
+                    corner(true, false, true),
+                    corner(true, false, false),
+                    corner(true, true, false),
+                    corner(true, true, true),
+                ],
+                Vec3::X,
+            ),
+            (
+                [
+                    corner(false, false, false),
+                    corner(false, false, true),
+                    corner(false, true, true),
+                    corner(false, true, false),
+                ],
+                Vec3::NEG_X,
+            ),
+            (
+                [
+                    corner(false, true, true),
+                    corner(true, true, true),
+                    corner(true, true, false),
+                    corner(false, true, false),
+                ],
+                Vec3::Y,
+            ),
+            (
+                [
+                    corner(false, false, false),
+                    corner(true, false, false),
+                    corner(true, false, true),
+                    corner(false, false, true),
+                ],
+                Vec3::NEG_Y,
+            ),
         ];
         for (pts, outward) in faces {
             self.polygon(&pts, outward, material);

@@ -15,15 +15,34 @@ pub enum Primitive {
     Box { size: Vec3 },
     /// A flat rectangle facing +Y, raised by `standoff` above the surface it was
     /// drawn on (decals, water sheets).
-    Plane { width: f32, depth: f32, standoff: f32 },
+    Plane {
+        width: f32,
+        depth: f32,
+        standoff: f32,
+    },
     /// A ramp rising from the front (+Z) to the back (−Z).
     Wedge { width: f32, height: f32, depth: f32 },
     /// A flight of `steps` steps climbing toward −Z.
-    Stairs { steps: u32, width: f32, rise: f32, run: f32 },
+    Stairs {
+        steps: u32,
+        width: f32,
+        rise: f32,
+        run: f32,
+    },
     /// An upright prism with `sides` sides (a cylinder at 12+).
-    Cylinder { radius: f32, height: f32, sides: u32 },
+    Cylinder {
+        radius: f32,
+        height: f32,
+        sides: u32,
+    },
     /// A doorway: two jambs and a round arch, `thickness` wide, `depth` deep.
-    Arch { width: f32, height: f32, depth: f32, thickness: f32, segments: u32 },
+    Arch {
+        width: f32,
+        height: f32,
+        depth: f32,
+        thickness: f32,
+        segments: u32,
+    },
 }
 
 /// Parameters a primitive cannot be built from.
@@ -47,12 +66,19 @@ impl Primitive {
     }
 
     fn check(&self) -> Result<(), PrimitiveError> {
-        let fail = |problem: String| Err(PrimitiveError { primitive: self.kind_name(), problem });
+        let fail = |problem: String| {
+            Err(PrimitiveError {
+                primitive: self.kind_name(),
+                problem,
+            })
+        };
         let positive = |name: &str, v: f32| -> Result<(), PrimitiveError> {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                fail(format!("{name} must be a positive number of metres, got {v}"))
+                fail(format!(
+                    "{name} must be a positive number of metres, got {v}"
+                ))
             }
         };
         match *self {
@@ -61,17 +87,34 @@ impl Primitive {
                 positive("height", size.y)?;
                 positive("depth", size.z)
             }
-            Self::Plane { width, depth, standoff } => {
+            Self::Plane {
+                width,
+                depth,
+                standoff,
+            } => {
                 positive("width", width)?;
                 positive("depth", depth)?;
-                if standoff.is_finite() { Ok(()) } else { fail(format!("standoff must be finite, got {standoff}")) }
+                if standoff.is_finite() {
+                    Ok(())
+                } else {
+                    fail(format!("standoff must be finite, got {standoff}"))
+                }
             }
-            Self::Wedge { width, height, depth } => {
+            Self::Wedge {
+                width,
+                height,
+                depth,
+            } => {
                 positive("width", width)?;
                 positive("height", height)?;
                 positive("depth", depth)
             }
-            Self::Stairs { steps, width, rise, run } => {
+            Self::Stairs {
+                steps,
+                width,
+                rise,
+                run,
+            } => {
                 if !(1..=256).contains(&steps) {
                     return fail(format!("steps must be 1..256, got {steps}"));
                 }
@@ -79,14 +122,24 @@ impl Primitive {
                 positive("rise", rise)?;
                 positive("run", run)
             }
-            Self::Cylinder { radius, height, sides } => {
+            Self::Cylinder {
+                radius,
+                height,
+                sides,
+            } => {
                 if !(3..=128).contains(&sides) {
                     return fail(format!("sides must be 3..128, got {sides}"));
                 }
                 positive("radius", radius)?;
                 positive("height", height)
             }
-            Self::Arch { width, height, depth, thickness, segments } => {
+            Self::Arch {
+                width,
+                height,
+                depth,
+                thickness,
+                segments,
+            } => {
                 positive("width", width)?;
                 positive("height", height)?;
                 positive("depth", depth)?;
@@ -95,10 +148,15 @@ impl Primitive {
                     return fail(format!("segments must be 2..64, got {segments}"));
                 }
                 if 2.0 * thickness >= width {
-                    return fail(format!("thickness {thickness} leaves no opening in a {width} m wide arch"));
+                    return fail(format!(
+                        "thickness {thickness} leaves no opening in a {width} m wide arch"
+                    ));
                 }
                 if height <= width / 2.0 {
-                    return fail(format!("height {height} must exceed half the width ({}) to fit the arch", width / 2.0));
+                    return fail(format!(
+                        "height {height} must exceed half the width ({}) to fit the arch",
+                        width / 2.0
+                    ));
                 }
                 Ok(())
             }
@@ -114,16 +172,29 @@ impl Primitive {
                 let h = Vec3::new(size.x / 2.0, 0.0, size.z / 2.0);
                 b.cuboid(-h, h + Vec3::Y * size.y, material);
             }
-            Self::Plane { width, depth, standoff } => {
+            Self::Plane {
+                width,
+                depth,
+                standoff,
+            } => {
                 let (x, z) = (width / 2.0, depth / 2.0);
                 let y = standoff;
                 b.polygon(
-                    &[Vec3::new(-x, y, z), Vec3::new(x, y, z), Vec3::new(x, y, -z), Vec3::new(-x, y, -z)],
+                    &[
+                        Vec3::new(-x, y, z),
+                        Vec3::new(x, y, z),
+                        Vec3::new(x, y, -z),
+                        Vec3::new(-x, y, -z),
+                    ],
                     Vec3::Y,
                     material,
                 );
             }
-            Self::Wedge { width, height, depth } => {
+            Self::Wedge {
+                width,
+                height,
+                depth,
+            } => {
                 let (x, z) = (width / 2.0, depth / 2.0);
                 let fl = Vec3::new(-x, 0.0, z);
                 let fr = Vec3::new(x, 0.0, z);
@@ -138,15 +209,28 @@ impl Primitive {
                 b.polygon(&[fl, bl, tl], Vec3::NEG_X, material);
                 b.polygon(&[fr, br, tr], Vec3::X, material);
             }
-            Self::Stairs { steps, width, rise, run } => {
+            Self::Stairs {
+                steps,
+                width,
+                rise,
+                run,
+            } => {
                 let x = width / 2.0;
                 for i in 0..steps {
                     let top = (i + 1) as f32 * rise;
                     let front = -(i as f32) * run;
-                    b.cuboid(Vec3::new(-x, 0.0, front - run), Vec3::new(x, top, front), material);
+                    b.cuboid(
+                        Vec3::new(-x, 0.0, front - run),
+                        Vec3::new(x, top, front),
+                        material,
+                    );
                 }
             }
-            Self::Cylinder { radius, height, sides } => {
+            Self::Cylinder {
+                radius,
+                height,
+                sides,
+            } => {
                 let ring: Vec<Vec3> = (0..sides)
                     .map(|k| {
                         let a = 2.0 * PI * k as f32 / sides as f32;
@@ -162,17 +246,32 @@ impl Primitive {
                 let top: Vec<Vec3> = ring.iter().map(|p| *p + Vec3::Y * height).collect();
                 b.polygon(&top, Vec3::Y, material);
             }
-            Self::Arch { width, height, depth, thickness, segments } => {
+            Self::Arch {
+                width,
+                height,
+                depth,
+                thickness,
+                segments,
+            } => {
                 let half = width / 2.0;
                 let inner_r = half - thickness;
                 let spring = height - half; // where the arch starts
                 let z = depth / 2.0;
                 // Jambs.
-                b.cuboid(Vec3::new(-half, 0.0, -z), Vec3::new(-inner_r, spring, z), material);
-                b.cuboid(Vec3::new(inner_r, 0.0, -z), Vec3::new(half, spring, z), material);
+                b.cuboid(
+                    Vec3::new(-half, 0.0, -z),
+                    Vec3::new(-inner_r, spring, z),
+                    material,
+                );
+                b.cuboid(
+                    Vec3::new(inner_r, 0.0, -z),
+                    Vec3::new(half, spring, z),
+                    material,
+                );
                 // Voussoirs between the inner arc and the outer arc.
                 let centre = Vec3::new(0.0, spring, 0.0);
-                let point = |r: f32, a: f32, zz: f32| centre + Vec3::new(r * a.cos(), r * a.sin(), zz);
+                let point =
+                    |r: f32, a: f32, zz: f32| centre + Vec3::new(r * a.cos(), r * a.sin(), zz);
                 for k in 0..segments {
                     let a0 = PI * k as f32 / segments as f32;
                     let a1 = PI * (k + 1) as f32 / segments as f32;

@@ -22,12 +22,21 @@ pub const FORMAT_VERSION: u32 = 1;
 pub const FORMAT_NAME: &str = "pebble-project";
 pub const EXTENSION: &str = "pebble.ron";
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Deserialize)]
 struct ProjectFile {
     format: String,
     version: u32,
     ids: IdAllocator,
     scene: SceneData,
+}
+
+/// The same fields, borrowed, for saving without copying the scene.
+#[derive(Debug, Serialize)]
+struct ProjectFileRef<'a> {
+    format: &'a str,
+    version: u32,
+    ids: &'a IdAllocator,
+    scene: &'a SceneData,
 }
 
 /// Only the fields needed to recognise a file and its version.
@@ -42,11 +51,22 @@ struct Probe {
 #[derive(Debug, thiserror::Error)]
 pub enum ProjectError {
     #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: std::io::Error },
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot save {}: {source} (the previous file is unchanged)", path.display())]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{}:{line}:{column}: {message}", path.display())]
-    Parse { path: PathBuf, line: usize, column: usize, message: String },
+    Parse {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
     #[error("{} is not a Pebble project (expected `format: \"{FORMAT_NAME}\"`)", path.display())]
     NotAProject { path: PathBuf },
     #[error("{} was written by a newer Pebble (project format {found}; this version reads up to {FORMAT_VERSION}); update Pebble to open it", path.display())]
@@ -59,11 +79,11 @@ pub enum ProjectError {
 
 /// The project's text.
 pub fn to_ron(scene: &Scene) -> Result<String, ron::Error> {
-    let file = ProjectFile {
-        format: FORMAT_NAME.into(),
+    let file = ProjectFileRef {
+        format: FORMAT_NAME,
         version: FORMAT_VERSION,
-        ids: scene.ids().clone(),
-        scene: scene.data().clone(),
+        ids: scene.ids(),
+        scene: scene.data(),
     };
     let config = ron::ser::PrettyConfig::new().indentor("  ".to_string());
     ron::ser::to_string_pretty(&file, config)
@@ -80,17 +100,40 @@ fn parse_error(path: &Path, e: ron::error::SpannedError) -> ProjectError {
 
 /// Parses a project's text; `path` names it in errors.
 pub fn from_ron(text: &str, path: &Path) -> Result<Scene, ProjectError> {
-    let probe: Probe = ron::from_str(text).map_err(|e| parse_error(path, e))?;
-    if probe.format != FORMAT_NAME {
-        return Err(ProjectError::NotAProject { path: path.to_owned() });
-    }
-    match probe.version {
-        FORMAT_VERSION => {}
-        found if found > FORMAT_VERSION => return Err(ProjectError::Newer { path: path.to_owned(), found }),
-        found => return Err(ProjectError::Older { path: path.to_owned(), found }),
-    }
-    let file: ProjectFile = ron::from_str(text).map_err(|e| parse_error(path, e))?;
-    check(&file.scene).map_err(|message| ProjectError::Invalid { path: path.to_owned(), message })?;
+    let check_header = |format: &str, version: u32| {
+        if format != FORMAT_NAME {
+            return Err(ProjectError::NotAProject {
+                path: path.to_owned(),
+            });
+        }
+        match version {
+            FORMAT_VERSION => Ok(()),
+            found if found > FORMAT_VERSION => Err(ProjectError::Newer {
+                path: path.to_owned(),
+                found,
+            }),
+            found => Err(ProjectError::Older {
+                path: path.to_owned(),
+                found,
+            }),
+        }
+    };
+    // One full parse in the common case; only a file that does not parse as this
+    // version is probed for its format and version, to say why.
+    let file: ProjectFile = match ron::from_str(text) {
+        Ok(file) => file,
+        Err(e) => {
+            if let Ok(probe) = ron::from_str::<Probe>(text) {
+                check_header(&probe.format, probe.version)?;
+            }
+            return Err(parse_error(path, e));
+        }
+    };
+    check_header(&file.format, file.version)?;
+    check(&file.scene).map_err(|message| ProjectError::Invalid {
+        path: path.to_owned(),
+        message,
+    })?;
     Ok(Scene::from_data(file.scene, file.ids))
 }
 
@@ -98,12 +141,18 @@ pub fn from_ron(text: &str, path: &Path) -> Result<Scene, ProjectError> {
 fn check(data: &SceneData) -> Result<(), String> {
     for (id, e) in &data.entities {
         if *id != e.id {
-            return Err(format!("entity '{}' is stored under id {id} but says it is {}", e.name, e.id));
+            return Err(format!(
+                "entity '{}' is stored under id {id} but says it is {}",
+                e.name, e.id
+            ));
         }
         if let Some(p) = e.parent
             && !data.entities.contains_key(&p)
         {
-            return Err(format!("entity '{}' ({id}) has parent {p}, which does not exist", e.name));
+            return Err(format!(
+                "entity '{}' ({id}) has parent {p}, which does not exist",
+                e.name
+            ));
         }
         let geometry = match &e.kind {
             EntityKind::Mesh(m) => Some(&m.geometry),
@@ -111,23 +160,36 @@ fn check(data: &SceneData) -> Result<(), String> {
             _ => None,
         };
         if let Some(g) = geometry {
-            g.validate().map_err(|err| format!("entity '{}' ({id}): {err}", e.name))?;
-            if let Some(f) = g.faces.iter().find(|f| !data.materials.contains_key(&f.material)) {
-                return Err(format!("entity '{}' ({id}) uses material #{}, which does not exist", e.name, f.material.0));
+            g.validate()
+                .map_err(|err| format!("entity '{}' ({id}): {err}", e.name))?;
+            if let Some(f) = g
+                .faces
+                .iter()
+                .find(|f| !data.materials.contains_key(&f.material))
+            {
+                return Err(format!(
+                    "entity '{}' ({id}) uses material #{}, which does not exist",
+                    e.name, f.material.0
+                ));
             }
         }
         // A parent chain must end: walk at most as many steps as there are entities.
         let mut cur = e.parent;
         for _ in 0..=data.entities.len() {
             match cur {
-                Some(p) if p == *id => return Err(format!("entity '{}' ({id}) is its own ancestor", e.name)),
+                Some(p) if p == *id => {
+                    return Err(format!("entity '{}' ({id}) is its own ancestor", e.name));
+                }
                 Some(p) => cur = data.entities.get(&p).and_then(|x| x.parent),
                 None => break,
             }
         }
     }
     let listed: BTreeSet<_> = data.order.iter().collect();
-    if listed.len() != data.order.len() || listed.len() != data.entities.len() || data.order.iter().any(|id| !data.entities.contains_key(id)) {
+    if listed.len() != data.order.len()
+        || listed.len() != data.entities.len()
+        || data.order.iter().any(|id| !data.entities.contains_key(id))
+    {
         return Err("the outliner order does not list every entity exactly once".into());
     }
     Ok(())
@@ -139,18 +201,27 @@ pub fn save(path: &Path, scene: &Scene) -> Result<(), ProjectError> {
         path: path.to_owned(),
         source: std::io::Error::other(e.to_string()),
     })?;
-    pbm::file::write_atomic(path, text.as_bytes()).map_err(|source| ProjectError::Write { path: path.to_owned(), source })
+    pbm::file::write_atomic(path, text.as_bytes()).map_err(|source| ProjectError::Write {
+        path: path.to_owned(),
+        source,
+    })
 }
 
 /// Loads a project (not its recovery file; see [`open`]).
 pub fn load(path: &Path) -> Result<Scene, ProjectError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ProjectError::Read { path: path.to_owned(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|source| ProjectError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
     from_ron(&text, path)
 }
 
 /// Where the autosave of `project` goes: `.<name>.recovery` beside it.
 pub fn recovery_path(project: &Path) -> PathBuf {
-    let name = project.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = project
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     project.with_file_name(format!(".{name}.recovery"))
 }
 
@@ -174,7 +245,11 @@ pub fn find_recovery(project: &Path) -> Option<RecoveryInfo> {
     let recovery_modified = modified(&path)?;
     let project_modified = modified(project);
     let newer = project_modified.is_none_or(|p| recovery_modified >= p);
-    newer.then_some(RecoveryInfo { path, recovery_modified, project_modified })
+    newer.then_some(RecoveryInfo {
+        path,
+        recovery_modified,
+        project_modified,
+    })
 }
 
 /// Opens a project and reports a newer recovery file without touching it.
@@ -188,7 +263,10 @@ pub fn load_recovery(info: &RecoveryInfo) -> Result<Scene, ProjectError> {
 }
 
 pub fn discard_recovery(info: &RecoveryInfo) -> Result<(), ProjectError> {
-    std::fs::remove_file(&info.path).map_err(|source| ProjectError::Write { path: info.path.clone(), source })
+    std::fs::remove_file(&info.path).map_err(|source| ProjectError::Write {
+        path: info.path.clone(),
+        source,
+    })
 }
 
 /// Autosaves a dirty scene to its recovery file every `interval`; call
@@ -201,12 +279,21 @@ pub struct Autosave {
 
 impl Autosave {
     pub fn new(interval: Duration) -> Self {
-        Self { interval, last: None }
+        Self {
+            interval,
+            last: None,
+        }
     }
 
     /// Writes the recovery file when `dirty` and the interval has passed since the
     /// last autosave (or since the first tick). Returns whether it wrote.
-    pub fn tick(&mut self, now: Instant, project: &Path, scene: &Scene, dirty: bool) -> Result<bool, ProjectError> {
+    pub fn tick(
+        &mut self,
+        now: Instant,
+        project: &Path,
+        scene: &Scene,
+        dirty: bool,
+    ) -> Result<bool, ProjectError> {
         let last = *self.last.get_or_insert(now);
         if !dirty || now.duration_since(last) < self.interval {
             return Ok(false);

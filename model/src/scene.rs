@@ -169,7 +169,10 @@ impl Scene {
     /// A scene from loaded data; id counters start past every id in it.
     pub fn from_data(data: SceneData, ids: IdAllocator) -> Self {
         let mut ids = ids;
-        ids.reserve_past(data.entities.keys().next_back().copied(), data.materials.keys().next_back().copied());
+        ids.reserve_past(
+            data.entities.keys().next_back().copied(),
+            data.materials.keys().next_back().copied(),
+        );
         let mut children_index: HashMap<EntityId, Vec<EntityId>> = HashMap::new();
         for id in &data.order {
             if let Some(p) = data.entities.get(id).and_then(|e| e.parent) {
@@ -214,7 +217,10 @@ impl Scene {
 
     /// Entities in outliner order.
     pub fn entities(&self) -> impl Iterator<Item = &Entity> {
-        self.data.order.iter().filter_map(|id| self.data.entities.get(id))
+        self.data
+            .order
+            .iter()
+            .filter_map(|id| self.data.entities.get(id))
     }
 
     pub fn len(&self) -> usize {
@@ -241,7 +247,10 @@ impl Scene {
 
     /// Direct children in outliner order.
     pub fn children(&self, id: Option<EntityId>) -> Vec<EntityId> {
-        self.entities().filter(|e| e.parent == id).map(|e| e.id).collect()
+        self.entities()
+            .filter(|e| e.parent == id)
+            .map(|e| e.id)
+            .collect()
     }
 
     /// `id` and all its descendants, parents before children, in outliner order.
@@ -304,22 +313,35 @@ impl Scene {
     /// Local bounds of what an entity shows or occupies.
     pub fn local_aabb(&self, id: EntityId) -> Option<Aabb> {
         let e = self.entity(id)?;
-        let half = |s: Vec3| Some(Aabb { min: -s * 0.5, max: s * 0.5 });
+        let half = |s: Vec3| {
+            Some(Aabb {
+                min: -s * 0.5,
+                max: s * 0.5,
+            })
+        };
         match &e.kind {
             EntityKind::Mesh(m) => m.geometry.aabb(),
             EntityKind::Walkable(g) => g.aabb(),
             EntityKind::Trigger(t) => half(t.size),
-            EntityKind::Collider(crate::entity::Collider::Box { size } | crate::entity::Collider::Ramp { size }) => half(*size),
+            EntityKind::Collider(
+                crate::entity::Collider::Box { size } | crate::entity::Collider::Ramp { size },
+            ) => half(*size),
             EntityKind::Collider(crate::entity::Collider::TriMesh { mesh }) => {
                 let m = self.entity(*mesh)?;
                 let world = self.world_transform(*mesh);
                 let local_from_world = self.world_transform(id).inverse();
                 match &m.kind {
-                    EntityKind::Mesh(mesh) => mesh.geometry.aabb().map(|b| b.transformed(&(local_from_world * world))),
+                    EntityKind::Mesh(mesh) => mesh
+                        .geometry
+                        .aabb()
+                        .map(|b| b.transformed(&(local_from_world * world))),
                     _ => None,
                 }
             }
-            EntityKind::BallPit(b) => Some(Aabb { min: b.spawn_min, max: b.spawn_max }),
+            EntityKind::BallPit(b) => Some(Aabb {
+                min: b.spawn_min,
+                max: b.spawn_max,
+            }),
             EntityKind::Patrol(p) => Aabb::from_points(p.waypoints.iter().copied()).map(|b| Aabb {
                 min: b.min - Vec3::splat(p.radius),
                 max: b.max + Vec3::splat(p.radius),
@@ -331,7 +353,9 @@ impl Scene {
 
     /// World bounds of an entity (and, for groups, of its subtree).
     pub fn world_aabb(&self, id: EntityId) -> Option<Aabb> {
-        let own = self.local_aabb(id).map(|b| b.transformed(&self.world_transform(id)));
+        let own = self
+            .local_aabb(id)
+            .map(|b| b.transformed(&self.world_transform(id)));
         let children = self
             .children(Some(id))
             .into_iter()
@@ -343,7 +367,10 @@ impl Scene {
     pub fn bounds(&self) -> Option<Aabb> {
         self.entities()
             .filter(|e| e.visible)
-            .filter_map(|e| self.local_aabb(e.id).map(|b| b.transformed(&self.world_transform(e.id))))
+            .filter_map(|e| {
+                self.local_aabb(e.id)
+                    .map(|b| b.transformed(&self.world_transform(e.id)))
+            })
             .reduce(Aabb::union)
     }
 
@@ -355,7 +382,13 @@ impl Scene {
     /// Whether an entity can be picked: visible and unlocked, with its layer and
     /// every ancestor visible and unlocked.
     pub fn is_pickable(&self, id: EntityId) -> bool {
-        let layer_ok = |l: LayerId| self.data.layers.iter().find(|x| x.id == l).is_none_or(|x| x.visible && !x.locked);
+        let layer_ok = |l: LayerId| {
+            self.data
+                .layers
+                .iter()
+                .find(|x| x.id == l)
+                .is_none_or(|x| x.visible && !x.locked)
+        };
         let mut cur = self.entity(id);
         while let Some(e) = cur {
             if !e.visible || e.locked || !layer_ok(e.layer) {
@@ -385,7 +418,9 @@ impl Scene {
     /// listed once in the order, parents present, the derived child index current.
     pub fn check_consistency(&self) -> Result<(), String> {
         let d = &self.data;
-        if d.order.len() != d.entities.len() || d.order.iter().any(|id| !d.entities.contains_key(id)) {
+        if d.order.len() != d.entities.len()
+            || d.order.iter().any(|id| !d.entities.contains_key(id))
+        {
             return Err("order and entities disagree".into());
         }
         let mut expected: HashMap<EntityId, BTreeSet<EntityId>> = HashMap::new();
@@ -434,8 +469,12 @@ impl Scene {
             .map(|(id, _)| *id)
             .collect();
         removed.sort();
-        let mut materials: Vec<MaterialId> =
-            j.materials.iter().filter(|(_, r)| **r > revision).map(|(id, _)| *id).collect();
+        let mut materials: Vec<MaterialId> = j
+            .materials
+            .iter()
+            .filter(|(_, r)| **r > revision)
+            .map(|(id, _)| *id)
+            .collect();
         materials.sort();
         Changes {
             revision: j.revision,
@@ -510,7 +549,12 @@ impl Scene {
         let e = self.data.entities.remove(&id)?;
         self.index_remove(e.parent, id);
         let r = self.bump();
-        let index = self.data.order.iter().position(|x| *x == id).unwrap_or(self.data.order.len());
+        let index = self
+            .data
+            .order
+            .iter()
+            .position(|x| *x == id)
+            .unwrap_or(self.data.order.len());
         if index < self.data.order.len() {
             self.data.order.remove(index);
         }

@@ -12,11 +12,19 @@ use pebble_model::{EntityId, History, Kind, Transform};
 #[test]
 fn removing_a_group_removes_its_subtree_and_undo_restores_order_and_selection() {
     let (mut scene, mut history, _, ids) = small_scene();
-    history.execute(&mut scene, Select::new(vec![ids[1], ids[3]])).expect("select");
+    history
+        .execute(&mut scene, Select::new(vec![ids[1], ids[3]]))
+        .expect("select");
     let before = scene.clone();
-    history.execute(&mut scene, RemoveEntities::new(vec![ids[0]])).expect("remove");
+    history
+        .execute(&mut scene, RemoveEntities::new(vec![ids[0]]))
+        .expect("remove");
     assert_eq!(scene.len(), 1);
-    assert_eq!(scene.selection(), &[ids[3]], "removed entities leave the selection");
+    assert_eq!(
+        scene.selection(),
+        &[ids[3]],
+        "removed entities leave the selection"
+    );
     history.undo(&mut scene);
     assert_eq!(scene, before);
     assert_eq!(scene.data().order, before.data().order);
@@ -26,32 +34,51 @@ fn removing_a_group_removes_its_subtree_and_undo_restores_order_and_selection() 
 fn reparenting_keeps_world_placement_and_refuses_cycles() {
     let (mut scene, mut history, _, ids) = small_scene();
     let world_before = scene.world_transform(ids[3]).transform_point3(Vec3::ONE);
-    history.execute(&mut scene, Reparent::new(vec![ids[3]], Some(ids[1]))).expect("reparent");
+    history
+        .execute(&mut scene, Reparent::new(vec![ids[3]], Some(ids[1])))
+        .expect("reparent");
     assert_eq!(scene.entity(ids[3]).and_then(|e| e.parent), Some(ids[1]));
     let world_after = scene.world_transform(ids[3]).transform_point3(Vec3::ONE);
-    assert!((world_before - world_after).length() < 1e-4, "{world_before} vs {world_after}");
-    let err = history.execute(&mut scene, Reparent::new(vec![ids[0]], Some(ids[3]))).expect_err("cycle");
+    assert!(
+        (world_before - world_after).length() < 1e-4,
+        "{world_before} vs {world_after}"
+    );
+    let err = history
+        .execute(&mut scene, Reparent::new(vec![ids[0]], Some(ids[3])))
+        .expect_err("cycle");
     assert!(matches!(err, CommandError::Cycle { .. }), "{err}");
-    assert_eq!(history.undo_name().as_deref(), Some("Move into group"), "a refused command is not recorded");
+    assert_eq!(
+        history.undo_name().as_deref(),
+        Some("Move into group"),
+        "a refused command is not recorded"
+    );
 }
 
 #[test]
 fn duplicate_copies_subtrees_with_fresh_ids_and_selects_them() {
     let (mut scene, mut history, _, ids) = small_scene();
-    history.execute(&mut scene, Duplicate::new(vec![ids[0]])).expect("duplicate");
+    history
+        .execute(&mut scene, Duplicate::new(vec![ids[0]]))
+        .expect("duplicate");
     assert_eq!(scene.len(), 7);
     let sel = scene.selection().to_vec();
     assert_eq!(sel.len(), 1);
     let copy = scene.entity(sel[0]).expect("copy");
     assert_eq!(copy.name, "Group copy");
     assert!(!ids.contains(&copy.id));
-    assert_eq!(scene.children(Some(copy.id)).len(), 2, "children were copied under the copy");
+    assert_eq!(
+        scene.children(Some(copy.id)).len(),
+        2,
+        "children were copied under the copy"
+    );
     history.undo(&mut scene);
     history.redo(&mut scene).expect("redo").expect("applies");
     assert_eq!(scene.selection(), &sel, "redo recreates the same ids");
     // Ids are never reused, even after undo.
     history.undo(&mut scene);
-    history.execute(&mut scene, Duplicate::new(vec![ids[3]])).expect("duplicate");
+    history
+        .execute(&mut scene, Duplicate::new(vec![ids[3]]))
+        .expect("duplicate");
     assert!(scene.selection()[0].0 > sel[0].0);
 }
 
@@ -60,14 +87,22 @@ fn group_and_ungroup_round_trip() {
     let (mut scene, mut history, _, ids) = small_scene();
     let start = scene.clone();
     let world = scene.world_transform(ids[1]);
-    history.execute(&mut scene, Group::new(vec![ids[1], ids[3]], "Pair")).expect("group");
+    history
+        .execute(&mut scene, Group::new(vec![ids[1], ids[3]], "Pair"))
+        .expect("group");
     let gid = scene.selection()[0];
     assert_eq!(scene.entity(gid).map(|e| e.kind.kind()), Some(Kind::Group));
     assert_eq!(scene.children(Some(gid)), vec![ids[1], ids[3]]);
     assert!(scene.world_transform(ids[1]).abs_diff_eq(world, 1e-5));
-    history.execute(&mut scene, Ungroup::new(gid)).expect("ungroup");
+    history
+        .execute(&mut scene, Ungroup::new(gid))
+        .expect("ungroup");
     assert!(scene.entity(gid).is_none());
-    assert_eq!(scene.entity(ids[1]).and_then(|e| e.parent), Some(ids[0]), "back under the group's parent");
+    assert_eq!(
+        scene.entity(ids[1]).and_then(|e| e.parent),
+        Some(ids[0]),
+        "back under the group's parent"
+    );
     history.undo(&mut scene);
     history.undo(&mut scene);
     assert_eq!(scene, start);
@@ -77,19 +112,41 @@ fn group_and_ungroup_round_trip() {
 fn apply_scroll_duplicates_a_shared_material_only_for_the_chosen_faces() {
     let (mut scene, mut history, stone, ids) = small_scene();
     let users_before = scene.material_users(stone).len();
-    history.execute(&mut scene, ApplyScroll::new(ids[3], vec![0, 1], Vec2::new(0.0, -0.5))).expect("scroll");
-    assert_eq!(scene.material(stone).map(|m| m.uv_scroll), Some(Vec2::ZERO), "the shared material stays still");
-    let EntityKind::Mesh(m) = &scene.entity(ids[3]).expect("C").kind else { panic!("mesh") };
+    history
+        .execute(
+            &mut scene,
+            ApplyScroll::new(ids[3], vec![0, 1], Vec2::new(0.0, -0.5)),
+        )
+        .expect("scroll");
+    assert_eq!(
+        scene.material(stone).map(|m| m.uv_scroll),
+        Some(Vec2::ZERO),
+        "the shared material stays still"
+    );
+    let EntityKind::Mesh(m) = &scene.entity(ids[3]).expect("C").kind else {
+        panic!("mesh")
+    };
     let scrolling = m.geometry.faces[0].material;
     assert_ne!(scrolling, stone);
     assert_eq!(m.geometry.faces[1].material, scrolling);
     assert_eq!(m.geometry.faces[2].material, stone);
-    assert_eq!(scene.material(scrolling).map(|m| m.uv_scroll), Some(Vec2::new(0.0, -0.5)));
+    assert_eq!(
+        scene.material(scrolling).map(|m| m.uv_scroll),
+        Some(Vec2::new(0.0, -0.5))
+    );
     assert_eq!(scene.material_users(stone).len(), users_before - 2);
     // A material used only by the chosen faces is edited in place.
-    history.execute(&mut scene, ApplyScroll::new(ids[3], vec![0, 1], Vec2::new(1.0, 0.0))).expect("scroll again");
+    history
+        .execute(
+            &mut scene,
+            ApplyScroll::new(ids[3], vec![0, 1], Vec2::new(1.0, 0.0)),
+        )
+        .expect("scroll again");
     assert_eq!(scene.materials().count(), 2);
-    assert_eq!(scene.material(scrolling).map(|m| m.uv_scroll), Some(Vec2::new(1.0, 0.0)));
+    assert_eq!(
+        scene.material(scrolling).map(|m| m.uv_scroll),
+        Some(Vec2::new(1.0, 0.0))
+    );
     history.undo(&mut scene);
     history.undo(&mut scene);
     assert_eq!(scene.materials().count(), 1);
@@ -103,7 +160,9 @@ fn continuous_edits_merge_into_one_step() {
     let start = scene.entity(ids[3]).expect("C").transform;
     for k in 1..=30 {
         let t = Transform::from_translation(Vec3::new(k as f32 * 0.1, 0.0, 0.0));
-        history.execute_continuous(&mut scene, SetTransforms::new("Move", vec![(ids[3], t)]), 7).expect("drag");
+        history
+            .execute_continuous(&mut scene, SetTransforms::new("Move", vec![(ids[3], t)]), 7)
+            .expect("drag");
     }
     history.end_edit();
     assert_eq!(history.position(), steps + 1, "a whole drag is one step");
@@ -112,9 +171,13 @@ fn continuous_edits_merge_into_one_step() {
     assert_eq!(scene.entity(ids[3]).expect("C").transform, start);
     // A new drag after the mouse was released is its own step.
     let t = Transform::from_translation(Vec3::X);
-    history.execute_continuous(&mut scene, SetTransforms::new("Move", vec![(ids[3], t)]), 7).expect("drag");
+    history
+        .execute_continuous(&mut scene, SetTransforms::new("Move", vec![(ids[3], t)]), 7)
+        .expect("drag");
     history.end_edit();
-    history.execute_continuous(&mut scene, SetTransforms::new("Move", vec![(ids[3], t)]), 7).expect("drag");
+    history
+        .execute_continuous(&mut scene, SetTransforms::new("Move", vec![(ids[3], t)]), 7)
+        .expect("drag");
     assert_eq!(history.position(), steps + 2);
 }
 
@@ -124,7 +187,9 @@ fn dirty_flag_follows_the_saved_state() {
     assert!(history.is_dirty());
     history.mark_saved();
     assert!(!history.is_dirty());
-    history.execute(&mut scene, Select::new(vec![ids[0]])).expect("select");
+    history
+        .execute(&mut scene, Select::new(vec![ids[0]]))
+        .expect("select");
     assert!(history.is_dirty());
     history.undo(&mut scene);
     assert!(!history.is_dirty(), "undo back to the saved state is clean");
@@ -139,15 +204,25 @@ fn new_commands_clear_redo_and_history_is_bounded() {
     let mut scene = pebble_model::Scene::new();
     let mut history = History::new(5);
     for i in 0..8 {
-        let mut s = SceneSettings::default();
-        s.map_name = format!("Map {i}");
-        history.execute(&mut scene, SetSettings::new(s)).expect("settings");
+        let s = SceneSettings {
+            map_name: format!("Map {i}"),
+            ..SceneSettings::default()
+        };
+        history
+            .execute(&mut scene, SetSettings::new(s))
+            .expect("settings");
     }
     assert_eq!(history.position(), 5);
     while history.undo(&mut scene).is_some() {}
-    assert_eq!(scene.settings().map_name, "Map 2", "the oldest steps fell off");
+    assert_eq!(
+        scene.settings().map_name,
+        "Map 2",
+        "the oldest steps fell off"
+    );
     history.redo(&mut scene).expect("redo").expect("applies");
-    history.execute(&mut scene, SetSettings::new(SceneSettings::default())).expect("settings");
+    history
+        .execute(&mut scene, SetSettings::new(SceneSettings::default()))
+        .expect("settings");
     assert!(!history.can_redo());
     let names: Vec<_> = history.entries().into_iter().map(|e| e.name).collect();
     assert_eq!(names.len(), 2);
@@ -158,7 +233,9 @@ fn jump_to_walks_the_history() {
     let (mut scene, mut history, _, ids) = small_scene();
     let base = history.position();
     for id in &ids {
-        history.execute(&mut scene, Select::new(vec![*id])).expect("select");
+        history
+            .execute(&mut scene, Select::new(vec![*id]))
+            .expect("select");
     }
     history.jump_to(&mut scene, base + 1).expect("jump back");
     assert_eq!(scene.selection(), &[ids[0]]);
@@ -173,17 +250,25 @@ fn set_entity_edits_properties_and_refuses_bad_geometry() {
     let mut e = scene.entity(ids[3]).expect("C").clone();
     e.name = "Crate".into();
     e.visible = false;
-    history.execute(&mut scene, SetEntity::new("Rename", e.clone())).expect("edit");
+    history
+        .execute(&mut scene, SetEntity::new("Rename", e.clone()))
+        .expect("edit");
     assert_eq!(scene.entity(ids[3]).map(|e| e.name.as_str()), Some("Crate"));
     assert!(!scene.is_pickable(ids[3]));
     if let EntityKind::Mesh(m) = &mut e.kind {
         m.geometry.faces[0].indices[0] = 9999;
     }
-    let err = history.execute(&mut scene, SetEntity::new("Break", e)).expect_err("bad index");
+    let err = history
+        .execute(&mut scene, SetEntity::new("Break", e))
+        .expect_err("bad index");
     assert!(err.to_string().contains("9999"), "{err}");
     let mut moved = scene.entity(ids[3]).expect("C").clone();
     moved.parent = Some(ids[0]);
-    assert!(history.execute(&mut scene, SetEntity::new("Sneak", moved)).is_err());
+    assert!(
+        history
+            .execute(&mut scene, SetEntity::new("Sneak", moved))
+            .is_err()
+    );
 }
 
 #[test]
@@ -191,27 +276,39 @@ fn journal_reports_only_what_changed() {
     let (mut scene, mut history, _, ids) = small_scene();
     let rev = scene.revision();
     let t = Transform::from_translation(Vec3::Y);
-    history.execute(&mut scene, SetTransforms::new("Move", vec![(ids[0], t)])).expect("move");
+    history
+        .execute(&mut scene, SetTransforms::new("Move", vec![(ids[0], t)]))
+        .expect("move");
     let changes = scene.changes_since(rev);
     // Moving the group moves its children in the world.
     assert_eq!(changes.entities, vec![ids[0], ids[1], ids[2]]);
     assert!(changes.removed.is_empty() && !changes.hierarchy);
     let rev = scene.revision();
-    history.execute(&mut scene, RemoveEntities::new(vec![ids[3]])).expect("remove");
+    history
+        .execute(&mut scene, RemoveEntities::new(vec![ids[3]]))
+        .expect("remove");
     let changes = scene.changes_since(rev);
     assert_eq!(changes.removed, vec![ids[3]]);
     assert!(changes.hierarchy && changes.selection);
-    assert_eq!(scene.changes_since(scene.revision()).entities, Vec::<EntityId>::new());
+    assert_eq!(
+        scene.changes_since(scene.revision()).entities,
+        Vec::<EntityId>::new()
+    );
 }
 
 #[test]
 fn queries_world_bounds_and_pick_ids() {
     let (scene, _, _, ids) = small_scene();
-    let aabb = scene.world_aabb(ids[0]).expect("group bounds cover children");
+    let aabb = scene
+        .world_aabb(ids[0])
+        .expect("group bounds cover children");
     assert!(aabb.min.x > 2.0 && aabb.max.x < 8.0, "{aabb:?}");
     let all = scene.bounds().expect("bounds");
     assert!(all.max.z > 4.0);
-    assert_eq!(scene.entity_by_pick_id(ids[2].pick_id()).map(|e| e.id), Some(ids[2]));
+    assert_eq!(
+        scene.entity_by_pick_id(ids[2].pick_id()).map(|e| e.id),
+        Some(ids[2])
+    );
     assert!(scene.entity_by_pick_id(0).is_none());
     assert_eq!(scene.entities_of(Kind::Mesh).count(), 3);
     assert_eq!(scene.counts()[&Kind::Group], 1);

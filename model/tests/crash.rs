@@ -16,7 +16,10 @@ const CHILD_ENV: &str = "PEBBLE_CRASH_TEST_CHILD";
 fn scene(tag: &str) -> Scene {
     let mut scene = Scene::new();
     let mut history = History::default();
-    let mut add = AddMaterial::new(Material { name: tag.into(), ..Material::default() });
+    let mut add = AddMaterial::new(Material {
+        name: tag.into(),
+        ..Material::default()
+    });
     add.apply(&mut scene).expect("material");
     let mat = add.created().expect("id");
     add.revert(&mut scene);
@@ -25,10 +28,19 @@ fn scene(tag: &str) -> Scene {
         .map(|i| {
             let p = Primitive::Box { size: Vec3::ONE };
             let geometry = p.generate(mat).expect("box");
-            Entity::new(format!("{tag} {i}"), EntityKind::Mesh(MeshEntity { source: GeometrySource::Primitive(p), geometry, collidable: false }))
+            Entity::new(
+                format!("{tag} {i}"),
+                EntityKind::Mesh(MeshEntity {
+                    source: GeometrySource::Primitive(p),
+                    geometry,
+                    collidable: false,
+                }),
+            )
         })
         .collect();
-    history.execute(&mut scene, AddEntities::new("Add", entities)).expect("add");
+    history
+        .execute(&mut scene, AddEntities::new("Add", entities))
+        .expect("add");
     scene
 }
 
@@ -61,14 +73,27 @@ fn killed_saves_leave_the_old_or_the_new_project() {
     std::fs::create_dir_all(&dir).expect("dir");
     let path = dir.join("level.pebble.ron");
     let (a, b) = (scene("old"), scene("new"));
-    let (text_a, text_b) = (project::to_ron(&a).expect("ron"), project::to_ron(&b).expect("ron"));
-    assert!(text_a.len() > 500_000, "big enough for kills to land mid-write: {}", text_a.len());
+    let (text_a, text_b) = (
+        project::to_ron(&a).expect("ron"),
+        project::to_ron(&b).expect("ron"),
+    );
+    assert!(
+        text_a.len() > 500_000,
+        "big enough for kills to land mid-write: {}",
+        text_a.len()
+    );
     project::save(&path, &a).expect("initial save");
     let exe = std::env::current_exe().expect("test binary");
     let mut seen = [0usize; 2];
     for round in 0..60u64 {
         let mut child = Command::new(&exe)
-            .args(["crash_child_saves_forever", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+            .args([
+                "crash_child_saves_forever",
+                "--exact",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
             .env(CHILD_ENV, &path)
             .stdout(std::process::Stdio::null())
             .spawn()
@@ -83,11 +108,17 @@ fn killed_saves_leave_the_old_or_the_new_project() {
         } else if on_disk == text_b {
             seen[1] += 1;
         } else {
-            panic!("round {round}: the project on disk is neither the old nor the new one ({} bytes)", on_disk.len());
+            panic!(
+                "round {round}: the project on disk is neither the old nor the new one ({} bytes)",
+                on_disk.len()
+            );
         }
         project::load(&path).expect("and it loads");
     }
     eprintln!("60 kills: old {} times, new {} times", seen[0], seen[1]);
-    assert!(seen[0] > 0 && seen[1] > 0, "kills should land in both halves of the loop: {seen:?}");
+    assert!(
+        seen[0] > 0 && seen[1] > 0,
+        "kills should land in both halves of the loop: {seen:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

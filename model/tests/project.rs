@@ -25,9 +25,17 @@ fn save_then_load_round_trips_and_keeps_id_counters() {
     assert_eq!(loaded.data().entities, scene.data().entities);
     assert_eq!(loaded.data().order, scene.data().order);
     assert_eq!(loaded.data().materials, scene.data().materials);
-    assert_eq!(loaded.ids(), scene.ids(), "ids are never reused after a reload");
+    assert_eq!(
+        loaded.ids(),
+        scene.ids(),
+        "ids are never reused after a reload"
+    );
     let text = std::fs::read_to_string(&path).expect("text");
-    assert!(text.contains("format: \"pebble-project\"") && text.contains("version: 1"), "{}", &text[..200]);
+    assert!(
+        text.contains("format: \"pebble-project\"") && text.contains("version: 1"),
+        "{}",
+        &text[..200]
+    );
 }
 
 fn load_text(text: &str) -> ProjectError {
@@ -41,11 +49,20 @@ fn versions_and_foreign_files_get_clear_messages() {
     let newer = text.replacen("version: 1", "version: 7", 1);
     let err = load_text(&newer);
     assert!(matches!(err, ProjectError::Newer { found: 7, .. }));
-    assert!(err.to_string().contains("format 7") && err.to_string().contains("update Pebble"), "{err}");
+    assert!(
+        err.to_string().contains("format 7") && err.to_string().contains("update Pebble"),
+        "{err}"
+    );
     let older = text.replacen("version: 1", "version: 0", 1);
-    assert!(matches!(load_text(&older), ProjectError::Older { found: 0, .. }));
+    assert!(matches!(
+        load_text(&older),
+        ProjectError::Older { found: 0, .. }
+    ));
     let foreign = text.replacen("pebble-project", "something-else", 1);
-    assert!(matches!(load_text(&foreign), ProjectError::NotAProject { .. }));
+    assert!(matches!(
+        load_text(&foreign),
+        ProjectError::NotAProject { .. }
+    ));
 }
 
 #[test]
@@ -53,17 +70,27 @@ fn parse_errors_give_line_and_column() {
     let (scene, _, _, _) = small_scene();
     let text = project::to_ron(&scene).expect("ron");
     // Break a value on a known line.
-    let line = text.lines().position(|l| l.contains("name: \"B\"")).expect("line") + 1;
+    let line = text
+        .lines()
+        .position(|l| l.contains("name: \"B\""))
+        .expect("line")
+        + 1;
     let broken = text.replacen("name: \"B\"", "name: B\"", 1);
     let err = load_text(&broken);
     match &err {
-        ProjectError::Parse { line: l, column, .. } => {
+        ProjectError::Parse {
+            line: l, column, ..
+        } => {
             assert_eq!(*l, line, "{err}");
             assert!(*column > 1, "{err}");
         }
         other => panic!("expected a parse error, got {other}"),
     }
-    assert!(err.to_string().starts_with(&format!("level.pebble.ron:{line}:")), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with(&format!("level.pebble.ron:{line}:")),
+        "{err}"
+    );
 }
 
 #[test]
@@ -72,7 +99,10 @@ fn broken_references_are_refused() {
     let text = project::to_ron(&scene).expect("ron");
     let dangling = text.replacen("parent: Some(1)", "parent: Some(99)", 1);
     let err = load_text(&dangling);
-    assert!(matches!(err, ProjectError::Invalid { .. }) && err.to_string().contains("99"), "{err}");
+    assert!(
+        matches!(err, ProjectError::Invalid { .. }) && err.to_string().contains("99"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -83,27 +113,66 @@ fn a_dirty_scene_is_autosaved_and_reported_on_the_next_open() {
     history.mark_saved();
     let mut autosave = Autosave::new(Duration::from_secs(30));
     let t0 = Instant::now();
-    assert!(!autosave.tick(t0, &path, &scene, history.is_dirty()).expect("tick"));
-    history.execute(&mut scene, Select::new(vec![ids[0]])).expect("select");
-    pebble_model::History::default();
+    assert!(
+        !autosave
+            .tick(t0, &path, &scene, history.is_dirty())
+            .expect("tick")
+    );
+    history
+        .execute(&mut scene, Select::new(vec![ids[0]]))
+        .expect("select");
     let mut e = scene.entity(ids[3]).expect("C").clone();
     e.name = "Unsaved work".into();
-    history.execute(&mut scene, pebble_model::command::SetEntity::new("Rename", e)).expect("rename");
-    assert!(!autosave.tick(t0 + Duration::from_secs(10), &path, &scene, history.is_dirty()).expect("too soon"));
-    assert!(autosave.tick(t0 + Duration::from_secs(31), &path, &scene, history.is_dirty()).expect("autosaves"));
+    history
+        .execute(
+            &mut scene,
+            pebble_model::command::SetEntity::new("Rename", e),
+        )
+        .expect("rename");
+    assert!(
+        !autosave
+            .tick(
+                t0 + Duration::from_secs(10),
+                &path,
+                &scene,
+                history.is_dirty()
+            )
+            .expect("too soon")
+    );
+    assert!(
+        autosave
+            .tick(
+                t0 + Duration::from_secs(31),
+                &path,
+                &scene,
+                history.is_dirty()
+            )
+            .expect("autosaves")
+    );
 
     // "Crash": open the project again.
     let (opened, recovery) = project::open(&path).expect("opens");
     let info = recovery.expect("the newer recovery file is reported");
-    assert_ne!(opened.entity(ids[3]).map(|e| e.name.clone()), Some("Unsaved work".into()), "never applied silently");
+    assert_ne!(
+        opened.entity(ids[3]).map(|e| e.name.clone()),
+        Some("Unsaved work".into()),
+        "never applied silently"
+    );
     assert!(info.path.exists(), "never deleted silently");
     let recovered = project::load_recovery(&info).expect("loads");
-    assert_eq!(recovered.entity(ids[3]).map(|e| e.name.as_str()), Some("Unsaved work"));
+    assert_eq!(
+        recovered.entity(ids[3]).map(|e| e.name.as_str()),
+        Some("Unsaved work")
+    );
     project::discard_recovery(&info).expect("discard");
     assert!(project::open(&path).expect("opens").1.is_none());
 
     // A real save makes the recovery file stale and removes it.
-    assert!(autosave.tick(t0 + Duration::from_secs(70), &path, &scene, true).expect("autosaves"));
+    assert!(
+        autosave
+            .tick(t0 + Duration::from_secs(70), &path, &scene, true)
+            .expect("autosaves")
+    );
     project::save(&path, &scene).expect("saves");
     autosave.saved(&path, t0 + Duration::from_secs(71));
     assert!(project::find_recovery(&path).is_none());

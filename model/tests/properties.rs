@@ -83,25 +83,47 @@ fn command(scene: &Scene, op: &Op) -> Option<(Box<dyn Command>, Option<u64>)> {
         Op::AddBox(m, p) => {
             let mat = pick_material(scene, *m)?;
             let at = Vec3::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2])) * 0.25;
-            Box::new(AddEntities::new("Add box", vec![box_entity("Box", mat, at)]))
+            Box::new(AddEntities::new(
+                "Add box",
+                vec![box_entity("Box", mat, at)],
+            ))
         }
         Op::AddLight => Box::new(AddEntities::new(
             "Add light",
-            vec![Entity::new("Lamp", EntityKind::Light(Light::Omni { color: [1.0, 0.8, 0.6], radius: 4.0, intensity: 2.0, shadows: true }))],
+            vec![Entity::new(
+                "Lamp",
+                EntityKind::Light(Light::Omni {
+                    color: [1.0, 0.8, 0.6],
+                    radius: 4.0,
+                    intensity: 2.0,
+                    shadows: true,
+                }),
+            )],
         )),
         Op::AddSpawn(y) => Box::new(AddEntities::new(
             "Add spawn",
-            vec![Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn { yaw: f32::from(*y) / 40.0, camera_fov: 65.0 }))],
+            vec![Entity::new(
+                "Spawn",
+                EntityKind::PlayerSpawn(PlayerSpawn {
+                    yaw: f32::from(*y) / 40.0,
+                    camera_fov: 65.0,
+                }),
+            )],
         )),
         Op::Remove(k) => Box::new(RemoveEntities::new(vec![pick(scene, *k)?])),
         Op::Move(a, b, p, continuous) => {
             let ids = [pick(scene, *a)?, pick(scene, *b)?];
-            let ids = if ids[0] == ids[1] { vec![ids[0]] } else { ids.to_vec() };
+            let ids = if ids[0] == ids[1] {
+                vec![ids[0]]
+            } else {
+                ids.to_vec()
+            };
             let after = ids
                 .iter()
                 .map(|id| {
                     let t = Transform {
-                        translation: Vec3::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2])) * 0.125,
+                        translation: Vec3::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2]))
+                            * 0.125,
                         rotation: Quat::from_rotation_y(f32::from(p[0]) * 0.01),
                         scale: Vec3::splat(1.0 + f32::from(p[2].unsigned_abs()) * 0.01),
                     };
@@ -135,13 +157,19 @@ fn command(scene: &Scene, op: &Op) -> Option<(Box<dyn Command>, Option<u64>)> {
             Box::new(Group::new(ids, "Group"))
         }
         Op::Ungroup(k) => Box::new(Ungroup::new(pick(scene, *k)?)),
-        Op::AddMaterial => Box::new(AddMaterial::new(Material { name: "New".into(), ..Material::default() })),
+        Op::AddMaterial => Box::new(AddMaterial::new(Material {
+            name: "New".into(),
+            ..Material::default()
+        })),
         Op::EditMaterial(k, v) => {
             let id = pick_material(scene, *k)?;
             let mut m = scene.material(id)?.clone();
             m.tiling = Vec2::splat(1.0 + f32::from(v.unsigned_abs()) * 0.1);
             m.double_sided = *v < 0;
-            return Some((Box::new(SetMaterial::new(id, m)), Some(1_000_000 + u64::from(id.0))));
+            return Some((
+                Box::new(SetMaterial::new(id, m)),
+                Some(1_000_000 + u64::from(id.0)),
+            ));
         }
         Op::Assign(e, f, m) => {
             let id = pick(scene, *e)?;
@@ -149,7 +177,11 @@ fn command(scene: &Scene, op: &Op) -> Option<(Box<dyn Command>, Option<u64>)> {
             if n == 0 {
                 return None;
             }
-            Box::new(AssignMaterial::new(id, vec![*f as usize % n], pick_material(scene, *m)?))
+            Box::new(AssignMaterial::new(
+                id,
+                vec![*f as usize % n],
+                pick_material(scene, *m)?,
+            ))
         }
         Op::Scroll(e, f, s) => {
             let id = pick(scene, *e)?;
@@ -158,9 +190,15 @@ fn command(scene: &Scene, op: &Op) -> Option<(Box<dyn Command>, Option<u64>)> {
                 return None;
             }
             let faces = vec![*f as usize % n, (*f as usize + 1) % n];
-            Box::new(ApplyScroll::new(id, faces, Vec2::new(0.0, f32::from(*s) / 64.0)))
+            Box::new(ApplyScroll::new(
+                id,
+                faces,
+                Vec2::new(0.0, f32::from(*s) / 64.0),
+            ))
         }
-        Op::Select(ks) => Box::new(Select::new(ks.iter().filter_map(|k| pick(scene, *k)).collect())),
+        Op::Select(ks) => Box::new(Select::new(
+            ks.iter().filter_map(|k| pick(scene, *k)).collect(),
+        )),
         Op::Settings(k) => Box::new(SetSettings::new(SceneSettings {
             map_name: format!("Map {k}"),
             environment: Environment::ALL[*k as usize % 4],
@@ -175,7 +213,9 @@ fn initial_scene(boxes: u8) -> (Scene, History) {
     let mut scene = Scene::new();
     let mut history = History::default();
     let mat = add_material(&mut scene, &mut history, "Base");
-    let entities = (0..boxes).map(|i| box_entity(&format!("Box {i}"), mat, Vec3::X * f32::from(i))).collect();
+    let entities = (0..boxes)
+        .map(|i| box_entity(&format!("Box {i}"), mat, Vec3::X * f32::from(i)))
+        .collect();
     add(&mut scene, &mut history, entities);
     // The test starts from here: a fresh history over a built scene.
     (scene, History::default())
@@ -225,15 +265,28 @@ fn run(boxes: u8, ops: &[Op]) -> Result<(), TestCaseError> {
     let final_state = scene.clone();
     while history.undo(&mut scene).is_some() {}
     scene.check_consistency().map_err(TestCaseError::fail)?;
-    prop_assert_eq!(&scene, &initial, "undoing everything gives the initial scene");
+    prop_assert_eq!(
+        &scene,
+        &initial,
+        "undoing everything gives the initial scene"
+    );
     while let Some(r) = history.redo(&mut scene) {
         r.map_err(|e| TestCaseError::fail(format!("redo failed: {e}")))?;
     }
-    prop_assert_eq!(&scene, &final_state, "redoing everything gives the final scene");
-    let text = pebble_model::project::to_ron(&final_state).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert_eq!(
+        &scene,
+        &final_state,
+        "redoing everything gives the final scene"
+    );
+    let text = pebble_model::project::to_ron(&final_state)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
     let loaded = pebble_model::project::from_ron(&text, std::path::Path::new("mem.pebble.ron"))
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
-    prop_assert_eq!(without_selection(&loaded), without_selection(&final_state), "save → load round-trips");
+    prop_assert_eq!(
+        without_selection(&loaded),
+        without_selection(&final_state),
+        "save → load round-trips"
+    );
     Ok(())
 }
 
@@ -242,14 +295,24 @@ static APPLIED: AtomicUsize = AtomicUsize::new(0);
 
 #[test]
 fn undo_all_restores_redo_all_replays() {
-    let config = ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() };
+    let config = ProptestConfig {
+        cases: 2000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
     let mut runner = proptest::test_runner::TestRunner::new(config);
     let strategy = (0u8..6, proptest::collection::vec(op(), 50));
     if let Err(e) = runner.run(&strategy, |(boxes, ops)| run(boxes, &ops)) {
         panic!("{e}");
     }
-    let (attempted, applied) = (ATTEMPTED.load(Ordering::Relaxed), APPLIED.load(Ordering::Relaxed));
+    let (attempted, applied) = (
+        ATTEMPTED.load(Ordering::Relaxed),
+        APPLIED.load(Ordering::Relaxed),
+    );
     // The sequences must mostly do something, or the property says little.
-    assert!(applied * 2 > attempted, "{applied} of {attempted} commands applied");
+    assert!(
+        applied * 2 > attempted,
+        "{applied} of {attempted} commands applied"
+    );
     eprintln!("{applied} of {attempted} generated commands applied");
 }

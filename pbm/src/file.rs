@@ -7,8 +7,8 @@ use std::format;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::string::ToString;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::vec::Vec;
 
 use crate::error::{ReadError, Warning};

@@ -86,5 +86,9 @@ fn concurrent_saves_to_one_path_never_collide() {
     });
     let on_disk = std::fs::read(&path).expect("reads");
     assert!(contents.contains(&on_disk), "the file is one complete save");
-    assert_eq!(std::fs::read_dir(&dir).expect("list").count(), 1, "no temporary files left");
+    assert_eq!(
+        std::fs::read_dir(&dir).expect("list").count(),
+        1,
+        "no temporary files left"
+    );
 }

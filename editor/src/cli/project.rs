@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
+use pebble_model::Kind;
 use pebble_model::entity::{EntityKind, Light};
 use pebble_model::project::{self, resolve_asset};
-use pebble_model::Kind;
 
 #[derive(Debug, Subcommand)]
 pub enum ProjectCommand {
@@ -42,7 +42,16 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
         .iter()
         .filter_map(|k| counts.get(k).map(|n| format!("{n} {}", k.name())))
         .collect();
-    writeln!(out, "\nentities ({}): {}", scene.len(), if listed.is_empty() { "none".into() } else { listed.join(", ") })?;
+    writeln!(
+        out,
+        "\nentities ({}): {}",
+        scene.len(),
+        if listed.is_empty() {
+            "none".into()
+        } else {
+            listed.join(", ")
+        }
+    )?;
     let triangles: usize = scene
         .entities_of(Kind::Mesh)
         .filter_map(|e| match &e.kind {
@@ -66,7 +75,10 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
         let users = scene.material_users(id).len();
         let scroll = if m.scrolls() {
             let mps = m.scroll_metres_per_second();
-            format!("  scroll ({}, {}) rep/s = ({}, {}) m/s", m.uv_scroll.x, m.uv_scroll.y, mps.x, mps.y)
+            format!(
+                "  scroll ({}, {}) rep/s = ({}, {}) m/s",
+                m.uv_scroll.x, m.uv_scroll.y, mps.x, mps.y
+            )
         } else {
             String::new()
         };
@@ -82,13 +94,33 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
     for e in lights {
         let at = scene.world_transform(e.id).translation;
         let line = match &e.kind {
-            EntityKind::Light(Light::Sun { direction, intensity, shadows, .. }) => {
-                format!("sun  direction {}  intensity {intensity}  shadows {shadows}", v3(*direction))
+            EntityKind::Light(Light::Sun {
+                direction,
+                intensity,
+                shadows,
+                ..
+            }) => {
+                format!(
+                    "sun  direction {}  intensity {intensity}  shadows {shadows}",
+                    v3(*direction)
+                )
             }
-            EntityKind::Light(Light::Omni { radius, intensity, shadows, .. }) => {
-                format!("omni at {}  radius {radius} m  intensity {intensity}  shadows {shadows}", v3(at.into()))
+            EntityKind::Light(Light::Omni {
+                radius,
+                intensity,
+                shadows,
+                ..
+            }) => {
+                format!(
+                    "omni at {}  radius {radius} m  intensity {intensity}  shadows {shadows}",
+                    v3(at.into())
+                )
             }
-            EntityKind::Light(Light::Hemisphere { ao_strength, ao_radius, .. }) => {
+            EntityKind::Light(Light::Hemisphere {
+                ao_strength,
+                ao_radius,
+                ..
+            }) => {
                 format!("hemisphere ambient  AO {ao_strength} within {ao_radius} m")
             }
             _ => continue,
@@ -98,15 +130,22 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
 
     let diagnostics = pebble_model::diagnostics::diagnose(&scene, Some(path));
     if !diagnostics.is_empty() || recovery.is_some() {
-        writeln!(out, "\nwarnings ({}):", diagnostics.len() + usize::from(recovery.is_some()))?;
+        writeln!(
+            out,
+            "\nwarnings ({}):",
+            diagnostics.len() + usize::from(recovery.is_some())
+        )?;
         for d in &diagnostics {
             writeln!(out, "  {}", d.message)?;
         }
         if let Some(r) = &recovery {
-            writeln!(out, "  unsaved work from an earlier session is in {} (newer than the project)", r.path.display())?;
+            writeln!(
+                out,
+                "  unsaved work from an earlier session is in {} (newer than the project)",
+                r.path.display()
+            )?;
         }
     }
     super::emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
-

@@ -52,7 +52,10 @@ impl AddEntities {
         let mut local = HashSet::new();
         for e in &self.entities {
             if e.id.0 != 0 && !local.insert(e.id) {
-                return Err(CommandError::Invalid(format!("entity id {} appears twice in one batch", e.id)));
+                return Err(CommandError::Invalid(format!(
+                    "entity id {} appears twice in one batch",
+                    e.id
+                )));
             }
         }
         // Check everything before allocating, so a refused batch wastes no ids.
@@ -94,7 +97,8 @@ pub(crate) fn check_entity(scene: &Scene, e: &Entity) -> Result<(), CommandError
         _ => None,
     };
     if let Some(g) = geometry {
-        g.validate().map_err(|err| CommandError::Invalid(format!("{}: {err}", e.name)))?;
+        g.validate()
+            .map_err(|err| CommandError::Invalid(format!("{}: {err}", e.name)))?;
         for f in &g.faces {
             if scene.material(f.material).is_none() {
                 return Err(CommandError::MissingMaterial(f.material));
@@ -131,7 +135,10 @@ impl Command for AddEntities {
             let roots = self
                 .entities
                 .iter()
-                .filter(|e| !e.parent.is_some_and(|p| self.entities.iter().any(|x| x.id == p)))
+                .filter(|e| {
+                    !e.parent
+                        .is_some_and(|p| self.entities.iter().any(|x| x.id == p))
+                })
                 .map(|e| e.id)
                 .collect();
             scene.set_selection(roots);

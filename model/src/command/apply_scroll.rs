@@ -24,30 +24,56 @@ pub struct ApplyScroll {
 
 impl ApplyScroll {
     pub fn new(entity: EntityId, faces: Vec<usize>, scroll: Vec2) -> Self {
-        Self { entity, faces, scroll, steps: Vec::new(), applied: 0 }
+        Self {
+            entity,
+            faces,
+            scroll,
+            steps: Vec::new(),
+            applied: 0,
+        }
     }
 
     fn plan(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
         if !self.scroll.is_finite() {
             return Err(CommandError::Invalid("scroll speed must be finite".into()));
         }
-        let e = scene.entity(self.entity).ok_or(CommandError::MissingEntity(self.entity))?;
+        let e = scene
+            .entity(self.entity)
+            .ok_or(CommandError::MissingEntity(self.entity))?;
         let EntityKind::Mesh(m) = &e.kind else {
-            return Err(CommandError::Invalid(format!("{} has no faces to scroll", e.name)));
+            return Err(CommandError::Invalid(format!(
+                "{} has no faces to scroll",
+                e.name
+            )));
         };
         let count = m.geometry.faces.len();
-        let faces: Vec<usize> = if self.faces.is_empty() { (0..count).collect() } else { self.faces.clone() };
+        let faces: Vec<usize> = if self.faces.is_empty() {
+            (0..count).collect()
+        } else {
+            self.faces.clone()
+        };
         if let Some(bad) = faces.iter().find(|f| **f >= count) {
-            return Err(CommandError::Invalid(format!("{} has {count} faces, not face {bad}", e.name)));
+            return Err(CommandError::Invalid(format!(
+                "{} has {count} faces, not face {bad}",
+                e.name
+            )));
         }
         let mut by_material: BTreeMap<MaterialId, Vec<usize>> = BTreeMap::new();
         for f in faces {
-            by_material.entry(m.geometry.faces[f].material).or_default().push(f);
+            by_material
+                .entry(m.geometry.faces[f].material)
+                .or_default()
+                .push(f);
         }
         for (material, chosen) in by_material {
-            let mut m = scene.material(material).ok_or(CommandError::MissingMaterial(material))?.clone();
+            let mut m = scene
+                .material(material)
+                .ok_or(CommandError::MissingMaterial(material))?
+                .clone();
             let users = scene.material_users(material);
-            let only_chosen = users.iter().all(|(e, f)| *e == self.entity && chosen.contains(f));
+            let only_chosen = users
+                .iter()
+                .all(|(e, f)| *e == self.entity && chosen.contains(f));
             m.uv_scroll = self.scroll;
             if only_chosen {
                 self.steps.push(Box::new(SetMaterial::new(material, m)));
@@ -55,10 +81,13 @@ impl ApplyScroll {
                 m.name = format!("{} (scrolling)", m.name);
                 let mut add = AddMaterial::new(m);
                 add.apply(scene)?;
-                let copy = add.created().ok_or_else(|| CommandError::Invalid("material not created".into()))?;
+                let copy = add
+                    .created()
+                    .ok_or_else(|| CommandError::Invalid("material not created".into()))?;
                 add.revert(scene);
                 self.steps.push(Box::new(add));
-                self.steps.push(Box::new(AssignMaterial::new(self.entity, chosen, copy)));
+                self.steps
+                    .push(Box::new(AssignMaterial::new(self.entity, chosen, copy)));
             }
         }
         Ok(())

@@ -18,7 +18,12 @@ pub struct AssignMaterial {
 
 impl AssignMaterial {
     pub fn new(entity: EntityId, faces: Vec<usize>, material: MaterialId) -> Self {
-        Self { entity, faces, material, before: Vec::new() }
+        Self {
+            entity,
+            faces,
+            material,
+            before: Vec::new(),
+        }
     }
 }
 
@@ -31,19 +36,31 @@ impl Command for AssignMaterial {
         if scene.material(self.material).is_none() {
             return Err(CommandError::MissingMaterial(self.material));
         }
-        let e = scene.entity(self.entity).ok_or(CommandError::MissingEntity(self.entity))?;
+        let e = scene
+            .entity(self.entity)
+            .ok_or(CommandError::MissingEntity(self.entity))?;
         let EntityKind::Mesh(m) = &e.kind else {
             return Err(CommandError::Invalid(format!("{} has no faces", e.name)));
         };
         let count = m.geometry.faces.len();
-        let faces: Vec<usize> = if self.faces.is_empty() { (0..count).collect() } else { self.faces.clone() };
+        let faces: Vec<usize> = if self.faces.is_empty() {
+            (0..count).collect()
+        } else {
+            self.faces.clone()
+        };
         if let Some(bad) = faces.iter().find(|f| **f >= count) {
-            return Err(CommandError::Invalid(format!("{} has {count} faces, not face {bad}", e.name)));
+            return Err(CommandError::Invalid(format!(
+                "{} has {count} faces, not face {bad}",
+                e.name
+            )));
         }
         let Some(EntityKind::Mesh(m)) = scene.entity_mut(self.entity).map(|e| &mut e.kind) else {
             return Ok(());
         };
-        self.before = faces.iter().map(|&f| (f, m.geometry.faces[f].material)).collect();
+        self.before = faces
+            .iter()
+            .map(|&f| (f, m.geometry.faces[f].material))
+            .collect();
         for &f in &faces {
             m.geometry.faces[f].material = self.material;
         }

@@ -20,7 +20,10 @@ impl Duplicate {
 
     /// The copies' ids, after the first apply.
     pub fn created(&self) -> Vec<EntityId> {
-        self.add.as_ref().map(AddEntities::created).unwrap_or_default()
+        self.add
+            .as_ref()
+            .map(AddEntities::created)
+            .unwrap_or_default()
     }
 }
 

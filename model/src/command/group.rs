@@ -32,8 +32,14 @@ impl Command for Group {
     }
 
     fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
-        let first = *self.ids.first().ok_or_else(|| CommandError::Invalid("nothing to group".into()))?;
-        let parent = scene.entity(first).ok_or(CommandError::MissingEntity(first))?.parent;
+        let first = *self
+            .ids
+            .first()
+            .ok_or_else(|| CommandError::Invalid("nothing to group".into()))?;
+        let parent = scene
+            .entity(first)
+            .ok_or(CommandError::MissingEntity(first))?
+            .parent;
         if self.steps.is_empty() {
             let mut group = Entity::new(self.name.clone(), EntityKind::Group);
             group.parent = parent;
@@ -41,7 +47,8 @@ impl Command for Group {
             add.apply(scene)?;
             let gid = add.created()[0];
             self.steps.push(Box::new(add));
-            self.steps.push(Box::new(Reparent::new(self.ids.clone(), Some(gid))));
+            self.steps
+                .push(Box::new(Reparent::new(self.ids.clone(), Some(gid))));
             self.steps.push(Box::new(Select::new(vec![gid])));
             self.applied = 1;
         }

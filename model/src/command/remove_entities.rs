@@ -54,7 +54,12 @@ impl Command for RemoveEntities {
                 self.removed.push(taken);
             }
         }
-        let kept = self.selection_before.iter().filter(|id| !all.contains(id)).copied().collect();
+        let kept = self
+            .selection_before
+            .iter()
+            .filter(|id| !all.contains(id))
+            .copied()
+            .collect();
         scene.set_selection(kept);
         Ok(())
     }

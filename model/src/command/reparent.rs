@@ -40,7 +40,10 @@ impl Command for Reparent {
             }
             for id in &self.ids {
                 if *id == p || scene.is_ancestor(*id, p) {
-                    return Err(CommandError::Cycle { entity: *id, parent: p });
+                    return Err(CommandError::Cycle {
+                        entity: *id,
+                        parent: p,
+                    });
                 }
             }
         }

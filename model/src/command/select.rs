@@ -14,7 +14,10 @@ pub struct Select {
 
 impl Select {
     pub fn new(after: Vec<EntityId>) -> Self {
-        Self { after, before: Vec::new() }
+        Self {
+            after,
+            before: Vec::new(),
+        }
     }
 }
 

@@ -40,9 +40,14 @@ impl Command for SetEntity {
 
     fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
         let id = self.after.id;
-        let current = scene.entity(id).ok_or(CommandError::MissingEntity(id))?.clone();
+        let current = scene
+            .entity(id)
+            .ok_or(CommandError::MissingEntity(id))?
+            .clone();
         if current.parent != self.after.parent {
-            return Err(CommandError::Invalid("use Reparent to change an entity's parent".into()));
+            return Err(CommandError::Invalid(
+                "use Reparent to change an entity's parent".into(),
+            ));
         }
         check_entity(scene, &self.after)?;
         if let Some(e) = scene.entity_mut(id) {

@@ -16,7 +16,11 @@ pub struct SetMaterial {
 
 impl SetMaterial {
     pub fn new(id: MaterialId, after: Material) -> Self {
-        Self { id, after, before: None }
+        Self {
+            id,
+            after,
+            before: None,
+        }
     }
 }
 
@@ -27,14 +31,19 @@ impl Command for SetMaterial {
 
     fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
         let m = &self.after;
-        let finite = m.tiling.is_finite() && m.offset.is_finite() && m.rotation.is_finite() && m.uv_scroll.is_finite();
+        let finite = m.tiling.is_finite()
+            && m.offset.is_finite()
+            && m.rotation.is_finite()
+            && m.uv_scroll.is_finite();
         if !finite || m.tiling.x <= 0.0 || m.tiling.y <= 0.0 {
             return Err(CommandError::Invalid(format!(
                 "material {}: tiling must be positive metres per repeat and every value finite",
                 m.name
             )));
         }
-        let slot = scene.material_mut(self.id).ok_or(CommandError::MissingMaterial(self.id))?;
+        let slot = scene
+            .material_mut(self.id)
+            .ok_or(CommandError::MissingMaterial(self.id))?;
         self.before = Some(std::mem::replace(slot, self.after.clone()));
         Ok(())
     }

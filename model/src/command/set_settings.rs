@@ -13,7 +13,10 @@ pub struct SetSettings {
 
 impl SetSettings {
     pub fn new(after: SceneSettings) -> Self {
-        Self { after, before: None }
+        Self {
+            after,
+            before: None,
+        }
     }
 }
 
@@ -30,7 +33,7 @@ impl Command for SetSettings {
                 s.max_texture_size
             )));
         }
-        if !(3..=384).contains(&s.chunk_vertices) || s.chunk_vertices % 3 != 0 {
+        if !(3..=384).contains(&s.chunk_vertices) || !s.chunk_vertices.is_multiple_of(3) {
             return Err(CommandError::Invalid(format!(
                 "chunk size {} must be a multiple of 3 up to 384 vertices",
                 s.chunk_vertices
@@ -69,7 +72,10 @@ pub struct SetLayers {
 
 impl SetLayers {
     pub fn new(after: Vec<Layer>) -> Self {
-        Self { after, before: None }
+        Self {
+            after,
+            before: None,
+        }
     }
 }
 
@@ -83,7 +89,10 @@ impl Command for SetLayers {
             let still_there = self.after.iter().any(|a| a.id == l.id);
             let used = scene.entities().any(|e| e.layer == l.id);
             if !still_there && used {
-                return Err(CommandError::Invalid(format!("layer '{}' still holds entities", l.name)));
+                return Err(CommandError::Invalid(format!(
+                    "layer '{}' still holds entities",
+                    l.name
+                )));
             }
         }
         self.before = Some(std::mem::replace(scene.layers_mut(), self.after.clone()));

@@ -35,7 +35,10 @@ impl Command for SetTransforms {
             let e = scene.entity(*id).ok_or(CommandError::MissingEntity(*id))?;
             let finite = t.translation.is_finite() && t.rotation.is_finite() && t.scale.is_finite();
             if !finite {
-                return Err(CommandError::Invalid(format!("the transform of {} is not finite", e.name)));
+                return Err(CommandError::Invalid(format!(
+                    "the transform of {} is not finite",
+                    e.name
+                )));
             }
             before.push(e.transform);
         }

@@ -26,7 +26,9 @@ impl Command for Ungroup {
     }
 
     fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
-        let g = scene.entity(self.group).ok_or(CommandError::MissingEntity(self.group))?;
+        let g = scene
+            .entity(self.group)
+            .ok_or(CommandError::MissingEntity(self.group))?;
         if g.kind != EntityKind::Group {
             return Err(CommandError::Invalid(format!("{} is not a group", g.name)));
         }
@@ -34,7 +36,10 @@ impl Command for Ungroup {
         let children = scene.children(Some(self.group));
         let mut steps = CommandGroup::new(
             "Ungroup",
-            vec![Box::new(Reparent::new(children, parent)), Box::new(RemoveEntities::new(vec![self.group]))],
+            vec![
+                Box::new(Reparent::new(children, parent)),
+                Box::new(RemoveEntities::new(vec![self.group])),
+            ],
         );
         steps.apply(scene)?;
         self.steps = Some(steps);

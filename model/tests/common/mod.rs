@@ -4,10 +4,15 @@
 use glam::{Quat, Vec3};
 use pebble_model::command::{AddEntities, AddMaterial};
 use pebble_model::entity::{GeometrySource, MeshEntity};
-use pebble_model::{Entity, EntityId, EntityKind, History, Material, MaterialId, Primitive, Scene, Transform};
+use pebble_model::{
+    Entity, EntityId, EntityKind, History, Material, MaterialId, Primitive, Scene, Transform,
+};
 
 pub fn add_material(scene: &mut Scene, history: &mut History, name: &str) -> MaterialId {
-    let mut add = AddMaterial::new(Material { name: name.into(), ..Material::default() });
+    let mut add = AddMaterial::new(Material {
+        name: name.into(),
+        ..Material::default()
+    });
     // Apply through a throwaway history entry so that ids are allocated.
     use pebble_model::Command;
     add.apply(scene).expect("material");
@@ -18,10 +23,23 @@ pub fn add_material(scene: &mut Scene, history: &mut History, name: &str) -> Mat
 }
 
 pub fn box_entity(name: &str, material: MaterialId, at: Vec3) -> Entity {
-    let primitive = Primitive::Box { size: Vec3::new(1.0, 2.0, 3.0) };
+    let primitive = Primitive::Box {
+        size: Vec3::new(1.0, 2.0, 3.0),
+    };
     let geometry = primitive.generate(material).expect("box");
-    Entity::new(name, EntityKind::Mesh(MeshEntity { source: GeometrySource::Primitive(primitive), geometry, collidable: true }))
-        .with_transform(Transform { translation: at, rotation: Quat::from_rotation_y(0.3), scale: Vec3::ONE })
+    Entity::new(
+        name,
+        EntityKind::Mesh(MeshEntity {
+            source: GeometrySource::Primitive(primitive),
+            geometry,
+            collidable: true,
+        }),
+    )
+    .with_transform(Transform {
+        translation: at,
+        rotation: Quat::from_rotation_y(0.3),
+        scale: Vec3::ONE,
+    })
 }
 
 /// Adds entities through the history; returns their ids.
