@@ -313,3 +313,54 @@ fn queries_world_bounds_and_pick_ids() {
     assert_eq!(scene.entities_of(Kind::Mesh).count(), 3);
     assert_eq!(scene.counts()[&Kind::Group], 1);
 }
+
+#[test]
+fn editing_a_primitive_regenerates_it_and_a_slider_drag_is_one_step() {
+    use pebble_model::Primitive;
+    let (mut scene, mut history, stone, ids) = small_scene();
+    history
+        .execute(
+            &mut scene,
+            ApplyScroll::new(ids[3], vec![0], Vec2::new(0.5, 0.0)),
+        )
+        .expect("scroll one face");
+    let scrolled = match &scene.entity(ids[3]).expect("C").kind {
+        EntityKind::Mesh(m) => m.geometry.faces[0].material,
+        _ => panic!("mesh"),
+    };
+    let steps = history.position();
+    for k in 1..=10 {
+        let p = Primitive::Box {
+            size: Vec3::new(1.0 + k as f32 * 0.1, 2.0, 3.0),
+        };
+        history
+            .execute_continuous(&mut scene, SetPrimitive::new(ids[3], p), 42)
+            .expect("resize");
+    }
+    history.end_edit();
+    assert_eq!(history.position(), steps + 1);
+    let EntityKind::Mesh(m) = &scene.entity(ids[3]).expect("C").kind else {
+        panic!("mesh")
+    };
+    let aabb = m.geometry.aabb().expect("bounds");
+    assert!((aabb.max.x - aabb.min.x - 2.0).abs() < 1e-5);
+    assert_eq!(
+        m.geometry.faces[0].material, scrolled,
+        "per-face materials survive"
+    );
+    assert_eq!(m.geometry.faces[1].material, stone);
+    let bad = Primitive::Box {
+        size: Vec3::new(-1.0, 1.0, 1.0),
+    };
+    assert!(
+        history
+            .execute(&mut scene, SetPrimitive::new(ids[3], bad))
+            .is_err()
+    );
+    history.undo(&mut scene);
+    let EntityKind::Mesh(m) = &scene.entity(ids[3]).expect("C").kind else {
+        panic!("mesh")
+    };
+    let aabb = m.geometry.aabb().expect("bounds");
+    assert!((aabb.max.x - aabb.min.x - 1.0).abs() < 1e-5);
+}

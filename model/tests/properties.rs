@@ -31,6 +31,7 @@ enum Op {
     Scroll(u8, u8, i8),
     Select(Vec<u8>),
     Settings(u8),
+    Resize(u8, u8, bool),
     Undo,
     Redo,
 }
@@ -55,6 +56,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (i(), i(), any::<i8>()).prop_map(|(a, b, c)| Op::Scroll(a, b, c)),
         2 => proptest::collection::vec(i(), 0..3).prop_map(Op::Select),
         1 => i().prop_map(Op::Settings),
+        2 => (i(), i(), any::<bool>()).prop_map(|(a, b, c)| Op::Resize(a, b, c)),
         2 => Just(Op::Undo),
         1 => Just(Op::Redo),
     ]
@@ -204,6 +206,19 @@ fn command(scene: &Scene, op: &Op) -> Option<(Box<dyn Command>, Option<u64>)> {
             environment: Environment::ALL[*k as usize % 4],
             ..SceneSettings::default()
         })),
+        Op::Resize(k, size, continuous) => {
+            let id = pick(scene, *k)?;
+            let p = pebble_model::Primitive::Stairs {
+                steps: 1 + u32::from(*size % 3),
+                width: 1.0,
+                rise: 0.2,
+                run: 0.3 + f32::from(*size) * 0.01,
+            };
+            return Some((
+                Box::new(SetPrimitive::new(id, p)),
+                continuous.then_some(2_000_000 + u64::from(id.0)),
+            ));
+        }
         Op::Undo | Op::Redo => return None,
     };
     Some((c, None))

@@ -1,9 +1,9 @@
-//! Scene settings (map name, environment, export settings) and layers.
+//! Scene settings: map name, environment, export settings.
 
 use std::any::Any;
 
 use super::{Command, CommandError};
-use crate::scene::{Layer, Scene, SceneSettings};
+use crate::scene::{Scene, SceneSettings};
 
 #[derive(Debug)]
 pub struct SetSettings {
@@ -56,52 +56,6 @@ impl Command for SetSettings {
                 true
             }
             None => false,
-        }
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-}
-
-#[derive(Debug)]
-pub struct SetLayers {
-    after: Vec<Layer>,
-    before: Option<Vec<Layer>>,
-}
-
-impl SetLayers {
-    pub fn new(after: Vec<Layer>) -> Self {
-        Self {
-            after,
-            before: None,
-        }
-    }
-}
-
-impl Command for SetLayers {
-    fn name(&self) -> String {
-        "Change layers".into()
-    }
-
-    fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
-        for l in &scene.data().layers {
-            let still_there = self.after.iter().any(|a| a.id == l.id);
-            let used = scene.entities().any(|e| e.layer == l.id);
-            if !still_there && used {
-                return Err(CommandError::Invalid(format!(
-                    "layer '{}' still holds entities",
-                    l.name
-                )));
-            }
-        }
-        self.before = Some(std::mem::replace(scene.layers_mut(), self.after.clone()));
-        Ok(())
-    }
-
-    fn revert(&mut self, scene: &mut Scene) {
-        if let Some(before) = self.before.take() {
-            *scene.layers_mut() = before;
         }
     }
 
