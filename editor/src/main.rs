@@ -28,6 +28,8 @@ enum Command {
     /// Inspect and check .pbm map files.
     #[command(subcommand)]
     Pbm(cli::pbm::PbmCommand),
+    /// Import a .pbm map, a PS1 TMD model (with its TIM) or an image into a project.
+    Import(cli::import::ImportArgs),
     /// Inspect Pebble projects (*.pebble.ron).
     #[command(subcommand)]
     Project(cli::project::ProjectCommand),
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Pbm(cmd)) => cli::pbm::run(cmd),
         Some(Command::Project(cmd)) => cli::project::run(cmd),
+        Some(Command::Import(args)) => cli::import::run(args),
     };
     match result {
         Ok(code) => code,

@@ -84,8 +84,12 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
         };
         writeln!(
             out,
-            "  #{:<3} {:<20} {texture:<28} {:?}  {} × {} m/repeat  {users} faces{scroll}",
-            id.0, m.name, m.alpha, m.tiling.x, m.tiling.y
+            "  #{:<3} {:<20} {texture:<28} {:<7} {} × {} m/repeat  {users} faces{scroll}",
+            id.0,
+            m.name,
+            format!("{:?}", m.alpha),
+            m.tiling.x,
+            m.tiling.y
         )?;
     }
 

@@ -1,0 +1,112 @@
+//! Image import (PNG, JPEG, TGA, BMP): the file is copied into the project as it is
+//! (conversion happens at export) and becomes a material on a plane of the image's
+//! aspect, one metre tall.
+
+use std::path::Path;
+
+use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
+use pebble_model::material::AlphaMode;
+use pebble_model::{Entity, Material, MaterialId, Primitive};
+
+use super::{
+    ImportCommand, ImportError, ImportOptions, ImportReport, Imported, textures::safe_name,
+};
+
+pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, ImportError> {
+    let img = image::ImageReader::open(path)
+        .map_err(|source| ImportError::Read {
+            path: path.to_owned(),
+            source,
+        })?
+        .with_guessed_format()
+        .map_err(|source| ImportError::Read {
+            path: path.to_owned(),
+            source,
+        })?
+        .decode()
+        .map_err(|e| ImportError::format(path, format!("cannot decode the image: {e}")))?;
+    let (w, h) = (img.width(), img.height());
+    let mut report = ImportReport::default();
+    if !(w.is_power_of_two() && h.is_power_of_two()) {
+        report.warnings.push(format!(
+            "{w}×{h} is not a power of two; the export resizes it"
+        ));
+    }
+    let has_alpha = img.color().has_alpha() && img.to_rgba8().pixels().any(|p| p.0[3] < 255);
+    let stem = path
+        .file_stem()
+        .map(|s| safe_name(&s.to_string_lossy()))
+        .unwrap_or_else(|| "image".into());
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    // Keep the source file in the project, byte for byte.
+    let dir = options.project_dir.join("textures");
+    std::fs::create_dir_all(&dir).map_err(|source| ImportError::Write {
+        path: dir.clone(),
+        source,
+    })?;
+    let bytes = std::fs::read(path).map_err(|source| ImportError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    let mut rel = None;
+    for n in 0..10_000 {
+        let file = if n == 0 {
+            format!("{stem}.{ext}")
+        } else {
+            format!("{stem}_{n}.{ext}")
+        };
+        let target = dir.join(&file);
+        match std::fs::read(&target) {
+            Ok(existing) if existing == bytes => {
+                rel = Some(format!("textures/{file}"));
+                break;
+            }
+            Ok(_) => continue,
+            Err(_) => {
+                pbm::file::write_atomic(&target, &bytes).map_err(|source| ImportError::Write {
+                    path: target.clone(),
+                    source,
+                })?;
+                report.textures_written.push(format!("textures/{file}"));
+                rel = Some(format!("textures/{file}"));
+                break;
+            }
+        }
+    }
+    let material = Material {
+        name: stem.clone(),
+        texture: rel,
+        alpha: if has_alpha {
+            AlphaMode::Cutout
+        } else {
+            AlphaMode::None
+        },
+        ..Material::default()
+    };
+    let aspect = w as f32 / h.max(1) as f32;
+    let plane = Primitive::Plane {
+        width: aspect,
+        depth: 1.0,
+        standoff: 0.0,
+    };
+    let geometry = plane
+        .generate(MaterialId(0))
+        .map_err(|e| ImportError::format(path, e.to_string()))?;
+    let entity = Entity::new(
+        stem.clone(),
+        EntityKind::Mesh(MeshEntity {
+            source: GeometrySource::Primitive(plane),
+            geometry,
+            collidable: false,
+        }),
+    );
+    report.materials = 1;
+    report.entities.insert(pebble_model::Kind::Mesh, 1);
+    Ok(Imported {
+        command: ImportCommand::new(format!("Import {stem}"), vec![material], vec![entity], None),
+        report,
+    })
+}

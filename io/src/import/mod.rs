@@ -1,0 +1,111 @@
+//! Importers: each turns a file into materials, entities and (for maps) scene
+//! settings, packaged as one undoable [`ImportCommand`], plus a report.
+
+mod command;
+pub mod image_file;
+pub mod pbm_map;
+mod textures;
+pub mod tim;
+pub mod tmd;
+
+pub use command::ImportCommand;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use pebble_model::Kind;
+
+/// Why a file could not be imported. Every variant names the file and where in it.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {message}", path.display())]
+    Format { path: PathBuf, message: String },
+    #[error("{}: unsupported file type (expected .pbm, .tmd, .gltf, .glb, .png, .jpg, .tga or .bmp)", path.display())]
+    Unsupported { path: PathBuf },
+}
+
+impl ImportError {
+    pub(crate) fn format(path: &Path, message: impl Into<String>) -> Self {
+        Self::Format {
+            path: path.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+/// What an import produced and what the user should know about it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ImportReport {
+    pub entities: BTreeMap<Kind, usize>,
+    pub materials: usize,
+    /// Texture files written into the project (project-relative).
+    pub textures_written: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+impl ImportReport {
+    pub fn entity_count(&self) -> usize {
+        self.entities.values().sum()
+    }
+}
+
+/// An import ready to execute.
+#[derive(Debug)]
+pub struct Imported {
+    pub command: ImportCommand,
+    pub report: ImportReport,
+}
+
+/// Progress of a long import: `done` of `total` units of the named stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    pub stage: &'static str,
+    pub done: u64,
+    pub total: u64,
+}
+
+/// Options shared by the importers.
+#[derive(Debug, Clone)]
+pub struct ImportOptions {
+    /// Folder of the project: textures are written under `textures/` there and
+    /// referenced relative to it.
+    pub project_dir: PathBuf,
+    /// A TIM file for a TMD (default: the TMD's name with `.tim`).
+    pub tim: Option<PathBuf>,
+}
+
+/// Imports any supported file, chosen by extension.
+pub fn import_file(
+    path: &Path,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Imported, ImportError> {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let read = || {
+        std::fs::read(path).map_err(|source| ImportError::Read {
+            path: path.to_owned(),
+            source,
+        })
+    };
+    match ext.as_str() {
+        "pbm" => pbm_map::import(&read()?, path, options, progress),
+        "tmd" => tmd::import_file(&read()?, path, options),
+        "png" | "jpg" | "jpeg" | "tga" | "bmp" => image_file::import(path, options),
+        _ => Err(ImportError::Unsupported {
+            path: path.to_owned(),
+        }),
+    }
+}

@@ -1,0 +1,503 @@
+//! `.pbm` import: any readable map (v1–v3) becomes an editable scene. Mesh chunks of
+//! one surface are regrouped into one entity, textures are written as PNGs (atlases
+//! whole), scroll goes to materials, colliders and every metadata lump to entities;
+//! unknown lumps become custom entities so that they survive a re-export.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use pbm::entity::{ENTITIES_TAG, decode_entities};
+use pbm::format::is_atlas_name;
+use pbm::{ColliderKind, Map, MetaKind};
+use pebble_model::entity::{
+    BallPit, Collider, CustomEntity, Emitter, EntityKind, GeometrySource, MeshEntity, Patrol,
+    PlayerSpawn, Trigger,
+};
+use pebble_model::glam::{Vec2, Vec3};
+use pebble_model::material::AlphaMode;
+use pebble_model::mesh::{Face, MeshData};
+use pebble_model::scene::{Environment, SceneSettings};
+use pebble_model::{Entity, EntityId, Material, MaterialId, Transform};
+use serde_json::{Value, json};
+
+use super::{
+    ImportCommand, ImportError, ImportOptions, ImportReport, Imported, Progress, textures,
+};
+
+/// The surface name of a chunk: `Floor_3` → `Floor`.
+fn surface_name(chunk: &str) -> &str {
+    match chunk.rsplit_once('_') {
+        Some((prefix, k))
+            if !prefix.is_empty() && !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            prefix
+        }
+        _ => chunk,
+    }
+}
+
+fn unpack_color(c: u32) -> [f32; 4] {
+    [0, 8, 16, 24].map(|s| ((c >> s) & 0xFF) as f32 / 255.0)
+}
+
+fn vec3(v: &Value) -> Option<Vec3> {
+    let a = v.as_array()?;
+    if a.len() != 3 {
+        return None;
+    }
+    Some(Vec3::new(
+        a[0].as_f64()? as f32,
+        a[1].as_f64()? as f32,
+        a[2].as_f64()? as f32,
+    ))
+}
+
+/// Geometry centred on its bounds: returns the centre and the shifted mesh.
+fn centred(mut mesh: MeshData) -> (Vec3, MeshData) {
+    let centre = mesh.aabb().map(|b| b.center()).unwrap_or(Vec3::ZERO);
+    for p in &mut mesh.positions {
+        *p -= centre;
+    }
+    (centre, mesh)
+}
+
+fn triangles_mesh(tris: impl Iterator<Item = [[f32; 3]; 3]>, material: MaterialId) -> MeshData {
+    let mut mesh = MeshData::default();
+    for tri in tris {
+        let base = mesh.positions.len() as u32;
+        mesh.positions.extend(tri.iter().map(|p| Vec3::from(*p)));
+        mesh.faces.push(Face {
+            indices: [base, base + 1, base + 2],
+            uvs: [Vec2::ZERO; 3],
+            material,
+        });
+    }
+    mesh
+}
+
+struct Builder {
+    materials: Vec<Material>,
+    material_keys: BTreeMap<(i32, u32, u32, u8), MaterialId>,
+    entities: Vec<Entity>,
+    next_local: u32,
+    report: ImportReport,
+}
+
+impl Builder {
+    fn entity(&mut self, name: &str, kind: EntityKind, at: Vec3) -> EntityId {
+        let mut e = Entity::new(name, kind);
+        e.id = EntityId(self.next_local);
+        self.next_local += 1;
+        e.transform = Transform::from_translation(at);
+        let id = e.id;
+        *self.report.entities.entry(e.kind.kind()).or_insert(0) += 1;
+        self.entities.push(e);
+        id
+    }
+
+    fn material(
+        &mut self,
+        key: (i32, u32, u32, u8),
+        make: impl FnOnce() -> Material,
+    ) -> MaterialId {
+        if let Some(id) = self.material_keys.get(&key) {
+            return *id;
+        }
+        let id = MaterialId(self.materials.len() as u32);
+        self.materials.push(make());
+        self.material_keys.insert(key, id);
+        id
+    }
+
+    fn warn(&mut self, w: impl Into<String>) {
+        self.report.warnings.push(w.into());
+    }
+}
+
+/// Imports map bytes read from `path`.
+pub fn import(
+    bytes: &[u8],
+    path: &Path,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Imported, ImportError> {
+    let (map, warnings) = Map::read(bytes).map_err(|e| ImportError::format(path, e.to_string()))?;
+    let mut b = Builder {
+        materials: Vec::new(),
+        material_keys: BTreeMap::new(),
+        entities: Vec::new(),
+        next_local: 1,
+        report: ImportReport::default(),
+    };
+    b.report
+        .warnings
+        .extend(warnings.iter().map(|w| w.to_string()));
+    let source = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+
+    // Textures → PNG files in the project.
+    let total = map.textures.len() as u64 + map.meshes.len() as u64;
+    let mut texture_paths = Vec::with_capacity(map.textures.len());
+    for (i, t) in map.textures.iter().enumerate() {
+        let rgba = pbm::texture::decode(&t.data, t.format);
+        let rel = textures::write_png(
+            &options.project_dir,
+            t.name.as_str(),
+            u32::from(t.width),
+            u32::from(t.height),
+            &rgba,
+        )?;
+        b.report.textures_written.push(rel.clone());
+        texture_paths.push(rel);
+        progress(Progress {
+            stage: "textures",
+            done: i as u64 + 1,
+            total,
+        });
+    }
+    let texture = |id: i32| usize::try_from(id).ok().and_then(|i| map.textures.get(i));
+
+    // Meshes: chunks of one surface (same name prefix, texture and scroll) regroup.
+    let mut surfaces: BTreeMap<(String, i32, u32, u32), Vec<usize>> = BTreeMap::new();
+    let mut surface_order = Vec::new();
+    for (i, m) in map.meshes.iter().enumerate() {
+        let key = (
+            surface_name(m.name.as_str()).to_owned(),
+            m.texture_id,
+            m.uv_scroll[0].to_bits(),
+            m.uv_scroll[1].to_bits(),
+        );
+        if !surfaces.contains_key(&key) {
+            surface_order.push(key.clone());
+        }
+        surfaces.entry(key).or_default().push(i);
+    }
+    for (done, key) in surface_order.iter().enumerate() {
+        let (name, texture_id, su, sv) = key;
+        let tex = texture(*texture_id);
+        if *texture_id != -1 && tex.is_none() {
+            b.warn(format!(
+                "mesh '{name}': texture {texture_id} does not exist; imported untextured"
+            ));
+        }
+        let alpha = match tex.map(|t| t.alpha_mode) {
+            Some(pbm::AlphaMode::Cutout) => AlphaMode::Cutout,
+            Some(pbm::AlphaMode::Blend) => AlphaMode::Blend,
+            _ => AlphaMode::None,
+        };
+        let tex_index = tex.map(|_| *texture_id).unwrap_or(-1);
+        let scroll = Vec2::new(f32::from_bits(*su), f32::from_bits(*sv));
+        let material = b.material((tex_index, *su, *sv, alpha as u8), || Material {
+            name: tex
+                .map(|t| t.name.as_str().to_owned())
+                .unwrap_or_else(|| "Vertex colour".into()),
+            texture: tex
+                .and_then(|_| usize::try_from(tex_index).ok())
+                .map(|i| texture_paths[i].clone()),
+            alpha,
+            uv_scroll: scroll,
+            tile: false,
+            ..Material::default()
+        });
+        if scroll != Vec2::ZERO && tex.is_some_and(|t| is_atlas_name(t.name.as_str())) {
+            b.warn(format!(
+                "mesh '{name}' scrolls an atlas texture; the runtime never scrolls atlases"
+            ));
+        }
+        let mut mesh = MeshData {
+            colors: Some(Vec::new()),
+            ..MeshData::default()
+        };
+        for &i in &surfaces[key] {
+            for tri in map.meshes[i].vertices.chunks_exact(3) {
+                let base = mesh.positions.len() as u32;
+                mesh.positions.extend(tri.iter().map(|v| Vec3::from(v.pos)));
+                if let Some(c) = &mut mesh.colors {
+                    c.extend(tri.iter().map(|v| unpack_color(v.color)));
+                }
+                mesh.faces.push(Face {
+                    indices: [base, base + 1, base + 2],
+                    uvs: [0, 1, 2].map(|k| Vec2::from(tri[k].uv)),
+                    material,
+                });
+            }
+        }
+        let (centre, geometry) = centred(mesh);
+        let chunks = surfaces[key].len();
+        b.entity(
+            name,
+            EntityKind::Mesh(MeshEntity {
+                source: GeometrySource::Asset {
+                    path: source.clone(),
+                    mesh: name.clone(),
+                },
+                geometry,
+                collidable: false,
+            }),
+            centre,
+        );
+        progress(Progress {
+            stage: "meshes",
+            done: map.textures.len() as u64 + done as u64 + chunks as u64,
+            total,
+        });
+    }
+
+    // Colliders.
+    let collision = |b: &mut Builder| {
+        b.material((-2, 0, 0, 0), || Material {
+            name: "Collision".into(),
+            ..Material::default()
+        })
+    };
+    for c in &map.colliders {
+        let (lo, hi) = (Vec3::from(c.bounds_min), Vec3::from(c.bounds_max));
+        let name = c.name.as_str();
+        match c.kind {
+            ColliderKind::Box => {
+                b.entity(
+                    name,
+                    EntityKind::Collider(Collider::Box { size: hi - lo }),
+                    (lo + hi) * 0.5,
+                );
+            }
+            ColliderKind::Ramp => {
+                b.entity(
+                    name,
+                    EntityKind::Collider(Collider::Ramp { size: hi - lo }),
+                    (lo + hi) * 0.5,
+                );
+            }
+            ColliderKind::TriMesh | ColliderKind::Unknown(_) => {
+                if let ColliderKind::Unknown(k) = c.kind {
+                    b.warn(format!(
+                        "collider '{name}': unknown type {k}, imported as a triangle mesh"
+                    ));
+                }
+                let mat = collision(&mut b);
+                let (centre, geometry) = centred(triangles_mesh(c.triangles.iter().copied(), mat));
+                let mesh_id = b.entity(
+                    &format!("{name} mesh"),
+                    EntityKind::Mesh(MeshEntity {
+                        source: GeometrySource::Asset {
+                            path: source.clone(),
+                            mesh: name.into(),
+                        },
+                        geometry,
+                        collidable: true,
+                    }),
+                    centre,
+                );
+                if let Some(e) = b.entities.last_mut() {
+                    e.visible = false;
+                }
+                b.entity(
+                    name,
+                    EntityKind::Collider(Collider::TriMesh { mesh: mesh_id }),
+                    centre,
+                );
+            }
+        }
+    }
+
+    // Metadata lumps.
+    let mut settings = SceneSettings {
+        map_name: path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "Imported".into()),
+        ..SceneSettings::default()
+    };
+    let mut spawn_found = false;
+    for m in &map.metadata {
+        let tag = m.tag.as_str();
+        let text = m.as_text();
+        let json: Option<Value> = match (m.kind, text) {
+            (MetaKind::Json, Some(t)) => serde_json::from_str(t).ok(),
+            _ => None,
+        };
+        let handled = match (tag, &json) {
+            ("map_name", _) if text.is_some() => {
+                settings.map_name = text.unwrap_or_default().to_owned();
+                true
+            }
+            ("env_preset", _) if text.is_some() => {
+                let t = text.unwrap_or_default();
+                match Environment::ALL.iter().find(|e| e.preset_name() == t) {
+                    Some(e) => settings.environment = *e,
+                    None => b.warn(format!(
+                        "env_preset '{t}' is not dawn/day/dusk/night; day is used"
+                    )),
+                }
+                true
+            }
+            ("player_spawn", Some(v)) => match vec3(&v["position"]) {
+                Some(pos) => {
+                    let yaw = v["yaw"].as_f64().unwrap_or(0.0) as f32;
+                    let fov = v["camera_fov"].as_f64().unwrap_or(65.0) as f32;
+                    b.entity(
+                        "PlayerSpawn",
+                        EntityKind::PlayerSpawn(PlayerSpawn {
+                            yaw,
+                            camera_fov: fov,
+                        }),
+                        pos,
+                    );
+                    spawn_found = true;
+                    true
+                }
+                None => false,
+            },
+            ("walkable_mesh", _) => {
+                let mat = collision(&mut b);
+                let tris = m.payload.chunks_exact(36).filter_map(|c| {
+                    let f = |o: usize| {
+                        c.get(o..o + 4)
+                            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    };
+                    let p = |o: usize| Some([f(o)?, f(o + 4)?, f(o + 8)?]);
+                    Some([p(0)?, p(12)?, p(24)?])
+                });
+                let (centre, geometry) = centred(triangles_mesh(tris, mat));
+                b.entity("Walkable", EntityKind::Walkable(geometry), centre);
+                true
+            }
+            ("triggers", Some(Value::Array(list))) => {
+                for (k, t) in list.iter().enumerate() {
+                    let (Some(lo), Some(hi)) = (vec3(&t["bounds_min"]), vec3(&t["bounds_max"]))
+                    else {
+                        b.warn(format!("trigger {k} has no bounds_min/bounds_max; skipped"));
+                        continue;
+                    };
+                    let mut rest = t.as_object().cloned().unwrap_or_default();
+                    for key in [
+                        "id",
+                        "event",
+                        "bounds_min",
+                        "bounds_max",
+                        "oneshot",
+                        "dialogue_id",
+                    ] {
+                        rest.remove(key);
+                    }
+                    let trigger = Trigger {
+                        size: hi - lo,
+                        event: t["event"].as_str().unwrap_or_default().to_owned(),
+                        dialogue_id: t["dialogue_id"].as_str().map(str::to_owned),
+                        oneshot: t["oneshot"].as_bool().unwrap_or(false),
+                        properties: Value::Object(rest).to_string(),
+                    };
+                    let name = t["id"]
+                        .as_str()
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| format!("Trigger {k}"));
+                    b.entity(&name, EntityKind::Trigger(trigger), (lo + hi) * 0.5);
+                }
+                true
+            }
+            ("rigid_bodies", Some(v)) if v["type"] == "ball_pit" => {
+                match (vec3(&v["spawn_min"]), vec3(&v["spawn_max"])) {
+                    (Some(lo), Some(hi)) => {
+                        let pit = BallPit {
+                            count: v["count"].as_u64().unwrap_or(16) as u32,
+                            radius: v["radius"].as_f64().unwrap_or(0.22) as f32,
+                            mass: v["mass"].as_f64().unwrap_or(1.0) as f32,
+                            restitution: v["restitution"].as_f64().unwrap_or(0.75) as f32,
+                            spawn_min: lo,
+                            spawn_max: hi,
+                        };
+                        b.entity("BallPit", EntityKind::BallPit(pit), Vec3::ZERO);
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            (ENTITIES_TAG, _) if m.kind == MetaKind::Entity => {
+                let mut any = false;
+                for p in decode_entities(&m.payload) {
+                    let patrol = Patrol {
+                        waypoints: p
+                            .active_waypoints()
+                            .iter()
+                            .map(|w| Vec3::from(*w))
+                            .collect(),
+                        radius: p.radius,
+                        color: p.color,
+                        speed: p.speed,
+                    };
+                    b.entity(p.name.as_str(), EntityKind::Patrol(patrol), Vec3::ZERO);
+                    any = true;
+                }
+                any && m.payload.len() % pbm::entity::PATROL_SPHERE_SIZE == 0
+            }
+            _ => false,
+        };
+        if !handled {
+            // Kept whole so that a re-export writes the same lump.
+            let data = match (m.kind, &json, text) {
+                (MetaKind::Json, Some(v), _) => json!({ "pbm_type": m.kind.code(), "json": v }),
+                (MetaKind::String, _, Some(t)) => json!({ "pbm_type": m.kind.code(), "text": t }),
+                _ => {
+                    json!({ "pbm_type": m.kind.code(), "hex": m.payload.iter().map(|b| format!("{b:02x}")).collect::<String>() })
+                }
+            };
+            b.entity(
+                tag,
+                EntityKind::Custom(CustomEntity {
+                    tag: tag.to_owned(),
+                    json: data.to_string(),
+                }),
+                Vec3::ZERO,
+            );
+        }
+    }
+    if !spawn_found {
+        let spawn = PlayerSpawn {
+            yaw: map.spawn_rot,
+            camera_fov: 65.0,
+        };
+        b.entity(
+            "PlayerSpawn",
+            EntityKind::PlayerSpawn(spawn),
+            Vec3::from(map.spawn_pos),
+        );
+    }
+
+    // Emitters (records as stored; the editor shows what the runtime would clamp).
+    if let Some(lump) = &map.emitters {
+        for r in &lump.records {
+            let tex = usize::try_from(r.texture_id)
+                .ok()
+                .and_then(|i| texture_paths.get(i))
+                .cloned();
+            if r.texture_id >= 0 && tex.is_none() {
+                b.warn(format!(
+                    "emitter '{}': texture {} does not exist; the built-in glow is used",
+                    r.name, r.texture_id
+                ));
+            }
+            let mut e = Emitter::from_record(r, tex);
+            if !r.pos.iter().all(|c| c.is_finite()) {
+                b.warn(format!(
+                    "emitter '{}': position is not finite; placed at the origin",
+                    r.name
+                ));
+            }
+            let pos = Vec3::from(r.pos);
+            let pos = if pos.is_finite() { pos } else { Vec3::ZERO };
+            if e.dir == Vec3::ZERO || !e.dir.is_finite() {
+                e.dir = Vec3::Y;
+            }
+            b.entity(r.name.as_str(), EntityKind::Emitter(e), pos);
+        }
+    }
+
+    b.report.materials = b.materials.len();
+    let name = format!("Import {source}");
+    Ok(Imported {
+        command: ImportCommand::new(name, b.materials, b.entities, Some(settings)),
+        report: b.report,
+    })
+}

@@ -1,0 +1,206 @@
+//! Every reference .pbm fixture imports into an editable scene with its surfaces,
+//! materials, colliders and lumps, as one undoable step.
+
+use std::path::{Path, PathBuf};
+
+use pebble_io::import::{ImportOptions, import_file};
+use pebble_model::entity::{Collider, EntityKind};
+use pebble_model::glam::Vec3;
+use pebble_model::{History, Kind, Scene};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../pbm/tests/fixtures")
+        .join(format!("{name}.pbm"))
+}
+
+fn project_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pebble-import-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    dir
+}
+
+fn import(name: &str) -> (Scene, History, pebble_io::import::ImportReport, PathBuf) {
+    let dir = project_dir(name);
+    let options = ImportOptions {
+        project_dir: dir.clone(),
+        tim: None,
+    };
+    let imported = import_file(&fixture(name), &options, &mut |_| {}).expect("imports");
+    let mut scene = Scene::new();
+    let mut history = History::default();
+    history
+        .execute(&mut scene, imported.command)
+        .expect("applies");
+    (scene, history, imported.report, dir)
+}
+
+fn named<'a>(scene: &'a Scene, name: &str) -> &'a pebble_model::Entity {
+    scene
+        .entities()
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("no entity {name}"))
+}
+
+#[test]
+fn full_map_becomes_an_editable_scene() {
+    let (scene, mut history, report, dir) = import("full_emitters");
+    let (map, _) =
+        pbm::Map::read(&std::fs::read(fixture("full_emitters")).expect("fixture")).expect("reads");
+    assert_eq!(report.textures_written.len(), 5);
+    for t in &report.textures_written {
+        assert!(dir.join(t).is_file(), "{t}");
+    }
+    // The atlas is kept whole and its pixels survive.
+    let atlas = image::open(dir.join("textures/TileAtlas_0.png"))
+        .expect("png")
+        .to_rgba8();
+    assert_eq!(atlas.dimensions(), (512, 512));
+    let expected = pbm::texture::decode(&map.textures[4].data, map.textures[4].format);
+    assert_eq!(atlas.as_raw(), &expected);
+
+    // Three FloorChecker chunks regroup into one surface.
+    let floor = named(&scene, "FloorChecker");
+    let EntityKind::Mesh(m) = &floor.kind else {
+        panic!("mesh")
+    };
+    assert_eq!(m.geometry.faces.len(), (384 + 384 + 96) / 3);
+    // World positions survive the centring on the entity.
+    let world = scene.world_transform(floor.id);
+    let first = world.transform_point3(m.geometry.positions[0]);
+    assert!(
+        (first - Vec3::new(-4.0, 0.0, -4.0)).length() < 1e-5,
+        "{first}"
+    );
+    let c = 0xFFFF_7F4Cu32; // the first vertex's colour in the reference dump
+    let unpacked = [0, 8, 16, 24].map(|s| ((c >> s) & 0xFF) as f32 / 255.0);
+    assert_eq!(m.geometry.colors.as_ref().map(|cs| cs[0]), Some(unpacked));
+
+    let visible_triangles: usize = scene
+        .entities_of(Kind::Mesh)
+        .filter(|e| e.visible)
+        .map(|e| match &e.kind {
+            EntityKind::Mesh(m) => m.geometry.faces.len(),
+            _ => 0,
+        })
+        .sum();
+    assert_eq!(visible_triangles, 903 / 3);
+
+    let water = named(&scene, "WaterSoft");
+    let EntityKind::Mesh(wm) = &water.kind else {
+        panic!("mesh")
+    };
+    let mat = scene
+        .material(wm.geometry.faces[0].material)
+        .expect("material");
+    assert_eq!(mat.uv_scroll.to_array(), [0.0, -0.5]);
+    assert_eq!(mat.alpha, pebble_model::material::AlphaMode::Blend);
+    assert_eq!(mat.texture.as_deref(), Some("textures/WaterSoft.png"));
+
+    assert!(
+        matches!(named(&scene, "Collider_Box_Crate").kind, EntityKind::Collider(Collider::Box { size }) if size == Vec3::ONE)
+    );
+    let EntityKind::Collider(Collider::TriMesh { mesh }) =
+        named(&scene, "Collider_Wall_North").kind
+    else {
+        panic!("trimesh")
+    };
+    assert!(!scene.entity(mesh).expect("collider mesh").visible);
+
+    let spawn = named(&scene, "PlayerSpawn");
+    assert!(
+        (Vec3::from(scene.world_transform(spawn.id).translation) - Vec3::new(0.0, 1.6, 4.2))
+            .length()
+            < 1e-5
+    );
+    let trigger = named(&scene, "cutscene_archway");
+    let EntityKind::Trigger(t) = &trigger.kind else {
+        panic!("trigger")
+    };
+    assert_eq!((t.event.as_str(), t.oneshot), ("on_enter_archway", true));
+    assert!((t.size - Vec3::new(4.0, 3.5, 1.0)).length() < 1e-5);
+    assert!(matches!(&named(&scene, "BallPit").kind, EntityKind::BallPit(b) if b.count == 16));
+    assert!(
+        matches!(&named(&scene, "PatrolSphere").kind, EntityKind::Patrol(p) if p.waypoints.len() == 3 && p.speed == 2.5)
+    );
+    assert!(
+        matches!(&named(&scene, "particle_emitters").kind, EntityKind::Custom(c) if c.json.contains("torch_sparks"))
+    );
+    assert!(
+        matches!(&named(&scene, "Walkable").kind, EntityKind::Walkable(g) if g.faces.len() == 2)
+    );
+    let flame = named(&scene, "Emitter_Flame");
+    let EntityKind::Emitter(e) = &flame.kind else {
+        panic!("emitter")
+    };
+    assert_eq!(
+        (e.count, e.additive, e.atlas_cols, e.texture.as_deref()),
+        (24, true, 2, Some("textures/FloorChecker.png"))
+    );
+    assert_eq!(scene.entities_of(Kind::Emitter).count(), 4);
+    assert_eq!(scene.settings().map_name, "PoiRetro Courtyard Showcase");
+
+    // One undo removes the whole import.
+    assert_eq!(history.position(), 1);
+    let mut scene = scene;
+    history.undo(&mut scene);
+    assert!(scene.is_empty() && scene.materials().count() == 0);
+}
+
+#[test]
+fn every_fixture_imports() {
+    for name in ["basic", "full", "full_emitters", "full_v2", "full_v1"] {
+        let (scene, _, report, _) = import(name);
+        let (map, _) =
+            pbm::Map::read(&std::fs::read(fixture(name)).expect("fixture")).expect("reads");
+        let map_triangles: usize = map.meshes.iter().map(|m| m.vertices.len() / 3).sum();
+        let triangles: usize = scene
+            .entities_of(Kind::Mesh)
+            .filter(|e| e.visible)
+            .map(|e| match &e.kind {
+                EntityKind::Mesh(m) => m.geometry.faces.len(),
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(
+            triangles, map_triangles,
+            "{name}: every drawn triangle arrives"
+        );
+        assert_eq!(
+            scene.entities_of(Kind::Collider).count(),
+            map.colliders.len(),
+            "{name}"
+        );
+        assert_eq!(scene.entities_of(Kind::PlayerSpawn).count(), 1, "{name}");
+        scene.check_consistency().expect("consistent");
+        assert!(report.entity_count() == scene.len(), "{name}");
+    }
+    // v1 has no metadata: the header spawn and the file name stand in.
+    let (scene, _, _, _) = import("full_v1");
+    assert_eq!(scene.settings().map_name, "full_v1");
+    let spawn = scene.entities_of(Kind::PlayerSpawn).next().expect("spawn");
+    assert!((scene.world_transform(spawn.id).translation.y - 1.6).abs() < 1e-5);
+}
+
+#[test]
+fn a_broken_map_is_a_clear_error() {
+    let dir = project_dir("broken");
+    let bytes = std::fs::read(fixture("basic")).expect("fixture");
+    let path = dir.join("cut.pbm");
+    std::fs::write(&path, &bytes[..5000]).expect("write");
+    let err = import_file(
+        &path,
+        &ImportOptions {
+            project_dir: dir.clone(),
+            tim: None,
+        },
+        &mut |_| {},
+    )
+    .expect_err("truncated");
+    let text = err.to_string();
+    assert!(
+        text.contains("cut.pbm") && text.contains("truncated") && text.contains("at byte"),
+        "{text}"
+    );
+}
