@@ -23,10 +23,7 @@ fn project_dir(name: &str) -> PathBuf {
 
 fn import(name: &str) -> (Scene, History, pebble_io::import::ImportReport, PathBuf) {
     let dir = project_dir(name);
-    let options = ImportOptions {
-        project_dir: dir.clone(),
-        tim: None,
-    };
+    let options = ImportOptions::new(dir.clone());
     let imported = import_file(&fixture(name), &options, &mut |_| {}).expect("imports");
     let mut scene = Scene::new();
     let mut history = History::default();
@@ -189,15 +186,8 @@ fn a_broken_map_is_a_clear_error() {
     let bytes = std::fs::read(fixture("basic")).expect("fixture");
     let path = dir.join("cut.pbm");
     std::fs::write(&path, &bytes[..5000]).expect("write");
-    let err = import_file(
-        &path,
-        &ImportOptions {
-            project_dir: dir.clone(),
-            tim: None,
-        },
-        &mut |_| {},
-    )
-    .expect_err("truncated");
+    let err =
+        import_file(&path, &ImportOptions::new(dir.clone()), &mut |_| {}).expect_err("truncated");
     let text = err.to_string();
     assert!(
         text.contains("cut.pbm") && text.contains("truncated") && text.contains("at byte"),

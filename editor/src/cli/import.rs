@@ -21,6 +21,9 @@ pub struct ImportArgs {
     /// The TIM texture file of a TMD (default: the TMD's name with .tim).
     #[arg(long)]
     pub tim: Option<PathBuf>,
+    /// Metres per TMD unit (default 0.01).
+    #[arg(long)]
+    pub tmd_scale: Option<f32>,
 }
 
 /// Files larger than this get a progress bar.
@@ -48,10 +51,15 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
         Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
         _ => PathBuf::from("."),
     };
-    let options = ImportOptions {
-        project_dir,
-        tim: args.tim.clone(),
-    };
+    let mut options = ImportOptions::new(project_dir);
+    options.tim = args.tim.clone();
+    if let Some(s) = args.tmd_scale {
+        anyhow::ensure!(
+            s.is_finite() && s > 0.0,
+            "--tmd-scale must be a positive number of metres per unit, got {s}"
+        );
+        options.tmd_metres_per_unit = s;
+    }
 
     let size = std::fs::metadata(&args.file).map(|m| m.len()).unwrap_or(0);
     let bar = (size >= PROGRESS_BAR_BYTES).then(|| {

@@ -82,6 +82,21 @@ pub struct ImportOptions {
     pub project_dir: PathBuf,
     /// A TIM file for a TMD (default: the TMD's name with `.tim`).
     pub tim: Option<PathBuf>,
+    /// Metres per TMD unit (before the object's own 2^scale).
+    pub tmd_metres_per_unit: f32,
+}
+
+/// TMD units are arbitrary; one centimetre suits most PS1 level and prop models.
+pub const DEFAULT_TMD_METRES_PER_UNIT: f32 = 0.01;
+
+impl ImportOptions {
+    pub fn new(project_dir: impl Into<PathBuf>) -> Self {
+        Self {
+            project_dir: project_dir.into(),
+            tim: None,
+            tmd_metres_per_unit: DEFAULT_TMD_METRES_PER_UNIT,
+        }
+    }
 }
 
 /// Imports any supported file, chosen by extension.
