@@ -120,6 +120,7 @@ fn mutated_tmds_never_panic() {
         })
         .unwrap_or_else(|e| panic!("{e}"));
     let imported = imported.get();
+    eprintln!("{imported} of 10000 mutated TMDs imported");
     assert!(
         imported > 1_000,
         "{imported} mutants imported: the property must reach the importer"
@@ -155,4 +156,50 @@ fn mutated_tims_never_panic() {
             Ok(())
         })
         .unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn mutated_glbs_never_panic() {
+    let original = small_glb();
+    let dir = std::env::temp_dir().join(format!("pebble-gltf-props-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("mutant.glb");
+    let options = ImportOptions::new(&dir);
+    assert!(pebble_io::import::gltf_file::import(&original, &path, &options, &mut |_| {}).is_ok());
+    // Mutations aimed at the binary chunk and at the JSON's numbers alike.
+    let json_end =
+        20 + u32::from_le_bytes([original[12], original[13], original[14], original[15]]) as usize;
+    let mut runner = TestRunner::new(Config {
+        cases: 10_000,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let imported = std::cell::Cell::new(0u32);
+    runner
+        .run(&(edits(), any::<bool>()), |(mut e, in_bin)| {
+            let mut bytes = original.clone();
+            if in_bin {
+                for edit in &mut e {
+                    edit.0 = json_end + edit.0 % (original.len() - json_end);
+                }
+            }
+            mutate(&mut bytes, &e);
+            if let Ok(done) =
+                pebble_io::import::gltf_file::import(&bytes, &path, &options, &mut |_| {})
+            {
+                imported.set(imported.get() + 1);
+                let mut scene = Scene::new();
+                History::default()
+                    .execute(&mut scene, done.command)
+                    .map_err(|e| TestCaseError::fail(format!("import does not apply: {e}")))?;
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("{} of 10000 mutated GLBs imported", imported.get());
+    assert!(
+        imported.get() > 1_000,
+        "{} mutants imported",
+        imported.get()
+    );
 }

@@ -280,7 +280,7 @@ fn missing_tim_is_a_warning_and_bad_files_are_clear_errors() {
     let dir = scratch("errors");
     let (every, _) = every_polygon_kind();
     let path = dir.join("lonely.tmd");
-    std::fs::write(&path, tmd(&[every.clone()])).expect("tmd");
+    std::fs::write(&path, tmd(std::slice::from_ref(&every))).expect("tmd");
     let (scene, report) = import_into_scene(&path, &dir);
     assert!(
         report.warnings.iter().any(|w| w.contains("no TIM found")),

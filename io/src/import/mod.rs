@@ -2,6 +2,7 @@
 //! settings, packaged as one undoable [`ImportCommand`], plus a report.
 
 mod command;
+pub mod gltf_file;
 pub mod image_file;
 pub mod pbm_map;
 mod textures;
@@ -118,6 +119,7 @@ pub fn import_file(
     match ext.as_str() {
         "pbm" => pbm_map::import(&read()?, path, options, progress),
         "tmd" => tmd::import_file(&read()?, path, options),
+        "gltf" | "glb" => gltf_file::import(&read()?, path, options, progress),
         "png" | "jpg" | "jpeg" | "tga" | "bmp" => image_file::import(path, options),
         _ => Err(ImportError::Unsupported {
             path: path.to_owned(),

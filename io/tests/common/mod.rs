@@ -114,3 +114,67 @@ pub fn tim(
 pub fn c15(r: u8, g: u8, b: u8) -> u16 {
     u16::from(r >> 3) | u16::from(g >> 3) << 5 | u16::from(b >> 3) << 10 | 0x8000
 }
+
+/// A small GLB: a parent node and a child mesh with indexed positions, UVs and
+/// normalized-u8 colours, and an untextured material.
+pub fn small_glb() -> Vec<u8> {
+    let mut bin = Vec::new();
+    for p in [
+        [0.0f32, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [0.0, 1.0, 0.0],
+    ] {
+        for c in p {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    for uv in [[0.0f32, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]] {
+        for c in uv {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    bin.extend_from_slice(&[
+        255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255,
+    ]);
+    for i in [0u16, 1, 2, 0, 2, 3] {
+        bin.extend_from_slice(&i.to_le_bytes());
+    }
+    bin.extend_from_slice(&[0, 0, 0, 0]);
+    let doc = serde_json::json!({
+        "asset": { "version": "2.0" },
+        "scene": 0,
+        "scenes": [{ "nodes": [0] }],
+        "nodes": [{ "name": "Root", "children": [1], "translation": [1.0, 2.0, 3.0] }, { "name": "Quad", "mesh": 0 }],
+        "meshes": [{ "primitives": [{ "attributes": { "POSITION": 0, "TEXCOORD_0": 1, "COLOR_0": 2 }, "indices": 3, "material": 0 }] }],
+        "materials": [{ "name": "Plain", "alphaMode": "BLEND" }],
+        "accessors": [
+            { "bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0] },
+            { "bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC2" },
+            { "bufferView": 0, "byteOffset": 80, "componentType": 5121, "normalized": true, "count": 4, "type": "VEC4" },
+            { "bufferView": 1, "byteOffset": 0, "componentType": 5123, "count": 6, "type": "SCALAR" }
+        ],
+        "bufferViews": [{ "buffer": 0, "byteOffset": 0, "byteLength": 96 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }],
+        "buffers": [{ "byteLength": bin.len() }]
+    });
+    glb(&serde_json::to_vec(&doc).expect("json"), &bin)
+}
+
+/// Packs JSON and a binary chunk as GLB.
+pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
+    let mut json = json.to_vec();
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    let mut out = Vec::new();
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&((12 + 8 + json.len() + 8 + bin.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out
+}

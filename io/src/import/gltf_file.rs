@@ -1,0 +1,752 @@
+//! glTF 2.0 import (`.gltf` with external or data-URI buffers, `.glb`).
+//!
+//! Node hierarchy and transforms; every triangle primitive (lists, strips, fans;
+//! indexed or not) with POSITION, TEXCOORD_0 and COLOR_0 in any component type;
+//! materials (baseColorTexture, baseColorFactor, alphaMode, doubleSided,
+//! `extras.poi_uv_scroll`, KHR_texture_transform); embedded and external images;
+//! KHR_lights_punctual. Named nodes become gameplay entities (see `notes/io.md`).
+//! Accessors and buffer views are bounds-checked before they are read, so a broken
+//! file is an error naming the accessor, never a panic.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use base64::Engine as _;
+use gltf::mesh::Mode;
+use pebble_model::entity::{
+    Collider, Emitter, EntityKind, GeometrySource, Light, MeshEntity, PlayerSpawn, Trigger,
+};
+use pebble_model::glam::{Quat, Vec2, Vec3};
+use pebble_model::material::AlphaMode;
+use pebble_model::mesh::{Face, MeshData};
+use pebble_model::{Entity, EntityId, Material, MaterialId, Transform};
+
+use super::{
+    ImportCommand, ImportError, ImportOptions, ImportReport, Imported, Progress, textures,
+};
+
+struct Ctx<'a> {
+    path: &'a Path,
+    buffers: Vec<Vec<u8>>,
+    report: ImportReport,
+    materials: Vec<Material>,
+    /// glTF material index (None = default) → import material.
+    material_map: HashMap<Option<usize>, MaterialId>,
+    image_files: HashMap<usize, Option<String>>,
+    entities: Vec<Entity>,
+    next_local: u32,
+    options: &'a ImportOptions,
+}
+
+fn fail(path: &Path, message: impl Into<String>) -> ImportError {
+    ImportError::format(path, message)
+}
+
+fn decode_data_uri(uri: &str) -> Option<Vec<u8>> {
+    let rest = uri.strip_prefix("data:")?;
+    let (_, data) = rest.split_once(";base64,")?;
+    base64::engine::general_purpose::STANDARD.decode(data).ok()
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push(h << 4 | l);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn load_buffers(
+    doc: &gltf::Document,
+    blob: Option<Vec<u8>>,
+    path: &Path,
+) -> Result<Vec<Vec<u8>>, ImportError> {
+    let mut blob = blob;
+    let mut out = Vec::new();
+    for b in doc.buffers() {
+        let data = match b.source() {
+            gltf::buffer::Source::Bin => blob.take().ok_or_else(|| {
+                fail(
+                    path,
+                    format!(
+                        "buffer {} refers to the GLB binary chunk, which is missing",
+                        b.index()
+                    ),
+                )
+            })?,
+            gltf::buffer::Source::Uri(uri) if uri.starts_with("data:") => decode_data_uri(uri)
+                .ok_or_else(|| {
+                    fail(
+                        path,
+                        format!("buffer {}: the data URI is not base64", b.index()),
+                    )
+                })?,
+            gltf::buffer::Source::Uri(uri) => {
+                let file = path
+                    .parent()
+                    .unwrap_or(Path::new("."))
+                    .join(percent_decode(uri));
+                std::fs::read(&file).map_err(|source| ImportError::Read {
+                    path: file.clone(),
+                    source,
+                })?
+            }
+        };
+        if data.len() < b.length() {
+            return Err(fail(
+                path,
+                format!(
+                    "buffer {} holds {} bytes, the file declares {}",
+                    b.index(),
+                    data.len(),
+                    b.length()
+                ),
+            ));
+        }
+        out.push(data);
+    }
+    Ok(out)
+}
+
+/// Checks that every element of an accessor lies inside its buffer view and buffer.
+fn check_accessor(a: &gltf::Accessor, buffers: &[Vec<u8>], path: &Path) -> Result<(), ImportError> {
+    let what = |m: String| fail(path, format!("accessor {}: {m}", a.index()));
+    if a.sparse().is_some() {
+        return Err(what(
+            "sparse accessors are not supported; export without sparse storage".into(),
+        ));
+    }
+    let view = a.view().ok_or_else(|| what("has no buffer view".into()))?;
+    let buffer = buffers
+        .get(view.buffer().index())
+        .ok_or_else(|| what("buffer missing".into()))?;
+    let view_end = view
+        .offset()
+        .checked_add(view.length())
+        .filter(|e| *e <= buffer.len());
+    if view_end.is_none() {
+        return Err(what(format!(
+            "buffer view {} ({} bytes at {}) runs past its buffer ({} bytes)",
+            view.index(),
+            view.length(),
+            view.offset(),
+            buffer.len()
+        )));
+    }
+    if a.count() == 0 {
+        return Ok(());
+    }
+    let stride = view.stride().unwrap_or(a.size());
+    let need = (a.count() - 1)
+        .checked_mul(stride)
+        .and_then(|x| x.checked_add(a.offset()))
+        .and_then(|x| x.checked_add(a.size()));
+    match need {
+        Some(n) if n <= view.length() => Ok(()),
+        _ => Err(what(format!(
+            "{} elements of {} bytes (stride {stride}) from offset {} do not fit buffer view {} ({} bytes)",
+            a.count(),
+            a.size(),
+            a.offset(),
+            view.index(),
+            view.length()
+        ))),
+    }
+}
+
+impl Ctx<'_> {
+    fn add(&mut self, mut e: Entity, parent: Option<EntityId>) -> EntityId {
+        e.id = EntityId(self.next_local);
+        self.next_local += 1;
+        e.parent = parent;
+        let id = e.id;
+        *self.report.entities.entry(e.kind.kind()).or_insert(0) += 1;
+        self.entities.push(e);
+        id
+    }
+
+    fn image_file(&mut self, image: gltf::Image) -> Option<String> {
+        if let Some(done) = self.image_files.get(&image.index()) {
+            return done.clone();
+        }
+        let stem = self
+            .path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let name = image
+            .name()
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("{stem}_image{}", image.index()));
+        let (bytes, ext) = match image.source() {
+            gltf::image::Source::View { view, mime_type } => {
+                let data = self
+                    .buffers
+                    .get(view.buffer().index())
+                    .and_then(|b| b.get(view.offset()..view.offset() + view.length()))
+                    .map(<[u8]>::to_vec);
+                (
+                    data,
+                    if mime_type.contains("jpeg") {
+                        "jpg"
+                    } else {
+                        "png"
+                    },
+                )
+            }
+            gltf::image::Source::Uri { uri, .. } if uri.starts_with("data:") => (
+                decode_data_uri(uri),
+                if uri.starts_with("data:image/jpeg") {
+                    "jpg"
+                } else {
+                    "png"
+                },
+            ),
+            gltf::image::Source::Uri { uri, .. } => {
+                let file = self
+                    .path
+                    .parent()
+                    .unwrap_or(Path::new("."))
+                    .join(percent_decode(uri));
+                let ext = file
+                    .extension()
+                    .map(|e| e.to_string_lossy().to_ascii_lowercase())
+                    .unwrap_or_else(|| "png".into());
+                let data = std::fs::read(&file).ok();
+                if data.is_none() {
+                    self.report.warnings.push(format!(
+                        "image {} ('{uri}') not found at {}: a placeholder texture is used",
+                        image.index(),
+                        file.display()
+                    ));
+                }
+                (
+                    data,
+                    if ext == "jpg" || ext == "jpeg" {
+                        "jpg"
+                    } else {
+                        "png"
+                    },
+                )
+            }
+        };
+        let rel = match bytes.filter(|b| image::load_from_memory(b).is_ok()) {
+            Some(b) => self.keep_file(&name, ext, &b),
+            None => {
+                if !self
+                    .report
+                    .warnings
+                    .iter()
+                    .any(|w| w.contains(&format!("image {} ", image.index())))
+                {
+                    self.report.warnings.push(format!(
+                        "image {} could not be decoded: a placeholder texture is used",
+                        image.index()
+                    ));
+                }
+                let checker: Vec<u8> = (0..16 * 16)
+                    .flat_map(|i| {
+                        if (i / 16 / 4 + i % 16 / 4) % 2 == 0 {
+                            [255, 0, 255, 255]
+                        } else {
+                            [0, 0, 0, 255]
+                        }
+                    })
+                    .collect();
+                textures::write_png(
+                    &self.options.project_dir,
+                    &format!("missing_{name}"),
+                    16,
+                    16,
+                    &checker,
+                )
+                .ok()
+            }
+        };
+        if let Some(r) = &rel {
+            self.report.textures_written.push(r.clone());
+        }
+        self.image_files.insert(image.index(), rel.clone());
+        rel
+    }
+
+    fn keep_file(&mut self, name: &str, ext: &str, bytes: &[u8]) -> Option<String> {
+        let dir = self.options.project_dir.join("textures");
+        std::fs::create_dir_all(&dir).ok()?;
+        let base = textures::safe_name(name);
+        for n in 0..10_000 {
+            let file = if n == 0 {
+                format!("{base}.{ext}")
+            } else {
+                format!("{base}_{n}.{ext}")
+            };
+            let target = dir.join(&file);
+            match std::fs::read(&target) {
+                Ok(existing) if existing == bytes => return Some(format!("textures/{file}")),
+                Ok(_) => continue,
+                Err(_) => {
+                    return pbm::file::write_atomic(&target, bytes)
+                        .ok()
+                        .map(|()| format!("textures/{file}"));
+                }
+            }
+        }
+        None
+    }
+
+    fn material(&mut self, m: Option<gltf::Material>) -> MaterialId {
+        let key = m.as_ref().and_then(|m| m.index());
+        if let Some(id) = self.material_map.get(&key) {
+            return *id;
+        }
+        let mut mat = Material::default();
+        if let Some(m) = m {
+            mat.name = m
+                .name()
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("Material {}", key.unwrap_or(0)));
+            let pbr = m.pbr_metallic_roughness();
+            mat.color = pbr.base_color_factor();
+            if let Some(info) = pbr.base_color_texture() {
+                if info.tex_coord() != 0 {
+                    self.report.warnings.push(format!(
+                        "material '{}': its texture uses TEXCOORD_{}; TEXCOORD_0 is used",
+                        mat.name,
+                        info.tex_coord()
+                    ));
+                }
+                mat.texture = self.image_file(info.texture().source());
+                if let Some(t) = info.texture_transform() {
+                    let s = Vec2::from(t.scale());
+                    mat.tiling = Vec2::new(
+                        if s.x != 0.0 { 1.0 / s.x } else { 1.0 },
+                        if s.y != 0.0 { 1.0 / s.y } else { 1.0 },
+                    );
+                    mat.offset = Vec2::from(t.offset());
+                    mat.rotation = t.rotation();
+                }
+            }
+            mat.alpha = match m.alpha_mode() {
+                gltf::material::AlphaMode::Opaque => AlphaMode::None,
+                gltf::material::AlphaMode::Mask => AlphaMode::Cutout,
+                gltf::material::AlphaMode::Blend => AlphaMode::Blend,
+            };
+            mat.double_sided = m.double_sided();
+            if let Some(raw) = m.extras() {
+                let v: serde_json::Value = serde_json::from_str(raw.get()).unwrap_or_default();
+                if let Some([u, v]) = v["poi_uv_scroll"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(serde_json::Value::as_f64)
+                            .collect::<Vec<_>>()
+                    })
+                    .as_deref()
+                    .and_then(|a| <&[f64; 2]>::try_from(a).ok())
+                {
+                    mat.uv_scroll = Vec2::new(*u as f32, *v as f32);
+                }
+            }
+        }
+        let id = MaterialId(self.materials.len() as u32);
+        self.materials.push(mat);
+        self.material_map.insert(key, id);
+        id
+    }
+
+    fn mesh_data(&mut self, mesh: gltf::Mesh) -> Result<MeshData, ImportError> {
+        let mut data = MeshData::default();
+        let mut colors: Vec<[f32; 4]> = Vec::new();
+        let mut any_color = false;
+        for prim in mesh.primitives() {
+            let at = format!("mesh {} primitive {}", mesh.index(), prim.index());
+            let mode = prim.mode();
+            if !matches!(
+                mode,
+                Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+            ) {
+                self.report
+                    .warnings
+                    .push(format!("{at}: {mode:?} skipped (Pebble imports triangles)"));
+                continue;
+            }
+            for (_, a) in prim.attributes() {
+                check_accessor(&a, &self.buffers, self.path)?;
+            }
+            if let Some(a) = prim.indices() {
+                check_accessor(&a, &self.buffers, self.path)?;
+            }
+            let buffers = &self.buffers;
+            let reader = prim.reader(|b| buffers.get(b.index()).map(Vec::as_slice));
+            let positions: Vec<Vec3> = reader
+                .read_positions()
+                .ok_or_else(|| fail(self.path, format!("{at} has no POSITION")))?
+                .map(Vec3::from)
+                .collect();
+            let uvs: Option<Vec<Vec2>> = reader
+                .read_tex_coords(0)
+                .map(|t| t.into_f32().map(Vec2::from).collect());
+            let cols: Option<Vec<[f32; 4]>> =
+                reader.read_colors(0).map(|c| c.into_rgba_f32().collect());
+            let indices: Vec<u32> = match reader.read_indices() {
+                Some(i) => i.into_u32().collect(),
+                None => (0..positions.len() as u32).collect(),
+            };
+            if let Some(bad) = indices.iter().find(|i| **i as usize >= positions.len()) {
+                return Err(fail(
+                    self.path,
+                    format!(
+                        "{at}: index {bad} is out of range ({} vertices)",
+                        positions.len()
+                    ),
+                ));
+            }
+            let tris: Vec<[u32; 3]> = match mode {
+                Mode::Triangles => indices
+                    .chunks_exact(3)
+                    .map(|c| [c[0], c[1], c[2]])
+                    .collect(),
+                Mode::TriangleStrip => (0..indices.len().saturating_sub(2))
+                    .map(|i| {
+                        if i % 2 == 0 {
+                            [indices[i], indices[i + 1], indices[i + 2]]
+                        } else {
+                            [indices[i + 1], indices[i], indices[i + 2]]
+                        }
+                    })
+                    .collect(),
+                _ => (1..indices.len().saturating_sub(1))
+                    .map(|i| [indices[0], indices[i], indices[i + 1]])
+                    .collect(),
+            };
+            let material = self.material(Some(prim.material()).filter(|m| m.index().is_some()));
+            let base = data.positions.len() as u32;
+            any_color |= cols.is_some();
+            colors.extend(
+                cols.clone()
+                    .unwrap_or_else(|| vec![[1.0; 4]; positions.len()])
+                    .into_iter()
+                    .take(positions.len()),
+            );
+            if colors.len() < data.positions.len() + positions.len() {
+                colors.resize(data.positions.len() + positions.len(), [1.0; 4]);
+            }
+            let uv = |i: u32| {
+                uvs.as_ref()
+                    .and_then(|u| u.get(i as usize))
+                    .copied()
+                    .unwrap_or(Vec2::ZERO)
+            };
+            for t in tris {
+                // glTF UV v runs down the image like ours; positions are Y-up like ours.
+                data.faces.push(Face {
+                    indices: t.map(|i| base + i),
+                    uvs: t.map(uv),
+                    material,
+                });
+            }
+            data.positions.extend(positions);
+        }
+        if any_color {
+            data.colors = Some(colors);
+        }
+        Ok(data)
+    }
+
+    fn node(
+        &mut self,
+        node: gltf::Node,
+        parent: Option<EntityId>,
+        depth: usize,
+    ) -> Result<(), ImportError> {
+        if depth > 256 {
+            return Err(fail(
+                self.path,
+                format!(
+                    "node {} is nested more than 256 deep (a cycle?)",
+                    node.index()
+                ),
+            ));
+        }
+        let (t, r, s) = node.transform().decomposed();
+        let rotation = Quat::from_array(r).normalize();
+        let transform = Transform {
+            translation: Vec3::from(t),
+            rotation: if rotation.is_finite() {
+                rotation
+            } else {
+                Quat::IDENTITY
+            },
+            scale: Vec3::from(s),
+        };
+        let name = node
+            .name()
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("Node {}", node.index()));
+        let geometry = match node.mesh() {
+            Some(m) => Some(self.mesh_data(m)?),
+            None => None,
+        };
+        let size = geometry
+            .as_ref()
+            .and_then(MeshData::aabb)
+            .map(|b| b.max - b.min)
+            .unwrap_or(Vec3::ONE);
+        let lower = name.to_ascii_lowercase();
+        let source = |mesh: &str| GeometrySource::Asset {
+            path: self
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            mesh: mesh.to_owned(),
+        };
+        let kind = if name.starts_with("Collider_") {
+            if lower.contains("box") || geometry.is_none() {
+                EntityKind::Collider(Collider::Box { size })
+            } else if lower.contains("ramp") {
+                EntityKind::Collider(Collider::Ramp { size })
+            } else {
+                let geometry = geometry.clone().unwrap_or_default();
+                let mut mesh = Entity::new(
+                    format!("{name} mesh"),
+                    EntityKind::Mesh(MeshEntity {
+                        source: source(&name),
+                        geometry,
+                        collidable: true,
+                    }),
+                );
+                mesh.visible = false;
+                let mesh_id = self.add(mesh.with_transform(transform), parent);
+                EntityKind::Collider(Collider::TriMesh { mesh: mesh_id })
+            }
+        } else if name == "PlayerSpawn" || name.starts_with("Spawn") {
+            let f = rotation * Vec3::NEG_Z;
+            EntityKind::PlayerSpawn(PlayerSpawn {
+                yaw: f.x.atan2(-f.z),
+                camera_fov: 65.0,
+            })
+        } else if let Some(event) = name.strip_prefix("Trigger_") {
+            EntityKind::Trigger(Trigger {
+                size,
+                event: event.to_owned(),
+                dialogue_id: None,
+                oneshot: false,
+                properties: "{}".into(),
+            })
+        } else if name.starts_with("Walkable_") {
+            EntityKind::Walkable(geometry.clone().unwrap_or_default())
+        } else if name.starts_with("Emitter_") {
+            EntityKind::Emitter(Emitter {
+                dir: rotation * Vec3::Y,
+                ..Emitter::default()
+            })
+        } else if let Some(g) = geometry {
+            EntityKind::Mesh(MeshEntity {
+                source: source(&name),
+                geometry: g,
+                collidable: false,
+            })
+        } else {
+            EntityKind::Group
+        };
+        // A collider's own transform already went to its hidden mesh when it had one.
+        let id = self.add(Entity::new(name, kind).with_transform(transform), parent);
+        if let Some(light) = node.light() {
+            let color = light.color();
+            let intensity = light.intensity();
+            let kind = match light.kind() {
+                gltf::khr_lights_punctual::Kind::Directional => Light::Sun {
+                    direction: Vec3::NEG_Z,
+                    color,
+                    intensity,
+                    shadows: true,
+                },
+                gltf::khr_lights_punctual::Kind::Point => Light::Omni {
+                    color,
+                    radius: light.range().unwrap_or(10.0),
+                    intensity,
+                    shadows: true,
+                },
+                gltf::khr_lights_punctual::Kind::Spot { .. } => {
+                    self.report.warnings.push(format!(
+                        "light {}: spot lights become omni lights",
+                        light.index()
+                    ));
+                    Light::Omni {
+                        color,
+                        radius: light.range().unwrap_or(10.0),
+                        intensity,
+                        shadows: true,
+                    }
+                }
+            };
+            let name = light
+                .name()
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("Light {}", light.index()));
+            self.add(Entity::new(name, EntityKind::Light(kind)), Some(id));
+        }
+        for child in node.children() {
+            self.node(child, Some(id), depth + 1)?;
+        }
+        Ok(())
+    }
+}
+
+/// The JSON and the binary chunk of a GLB, or the bytes themselves for `.gltf`.
+fn split_glb(bytes: &[u8]) -> Result<(&[u8], Option<Vec<u8>>), String> {
+    if !bytes.starts_with(b"glTF") {
+        return Ok((bytes, None));
+    }
+    let word = |o: usize| {
+        bytes
+            .get(o..o + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    };
+    let version = word(4).ok_or("GLB header is cut off")?;
+    if version != 2 {
+        return Err(format!(
+            "GLB version {version} is not supported (expected 2)"
+        ));
+    }
+    let total = word(8).ok_or("GLB header is cut off")?.min(bytes.len());
+    let mut at = 12;
+    let mut json = None;
+    let mut bin = None;
+    while at + 8 <= total {
+        let (len, kind) = (word(at).unwrap_or(0), word(at + 4).unwrap_or(0));
+        let data = at
+            .checked_add(8)
+            .and_then(|s| s.checked_add(len).map(|e| (s, e)))
+            .filter(|(_, e)| *e <= total);
+        let Some((start, end)) = data else {
+            return Err(format!(
+                "GLB chunk at byte {at} declares {len} bytes, past the end of the file"
+            ));
+        };
+        match kind {
+            0x4E4F_534A if json.is_none() => json = Some(&bytes[start..end]),
+            0x004E_4942 if bin.is_none() => bin = Some(bytes[start..end].to_vec()),
+            _ => {}
+        }
+        at = end;
+    }
+    Ok((json.ok_or("GLB has no JSON chunk")?, bin))
+}
+
+/// Imports glTF or GLB bytes read from `path`.
+pub fn import(
+    bytes: &[u8],
+    path: &Path,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Imported, ImportError> {
+    // The GLB container is split here: gltf 1.4's own GLB reader overflows on some
+    // malformed headers.
+    let (json, blob) = split_glb(bytes).map_err(|m| fail(path, m))?;
+    let mut raw = gltf::Gltf::from_slice_without_validation(json)
+        .map_err(|e| fail(path, format!("not a valid glTF: {e}")))?;
+    raw.blob = blob;
+    let root = raw.document.into_json();
+    // gltf-json 1.4's validator indexes the POSITION accessor without a bounds check;
+    // check every primitive's accessor references first.
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            let refs = prim
+                .attributes
+                .values()
+                .map(|a| a.value())
+                .chain(prim.indices.as_ref().map(|i| i.value()));
+            for a in refs {
+                if a >= root.accessors.len() {
+                    return Err(fail(
+                        path,
+                        format!(
+                            "mesh {m} primitive {p} refers to accessor {a}, but the file has {}",
+                            root.accessors.len()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    let document = gltf::Document::from_json(root)
+        .map_err(|e| fail(path, format!("not a valid glTF: {e}")))?;
+    let gltf = gltf::Gltf {
+        document,
+        blob: raw.blob,
+    };
+    let buffers = load_buffers(&gltf.document, gltf.blob.clone(), path)?;
+    let mut ctx = Ctx {
+        path,
+        buffers,
+        report: ImportReport::default(),
+        materials: Vec::new(),
+        material_map: HashMap::new(),
+        image_files: HashMap::new(),
+        entities: Vec::new(),
+        next_local: 1,
+        options,
+    };
+    let roots: Vec<gltf::Node> = match gltf
+        .document
+        .default_scene()
+        .or_else(|| gltf.document.scenes().next())
+    {
+        Some(scene) => scene.nodes().collect(),
+        None => {
+            let children: std::collections::HashSet<usize> = gltf
+                .document
+                .nodes()
+                .flat_map(|n| n.children().map(|c| c.index()).collect::<Vec<_>>())
+                .collect();
+            gltf.document
+                .nodes()
+                .filter(|n| !children.contains(&n.index()))
+                .collect()
+        }
+    };
+    let total = roots.len() as u64;
+    for (i, node) in roots.into_iter().enumerate() {
+        // The gltf crate's readers index slices; the checks above make that safe, and
+        // a panic that slipped through still becomes an error rather than a crash.
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.node(node, None, 0)));
+        match result {
+            Ok(r) => r?,
+            Err(_) => {
+                return Err(fail(
+                    path,
+                    format!("node {i} could not be read (malformed data)"),
+                ));
+            }
+        }
+        progress(Progress {
+            stage: "nodes",
+            done: i as u64 + 1,
+            total,
+        });
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    ctx.report.materials = ctx.materials.len();
+    Ok(Imported {
+        command: ImportCommand::new(format!("Import {stem}"), ctx.materials, ctx.entities, None),
+        report: ctx.report,
+    })
+}

@@ -1,0 +1,333 @@
+//! glTF import on files written here: hierarchy, every triangle topology and
+//! accessor type, materials with their extensions, lights, named nodes, GLB, and
+//! clear errors for broken accessors and missing images.
+
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use pebble_io::import::{ImportOptions, import_file};
+use pebble_model::entity::{Collider, EntityKind, Light};
+use pebble_model::glam::{Vec2, Vec3};
+use pebble_model::material::AlphaMode;
+use pebble_model::{History, Kind, Scene};
+use serde_json::{Value, json};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pebble-gltf-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    dir
+}
+
+fn png_2x2() -> Vec<u8> {
+    let mut out = Vec::new();
+    let img = image::RgbaImage::from_raw(
+        2,
+        2,
+        vec![
+            255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 0,
+        ],
+    )
+    .expect("image");
+    img.write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+        .expect("png");
+    out
+}
+
+/// One buffer holding: a quad (4 float positions, 4 float UVs, 4 normalized-u8
+/// colours, 6 u16 indices) and a 4-vertex strip/fan (float positions).
+fn buffer() -> Vec<u8> {
+    let mut b = Vec::new();
+    for p in [
+        [0.0f32, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [0.0, 1.0, 0.0],
+    ] {
+        for c in p {
+            b.extend_from_slice(&c.to_le_bytes());
+        }
+    } // 0..48
+    for uv in [[0.0f32, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]] {
+        for c in uv {
+            b.extend_from_slice(&c.to_le_bytes());
+        }
+    } // 48..80
+    for c in [
+        [255u8, 0, 0, 255],
+        [0, 255, 0, 255],
+        [0, 0, 255, 255],
+        [255, 255, 255, 128],
+    ] {
+        b.extend_from_slice(&c);
+    } // 80..96
+    for i in [0u16, 1, 2, 0, 2, 3] {
+        b.extend_from_slice(&i.to_le_bytes());
+    } // 96..108
+    b.extend_from_slice(&[0, 0, 0, 0]); // pad to 112
+    for p in [
+        [0.0f32, 0.0, 2.0],
+        [1.0, 0.0, 2.0],
+        [0.0, 1.0, 2.0],
+        [1.0, 1.0, 2.0],
+    ] {
+        for c in p {
+            b.extend_from_slice(&c.to_le_bytes());
+        }
+    } // 112..160
+    b
+}
+
+fn document(buffer_uri: Value, image_uri: &str) -> Value {
+    json!({
+        "asset": { "version": "2.0" },
+        "extensionsUsed": ["KHR_lights_punctual", "KHR_texture_transform"],
+        "extensions": { "KHR_lights_punctual": { "lights": [ { "type": "point", "color": [1.0, 0.5, 0.25], "intensity": 3.0, "range": 7.0, "name": "Lamp" } ] } },
+        "scene": 0,
+        "scenes": [ { "nodes": [0, 3, 4, 5, 6, 7] } ],
+        "nodes": [
+            { "name": "Room", "translation": [10.0, 0.0, 0.0], "children": [1, 2] },
+            { "name": "Quad", "mesh": 0, "scale": [2.0, 2.0, 2.0] },
+            { "name": "Lamp node", "translation": [0.0, 3.0, 0.0], "extensions": { "KHR_lights_punctual": { "light": 0 } } },
+            { "name": "Collider_Box_Crate", "mesh": 0, "translation": [0.0, 0.0, -5.0] },
+            { "name": "PlayerSpawn", "translation": [1.0, 1.6, 4.0], "rotation": [0.0, std::f32::consts::FRAC_1_SQRT_2, 0.0, std::f32::consts::FRAC_1_SQRT_2] },
+            { "name": "Trigger_open_door", "scale": [2.0, 3.0, 1.0] },
+            { "name": "Walkable_floor", "mesh": 1 },
+            { "name": "Emitter_fire", "translation": [0.0, 1.0, 0.0] }
+        ],
+        "meshes": [
+            { "primitives": [ { "attributes": { "POSITION": 0, "TEXCOORD_0": 1, "COLOR_0": 2 }, "indices": 3, "material": 0 } ] },
+            { "primitives": [
+                { "attributes": { "POSITION": 4 }, "mode": 5 },
+                { "attributes": { "POSITION": 4 }, "mode": 6 },
+                { "attributes": { "POSITION": 4 }, "mode": 1 }
+            ] }
+        ],
+        "materials": [ {
+            "name": "Leaves",
+            "pbrMetallicRoughness": {
+                "baseColorFactor": [0.5, 1.0, 1.0, 1.0],
+                "baseColorTexture": { "index": 0, "extensions": { "KHR_texture_transform": { "scale": [2.0, 4.0], "offset": [0.25, 0.0] } } }
+            },
+            "alphaMode": "MASK",
+            "doubleSided": true,
+            "extras": { "poi_uv_scroll": [0.0, -0.5] }
+        } ],
+        "textures": [ { "source": 0 } ],
+        "images": [ { "uri": image_uri, "name": "leaves" } ],
+        "accessors": [
+            { "bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0] },
+            { "bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC2" },
+            { "bufferView": 0, "byteOffset": 80, "componentType": 5121, "normalized": true, "count": 4, "type": "VEC4" },
+            { "bufferView": 1, "byteOffset": 0, "componentType": 5123, "count": 6, "type": "SCALAR" },
+            { "bufferView": 0, "byteOffset": 112, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0.0, 0.0, 2.0], "max": [1.0, 1.0, 2.0] }
+        ],
+        "bufferViews": [
+            { "buffer": 0, "byteOffset": 0, "byteLength": 96 },
+            { "buffer": 0, "byteOffset": 96, "byteLength": 12 },
+        ],
+        "buffers": [ { "byteLength": 160, "uri": buffer_uri } ]
+    })
+}
+
+fn data_uri(mime: &str, bytes: &[u8]) -> String {
+    format!(
+        "data:{mime};base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
+}
+
+fn import(path: &Path, dir: &Path) -> Result<(Scene, pebble_io::import::ImportReport), String> {
+    let imported =
+        import_file(path, &ImportOptions::new(dir), &mut |_| {}).map_err(|e| e.to_string())?;
+    let mut scene = Scene::new();
+    History::default()
+        .execute(&mut scene, imported.command)
+        .map_err(|e| e.to_string())?;
+    Ok((scene, imported.report))
+}
+
+fn named<'a>(scene: &'a Scene, name: &str) -> &'a pebble_model::Entity {
+    scene
+        .entities()
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("no {name}"))
+}
+
+#[test]
+fn a_gltf_with_everything_imports() {
+    let dir = scratch("full");
+    let mut doc = document(
+        json!(data_uri("application/octet-stream", &buffer())),
+        &data_uri("image/png", &png_2x2()),
+    );
+    // The fixture above has a trailing comma in bufferViews for readability: rebuild cleanly.
+    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 160 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    let path = dir.join("room.gltf");
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    let (scene, report) = import(&path, &dir).expect("imports");
+    assert_eq!(report.textures_written.len(), 1, "{report:?}");
+    assert!(dir.join(&report.textures_written[0]).is_file());
+    assert!(
+        report.warnings.iter().any(|w| w.contains("Lines")),
+        "{:?}",
+        report.warnings
+    );
+
+    // Hierarchy and transforms: the quad sits under Room, scaled 2×.
+    let room = named(&scene, "Room");
+    let quad = named(&scene, "Quad");
+    assert_eq!(quad.parent, Some(room.id));
+    let corner = scene
+        .world_transform(quad.id)
+        .transform_point3(Vec3::new(1.0, 1.0, 0.0));
+    assert!(
+        (corner - Vec3::new(12.0, 2.0, 0.0)).length() < 1e-5,
+        "{corner}"
+    );
+    let EntityKind::Mesh(m) = &quad.kind else {
+        panic!("mesh")
+    };
+    assert_eq!(m.geometry.faces.len(), 2);
+    assert_eq!(
+        m.geometry.faces[0].uvs,
+        [
+            Vec2::new(0.0, 1.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(1.0, 0.0)
+        ]
+    );
+    let colors = m.geometry.colors.as_ref().expect("COLOR_0");
+    assert_eq!(colors[1], [0.0, 1.0, 0.0, 1.0]);
+    assert!(
+        (colors[3][3] - 128.0 / 255.0).abs() < 1e-6,
+        "normalized u8 alpha"
+    );
+    let mat = scene
+        .material(m.geometry.faces[0].material)
+        .expect("material");
+    assert_eq!(mat.alpha, AlphaMode::Cutout);
+    assert!(mat.double_sided);
+    assert_eq!(mat.uv_scroll, Vec2::new(0.0, -0.5));
+    assert_eq!(mat.tiling, Vec2::new(0.5, 0.25));
+    assert_eq!(mat.offset, Vec2::new(0.25, 0.0));
+    assert_eq!(mat.color, [0.5, 1.0, 1.0, 1.0]);
+
+    let lamp = scene.entities_of(Kind::Light).next().expect("light");
+    assert!(
+        matches!(lamp.kind, EntityKind::Light(Light::Omni { radius, intensity, .. }) if radius == 7.0 && intensity == 3.0)
+    );
+    assert!(
+        matches!(named(&scene, "Collider_Box_Crate").kind, EntityKind::Collider(Collider::Box { size }) if size == Vec3::new(1.0, 1.0, 0.0))
+    );
+    let EntityKind::PlayerSpawn(spawn) = &named(&scene, "PlayerSpawn").kind else {
+        panic!("spawn")
+    };
+    assert!(
+        (spawn.yaw.abs() - std::f32::consts::FRAC_PI_2).abs() < 1e-4,
+        "{}",
+        spawn.yaw
+    );
+    assert!(
+        matches!(&named(&scene, "Trigger_open_door").kind, EntityKind::Trigger(t) if t.event == "open_door")
+    );
+    // Walkable: a strip (2 triangles) and a fan (2 triangles); the lines are skipped.
+    let EntityKind::Walkable(w) = &named(&scene, "Walkable_floor").kind else {
+        panic!("walkable")
+    };
+    assert_eq!(w.faces.len(), 4);
+    for f in &w.faces[..2] {
+        let [a, b, c] = w.triangle(f);
+        assert!(
+            (b - a).cross(c - a).z > 0.0,
+            "strips keep counter-clockwise fronts"
+        );
+    }
+    // The fan's triangles share its first vertex: (0, 1, 2) and (0, 2, 3).
+    let base = w.faces[2].indices[0];
+    assert_eq!(w.faces[2].indices, [base, base + 1, base + 2]);
+    assert_eq!(w.faces[3].indices, [base, base + 2, base + 3]);
+    assert!(matches!(
+        named(&scene, "Emitter_fire").kind,
+        EntityKind::Emitter(_)
+    ));
+}
+
+#[test]
+fn glb_with_external_missing_image_imports_with_a_placeholder() {
+    let dir = scratch("glb");
+    let bin = buffer();
+    let mut doc = document(Value::Null, "textures/does_not_exist.png");
+    doc["buffers"] = json!([{ "byteLength": bin.len() }]);
+    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 160 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    let mut json_bytes = serde_json::to_vec(&doc).expect("json");
+    while !json_bytes.len().is_multiple_of(4) {
+        json_bytes.push(b' ');
+    }
+    let mut glb = Vec::new();
+    glb.extend_from_slice(b"glTF");
+    glb.extend_from_slice(&2u32.to_le_bytes());
+    glb.extend_from_slice(&((12 + 8 + json_bytes.len() + 8 + bin.len()) as u32).to_le_bytes());
+    glb.extend_from_slice(&(json_bytes.len() as u32).to_le_bytes());
+    glb.extend_from_slice(b"JSON");
+    glb.extend_from_slice(&json_bytes);
+    glb.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    glb.extend_from_slice(b"BIN\0");
+    glb.extend_from_slice(&bin);
+    let path = dir.join("room.glb");
+    std::fs::write(&path, &glb).expect("write");
+    let (scene, report) = import(&path, &dir).expect("imports despite the missing image");
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.contains("not found") && w.contains("placeholder")),
+        "{:?}",
+        report.warnings
+    );
+    let quad = named(&scene, "Quad");
+    let EntityKind::Mesh(m) = &quad.kind else {
+        panic!("mesh")
+    };
+    let mat = scene
+        .material(m.geometry.faces[0].material)
+        .expect("material");
+    assert!(
+        mat.texture
+            .as_deref()
+            .is_some_and(|t| t.contains("missing_leaves")),
+        "{:?}",
+        mat.texture
+    );
+}
+
+#[test]
+fn broken_accessors_are_named_errors() {
+    let dir = scratch("broken");
+    let mut doc = document(
+        json!(data_uri("application/octet-stream", &buffer())),
+        &data_uri("image/png", &png_2x2()),
+    );
+    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 100 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    let path = dir.join("bad.gltf");
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    let err = import(&path, &dir).expect_err("accessor 4 overruns its view");
+    assert!(
+        err.contains("accessor 4") && err.contains("bad.gltf"),
+        "{err}"
+    );
+
+    let mut doc = document(
+        json!(data_uri("application/octet-stream", &buffer())),
+        &data_uri("image/png", &png_2x2()),
+    );
+    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 160 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    doc["buffers"][0]["byteLength"] = json!(4000);
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    let err = import(&path, &dir).expect_err("short buffer");
+    assert!(err.contains("buffer 0 holds 160 bytes"), "{err}");
+
+    std::fs::write(&path, b"{ not json").expect("write");
+    let err = import(&path, &dir).expect_err("not json");
+    assert!(err.contains("not a valid glTF"), "{err}");
+}
