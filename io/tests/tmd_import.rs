@@ -321,3 +321,32 @@ fn missing_tim_is_a_warning_and_bad_files_are_clear_errors() {
     let tim_err = Tim::parse(&four_bit_tim()[..40]).expect_err("cut TIM");
     assert!(tim_err.to_string().contains("cut off"), "{tim_err}");
 }
+
+#[test]
+fn fifteen_bit_tims_are_direct_colour() {
+    let pixels: Vec<u16> = (0..8 * 8)
+        .map(|i| {
+            if i == 0 {
+                0
+            } else {
+                c15((i * 4) as u8, 0, 200)
+            }
+        })
+        .collect();
+    let t = Tim::parse(&tim(2, None, (640, 0, 8, 8, &pixels))).expect("parses");
+    let mut vram = Vram::default();
+    vram.load(&t);
+    assert_eq!(
+        vram.texel((640, 0), PageFormat::Bits15, (0, 0), 0, 0),
+        [0, 0, 0, 0],
+        "0x0000 is transparent"
+    );
+    assert_eq!(
+        vram.texel((640, 0), PageFormat::Bits15, (0, 0), 3, 1),
+        color15(pixels[11])
+    );
+    assert!(
+        Tim::parse(&tim(0, None, (0, 0, 1, 1, &[0]))).is_err(),
+        "a 4-bit TIM needs a CLUT"
+    );
+}

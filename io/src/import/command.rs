@@ -47,6 +47,7 @@ impl ImportCommand {
         self.settings.as_ref()
     }
 
+    /// The entities to add (empty once the command has been applied).
     pub fn entities(&self) -> &[Entity] {
         &self.entities
     }
@@ -76,7 +77,8 @@ impl ImportCommand {
                 ))
             })
         };
-        let mut entities = self.entities.clone();
+        // The AddEntities step keeps them for redo; no second copy is needed.
+        let mut entities = std::mem::take(&mut self.entities);
         for e in &mut entities {
             let geometry = match &mut e.kind {
                 EntityKind::Mesh(m) => Some(&mut m.geometry),

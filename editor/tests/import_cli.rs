@@ -1,0 +1,79 @@
+//! `pebble import`: a new project from a map, then an image appended to it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn pebble(args: &[&str], cwd: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_pebble"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pebble-import-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    dir
+}
+
+#[test]
+fn import_creates_then_appends() {
+    let dir = scratch("flow");
+    let map = Path::new(env!("CARGO_MANIFEST_DIR")).join("../pbm/tests/fixtures/full.pbm");
+    let out = pebble(&["import", map.to_str().expect("utf-8")], &dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("full.pebble.ron (created)") && stdout.contains("textures written: 5"),
+        "{stdout}"
+    );
+    assert!(
+        dir.join("full.pebble.ron").is_file() && dir.join("textures/TileAtlas_0.png").is_file()
+    );
+
+    let png = dir.join("decal.png");
+    image::RgbaImage::from_pixel(32, 16, image::Rgba([10, 20, 30, 255]))
+        .save(&png)
+        .expect("png");
+    let out = pebble(
+        &[
+            "import",
+            png.to_str().expect("utf-8"),
+            "--into",
+            "full.pebble.ron",
+        ],
+        &dir,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("(added to)") && stdout.contains("entities: 1 (1 mesh)"),
+        "{stdout}"
+    );
+    assert!(
+        dir.join("textures/decal.png").is_file(),
+        "the source image is kept as it is"
+    );
+
+    let info = pebble(&["project", "info", "full.pebble.ron"], &dir);
+    let text = String::from_utf8_lossy(&info.stdout);
+    assert!(
+        text.contains("map \"PoiRetro Courtyard Showcase\""),
+        "appending keeps the project's settings: {text}"
+    );
+    assert!(text.contains("textures/decal.png"), "{text}");
+
+    let bad = pebble(&["import", "nothing.obj"], &dir);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unsupported file type"));
+}
