@@ -4,26 +4,12 @@
 
 use std::time::{Duration, Instant};
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::glb;
+
 use pebble_io::import::{ImportOptions, import_file};
 use pebble_model::{Command, Scene};
-
-fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
-    let mut json = json.to_vec();
-    while !json.len().is_multiple_of(4) {
-        json.push(b' ');
-    }
-    let mut out = Vec::new();
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&((12 + 8 + json.len() + 8 + bin.len()) as u32).to_le_bytes());
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(bin);
-    out
-}
 
 /// A grid of `n × n` quads (2 n² triangles).
 fn grid(n: usize) -> Vec<u8> {

@@ -2,6 +2,8 @@
 //! accessor type, materials with their extensions, lights, named nodes, GLB, and
 //! clear errors for broken accessors and missing images.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
@@ -260,20 +262,7 @@ fn glb_with_external_missing_image_imports_with_a_placeholder() {
     let mut doc = document(Value::Null, "textures/does_not_exist.png");
     doc["buffers"] = json!([{ "byteLength": bin.len() }]);
     doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 160 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
-    let mut json_bytes = serde_json::to_vec(&doc).expect("json");
-    while !json_bytes.len().is_multiple_of(4) {
-        json_bytes.push(b' ');
-    }
-    let mut glb = Vec::new();
-    glb.extend_from_slice(b"glTF");
-    glb.extend_from_slice(&2u32.to_le_bytes());
-    glb.extend_from_slice(&((12 + 8 + json_bytes.len() + 8 + bin.len()) as u32).to_le_bytes());
-    glb.extend_from_slice(&(json_bytes.len() as u32).to_le_bytes());
-    glb.extend_from_slice(b"JSON");
-    glb.extend_from_slice(&json_bytes);
-    glb.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    glb.extend_from_slice(b"BIN\0");
-    glb.extend_from_slice(&bin);
+    let glb = common::glb(&serde_json::to_vec(&doc).expect("json"), &bin);
     let path = dir.join("room.glb");
     std::fs::write(&path, &glb).expect("write");
     let (scene, report) = import(&path, &dir).expect("imports despite the missing image");

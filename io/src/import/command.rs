@@ -4,10 +4,11 @@
 
 use std::any::Any;
 
-use pebble_model::command::{AddEntities, AddMaterial, SetSettings};
+use pebble_model::command::{AddEntities, AddMaterial, SetSettings, Steps};
 use pebble_model::entity::EntityKind;
+use pebble_model::mesh::MeshData;
 use pebble_model::scene::SceneSettings;
-use pebble_model::{Command, CommandError, Entity, Material, MaterialId, Scene};
+use pebble_model::{Command, CommandError, Entity, Material, Scene};
 
 #[derive(Debug)]
 pub struct ImportCommand {
@@ -16,8 +17,7 @@ pub struct ImportCommand {
     /// Faces use `MaterialId(k)` for the import's k-th material (0-based).
     entities: Vec<Entity>,
     settings: Option<SceneSettings>,
-    steps: Vec<Box<dyn Command>>,
-    applied: usize,
+    steps: Steps,
 }
 
 impl ImportCommand {
@@ -32,8 +32,7 @@ impl ImportCommand {
             materials,
             entities,
             settings,
-            steps: Vec::new(),
-            applied: 0,
+            steps: Steps::default(),
         }
     }
 
@@ -57,7 +56,21 @@ impl ImportCommand {
     }
 
     fn plan(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
-        let mut ids = Vec::new();
+        // Check the references before anything changes, so a refused import keeps
+        // its entities for another try.
+        let count = self.materials.len();
+        let faces = self
+            .entities
+            .iter()
+            .filter_map(|e| geometry(&e.kind))
+            .flat_map(|g| &g.faces);
+        if let Some(f) = faces.into_iter().find(|f| f.material.0 as usize >= count) {
+            return Err(CommandError::Invalid(format!(
+                "import refers to material {} of {count}",
+                f.material.0
+            )));
+        }
+        let mut ids = Vec::with_capacity(count);
         for m in &self.materials {
             let mut add = AddMaterial::new(m.clone());
             add.apply(scene)?;
@@ -65,29 +78,14 @@ impl ImportCommand {
                 add.created()
                     .ok_or_else(|| CommandError::Invalid("material not created".into()))?,
             );
-            self.steps.push(Box::new(add));
-            self.applied += 1;
+            self.steps.push_applied(Box::new(add));
         }
-        let map = |local: MaterialId| -> Result<MaterialId, CommandError> {
-            ids.get(local.0 as usize).copied().ok_or_else(|| {
-                CommandError::Invalid(format!(
-                    "import refers to material {} of {}",
-                    local.0,
-                    ids.len()
-                ))
-            })
-        };
         // The AddEntities step keeps them for redo; no second copy is needed.
         let mut entities = std::mem::take(&mut self.entities);
         for e in &mut entities {
-            let geometry = match &mut e.kind {
-                EntityKind::Mesh(m) => Some(&mut m.geometry),
-                EntityKind::Walkable(g) => Some(g),
-                _ => None,
-            };
-            if let Some(g) = geometry {
+            if let Some(g) = geometry_mut(&mut e.kind) {
                 for f in &mut g.faces {
-                    f.material = map(f.material)?;
+                    f.material = ids[f.material.0 as usize];
                 }
             }
         }
@@ -100,34 +98,39 @@ impl ImportCommand {
     }
 }
 
+fn geometry(kind: &EntityKind) -> Option<&MeshData> {
+    match kind {
+        EntityKind::Mesh(m) => Some(&m.geometry),
+        EntityKind::Walkable(g) => Some(g),
+        _ => None,
+    }
+}
+
+fn geometry_mut(kind: &mut EntityKind) -> Option<&mut MeshData> {
+    match kind {
+        EntityKind::Mesh(m) => Some(&mut m.geometry),
+        EntityKind::Walkable(g) => Some(g),
+        _ => None,
+    }
+}
+
 impl Command for ImportCommand {
     fn name(&self) -> String {
         self.name.clone()
     }
 
     fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
-        if self.steps.is_empty()
+        if !self.steps.is_planned()
             && let Err(e) = self.plan(scene)
         {
-            self.revert(scene);
-            self.steps.clear();
+            self.steps.abandon(scene);
             return Err(e);
         }
-        while self.applied < self.steps.len() {
-            if let Err(e) = self.steps[self.applied].apply(scene) {
-                self.revert(scene);
-                return Err(e);
-            }
-            self.applied += 1;
-        }
-        Ok(())
+        self.steps.apply(scene)
     }
 
     fn revert(&mut self, scene: &mut Scene) {
-        while self.applied > 0 {
-            self.applied -= 1;
-            self.steps[self.applied].revert(scene);
-        }
+        self.steps.revert(scene);
     }
 
     fn as_any(&self) -> &dyn Any {

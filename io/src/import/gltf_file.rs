@@ -283,27 +283,15 @@ impl Ctx<'_> {
     }
 
     fn keep_file(&mut self, name: &str, ext: &str, bytes: &[u8]) -> Option<String> {
-        let dir = self.options.project_dir.join("textures");
-        std::fs::create_dir_all(&dir).ok()?;
-        let base = textures::safe_name(name);
-        for n in 0..10_000 {
-            let file = if n == 0 {
-                format!("{base}.{ext}")
-            } else {
-                format!("{base}_{n}.{ext}")
-            };
-            let target = dir.join(&file);
-            match std::fs::read(&target) {
-                Ok(existing) if existing == bytes => return Some(format!("textures/{file}")),
-                Ok(_) => continue,
-                Err(_) => {
-                    return pbm::file::write_atomic(&target, bytes)
-                        .ok()
-                        .map(|()| format!("textures/{file}"));
-                }
+        match textures::keep_bytes(&self.options.project_dir, name, ext, bytes) {
+            Ok((rel, _)) => Some(rel),
+            Err(e) => {
+                self.report
+                    .warnings
+                    .push(format!("image '{name}' could not be kept: {e}"));
+                None
             }
         }
-        None
     }
 
     fn material(&mut self, m: Option<gltf::Material>) -> MaterialId {

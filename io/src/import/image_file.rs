@@ -8,9 +8,8 @@ use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
 use pebble_model::material::AlphaMode;
 use pebble_model::{Entity, Material, MaterialId, Primitive};
 
-use super::{
-    ImportCommand, ImportError, ImportOptions, ImportReport, Imported, textures::safe_name,
-};
+use super::textures::{self, safe_name};
+use super::{ImportCommand, ImportError, ImportOptions, ImportReport, Imported};
 
 pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, ImportError> {
     let img = image::ImageReader::open(path)
@@ -42,40 +41,15 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, ImportEr
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     // Keep the source file in the project, byte for byte.
-    let dir = options.project_dir.join("textures");
-    std::fs::create_dir_all(&dir).map_err(|source| ImportError::Write {
-        path: dir.clone(),
-        source,
-    })?;
     let bytes = std::fs::read(path).map_err(|source| ImportError::Read {
         path: path.to_owned(),
         source,
     })?;
-    let mut rel = None;
-    for n in 0..10_000 {
-        let file = if n == 0 {
-            format!("{stem}.{ext}")
-        } else {
-            format!("{stem}_{n}.{ext}")
-        };
-        let target = dir.join(&file);
-        match std::fs::read(&target) {
-            Ok(existing) if existing == bytes => {
-                rel = Some(format!("textures/{file}"));
-                break;
-            }
-            Ok(_) => continue,
-            Err(_) => {
-                pbm::file::write_atomic(&target, &bytes).map_err(|source| ImportError::Write {
-                    path: target.clone(),
-                    source,
-                })?;
-                report.textures_written.push(format!("textures/{file}"));
-                rel = Some(format!("textures/{file}"));
-                break;
-            }
-        }
+    let (rel, written) = textures::keep_bytes(&options.project_dir, &stem, &ext, &bytes)?;
+    if written {
+        report.textures_written.push(rel.clone());
     }
+    let rel = Some(rel);
     let material = Material {
         name: stem.clone(),
         texture: rel,

@@ -19,9 +19,48 @@ pub(crate) fn safe_name(name: &str) -> String {
     if s.is_empty() { "texture".into() } else { s }
 }
 
-/// Encodes RGBA8 texels as PNG and writes them to `<project>/textures/<name>.png`
-/// (atomically); an existing file with other content is never overwritten: the
-/// name gets a number instead. Returns the project-relative path.
+/// Writes `bytes` to `<project>/textures/<stem>.<ext>` atomically, unless the same
+/// bytes are already there. An existing file with other content is never overwritten:
+/// the name gets a number instead. Returns the project-relative path and whether a
+/// file was written.
+pub(crate) fn keep_bytes(
+    project_dir: &Path,
+    stem: &str,
+    ext: &str,
+    bytes: &[u8],
+) -> Result<(String, bool), ImportError> {
+    let dir = project_dir.join("textures");
+    std::fs::create_dir_all(&dir).map_err(|source| ImportError::Write {
+        path: dir.clone(),
+        source,
+    })?;
+    let base = safe_name(stem);
+    for n in 0..10_000 {
+        let file = if n == 0 {
+            format!("{base}.{ext}")
+        } else {
+            format!("{base}_{n}.{ext}")
+        };
+        let path = dir.join(&file);
+        match std::fs::read(&path) {
+            Ok(existing) if existing == bytes => return Ok((format!("textures/{file}"), false)),
+            Ok(_) => continue,
+            Err(_) => {
+                pbm::file::write_atomic(&path, bytes).map_err(|source| ImportError::Write {
+                    path: path.clone(),
+                    source,
+                })?;
+                return Ok((format!("textures/{file}"), true));
+            }
+        }
+    }
+    Err(ImportError::Write {
+        path: dir.join(base),
+        source: std::io::Error::other("too many textures with this name"),
+    })
+}
+
+/// Encodes RGBA8 texels as PNG and keeps them in the project ([`keep_bytes`]).
 pub(crate) fn write_png(
     project_dir: &Path,
     name: &str,
@@ -29,11 +68,6 @@ pub(crate) fn write_png(
     height: u32,
     rgba: &[u8],
 ) -> Result<String, ImportError> {
-    let dir = project_dir.join("textures");
-    std::fs::create_dir_all(&dir).map_err(|source| ImportError::Write {
-        path: dir.clone(),
-        source,
-    })?;
     let mut png = Vec::new();
     let encoder = image::codecs::png::PngEncoder::new(&mut png);
     image::ImageEncoder::write_image(
@@ -44,31 +78,8 @@ pub(crate) fn write_png(
         image::ExtendedColorType::Rgba8,
     )
     .map_err(|e| ImportError::Write {
-        path: dir.join(name),
+        path: project_dir.join("textures").join(name),
         source: std::io::Error::other(e.to_string()),
     })?;
-    let base = safe_name(name);
-    for n in 0..10_000 {
-        let file = if n == 0 {
-            format!("{base}.png")
-        } else {
-            format!("{base}_{n}.png")
-        };
-        let path = dir.join(&file);
-        match std::fs::read(&path) {
-            Ok(existing) if existing == png => return Ok(format!("textures/{file}")),
-            Ok(_) => continue,
-            Err(_) => {
-                pbm::file::write_atomic(&path, &png).map_err(|source| ImportError::Write {
-                    path: path.clone(),
-                    source,
-                })?;
-                return Ok(format!("textures/{file}"));
-            }
-        }
-    }
-    Err(ImportError::Write {
-        path: dir.join(base),
-        source: std::io::Error::other("too many textures with this name"),
-    })
+    keep_bytes(project_dir, name, "png", &png).map(|(rel, _)| rel)
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use glam::Vec2;
 
-use super::{AddMaterial, AssignMaterial, Command, CommandError, SetMaterial};
+use super::{AddMaterial, AssignMaterial, Command, CommandError, SetMaterial, Steps};
 use crate::entity::EntityKind;
 use crate::id::{EntityId, MaterialId};
 use crate::scene::Scene;
@@ -18,8 +18,7 @@ pub struct ApplyScroll {
     /// Face indices; empty = every face.
     faces: Vec<usize>,
     scroll: Vec2,
-    steps: Vec<Box<dyn Command>>,
-    applied: usize,
+    steps: Steps,
 }
 
 impl ApplyScroll {
@@ -28,8 +27,7 @@ impl ApplyScroll {
             entity,
             faces,
             scroll,
-            steps: Vec::new(),
-            applied: 0,
+            steps: Steps::default(),
         }
     }
 
@@ -100,27 +98,17 @@ impl Command for ApplyScroll {
     }
 
     fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
-        if self.steps.is_empty()
+        if !self.steps.is_planned()
             && let Err(e) = self.plan(scene)
         {
-            self.steps.clear();
+            self.steps.abandon(scene);
             return Err(e);
         }
-        while self.applied < self.steps.len() {
-            if let Err(e) = self.steps[self.applied].apply(scene) {
-                self.revert(scene);
-                return Err(e);
-            }
-            self.applied += 1;
-        }
-        Ok(())
+        self.steps.apply(scene)
     }
 
     fn revert(&mut self, scene: &mut Scene) {
-        while self.applied > 0 {
-            self.applied -= 1;
-            self.steps[self.applied].revert(scene);
-        }
+        self.steps.revert(scene);
     }
 
     fn as_any(&self) -> &dyn Any {

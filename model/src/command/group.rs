@@ -2,7 +2,7 @@
 
 use std::any::Any;
 
-use super::{AddEntities, Command, CommandError, Reparent, Select};
+use super::{AddEntities, Command, CommandError, Reparent, Select, Steps};
 use crate::entity::{Entity, EntityKind};
 use crate::id::EntityId;
 use crate::scene::Scene;
@@ -11,8 +11,7 @@ use crate::scene::Scene;
 pub struct Group {
     ids: Vec<EntityId>,
     name: String,
-    steps: Vec<Box<dyn Command>>,
-    applied: usize,
+    steps: Steps,
 }
 
 impl Group {
@@ -20,8 +19,7 @@ impl Group {
         Self {
             ids,
             name: name.into(),
-            steps: Vec::new(),
-            applied: 0,
+            steps: Steps::default(),
         }
     }
 }
@@ -40,33 +38,22 @@ impl Command for Group {
             .entity(first)
             .ok_or(CommandError::MissingEntity(first))?
             .parent;
-        if self.steps.is_empty() {
+        if !self.steps.is_planned() {
             let mut group = Entity::new(self.name.clone(), EntityKind::Group);
             group.parent = parent;
             let mut add = AddEntities::new("Group", vec![group]).without_selecting();
             add.apply(scene)?;
             let gid = add.created()[0];
-            self.steps.push(Box::new(add));
+            self.steps.push_applied(Box::new(add));
             self.steps
                 .push(Box::new(Reparent::new(self.ids.clone(), Some(gid))));
             self.steps.push(Box::new(Select::new(vec![gid])));
-            self.applied = 1;
         }
-        while self.applied < self.steps.len() {
-            if let Err(e) = self.steps[self.applied].apply(scene) {
-                self.revert(scene);
-                return Err(e);
-            }
-            self.applied += 1;
-        }
-        Ok(())
+        self.steps.apply(scene)
     }
 
     fn revert(&mut self, scene: &mut Scene) {
-        while self.applied > 0 {
-            self.applied -= 1;
-            self.steps[self.applied].revert(scene);
-        }
+        self.steps.revert(scene);
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -73,6 +73,57 @@ pub trait Command: std::fmt::Debug + Send + 'static {
     fn as_any(&self) -> &dyn Any;
 }
 
+/// The sub-commands of a composite command and how many of them are applied, so that
+/// a failing step reverts the ones before it and revert runs in reverse order.
+#[derive(Debug, Default)]
+pub struct Steps {
+    steps: Vec<Box<dyn Command>>,
+    applied: usize,
+}
+
+impl Steps {
+    pub fn is_planned(&self) -> bool {
+        !self.steps.is_empty()
+    }
+
+    /// Adds a step that has already been applied (while planning).
+    pub fn push_applied(&mut self, step: Box<dyn Command>) {
+        self.steps.insert(self.applied, step);
+        self.applied += 1;
+    }
+
+    /// Adds a step to apply later.
+    pub fn push(&mut self, step: Box<dyn Command>) {
+        self.steps.push(step);
+    }
+
+    /// Applies the steps not applied yet; on failure reverts all and forgets a plan
+    /// that never completed.
+    pub fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
+        while self.applied < self.steps.len() {
+            if let Err(e) = self.steps[self.applied].apply(scene) {
+                self.revert(scene);
+                return Err(e);
+            }
+            self.applied += 1;
+        }
+        Ok(())
+    }
+
+    pub fn revert(&mut self, scene: &mut Scene) {
+        while self.applied > 0 {
+            self.applied -= 1;
+            self.steps[self.applied].revert(scene);
+        }
+    }
+
+    /// Reverts and drops every step (a plan that failed half-way).
+    pub fn abandon(&mut self, scene: &mut Scene) {
+        self.revert(scene);
+        self.steps.clear();
+    }
+}
+
 /// Several commands as one step; reverts in reverse order.
 #[derive(Debug)]
 pub struct CommandGroup {
