@@ -77,6 +77,11 @@ fn buffer() -> Vec<u8> {
             b.extend_from_slice(&c.to_le_bytes());
         }
     } // 112..160
+    for _ in 0..4 {
+        for c in [0.0f32, 0.0, 2.0] {
+            b.extend_from_slice(&c.to_le_bytes());
+        }
+    } // 160..208: quad normals, not unit length on purpose
     b
 }
 
@@ -98,7 +103,7 @@ fn document(buffer_uri: Value, image_uri: &str) -> Value {
             { "name": "Emitter_fire", "translation": [0.0, 1.0, 0.0] }
         ],
         "meshes": [
-            { "primitives": [ { "attributes": { "POSITION": 0, "TEXCOORD_0": 1, "COLOR_0": 2 }, "indices": 3, "material": 0 } ] },
+            { "primitives": [ { "attributes": { "POSITION": 0, "NORMAL": 5, "TEXCOORD_0": 1, "COLOR_0": 2 }, "indices": 3, "material": 0 } ] },
             { "primitives": [
                 { "attributes": { "POSITION": 4 }, "mode": 5 },
                 { "attributes": { "POSITION": 4 }, "mode": 6 },
@@ -122,13 +127,14 @@ fn document(buffer_uri: Value, image_uri: &str) -> Value {
             { "bufferView": 0, "byteOffset": 48, "componentType": 5126, "count": 4, "type": "VEC2" },
             { "bufferView": 0, "byteOffset": 80, "componentType": 5121, "normalized": true, "count": 4, "type": "VEC4" },
             { "bufferView": 1, "byteOffset": 0, "componentType": 5123, "count": 6, "type": "SCALAR" },
-            { "bufferView": 0, "byteOffset": 112, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0.0, 0.0, 2.0], "max": [1.0, 1.0, 2.0] }
+            { "bufferView": 0, "byteOffset": 112, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0.0, 0.0, 2.0], "max": [1.0, 1.0, 2.0] },
+            { "bufferView": 0, "byteOffset": 160, "componentType": 5126, "count": 4, "type": "VEC3" }
         ],
         "bufferViews": [
             { "buffer": 0, "byteOffset": 0, "byteLength": 96 },
             { "buffer": 0, "byteOffset": 96, "byteLength": 12 },
         ],
-        "buffers": [ { "byteLength": 160, "uri": buffer_uri } ]
+        "buffers": [ { "byteLength": 208, "uri": buffer_uri } ]
     })
 }
 
@@ -164,7 +170,7 @@ fn a_gltf_with_everything_imports() {
         &data_uri("image/png", &png_2x2()),
     );
     // The fixture above has a trailing comma in bufferViews for readability: rebuild cleanly.
-    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 160 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
     let path = dir.join("room.gltf");
     std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
     let (scene, report) = import(&path, &dir).expect("imports");
@@ -261,7 +267,7 @@ fn glb_with_external_missing_image_imports_with_a_placeholder() {
     let bin = buffer();
     let mut doc = document(Value::Null, "textures/does_not_exist.png");
     doc["buffers"] = json!([{ "byteLength": bin.len() }]);
-    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 160 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
     let glb = common::glb(&serde_json::to_vec(&doc).expect("json"), &bin);
     let path = dir.join("room.glb");
     std::fs::write(&path, &glb).expect("write");
@@ -300,9 +306,11 @@ fn broken_accessors_are_named_errors() {
     doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 100 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
     let path = dir.join("bad.gltf");
     std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
-    let err = import(&path, &dir).expect_err("accessor 4 overruns its view");
+    let err = import(&path, &dir).expect_err("an accessor overruns its view");
     assert!(
-        err.contains("accessor 4") && err.contains("bad.gltf"),
+        err.contains("accessor 5")
+            && err.contains("do not fit buffer view 0 (100 bytes)")
+            && err.contains("bad.gltf"),
         "{err}"
     );
 
@@ -310,11 +318,11 @@ fn broken_accessors_are_named_errors() {
         json!(data_uri("application/octet-stream", &buffer())),
         &data_uri("image/png", &png_2x2()),
     );
-    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 160 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
     doc["buffers"][0]["byteLength"] = json!(4000);
     std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
     let err = import(&path, &dir).expect_err("short buffer");
-    assert!(err.contains("buffer 0 holds 160 bytes"), "{err}");
+    assert!(err.contains("buffer 0 holds 208 bytes"), "{err}");
 
     std::fs::write(&path, b"{ not json").expect("write");
     let err = import(&path, &dir).expect_err("not json");

@@ -23,6 +23,10 @@ pub struct MeshData {
     /// Linear RGBA per vertex, when the source had colours.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub colors: Option<Vec<[f32; 4]>>,
+    /// Unit normal per vertex, when the source had them (smooth shading for baking);
+    /// otherwise faces are flat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub normals: Option<Vec<Vec3>>,
     pub faces: Vec<Face>,
 }
 
@@ -37,6 +41,8 @@ pub enum MeshError {
     },
     #[error("{colors} vertex colours for {vertices} vertices")]
     ColorCount { colors: usize, vertices: usize },
+    #[error("{normals} normals for {vertices} vertices")]
+    NormalCount { normals: usize, vertices: usize },
 }
 
 impl MeshData {

@@ -358,6 +358,8 @@ impl Ctx<'_> {
         let mut data = MeshData::default();
         let mut colors: Vec<[f32; 4]> = Vec::new();
         let mut any_color = false;
+        let mut normals: Vec<Vec3> = Vec::new();
+        let mut any_normal = false;
         for prim in mesh.primitives() {
             let at = format!("mesh {} primitive {}", mesh.index(), prim.index());
             let mode = prim.mode();
@@ -388,6 +390,9 @@ impl Ctx<'_> {
                 .map(|t| t.into_f32().map(Vec2::from).collect());
             let cols: Option<Vec<[f32; 4]>> =
                 reader.read_colors(0).map(|c| c.into_rgba_f32().collect());
+            let norms: Option<Vec<Vec3>> = reader
+                .read_normals()
+                .map(|n| n.map(|v| Vec3::from(v).normalize_or(Vec3::Y)).collect());
             let indices: Vec<u32> = match reader.read_indices() {
                 Some(i) => i.into_u32().collect(),
                 None => (0..positions.len() as u32).collect(),
@@ -431,6 +436,10 @@ impl Ctx<'_> {
             if colors.len() < data.positions.len() + positions.len() {
                 colors.resize(data.positions.len() + positions.len(), [1.0; 4]);
             }
+            any_normal |= norms.is_some();
+            let mut norms = norms.unwrap_or_default();
+            norms.resize(positions.len(), Vec3::ZERO);
+            normals.extend(norms);
             let uv = |i: u32| {
                 uvs.as_ref()
                     .and_then(|u| u.get(i as usize))
@@ -449,6 +458,21 @@ impl Ctx<'_> {
         }
         if any_color {
             data.colors = Some(colors);
+        }
+        if any_normal {
+            // Primitives without normals get flat ones from their faces.
+            for f in &data.faces {
+                let [a, b, c] = data.triangle(f);
+                let flat = (b - a).cross(c - a).normalize_or(Vec3::Y);
+                for i in f.indices {
+                    if let Some(n) = normals.get_mut(i as usize)
+                        && *n == Vec3::ZERO
+                    {
+                        *n = flat;
+                    }
+                }
+            }
+            data.normals = Some(normals);
         }
         Ok(data)
     }

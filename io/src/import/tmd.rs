@@ -494,6 +494,7 @@ pub fn import_file(
             colors: Some(Vec::new()),
             ..MeshData::default()
         };
+        let mut normals: Vec<Vec3> = Vec::new();
         for p in &obj.polygons {
             let key = p.uvs.as_ref().and_then(|_| {
                 let key = texture_key(p);
@@ -558,6 +559,16 @@ pub fn import_file(
             };
             let base = mesh.positions.len() as u32;
             for i in 0..n {
+                // Lit packets carry normals (4.12 fixed point); unlit ones get flat ones below.
+                let normal = p
+                    .normals
+                    .get(i)
+                    .or(p.normals.first())
+                    .and_then(|k| obj.normals.get(usize::from(*k)));
+                normals.push(normal.map_or(Vec3::ZERO, |v| {
+                    Vec3::new(f32::from(v[0]), -f32::from(v[1]), -f32::from(v[2]))
+                        .normalize_or_zero()
+                }));
                 mesh.positions
                     .push(to_world(obj.vertices[usize::from(p.vertices[i])]));
                 if let Some(c) = &mut mesh.colors {
@@ -580,6 +591,18 @@ pub fn import_file(
         }
         if mesh.faces.is_empty() {
             continue;
+        }
+        if normals.iter().any(|n| *n != Vec3::ZERO) {
+            for f in &mesh.faces {
+                let [a, b, c] = mesh.triangle(f);
+                let flat = (b - a).cross(c - a).normalize_or(Vec3::Y);
+                for i in f.indices {
+                    if let Some(n) = normals.get_mut(i as usize).filter(|n| **n == Vec3::ZERO) {
+                        *n = flat;
+                    }
+                }
+            }
+            mesh.normals = Some(normals);
         }
         let mut e = Entity::new(
             format!("{stem} {k}"),
