@@ -28,6 +28,8 @@ enum Command {
     /// Inspect and check .pbm map files.
     #[command(subcommand)]
     Pbm(cli::pbm::PbmCommand),
+    /// Export a project to a .pbm map.
+    Export(cli::export::ExportArgs),
     /// Import a .pbm map, a PS1 TMD model (with its TIM) or an image into a project.
     Import(cli::import::ImportArgs),
     /// Inspect Pebble projects (*.pebble.ron).
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         Some(Command::Pbm(cmd)) => cli::pbm::run(cmd),
         Some(Command::Project(cmd)) => cli::project::run(cmd),
         Some(Command::Import(args)) => cli::import::run(args),
+        Some(Command::Export(args)) => cli::export::run(args),
     };
     match result {
         Ok(code) => code,

@@ -77,3 +77,53 @@ fn import_creates_then_appends() {
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unsupported file type"));
 }
+
+#[test]
+fn export_writes_a_valid_map_and_prints_stages() {
+    let dir = scratch("export");
+    let map = Path::new(env!("CARGO_MANIFEST_DIR")).join("../pbm/tests/fixtures/full_emitters.pbm");
+    assert!(
+        pebble(
+            &[
+                "import",
+                map.to_str().expect("utf-8"),
+                "--into",
+                "level.pebble.ron"
+            ],
+            &dir
+        )
+        .status
+        .success()
+    );
+    let out = pebble(
+        &[
+            "export",
+            "level.pebble.ron",
+            "-o",
+            "out/map.pbm",
+            "--no-bake",
+        ],
+        &dir,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for stage in ["textures", "geometry", "colliders", "metadata", "write"] {
+        assert!(stdout.contains(stage), "{stdout}");
+    }
+    assert!(
+        stdout.contains("particles: 116") && stdout.contains("clamped to 64"),
+        "{stdout}"
+    );
+    let validate = pebble(&["pbm", "validate", "out/map.pbm", "--strict"], &dir);
+    assert!(
+        !String::from_utf8_lossy(&validate.stderr).contains("compliance"),
+        "{}",
+        String::from_utf8_lossy(&validate.stderr)
+    );
+    let bytes = std::fs::read(dir.join("out/map.pbm")).expect("map");
+    assert!(pbm::Map::read(&bytes).is_ok());
+}

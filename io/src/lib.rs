@@ -5,4 +5,5 @@
 //! pipeline (the "Export pipeline" issue) will turn a model scene into `.pbm` bytes.
 //! Data flows one way: model → export → `pbm` bytes.
 
+pub mod export;
 pub mod import;

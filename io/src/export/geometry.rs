@@ -1,0 +1,337 @@
+//! Geometry and collider stages.
+//!
+//! Draw order (the runtime draws in file order and sorts nothing): all opaque chunks,
+//! then cutout, then blended, each class in scene (outliner) order, so a far sheet
+//! placed before a near one in the outliner draws first. Within an entity and
+//! material, triangles are split spatially (cut on the longest axis of their
+//! centroids, at a count that keeps the total number of chunks minimal) until a chunk
+//! holds ≤ 384 vertices, so chunks are neighbourhoods with tight bounds; the split is
+//! deterministic.
+
+use std::collections::{BTreeMap, HashSet};
+
+use pbm::view::Vertex;
+use pbm::{Collider as PbmCollider, ColliderKind, Mesh, Name32};
+use pebble_model::entity::{Collider, EntityKind};
+use pebble_model::glam::{Affine3A, Vec3};
+use pebble_model::material::AlphaMode;
+use pebble_model::{EntityId, Scene};
+
+use super::textures::Textures;
+use super::{ExportError, Run};
+
+const CHUNK_TRIANGLES: usize = pbm::format::MAX_MESH_VERTICES as usize / 3;
+
+fn pack_color(c: [f32; 4]) -> u32 {
+    let b = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u32;
+    b(c[0]) | b(c[1]) << 8 | b(c[2]) << 16 | b(c[3]) << 24
+}
+
+/// Visible in the export: the entity, its ancestors and their layers shown.
+pub(crate) fn drawn(scene: &Scene, id: EntityId) -> bool {
+    let layers = &scene.data().layers;
+    let mut cur = scene.entity(id);
+    while let Some(e) = cur {
+        let layer_visible = layers
+            .iter()
+            .find(|l| l.id == e.layer)
+            .is_none_or(|l| l.visible);
+        if !e.visible || !layer_visible {
+            return false;
+        }
+        cur = e.parent.and_then(|p| scene.entity(p));
+    }
+    true
+}
+
+/// Names ≤ 31 characters, unique in their section.
+pub(crate) struct Names(HashSet<String>);
+
+impl Names {
+    pub fn new() -> Self {
+        Self(HashSet::new())
+    }
+
+    pub fn unique(&mut self, wanted: &str, suffix: &str) -> Name32 {
+        let clean: String = wanted
+            .chars()
+            .map(|c| if c.is_ascii_graphic() { c } else { '_' })
+            .collect();
+        let room = 31usize.saturating_sub(suffix.len());
+        let base: String = clean.chars().take(room).collect();
+        let mut name = format!("{base}{suffix}");
+        let mut k = 1;
+        while self.0.contains(&name) {
+            let tag = format!("~{k}{suffix}");
+            name = format!(
+                "{}{tag}",
+                clean
+                    .chars()
+                    .take(31usize.saturating_sub(tag.len()))
+                    .collect::<String>()
+            );
+            k += 1;
+        }
+        self.0.insert(name.clone());
+        Name32::truncated(&name)
+    }
+}
+
+type Tri = [Vertex; 3];
+
+/// Texture id, scroll bits and draw class of a group of triangles.
+type GroupKey = (i32, [u32; 2], Class);
+
+fn centroid(t: &Tri) -> Vec3 {
+    (Vec3::from(t[0].pos) + Vec3::from(t[1].pos) + Vec3::from(t[2].pos)) / 3.0
+}
+
+/// Splits triangles into spatial chunks of at most `CHUNK_TRIANGLES`.
+fn chunk(mut tris: Vec<Tri>, out: &mut Vec<Vec<Tri>>) {
+    if tris.len() <= CHUNK_TRIANGLES {
+        if !tris.is_empty() {
+            out.push(tris);
+        }
+        return;
+    }
+    let (lo, hi) = tris.iter().map(centroid).fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), c| (lo.min(c), hi.max(c)),
+    );
+    let extent = hi - lo;
+    let axis = if extent.x >= extent.y && extent.x >= extent.z {
+        0
+    } else if extent.y >= extent.z {
+        1
+    } else {
+        2
+    };
+    // Stable sort: equal keys keep their order, so the split is deterministic.
+    tris.sort_by(|a, b| centroid(a)[axis].total_cmp(&centroid(b)[axis]));
+    // Cut so that both sides fill whole chunks: k chunks in all, never more.
+    let k = tris.len().div_ceil(CHUNK_TRIANGLES);
+    let right = tris.split_off(tris.len() * (k / 2) / k);
+    chunk(tris, out);
+    chunk(right, out);
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    Opaque,
+    Cutout,
+    Blend,
+}
+
+pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Vec<Mesh>, ExportError> {
+    let scene = run.scene;
+    let mut classes: BTreeMap<Class, Vec<Mesh>> = BTreeMap::new();
+    let mut names = Names::new();
+    for e in scene.entities() {
+        run.check_cancel()?;
+        let EntityKind::Mesh(mesh) = &e.kind else {
+            continue;
+        };
+        if !drawn(scene, e.id) {
+            continue;
+        }
+        let g = &mesh.geometry;
+        g.validate().map_err(|err| ExportError::Entity {
+            entity: e.name.clone(),
+            message: err.to_string(),
+        })?;
+        let world: Affine3A = scene.world_transform(e.id);
+        let mirrored = world.matrix3.determinant() < 0.0;
+        let positions: Vec<[f32; 3]> = g
+            .positions
+            .iter()
+            .map(|p| world.transform_point3(*p).to_array())
+            .collect();
+        if positions.iter().flatten().any(|c| !c.is_finite()) {
+            return Err(ExportError::Entity {
+                entity: e.name.clone(),
+                message: "its world positions are not finite (check its transform)".into(),
+            });
+        }
+        // (texture, scroll, class) → triangles, in first-use order.
+        let mut groups: Vec<(GroupKey, Vec<Tri>)> = Vec::new();
+        for f in &g.faces {
+            let material = scene
+                .material(f.material)
+                .ok_or_else(|| ExportError::Entity {
+                    entity: e.name.clone(),
+                    message: format!("uses material #{}, which does not exist", f.material.0),
+                })?;
+            let tid = textures.by_material.get(&f.material).copied().unwrap_or(-1);
+            let atlas = usize::try_from(tid)
+                .ok()
+                .and_then(|i| textures.textures.get(i))
+                .is_some_and(|t| t.is_atlas());
+            let scroll = if tid >= 0 && !atlas {
+                material.uv_scroll
+            } else {
+                Default::default()
+            };
+            if atlas && material.scrolls() {
+                run.report.warnings.push(format!(
+                    "{}: material '{}' scrolls an atlas texture; the scroll is dropped",
+                    e.name, material.name
+                ));
+            }
+            let class = match (tid, material.alpha) {
+                (-1, _) | (_, AlphaMode::None) => Class::Opaque,
+                (_, AlphaMode::Cutout) => Class::Cutout,
+                (_, AlphaMode::Blend) => Class::Blend,
+            };
+            let vertex = |k: usize| {
+                let i = f.indices[k] as usize;
+                let base = g
+                    .colors
+                    .as_ref()
+                    .and_then(|c| c.get(i))
+                    .copied()
+                    .unwrap_or([1.0; 4]);
+                let color = [0, 1, 2, 3].map(|c| base[c] * material.color[c]);
+                let uv = material.repeats(f.uvs[k]);
+                Vertex {
+                    uv: [uv.x, uv.y],
+                    color: pack_color(color),
+                    pos: positions[i],
+                }
+            };
+            let tri = if mirrored {
+                [vertex(0), vertex(2), vertex(1)]
+            } else {
+                [vertex(0), vertex(1), vertex(2)]
+            };
+            let key = (tid, [scroll.x.to_bits(), scroll.y.to_bits()], class);
+            let slot = match groups.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    groups.push((key, Vec::new()));
+                    groups.len() - 1
+                }
+            };
+            groups[slot].1.push(tri);
+            if material.double_sided {
+                groups[slot].1.push([tri[0], tri[2], tri[1]]);
+            }
+        }
+        let mut k = 0;
+        for ((tid, scroll, class), tris) in groups {
+            let mut chunks = Vec::new();
+            chunk(tris, &mut chunks);
+            for c in chunks {
+                let vertices: Vec<Vertex> = c.into_iter().flatten().collect();
+                let mut m = Mesh {
+                    name: names.unique(&e.name, &format!("_{k}")),
+                    texture_id: tid,
+                    bounds_min: [0.0; 3],
+                    bounds_max: [0.0; 3],
+                    uv_scroll: scroll.map(f32::from_bits),
+                    vertices,
+                };
+                if let Some((lo, hi)) = m.vertex_bounds() {
+                    m.bounds_min = lo;
+                    m.bounds_max = hi;
+                }
+                classes.entry(class).or_default().push(m);
+                k += 1;
+            }
+        }
+    }
+    Ok(classes.into_values().flatten().collect())
+}
+
+fn world_triangles(scene: &Scene, id: EntityId) -> Vec<[[f32; 3]; 3]> {
+    let Some(EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) else {
+        return Vec::new();
+    };
+    let world = scene.world_transform(id);
+    m.geometry
+        .faces
+        .iter()
+        .map(|f| {
+            m.geometry
+                .triangle(f)
+                .map(|p| world.transform_point3(p).to_array())
+        })
+        .collect()
+}
+
+fn bounds(points: impl IntoIterator<Item = [f32; 3]>) -> ([f32; 3], [f32; 3]) {
+    pbm::map::bounds_of(points).unwrap_or(([0.0; 3], [0.0; 3]))
+}
+
+pub(crate) fn colliders(run: &mut Run<'_>) -> Result<Vec<PbmCollider>, ExportError> {
+    let scene = run.scene;
+    let mut out = Vec::new();
+    let mut names = Names::new();
+    let referenced: HashSet<EntityId> = scene
+        .entities()
+        .filter_map(|e| match e.kind {
+            EntityKind::Collider(Collider::TriMesh { mesh }) => Some(mesh),
+            _ => None,
+        })
+        .collect();
+    for e in scene.entities() {
+        run.check_cancel()?;
+        let world = scene.world_transform(e.id);
+        let (kind, triangles, (lo, hi)) = match &e.kind {
+            EntityKind::Collider(Collider::Box { size }) => {
+                let h = *size * 0.5;
+                let corners = pebble_model::Aabb { min: -h, max: h }
+                    .corners()
+                    .map(|c| world.transform_point3(c).to_array());
+                (ColliderKind::Box, Vec::new(), bounds(corners))
+            }
+            EntityKind::Collider(Collider::Ramp { size }) => {
+                let h = *size * 0.5;
+                // The slope of a wedge rising toward −Z, two triangles; bounds of the wedge.
+                let p =
+                    |x: f32, y: f32, z: f32| world.transform_point3(Vec3::new(x, y, z)).to_array();
+                let (fl, fr, tl, tr) = (
+                    p(-h.x, -h.y, h.z),
+                    p(h.x, -h.y, h.z),
+                    p(-h.x, h.y, -h.z),
+                    p(h.x, h.y, -h.z),
+                );
+                let corners = pebble_model::Aabb { min: -h, max: h }
+                    .corners()
+                    .map(|c| world.transform_point3(c).to_array());
+                (
+                    ColliderKind::Ramp,
+                    vec![[fl, fr, tr], [fl, tr, tl]],
+                    bounds(corners),
+                )
+            }
+            EntityKind::Collider(Collider::TriMesh { mesh }) => {
+                let tris = world_triangles(scene, *mesh);
+                if tris.is_empty() {
+                    run.report.warnings.push(format!(
+                        "collider '{}': {mesh} is not a mesh with faces; skipped",
+                        e.name
+                    ));
+                    continue;
+                }
+                let b = bounds(tris.iter().flatten().copied());
+                (ColliderKind::TriMesh, tris, b)
+            }
+            EntityKind::Mesh(m)
+                if m.collidable && !referenced.contains(&e.id) && drawn(scene, e.id) =>
+            {
+                let tris = world_triangles(scene, e.id);
+                let b = bounds(tris.iter().flatten().copied());
+                (ColliderKind::TriMesh, tris, b)
+            }
+            _ => continue,
+        };
+        out.push(PbmCollider {
+            name: names.unique(&e.name, ""),
+            kind,
+            bounds_min: lo,
+            bounds_max: hi,
+            triangles,
+        });
+    }
+    Ok(out)
+}

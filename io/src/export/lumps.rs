@@ -1,0 +1,285 @@
+//! Metadata stage, in the documented order: `map_name`, `env_preset`, `player_spawn`,
+//! `walkable_mesh`, `triggers`, `rigid_bodies`, patrol `entities`, custom entities,
+//! and the `emitters` lump last; then the header (spawn, bounds of drawn geometry).
+
+use pbm::emitter::EmitterLump;
+use pbm::entity::PatrolSphere;
+use pbm::{Map, MetaKind, Metadata, Name32};
+use pebble_model::entity::EntityKind;
+use pebble_model::glam::Vec3;
+use pebble_model::{Kind, Scene};
+use serde_json::{Value, json};
+
+use super::geometry::drawn;
+use super::textures::Textures;
+use super::{ExportError, Run};
+
+fn tag(s: &str) -> Name32 {
+    Name32::truncated(s)
+}
+
+fn text(t: &str, kind: MetaKind, body: &str) -> Metadata {
+    Metadata::text(tag(t), kind, body)
+}
+
+fn position(scene: &Scene, id: pebble_model::EntityId) -> Vec3 {
+    scene.world_transform(id).translation.into()
+}
+
+fn hex(s: &str) -> Option<Vec<u8>> {
+    s.len().is_multiple_of(2).then_some(())?;
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+pub(crate) fn build(
+    run: &mut Run<'_>,
+    textures: &Textures,
+) -> Result<(Vec<Metadata>, Option<EmitterLump>), ExportError> {
+    let scene = run.scene;
+    let s = scene.settings();
+    let mut out = vec![
+        text("map_name", MetaKind::String, &s.map_name),
+        text("env_preset", MetaKind::String, s.environment.preset_name()),
+    ];
+    if let Some(spawn) = scene.entities_of(Kind::PlayerSpawn).next()
+        && let EntityKind::PlayerSpawn(p) = &spawn.kind
+    {
+        let pos = position(scene, spawn.id);
+        out.push(text(
+            "player_spawn",
+            MetaKind::Json,
+            &json!({ "position": pos.to_array(), "yaw": p.yaw, "camera_fov": p.camera_fov })
+                .to_string(),
+        ));
+    }
+    let mut walkable = Vec::new();
+    for e in scene.entities_of(Kind::Walkable) {
+        if let EntityKind::Walkable(g) = &e.kind {
+            let world = scene.world_transform(e.id);
+            for f in &g.faces {
+                for p in g.triangle(f) {
+                    for c in world.transform_point3(p).to_array() {
+                        walkable.extend_from_slice(&c.to_le_bytes());
+                    }
+                }
+            }
+        }
+    }
+    if !walkable.is_empty() {
+        out.push(Metadata {
+            tag: tag("walkable_mesh"),
+            kind: MetaKind::Entity,
+            payload: walkable,
+        });
+    }
+    let triggers: Vec<Value> = scene
+        .entities_of(Kind::Trigger)
+        .filter_map(|e| match &e.kind {
+            EntityKind::Trigger(t) => {
+                let world = scene.world_transform(e.id);
+                let h = t.size * 0.5;
+                let corners = pebble_model::Aabb { min: -h, max: h }
+                    .corners()
+                    .map(|c| world.transform_point3(c));
+                let b = pebble_model::Aabb::from_points(corners)?;
+                let mut obj = serde_json::Map::new();
+                obj.insert("id".into(), json!(e.name));
+                obj.insert("event".into(), json!(t.event));
+                obj.insert("bounds_min".into(), json!(b.min.to_array()));
+                obj.insert("bounds_max".into(), json!(b.max.to_array()));
+                obj.insert("oneshot".into(), json!(t.oneshot));
+                if let Some(d) = &t.dialogue_id {
+                    obj.insert("dialogue_id".into(), json!(d));
+                }
+                if let Ok(Value::Object(extra)) = serde_json::from_str::<Value>(&t.properties) {
+                    for (k, v) in extra {
+                        obj.entry(k).or_insert(v);
+                    }
+                }
+                Some(Value::Object(obj))
+            }
+            _ => None,
+        })
+        .collect();
+    if !triggers.is_empty() {
+        out.push(text(
+            "triggers",
+            MetaKind::Json,
+            &Value::Array(triggers).to_string(),
+        ));
+    }
+    if let Some(e) = scene.entities_of(Kind::BallPit).next()
+        && let EntityKind::BallPit(b) = &e.kind
+    {
+        let offset = position(scene, e.id);
+        let body = json!({
+            "type": "ball_pit", "count": b.count, "radius": b.radius, "mass": b.mass, "restitution": b.restitution,
+            "spawn_min": (b.spawn_min + offset).to_array(), "spawn_max": (b.spawn_max + offset).to_array(),
+        });
+        out.push(text("rigid_bodies", MetaKind::Json, &body.to_string()));
+        if scene.entities_of(Kind::BallPit).count() > 1 {
+            run.report
+                .warnings
+                .push("only the first ball pit is exported (the runtime simulates one)".into());
+        }
+    }
+    let mut patrols = Vec::new();
+    for e in scene.entities_of(Kind::Patrol) {
+        if let EntityKind::Patrol(p) = &e.kind {
+            let offset = position(scene, e.id);
+            let mut waypoints = [[0.0; 3]; pbm::entity::MAX_WAYPOINTS];
+            for (slot, w) in waypoints.iter_mut().zip(&p.waypoints) {
+                *slot = (*w + offset).to_array();
+            }
+            if p.waypoints.len() > pbm::entity::MAX_WAYPOINTS {
+                run.report.warnings.push(format!(
+                    "patrol '{}': {} waypoints, the record holds 3; the rest are dropped",
+                    e.name,
+                    p.waypoints.len()
+                ));
+            }
+            PatrolSphere {
+                name: Name32::truncated(&e.name),
+                entity_type: pbm::entity::PATROL_SPHERE_TYPE,
+                radius: p.radius,
+                color: p.color,
+                speed: p.speed,
+                num_waypoints: p.waypoints.len().min(pbm::entity::MAX_WAYPOINTS) as u32,
+                waypoints,
+            }
+            .encode_into(&mut patrols);
+        }
+    }
+    if !patrols.is_empty() {
+        out.push(Metadata {
+            tag: tag(pbm::entity::ENTITIES_TAG),
+            kind: MetaKind::Entity,
+            payload: patrols,
+        });
+    }
+    for e in scene.entities_of(Kind::Custom) {
+        let EntityKind::Custom(c) = &e.kind else {
+            continue;
+        };
+        let v: Value = serde_json::from_str(&c.json).map_err(|err| ExportError::Entity {
+            entity: e.name.clone(),
+            message: format!("its JSON does not parse: {err}"),
+        })?;
+        // Lumps kept whole by the .pbm importer come back byte for byte.
+        let lump = match (v.get("pbm_type").and_then(Value::as_u64), &v) {
+            (Some(t), v) if v.get("json").is_some() => Metadata::text(
+                tag(&c.tag),
+                MetaKind::from_u32(t as u32),
+                &v["json"].to_string(),
+            ),
+            (Some(t), v) if v.get("text").is_some() => Metadata::text(
+                tag(&c.tag),
+                MetaKind::from_u32(t as u32),
+                v["text"].as_str().unwrap_or_default(),
+            ),
+            (Some(t), v) if v.get("hex").is_some() => {
+                let payload =
+                    v["hex"]
+                        .as_str()
+                        .and_then(hex)
+                        .ok_or_else(|| ExportError::Entity {
+                            entity: e.name.clone(),
+                            message: "its hex payload is malformed".into(),
+                        })?;
+                Metadata {
+                    tag: tag(&c.tag),
+                    kind: MetaKind::from_u32(t as u32),
+                    payload,
+                }
+            }
+            _ => Metadata::text(tag(&c.tag), MetaKind::Json, &v.to_string()),
+        };
+        out.push(lump);
+    }
+
+    let mut records = Vec::new();
+    for e in scene.entities_of(Kind::Emitter) {
+        let EntityKind::Emitter(em) = &e.kind else {
+            continue;
+        };
+        if !drawn(scene, e.id) {
+            continue;
+        }
+        let texture_id = match &em.texture {
+            None => -1,
+            Some(path) => textures.by_path.iter().find(|((p, _), _)| p == path).map(|(_, t)| *t).unwrap_or_else(|| {
+                run.report.warnings.push(format!("emitter '{}': texture {path} is not used by any material and was not exported; the built-in glow is used", e.name));
+                -1
+            }),
+        };
+        let is_atlas = usize::try_from(texture_id)
+            .ok()
+            .and_then(|i| textures.textures.get(i))
+            .is_some_and(|t| t.is_atlas());
+        let texture_id = if is_atlas {
+            run.report.warnings.push(format!(
+                "emitter '{}' uses an atlas texture; the built-in glow is used",
+                e.name
+            ));
+            -1
+        } else {
+            texture_id
+        };
+        records.push(em.to_record(&e.name, position(scene, e.id), texture_id));
+    }
+    // Budgets: what the runtime would clamp is clamped here, with a warning, so the
+    // file says what the device shows.
+    let mut used = 0u32;
+    let mut kept = Vec::new();
+    for (i, mut r) in records.into_iter().enumerate() {
+        let name = r.name.as_str().to_owned();
+        if i as u32 >= pbm::emitter::MAX_EMITTERS {
+            run.report.warnings.push(format!(
+                "emitter '{name}': more than {} emitters; left out",
+                pbm::emitter::MAX_EMITTERS
+            ));
+            continue;
+        }
+        let wanted = u32::from(r.count);
+        let allowed = wanted
+            .min(pbm::emitter::MAX_PARTICLES_PER_EMITTER)
+            .min(pbm::emitter::MAX_PARTICLES_PER_MAP - used);
+        if allowed == 0 {
+            run.report.warnings.push(format!("emitter '{name}': no particles left in the map's budget of {} (or count 0); left out", pbm::emitter::MAX_PARTICLES_PER_MAP));
+            continue;
+        }
+        if allowed < wanted {
+            run.report.warnings.push(format!("emitter '{name}': {wanted} particles clamped to {allowed} (64 per emitter, 256 per map)"));
+            r.count = allowed as u16;
+        }
+        used += allowed;
+        kept.push(r);
+    }
+    let records = kept;
+    let emitters = if records.is_empty() {
+        None
+    } else {
+        let lump = EmitterLump::new(records);
+        let mut warnings = Vec::new();
+        let _ = pbm::ParticleField::from_lump(&lump, textures.textures.len() as u32, &mut |w| {
+            warnings.push(w.to_string())
+        });
+        run.report.warnings.extend(warnings);
+        Some(lump)
+    };
+    Ok((out, emitters))
+}
+
+/// Header spawn = the player spawn (else the origin facing −Z); bounds = the meshes.
+pub(crate) fn header(scene: &Scene, map: &mut Map) {
+    if let Some(spawn) = scene.entities_of(Kind::PlayerSpawn).next()
+        && let EntityKind::PlayerSpawn(p) = &spawn.kind
+    {
+        map.spawn_pos = position(scene, spawn.id).to_array();
+        map.spawn_rot = p.yaw;
+    }
+    map.recompute_bounds();
+}

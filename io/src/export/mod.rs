@@ -1,0 +1,185 @@
+//! The export pipeline: scene → `.pbm` v3 bytes.
+//!
+//! Stages: textures (load, resize to a power of two, 5551 or 8888, deduplicate),
+//! geometry (world transforms, double-sided faces in both windings, per-material
+//! spatial chunks of ≤ 384 vertices, draw order opaque → cutout → blend), colliders,
+//! metadata lumps in the documented order, emitters last; then the header, the
+//! format's compliance check (a non-conforming file is refused, naming the entity),
+//! and the bytes. Not yet: baked lighting and tile atlases (see notes/io.md).
+
+mod geometry;
+mod lumps;
+mod textures;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use pbm::Map;
+use pebble_model::Scene;
+
+/// Why a scene cannot be exported.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("texture {path} of material '{material}': {message}")]
+    Texture {
+        material: String,
+        path: PathBuf,
+        message: String,
+    },
+    #[error("{entity}: {message}")]
+    Entity { entity: String, message: String },
+    #[error("the exported map would not conform: {0}")]
+    NotCompliant(String),
+    #[error("export cancelled")]
+    Cancelled,
+    #[error("cannot write the map: {0}")]
+    Write(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct ExportOptions {
+    /// Folder that project-relative asset paths resolve against.
+    pub project_dir: PathBuf,
+    /// Bake lighting into vertex colours (not implemented yet: reported as a warning).
+    pub bake: bool,
+    pub ao_rays: u32,
+    pub threads: Option<usize>,
+}
+
+impl ExportOptions {
+    pub fn new(project_dir: impl Into<PathBuf>) -> Self {
+        Self {
+            project_dir: project_dir.into(),
+            bake: true,
+            ao_rays: 32,
+            threads: None,
+        }
+    }
+}
+
+/// Time spent per stage, in order.
+#[derive(Debug, Clone, Default)]
+pub struct StageTimes(pub Vec<(&'static str, Duration)>);
+
+#[derive(Debug, Clone, Default)]
+pub struct ExportReport {
+    pub stages: StageTimes,
+    pub textures: usize,
+    pub texture_bytes: usize,
+    pub meshes: usize,
+    pub vertices: usize,
+    pub colliders: usize,
+    pub lumps: usize,
+    pub particles: usize,
+    pub bytes: usize,
+    pub warnings: Vec<String>,
+}
+
+/// Progress of an export stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExportProgress {
+    pub stage: &'static str,
+    pub done: u64,
+    pub total: u64,
+}
+
+pub(crate) struct Run<'a> {
+    pub scene: &'a Scene,
+    pub options: &'a ExportOptions,
+    pub cancel: &'a AtomicBool,
+    pub progress: &'a mut dyn FnMut(ExportProgress),
+    pub report: ExportReport,
+}
+
+impl Run<'_> {
+    pub fn check_cancel(&self) -> Result<(), ExportError> {
+        if self.cancel.load(Ordering::Relaxed) {
+            Err(ExportError::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn stage<T>(
+        &mut self,
+        name: &'static str,
+        f: impl FnOnce(&mut Self) -> Result<T, ExportError>,
+    ) -> Result<T, ExportError> {
+        self.check_cancel()?;
+        let t = Instant::now();
+        let out = f(self)?;
+        self.report.stages.0.push((name, t.elapsed()));
+        (self.progress)(ExportProgress {
+            stage: name,
+            done: 1,
+            total: 1,
+        });
+        Ok(out)
+    }
+}
+
+/// Exports a scene to `.pbm` v3 bytes. `cancel` may be set from another thread.
+pub fn export(
+    scene: &Scene,
+    options: &ExportOptions,
+    progress: &mut dyn FnMut(ExportProgress),
+    cancel: &AtomicBool,
+) -> Result<(Vec<u8>, ExportReport), ExportError> {
+    let mut run = Run {
+        scene,
+        options,
+        cancel,
+        progress,
+        report: ExportReport::default(),
+    };
+    if options.bake {
+        run.report.warnings.push("lighting bake is not implemented yet: vertex colours are the meshes' own colours × material colour".into());
+    }
+    let mut map = Map::default();
+    let textures = run.stage("textures", |r| textures::build(r))?;
+    map.textures = textures.textures.clone();
+    map.meshes = run.stage("geometry", |r| geometry::build(r, &textures))?;
+    map.colliders = run.stage("colliders", |r| geometry::colliders(r))?;
+    let (metadata, emitters) = run.stage("metadata", |r| lumps::build(r, &textures))?;
+    map.metadata = metadata;
+    map.emitters = emitters;
+    lumps::header(scene, &mut map);
+    let bytes = run.stage("write", |r| {
+        let issues = pbm::compliance::check(&map);
+        if let Some(first) = issues.first() {
+            return Err(ExportError::NotCompliant(format!(
+                "{first} ({} issues in all)",
+                issues.len()
+            )));
+        }
+        let bytes = map
+            .to_bytes()
+            .map_err(|e| ExportError::Write(e.to_string()))?;
+        r.report.bytes = bytes.len();
+        Ok(bytes)
+    })?;
+    let r = &mut run.report;
+    r.textures = map.textures.len();
+    r.texture_bytes = map.textures.iter().map(|t| t.data.len()).sum();
+    r.meshes = map.meshes.len();
+    r.vertices = map.meshes.iter().map(|m| m.vertices.len()).sum();
+    r.colliders = map.colliders.len();
+    r.lumps = map.metadata.len() + usize::from(map.emitters.is_some());
+    r.particles = map.particle_field(&mut |_| {}).particles.len();
+    Ok((bytes, run.report))
+}
+
+/// Exports and writes atomically.
+pub fn export_to_file(
+    scene: &Scene,
+    options: &ExportOptions,
+    out: &Path,
+    progress: &mut dyn FnMut(ExportProgress),
+    cancel: &AtomicBool,
+) -> Result<ExportReport, ExportError> {
+    let (bytes, report) = export(scene, options, progress, cancel)?;
+    pbm::file::write_atomic(out, &bytes)
+        .map_err(|e| ExportError::Write(format!("{}: {e}", out.display())))?;
+    Ok(report)
+}

@@ -1,0 +1,274 @@
+//! Export: scenes imported from the v3 fixtures export to maps whose decoded content
+//! matches the fixtures; chunking, names and determinism.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use pbm::{ColliderKind, Map};
+use pebble_io::export::{ExportOptions, export};
+use pebble_io::import::{ImportOptions, import_file};
+use pebble_model::{History, Scene};
+use serde_json::Value;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../pbm/tests/fixtures")
+        .join(format!("{name}.pbm"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pebble-export-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    dir
+}
+
+fn imported(name: &str) -> (Scene, PathBuf) {
+    let dir = scratch(name);
+    let done =
+        import_file(&fixture(name), &ImportOptions::new(&dir), &mut |_| {}).expect("imports");
+    let mut scene = Scene::new();
+    History::default()
+        .execute(&mut scene, done.command)
+        .expect("applies");
+    (scene, dir)
+}
+
+fn export_map(scene: &Scene, dir: &Path) -> (Vec<u8>, Map) {
+    let mut options = ExportOptions::new(dir);
+    options.bake = false;
+    let (bytes, report) =
+        export(scene, &options, &mut |_| {}, &AtomicBool::new(false)).expect("exports");
+    assert_eq!(report.bytes, bytes.len());
+    let (map, _) = Map::read(&bytes).expect("our export reads");
+    (bytes, map)
+}
+
+type TriKey = Vec<[i64; 8]>;
+
+/// Triangles per texture name, quantised (positions to 1e-4 m), sorted.
+fn triangles_by_texture(map: &Map) -> BTreeMap<String, TriKey> {
+    let mut out: BTreeMap<String, TriKey> = BTreeMap::new();
+    for m in &map.meshes {
+        let tex = usize::try_from(m.texture_id)
+            .ok()
+            .and_then(|i| map.textures.get(i))
+            .map(|t| t.name.as_str().to_owned())
+            .unwrap_or_default();
+        let q = |v: f32| (f64::from(v) * 1e4).round() as i64;
+        for v in &m.vertices {
+            out.entry(tex.clone()).or_default().push([
+                q(v.pos[0]),
+                q(v.pos[1]),
+                q(v.pos[2]),
+                q(v.uv[0]),
+                q(v.uv[1]),
+                i64::from(v.color),
+                q(m.uv_scroll[0]),
+                q(m.uv_scroll[1]),
+            ]);
+        }
+    }
+    for v in out.values_mut() {
+        v.sort();
+    }
+    out
+}
+
+fn json_of(map: &Map, tag: &str) -> Option<Value> {
+    map.metadata_by_tag(tag)
+        .and_then(|m| m.as_text())
+        .and_then(|t| serde_json::from_str(t).ok())
+}
+
+fn close(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            (x.as_f64().unwrap_or(0.0) - y.as_f64().unwrap_or(0.0)).abs() < 1e-4
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| close(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| close(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+#[test]
+fn v3_fixtures_survive_import_then_export() {
+    for name in ["basic", "full", "full_emitters"] {
+        let original = Map::read(&std::fs::read(fixture(name)).expect("fixture"))
+            .expect("reads")
+            .0;
+        let (scene, dir) = imported(name);
+        let (_, map) = export_map(&scene, &dir);
+        assert!(pbm::compliance::check(&map).is_empty());
+
+        // Textures: same names, sizes, formats, alpha and texels.
+        let textures = |m: &Map| {
+            m.textures
+                .iter()
+                .map(|t| {
+                    (
+                        t.name.as_str().to_owned(),
+                        (t.width, t.height, t.format, t.alpha_mode, t.data.clone()),
+                    )
+                })
+                .collect::<BTreeMap<_, _>>()
+        };
+        assert!(
+            textures(&map) == textures(&original),
+            "{name}: textures differ"
+        );
+        // Geometry per texture (chunk boundaries may differ).
+        assert_eq!(
+            triangles_by_texture(&map),
+            triangles_by_texture(&original),
+            "{name}: geometry differs"
+        );
+        // Colliders: kinds, names and bounds; TRIMESH triangles too.
+        assert_eq!(map.colliders.len(), original.colliders.len());
+        for o in &original.colliders {
+            let c = map
+                .colliders
+                .iter()
+                .find(|c| c.name == o.name)
+                .unwrap_or_else(|| panic!("{name}: collider {} missing", o.name));
+            assert_eq!(c.kind, o.kind);
+            for k in 0..3 {
+                assert!(
+                    (c.bounds_min[k] - o.bounds_min[k]).abs() < 1e-4
+                        && (c.bounds_max[k] - o.bounds_max[k]).abs() < 1e-4,
+                    "{name}: {} bounds",
+                    o.name
+                );
+            }
+            if o.kind == ColliderKind::TriMesh {
+                assert_eq!(c.triangles.len(), o.triangles.len());
+            }
+        }
+        // Metadata: every lump of the fixture is there with the same content.
+        for m in &original.metadata {
+            let tag = m.tag.as_str();
+            let ours = map
+                .metadata_by_tag(tag)
+                .unwrap_or_else(|| panic!("{name}: lump {tag} missing"));
+            assert_eq!(ours.kind, m.kind, "{name}: {tag} type");
+            match m.kind {
+                pbm::MetaKind::Json => assert!(
+                    close(
+                        &json_of(&map, tag).expect("json"),
+                        &json_of(&original, tag).expect("json")
+                    ),
+                    "{name}: {tag}: {:?} vs {:?}",
+                    ours.as_text(),
+                    m.as_text()
+                ),
+                pbm::MetaKind::String => assert_eq!(ours.as_text(), m.as_text()),
+                _ if tag == "walkable_mesh" => {
+                    let f = |p: &[u8]| {
+                        p.chunks_exact(4)
+                            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                            .collect::<Vec<_>>()
+                    };
+                    assert!(
+                        f(&ours.payload)
+                            .iter()
+                            .zip(f(&m.payload))
+                            .all(|(a, b)| (a - b).abs() < 1e-4)
+                    );
+                }
+                _ => assert_eq!(ours.payload, m.payload, "{name}: {tag} payload"),
+            }
+        }
+        // Emitters: the same field after the runtime's sanitising.
+        let field = |m: &Map| m.particle_field(&mut |_| {});
+        let (a, b) = (field(&map), field(&original));
+        assert_eq!(a.particles, b.particles, "{name}: particle constants");
+        assert_eq!(a.emitters.len(), b.emitters.len());
+        for (x, y) in a.emitters.iter().zip(&b.emitters) {
+            let tex = |m: &Map, id: i32| {
+                usize::try_from(id)
+                    .ok()
+                    .and_then(|i| m.textures.get(i))
+                    .map(|t| t.name)
+            };
+            assert_eq!(
+                tex(&map, x.params.texture_id),
+                tex(&original, y.params.texture_id)
+            );
+            let mut xp = x.params;
+            xp.texture_id = y.params.texture_id;
+            assert_eq!(xp, y.params, "{name}: emitter {}", y.params.name);
+        }
+        assert!((0..3).all(|k| (map.spawn_pos[k] - original.spawn_pos[k]).abs() < 1e-5));
+    }
+}
+
+#[test]
+fn export_is_deterministic_and_chunks_respect_the_budget() {
+    use pebble_model::command::{AddEntities, AddMaterial};
+    use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
+    use pebble_model::glam::Vec3;
+    use pebble_model::{Command, Entity, Material, Primitive};
+    let mut scene = Scene::new();
+    let mut add = AddMaterial::new(Material {
+        name: "Plain".into(),
+        ..Material::default()
+    });
+    add.apply(&mut scene).expect("material");
+    let mat = add.created().expect("id");
+    // A 40-step staircase: 40 boxes × 12 triangles = 480 triangles in one entity.
+    let p = Primitive::Stairs {
+        steps: 40,
+        width: 2.0,
+        rise: 0.2,
+        run: 0.3,
+    };
+    let geometry = p.generate(mat).expect("stairs");
+    let long_name = "A very long staircase name that will not fit";
+    let e = Entity::new(
+        long_name,
+        EntityKind::Mesh(MeshEntity {
+            source: GeometrySource::Primitive(p),
+            geometry,
+            collidable: true,
+        }),
+    );
+    AddEntities::new("Add", vec![e])
+        .apply(&mut scene)
+        .expect("adds");
+    let dir = scratch("chunks");
+    let (a, map) = export_map(&scene, &dir);
+    let (b, _) = export_map(&scene, &dir);
+    assert!(a == b, "same scene, same bytes");
+    assert_eq!(
+        map.meshes.len(),
+        4,
+        "480 triangles need ⌈480 / 128⌉ = 4 chunks, no more"
+    );
+    let mut names = std::collections::HashSet::new();
+    for m in &map.meshes {
+        assert!(m.vertices.len() <= 384 && m.vertices.len() % 3 == 0);
+        assert!(
+            m.name.as_str().len() <= 31 && names.insert(m.name.as_str().to_owned()),
+            "{}",
+            m.name
+        );
+        let (lo, hi) = m.vertex_bounds().expect("bounds");
+        assert_eq!((lo, hi), (m.bounds_min, m.bounds_max), "exact bounds");
+    }
+    assert_eq!(
+        map.meshes.iter().map(|m| m.vertices.len()).sum::<usize>(),
+        480 * 3
+    );
+    assert_eq!(
+        map.colliders.len(),
+        1,
+        "a collidable mesh becomes a TRIMESH"
+    );
+    let _ = Vec3::ZERO;
+}
