@@ -77,13 +77,14 @@ impl Names {
     }
 }
 
-type Tri = [Vertex; 3];
+/// A triangle's vertices and their world-space unit normals.
+type Tri = ([Vertex; 3], [Vec3; 3]);
 
 /// Texture id, scroll bits and draw class of a group of triangles.
 type GroupKey = (i32, [u32; 2], Class);
 
 fn centroid(t: &Tri) -> Vec3 {
-    (Vec3::from(t[0].pos) + Vec3::from(t[1].pos) + Vec3::from(t[2].pos)) / 3.0
+    (Vec3::from(t.0[0].pos) + Vec3::from(t.0[1].pos) + Vec3::from(t.0[2].pos)) / 3.0
 }
 
 /// Splits triangles into spatial chunks of at most `CHUNK_TRIANGLES`.
@@ -122,9 +123,13 @@ enum Class {
     Blend,
 }
 
-pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Vec<Mesh>, ExportError> {
+/// The meshes in draw order and, per mesh, a world-space normal per vertex.
+pub(crate) fn build(
+    run: &mut Run<'_>,
+    textures: &Textures,
+) -> Result<(Vec<Mesh>, Vec<Vec<Vec3>>), ExportError> {
     let scene = run.scene;
-    let mut classes: BTreeMap<Class, Vec<Mesh>> = BTreeMap::new();
+    let mut classes: BTreeMap<Class, Vec<(Mesh, Vec<Vec3>)>> = BTreeMap::new();
     let mut names = Names::new();
     for e in scene.entities() {
         run.check_cancel()?;
@@ -146,6 +151,12 @@ pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Vec<Mesh>,
             .iter()
             .map(|p| world.transform_point3(*p).to_array())
             .collect();
+        let normal_matrix = world.matrix3.inverse().transpose();
+        let normals: Option<Vec<Vec3>> = g.normals.as_ref().map(|ns| {
+            ns.iter()
+                .map(|n| (normal_matrix * Vec3::from(*n)).normalize_or_zero())
+                .collect()
+        });
         if positions.iter().flatten().any(|c| !c.is_finite()) {
             return Err(ExportError::Entity {
                 entity: e.name.clone(),
@@ -198,11 +209,19 @@ pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Vec<Mesh>,
                     pos: positions[i],
                 }
             };
-            let tri = if mirrored {
-                [vertex(0), vertex(2), vertex(1)]
-            } else {
-                [vertex(0), vertex(1), vertex(2)]
+            let order = if mirrored { [0, 2, 1] } else { [0, 1, 2] };
+            let verts = order.map(vertex);
+            let [a, b, c] = verts.map(|v| Vec3::from(v.pos));
+            let flat = (b - a).cross(c - a).normalize_or(Vec3::Y);
+            let corner_normal = |k: usize| {
+                let n = normals
+                    .as_ref()
+                    .and_then(|ns| ns.get(f.indices[k] as usize))
+                    .copied()
+                    .unwrap_or(Vec3::ZERO);
+                if n == Vec3::ZERO { flat } else { n }
             };
+            let tri: Tri = (verts, order.map(corner_normal));
             let key = (tid, [scroll.x.to_bits(), scroll.y.to_bits()], class);
             let slot = match groups.iter().position(|(k, _)| *k == key) {
                 Some(i) => i,
@@ -213,7 +232,10 @@ pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Vec<Mesh>,
             };
             groups[slot].1.push(tri);
             if material.double_sided {
-                groups[slot].1.push([tri[0], tri[2], tri[1]]);
+                let (v, n) = tri;
+                groups[slot]
+                    .1
+                    .push(([v[0], v[2], v[1]], [-n[0], -n[2], -n[1]]));
             }
         }
         let mut k = 0;
@@ -221,7 +243,8 @@ pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Vec<Mesh>,
             let mut chunks = Vec::new();
             chunk(tris, &mut chunks);
             for c in chunks {
-                let vertices: Vec<Vertex> = c.into_iter().flatten().collect();
+                let normals: Vec<Vec3> = c.iter().flat_map(|t| t.1).collect();
+                let vertices: Vec<Vertex> = c.into_iter().flat_map(|t| t.0).collect();
                 let mut m = Mesh {
                     name: names.unique(&e.name, &format!("_{k}")),
                     texture_id: tid,
@@ -234,12 +257,12 @@ pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Vec<Mesh>,
                     m.bounds_min = lo;
                     m.bounds_max = hi;
                 }
-                classes.entry(class).or_default().push(m);
+                classes.entry(class).or_default().push((m, normals));
                 k += 1;
             }
         }
     }
-    Ok(classes.into_values().flatten().collect())
+    Ok(classes.into_values().flatten().unzip())
 }
 
 fn world_triangles(scene: &Scene, id: EntityId) -> Vec<[[f32; 3]; 3]> {

@@ -5,8 +5,9 @@
 //! spatial chunks of ≤ 384 vertices, draw order opaque → cutout → blend), colliders,
 //! metadata lumps in the documented order, emitters last; then the header, the
 //! format's compliance check (a non-conforming file is refused, naming the entity),
-//! and the bytes. Not yet: baked lighting and tile atlases (see notes/io.md).
+//! and the bytes. Baked lighting: [`bake`]. Not yet: tile atlases (see notes/io.md).
 
+pub mod bake;
 mod geometry;
 mod lumps;
 mod textures;
@@ -41,7 +42,7 @@ pub enum ExportError {
 pub struct ExportOptions {
     /// Folder that project-relative asset paths resolve against.
     pub project_dir: PathBuf,
-    /// Bake lighting into vertex colours (not implemented yet: reported as a warning).
+    /// Bake lighting into vertex colours.
     pub bake: bool,
     pub ao_rays: u32,
     pub threads: Option<usize>,
@@ -73,6 +74,8 @@ pub struct ExportReport {
     pub lumps: usize,
     pub particles: usize,
     pub bytes: usize,
+    /// Shadow and AO rays traced by the bake.
+    pub rays: u64,
     pub warnings: Vec<String>,
 }
 
@@ -133,13 +136,15 @@ pub fn export(
         progress,
         report: ExportReport::default(),
     };
-    if options.bake {
-        run.report.warnings.push("lighting bake is not implemented yet: vertex colours are the meshes' own colours × material colour".into());
-    }
     let mut map = Map::default();
     let textures = run.stage("textures", |r| textures::build(r))?;
     map.textures = textures.textures.clone();
-    map.meshes = run.stage("geometry", |r| geometry::build(r, &textures))?;
+    let (meshes, normals) = run.stage("geometry", |r| geometry::build(r, &textures))?;
+    map.meshes = meshes;
+    if options.bake {
+        let rays = run.stage("bake", |r| bake::bake(r, &mut map, &normals))?;
+        run.report.rays = rays;
+    }
     map.colliders = run.stage("colliders", |r| geometry::colliders(r))?;
     let (metadata, emitters) = run.stage("metadata", |r| lumps::build(r, &textures))?;
     map.metadata = metadata;
