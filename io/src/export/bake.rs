@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use pbm::{AlphaMode as PbmAlpha, Map};
 use pebble_model::entity::{EntityKind, Light};
-use pebble_model::glam::Vec3;
+use pebble_model::glam::{Vec3, Vec3A};
 use pebble_model::scene::Environment;
 use pebble_model::{Kind, Scene};
 use rayon::prelude::*;
@@ -127,7 +127,7 @@ impl Lighting {
 
 #[derive(Debug, Clone, Copy)]
 struct Tri {
-    p: [Vec3; 3],
+    p: [Vec3A; 3],
     uv: [[f32; 2]; 3],
     /// Texture to test for cutout alpha, if any.
     cutout: Option<u32>,
@@ -135,8 +135,8 @@ struct Tri {
 
 #[derive(Debug, Clone, Copy)]
 struct Node {
-    lo: Vec3,
-    hi: Vec3,
+    lo: Vec3A,
+    hi: Vec3A,
     /// Leaf: first triangle and count; inner: left child index (right = left + 1).
     start: u32,
     count: u32,
@@ -155,8 +155,8 @@ const LEAF: usize = 4;
 impl Bvh {
     fn build(mut tris: Vec<Tri>, alpha: Vec<(u32, u32, Vec<u8>)>) -> Self {
         let mut nodes = vec![Node {
-            lo: Vec3::ZERO,
-            hi: Vec3::ZERO,
+            lo: Vec3A::ZERO,
+            hi: Vec3A::ZERO,
             start: 0,
             count: tris.len() as u32,
         }];
@@ -164,7 +164,7 @@ impl Bvh {
         while let Some(n) = stack.pop() {
             let (start, count) = (nodes[n].start as usize, nodes[n].count as usize);
             let slice = &mut tris[start..start + count];
-            let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+            let (mut lo, mut hi) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
             for t in slice.iter() {
                 for p in t.p {
                     lo = lo.min(p);
@@ -185,8 +185,9 @@ impl Bvh {
             } else {
                 2
             };
-            slice.sort_by(|a, b| c(a)[axis].total_cmp(&c(b)[axis]));
             let half = count / 2;
+            // A median partition, O(n) per level (deterministic for the same input).
+            slice.select_nth_unstable_by(half, |a, b| c(a)[axis].total_cmp(&c(b)[axis]));
             let left = nodes.len();
             nodes.push(Node {
                 lo,
@@ -208,7 +209,7 @@ impl Bvh {
         Self { nodes, tris, alpha }
     }
 
-    fn slab(lo: Vec3, hi: Vec3, o: Vec3, inv: Vec3, tmax: f32) -> bool {
+    fn slab(lo: Vec3A, hi: Vec3A, o: Vec3A, inv: Vec3A, tmax: f32) -> bool {
         let t0 = (lo - o) * inv;
         let t1 = (hi - o) * inv;
         let tmin = t0.min(t1).max_element().max(0.0);
@@ -217,7 +218,7 @@ impl Bvh {
     }
 
     /// Möller–Trumbore; the hit distance and barycentrics.
-    fn hit(t: &Tri, o: Vec3, d: Vec3, tmax: f32) -> Option<(f32, f32, f32)> {
+    fn hit(t: &Tri, o: Vec3A, d: Vec3A, tmax: f32) -> Option<(f32, f32, f32)> {
         let e1 = t.p[1] - t.p[0];
         let e2 = t.p[2] - t.p[0];
         let p = d.cross(e2);
@@ -258,7 +259,8 @@ impl Bvh {
         if self.tris.is_empty() {
             return false;
         }
-        let inv = Vec3::ONE / d;
+        let (o, d) = (Vec3A::from(o), Vec3A::from(d));
+        let inv = Vec3A::ONE / d;
         let mut stack = [0u32; 64];
         let mut sp = 1;
         while sp > 0 {
@@ -313,7 +315,7 @@ fn occluders(map: &Map) -> Bvh {
         };
         for c in m.vertices.chunks_exact(3) {
             tris.push(Tri {
-                p: [0, 1, 2].map(|k| Vec3::from(c[k].pos)),
+                p: [0, 1, 2].map(|k| Vec3A::from(c[k].pos)),
                 uv: [0, 1, 2].map(|k| c[k].uv),
                 cutout,
             });
@@ -322,19 +324,49 @@ fn occluders(map: &Map) -> Bvh {
     Bvh::build(tris, alpha)
 }
 
+/// A fast hasher for the bit patterns of vertex keys (SipHash's DoS resistance buys
+/// nothing here and costs a third of the bake's set-up).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
 /// A deterministic uniform number for vertex `key`, ray `i`, channel `c`.
 fn rnd(key: u32, i: u32, c: u32) -> f32 {
     pbm::particle::rand(key, i, c)
 }
 
-fn light_at(l: &Lighting, bvh: &Bvh, p: Vec3, n: Vec3, ao_rays: u32, key: u32) -> Vec3 {
+/// The light reaching a point and how many rays were traced for it.
+fn light_at(l: &Lighting, bvh: &Bvh, p: Vec3, n: Vec3, ao_rays: u32, key: u32) -> (Vec3, u64) {
     let o = p + n * 1e-3;
     let mut sum = Vec3::ZERO;
+    let mut rays = 0u64;
     for (dir, color, shadows) in &l.suns {
         let to_light = -*dir;
         let ndl = n.dot(to_light);
-        if ndl > 0.0 && !(*shadows && bvh.occluded(o, to_light, f32::INFINITY)) {
-            sum += *color * ndl;
+        if ndl > 0.0 {
+            rays += u64::from(*shadows);
+            if !(*shadows && bvh.occluded(o, to_light, f32::INFINITY)) {
+                sum += *color * ndl;
+            }
         }
     }
     for (at, color, radius, shadows) in &l.omnis {
@@ -346,8 +378,11 @@ fn light_at(l: &Lighting, bvh: &Bvh, p: Vec3, n: Vec3, ao_rays: u32, key: u32) -
         let to_light = d / dist;
         let ndl = n.dot(to_light);
         let falloff = (1.0 - dist / radius).powi(2);
-        if ndl > 0.0 && !(*shadows && bvh.occluded(o, to_light, dist)) {
-            sum += *color * ndl * falloff;
+        if ndl > 0.0 {
+            rays += u64::from(*shadows);
+            if !(*shadows && bvh.occluded(o, to_light, dist)) {
+                sum += *color * ndl * falloff;
+            }
         }
     }
     let mut ambient = l.ground.lerp(l.sky, 0.5 + 0.5 * n.y);
@@ -366,8 +401,9 @@ fn light_at(l: &Lighting, bvh: &Bvh, p: Vec3, n: Vec3, ao_rays: u32, key: u32) -
             }
         }
         ambient *= 1.0 - l.ao_strength * hits as f32 / ao_rays as f32;
+        rays += u64::from(ao_rays);
     }
-    sum + ambient
+    (sum + ambient, rays)
 }
 
 fn unpack(c: u32) -> Vec3 {
@@ -388,7 +424,8 @@ pub(crate) fn bake(
     let lighting = Lighting::of(run.scene);
     let bvh = occluders(map);
     // Unique (position, normal) vertices.
-    let mut unique: HashMap<[u32; 6], usize> = HashMap::new();
+    let mut unique: HashMap<[u32; 6], usize, std::hash::BuildHasherDefault<KeyHasher>> =
+        HashMap::default();
     let mut points: Vec<(Vec3, Vec3)> = Vec::new();
     let mut slot = Vec::new();
     for (m, ns) in map.meshes.iter().zip(normals) {
@@ -409,7 +446,7 @@ pub(crate) fn bake(
         }
     }
     let ao_rays = run.options.ao_rays;
-    let compute = |points: &[(Vec3, Vec3)]| -> Vec<Vec3> {
+    let compute = |points: &[(Vec3, Vec3)]| -> Vec<(Vec3, u64)> {
         points
             .par_iter()
             .map(|(p, n)| {
@@ -423,7 +460,7 @@ pub(crate) fn bake(
             })
             .collect()
     };
-    let light: Vec<Vec3> = match run.options.threads {
+    let light: Vec<(Vec3, u64)> = match run.options.threads {
         Some(t) => rayon::ThreadPoolBuilder::new()
             .num_threads(t.max(1))
             .build()
@@ -435,13 +472,11 @@ pub(crate) fn bake(
     let mut k = 0;
     for m in &mut map.meshes {
         for v in &mut m.vertices {
-            let lit = unpack(v.color) * light[slot[k]];
+            let lit = unpack(v.color) * light[slot[k]].0;
             let b = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round() as u32;
             v.color = b(lit.x) | b(lit.y) << 8 | b(lit.z) << 16 | (v.color & 0xFF00_0000);
             k += 1;
         }
     }
-    let suns = lighting.suns.iter().filter(|s| s.2).count() as u64;
-    let omnis = lighting.omnis.iter().filter(|o| o.3).count() as u64;
-    Ok(points.len() as u64 * (suns + omnis + u64::from(ao_rays)))
+    Ok(light.iter().map(|(_, r)| r).sum())
 }

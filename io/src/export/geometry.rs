@@ -152,11 +152,26 @@ pub(crate) fn build(
             .map(|p| world.transform_point3(*p).to_array())
             .collect();
         let normal_matrix = world.matrix3.inverse().transpose();
-        let normals: Option<Vec<Vec3>> = g.normals.as_ref().map(|ns| {
-            ns.iter()
-                .map(|n| (normal_matrix * Vec3::from(*n)).normalize_or_zero())
-                .collect()
-        });
+        // Without normals, faces sharing a vertex index share a smooth normal (the
+        // area-weighted mean of their world normals); corners that are separate
+        // vertices (a box's edges) stay hard.
+        let normals: Vec<Vec3> = match &g.normals {
+            Some(ns) => ns
+                .iter()
+                .map(|n| (normal_matrix * *n).normalize_or_zero())
+                .collect(),
+            None => {
+                let mut acc = vec![Vec3::ZERO; positions.len()];
+                for f in &g.faces {
+                    let [a, b, c] = f.indices.map(|i| Vec3::from(positions[i as usize]));
+                    let n = (b - a).cross(c - a) * if mirrored { -1.0 } else { 1.0 };
+                    for i in f.indices {
+                        acc[i as usize] += n;
+                    }
+                }
+                acc.into_iter().map(|n| n.normalize_or_zero()).collect()
+            }
+        };
         if positions.iter().flatten().any(|c| !c.is_finite()) {
             return Err(ExportError::Entity {
                 entity: e.name.clone(),
@@ -215,8 +230,7 @@ pub(crate) fn build(
             let flat = (b - a).cross(c - a).normalize_or(Vec3::Y);
             let corner_normal = |k: usize| {
                 let n = normals
-                    .as_ref()
-                    .and_then(|ns| ns.get(f.indices[k] as usize))
+                    .get(f.indices[k] as usize)
                     .copied()
                     .unwrap_or(Vec3::ZERO);
                 if n == Vec3::ZERO { flat } else { n }
