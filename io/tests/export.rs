@@ -25,7 +25,10 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn imported(name: &str) -> (Scene, PathBuf) {
-    let dir = scratch(name);
+    // A folder per call: tests run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = scratch(&format!("{name}-{call}"));
     let done =
         import_file(&fixture(name), &ImportOptions::new(&dir), &mut |_| {}).expect("imports");
     let mut scene = Scene::new();
@@ -271,4 +274,29 @@ fn export_is_deterministic_and_chunks_respect_the_budget() {
         "a collidable mesh becomes a TRIMESH"
     );
     let _ = Vec3::ZERO;
+}
+
+#[test]
+fn a_cancelled_export_stops_with_an_error_and_progress_is_reported_per_stage() {
+    let (scene, dir) = imported("full");
+    let mut options = ExportOptions::new(&dir);
+    options.bake = false;
+    let cancel = AtomicBool::new(true);
+    let err = export(&scene, &options, &mut |_| {}, &cancel).expect_err("cancelled");
+    assert!(
+        matches!(err, pebble_io::export::ExportError::Cancelled),
+        "{err}"
+    );
+    let mut stages = Vec::new();
+    export(
+        &scene,
+        &options,
+        &mut |p| stages.push(p.stage),
+        &AtomicBool::new(false),
+    )
+    .expect("exports");
+    assert_eq!(
+        stages,
+        ["textures", "geometry", "colliders", "metadata", "write"]
+    );
 }
