@@ -1,8 +1,8 @@
 //! # pebble-io — import and export
 //!
 //! Importers (`.pbm` maps, glTF 2.0, PS1 TMD with TIM textures, images) turn files
-//! into model entities through one undoable [`import::ImportCommand`] each; the export
-//! pipeline (the "Export pipeline" issue) will turn a model scene into `.pbm` bytes.
+//! into model entities through one undoable [`import::ImportCommand`] each; the
+//! [`export`] pipeline turns a model scene into `.pbm` bytes with baked lighting.
 //! Data flows one way: model → export → `pbm` bytes.
 
 pub mod export;
