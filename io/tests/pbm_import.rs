@@ -15,7 +15,13 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn project_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pebble-import-{name}-{}", std::process::id()));
+    // A folder per call: tests run in parallel and may import the same fixture.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "pebble-import-{name}-{call}-{}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     dir
