@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 use glam::Vec2;
 
 use super::{AddMaterial, AssignMaterial, Command, CommandError, SetMaterial, Steps};
-use crate::entity::EntityKind;
 use crate::id::{EntityId, MaterialId};
 use crate::scene::Scene;
 
@@ -35,27 +34,7 @@ impl ApplyScroll {
         if !self.scroll.is_finite() {
             return Err(CommandError::Invalid("scroll speed must be finite".into()));
         }
-        let e = scene
-            .entity(self.entity)
-            .ok_or(CommandError::MissingEntity(self.entity))?;
-        let EntityKind::Mesh(m) = &e.kind else {
-            return Err(CommandError::Invalid(format!(
-                "{} has no faces to scroll",
-                e.name
-            )));
-        };
-        let count = m.geometry.faces.len();
-        let faces: Vec<usize> = if self.faces.is_empty() {
-            (0..count).collect()
-        } else {
-            self.faces.clone()
-        };
-        if let Some(bad) = faces.iter().find(|f| **f >= count) {
-            return Err(CommandError::Invalid(format!(
-                "{} has {count} faces, not face {bad}",
-                e.name
-            )));
-        }
+        let (m, faces) = super::mesh_faces(scene, self.entity, &self.faces)?;
         let mut by_material: BTreeMap<MaterialId, Vec<usize>> = BTreeMap::new();
         for f in faces {
             by_material

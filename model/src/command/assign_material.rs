@@ -36,24 +36,7 @@ impl Command for AssignMaterial {
         if scene.material(self.material).is_none() {
             return Err(CommandError::MissingMaterial(self.material));
         }
-        let e = scene
-            .entity(self.entity)
-            .ok_or(CommandError::MissingEntity(self.entity))?;
-        let EntityKind::Mesh(m) = &e.kind else {
-            return Err(CommandError::Invalid(format!("{} has no faces", e.name)));
-        };
-        let count = m.geometry.faces.len();
-        let faces: Vec<usize> = if self.faces.is_empty() {
-            (0..count).collect()
-        } else {
-            self.faces.clone()
-        };
-        if let Some(bad) = faces.iter().find(|f| **f >= count) {
-            return Err(CommandError::Invalid(format!(
-                "{} has {count} faces, not face {bad}",
-                e.name
-            )));
-        }
+        let (_, faces) = super::mesh_faces(scene, self.entity, &self.faces)?;
         let Some(EntityKind::Mesh(m)) = scene.entity_mut(self.entity).map(|e| &mut e.kind) else {
             return Ok(());
         };

@@ -73,6 +73,34 @@ pub trait Command: std::fmt::Debug + Send + 'static {
     fn as_any(&self) -> &dyn Any;
 }
 
+/// The mesh of `entity` and the face indices a command addresses (`faces` empty =
+/// every face), checked to exist.
+pub(crate) fn mesh_faces<'a>(
+    scene: &'a Scene,
+    entity: EntityId,
+    faces: &[usize],
+) -> Result<(&'a crate::entity::MeshEntity, Vec<usize>), CommandError> {
+    let e = scene
+        .entity(entity)
+        .ok_or(CommandError::MissingEntity(entity))?;
+    let crate::entity::EntityKind::Mesh(m) = &e.kind else {
+        return Err(CommandError::Invalid(format!("{} has no faces", e.name)));
+    };
+    let count = m.geometry.faces.len();
+    let faces: Vec<usize> = if faces.is_empty() {
+        (0..count).collect()
+    } else {
+        faces.to_vec()
+    };
+    if let Some(bad) = faces.iter().find(|f| **f >= count) {
+        return Err(CommandError::Invalid(format!(
+            "{} has {count} faces, not face {bad}",
+            e.name
+        )));
+    }
+    Ok((m, faces))
+}
+
 /// The sub-commands of a composite command and how many of them are applied, so that
 /// a failing step reverts the ones before it and revert runs in reverse order.
 #[derive(Debug, Default)]
