@@ -300,3 +300,135 @@ fn a_cancelled_export_stops_with_an_error_and_progress_is_reported_per_stage() {
         ["textures", "geometry", "colliders", "metadata", "write"]
     );
 }
+
+#[test]
+fn tiles_pack_into_atlases_edge_to_edge_and_the_rest_stays_standalone() {
+    use pebble_model::command::{AddEntities, AddMaterial};
+    use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
+    use pebble_model::glam::{Vec2, Vec3};
+    use pebble_model::{Command, Entity, Material, Primitive};
+    let dir = scratch("atlas");
+    let colours = [[200u8, 10, 10, 255], [10, 200, 10, 255], [10, 10, 200, 255]];
+    for (k, c) in colours.iter().enumerate() {
+        image::RgbaImage::from_pixel(64, 32, image::Rgba(*c))
+            .save(dir.join(format!("tile{k}.png")))
+            .expect("png");
+    }
+    let mut scene = Scene::new();
+    let mut mats = Vec::new();
+    for (k, (scroll, name)) in [
+        (Vec2::ZERO, "A"),
+        (Vec2::ZERO, "B"),
+        (Vec2::new(0.0, 1.0), "Scrolling"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut add = AddMaterial::new(Material {
+            name: name.into(),
+            texture: Some(format!("tile{k}.png")),
+            tile: true,
+            uv_scroll: scroll,
+            ..Material::default()
+        });
+        add.apply(&mut scene).expect("material");
+        mats.push(add.created().expect("id"));
+    }
+    // A 1 m plane keeps its UVs in [0, 1]; a 3 m plane repeats the tile.
+    let plane = |w: f32, mat| {
+        let p = Primitive::Plane {
+            width: w,
+            depth: 1.0,
+            standoff: 0.0,
+        };
+        Entity::new(
+            format!("Plane {w}"),
+            EntityKind::Mesh(MeshEntity {
+                geometry: p.generate(mat).expect("plane"),
+                source: GeometrySource::Primitive(p),
+                collidable: false,
+            }),
+        )
+    };
+    let entities = vec![
+        plane(1.0, mats[0]),
+        plane(3.0, mats[1])
+            .with_transform(pebble_model::Transform::from_translation(Vec3::X * 5.0)),
+        plane(1.0, mats[2])
+            .with_transform(pebble_model::Transform::from_translation(Vec3::X * 10.0)),
+    ];
+    AddEntities::new("Add", entities)
+        .apply(&mut scene)
+        .expect("adds");
+    let mut options = ExportOptions::new(&dir);
+    options.bake = false;
+    let (bytes, report) =
+        export(&scene, &options, &mut |_| {}, &AtomicBool::new(false)).expect("exports");
+    let map = Map::read(&bytes).expect("reads").0;
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.contains("'B'") && w.contains("leave [0, 1]")),
+        "{:?}",
+        report.warnings
+    );
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.contains("'Scrolling'") && w.contains("never atlased")),
+        "{:?}",
+        report.warnings
+    );
+    let atlas = map
+        .textures
+        .iter()
+        .position(|t| t.name.as_str() == "TileAtlas_0")
+        .expect("an atlas");
+    assert_eq!(
+        (map.textures[atlas].width, map.textures[atlas].height),
+        (512, 512)
+    );
+    assert_eq!(
+        map.textures.len(),
+        3,
+        "one atlas and two standalone textures"
+    );
+    // The atlased plane samples its own tile everywhere inside its UV rectangle.
+    let texels = pbm::texture::decode(&map.textures[atlas].data, map.textures[atlas].format);
+    let mesh = map
+        .meshes
+        .iter()
+        .find(|m| m.texture_id == atlas as i32)
+        .expect("atlased mesh");
+    let (mut lo, mut hi) = ([1.0f32; 2], [0.0f32; 2]);
+    for v in &mesh.vertices {
+        for k in 0..2 {
+            lo[k] = lo[k].min(v.uv[k]);
+            hi[k] = hi[k].max(v.uv[k]);
+        }
+    }
+    assert!(
+        (hi[0] - lo[0] - 64.0 / 512.0).abs() < 1e-6 && (hi[1] - lo[1] - 32.0 / 512.0).abs() < 1e-6,
+        "edge to edge: {lo:?} {hi:?}"
+    );
+    for (u, v) in [
+        (lo[0], lo[1]),
+        (hi[0], hi[1]),
+        ((lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0),
+    ] {
+        let x = ((u * 512.0) as usize)
+            .min(511)
+            .min((hi[0] * 512.0) as usize - 1);
+        let y = ((v * 512.0) as usize)
+            .min(511)
+            .min((hi[1] * 512.0) as usize - 1);
+        let px = &texels[(y * 512 + x) * 4..(y * 512 + x) * 4 + 3];
+        assert!(
+            px[0] > 150 && px[1] < 60,
+            "texel at ({x}, {y}) is the red tile: {px:?}"
+        );
+    }
+    assert!(pbm::compliance::check(&map).is_empty());
+}

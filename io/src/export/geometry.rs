@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashSet};
 use pbm::view::Vertex;
 use pbm::{Collider as PbmCollider, ColliderKind, Mesh, Name32};
 use pebble_model::entity::{Collider, EntityKind};
-use pebble_model::glam::{Affine3A, Vec3};
+use pebble_model::glam::{Affine3A, Vec2, Vec3};
 use pebble_model::material::AlphaMode;
 use pebble_model::{EntityId, Scene};
 
@@ -217,7 +217,11 @@ pub(crate) fn build(
                     .copied()
                     .unwrap_or([1.0; 4]);
                 let color = [0, 1, 2, 3].map(|c| base[c] * material.color[c]);
-                let uv = material.repeats(f.uvs[k]);
+                let mut uv = material.repeats(f.uvs[k]);
+                // A tile in an atlas: edge-to-edge into its slot.
+                if let Some([u0, v0, du, dv]) = textures.slots.get(&f.material) {
+                    uv = Vec2::new(u0 + uv.x * du, v0 + uv.y * dv);
+                }
                 Vertex {
                     uv: [uv.x, uv.y],
                     color: pack_color(color),

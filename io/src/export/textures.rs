@@ -18,6 +18,133 @@ pub(crate) struct Textures {
     pub by_material: HashMap<MaterialId, i32>,
     /// Texture id of a project-relative path (for emitters).
     pub by_path: HashMap<(String, AlphaMode), i32>,
+    /// Atlas slot of a tile material: u0, v0, width, height in atlas UV.
+    pub slots: HashMap<MaterialId, [f32; 4]>,
+}
+
+/// Side of a tile atlas.
+pub const ATLAS_SIDE: u32 = 512;
+
+/// Whether every face using `material` keeps its UVs (in repeats) inside [0, 1], so
+/// that the tile can live in an atlas slot (which cannot repeat).
+fn uvs_in_unit(
+    scene: &pebble_model::Scene,
+    material: MaterialId,
+    m: &pebble_model::Material,
+) -> bool {
+    const EPS: f32 = 1e-4;
+    scene.entities().all(|e| match &e.kind {
+        pebble_model::EntityKind::Mesh(mesh) => mesh
+            .geometry
+            .faces
+            .iter()
+            .filter(|f| f.material == material)
+            .all(|f| {
+                f.uvs.iter().all(|uv| {
+                    let r = m.repeats(*uv);
+                    (-EPS..=1.0 + EPS).contains(&r.x) && (-EPS..=1.0 + EPS).contains(&r.y)
+                })
+            }),
+        _ => true,
+    })
+}
+
+/// Packs tile materials into `TileAtlas_<n>` textures (shelf packing with etagere),
+/// largest tiles first; opaque and cutout tiles go to separate atlases.
+fn pack_atlases(
+    run: &mut Run<'_>,
+    out: &mut Textures,
+    tiles: Vec<(MaterialId, String, AlphaMode)>,
+) -> Result<(), ExportError> {
+    for class in [AlphaMode::None, AlphaMode::Cutout] {
+        let mut images = Vec::new();
+        for (id, rel, alpha) in tiles.iter().filter(|t| t.2 == class) {
+            let path = run.options.project_dir.join(rel);
+            let img = image::open(&path)
+                .map_err(|e| ExportError::Texture {
+                    material: format!("#{}", id.0),
+                    path: path.clone(),
+                    message: e.to_string(),
+                })?
+                .to_rgba8();
+            let (w, h) = (
+                pot_at_most(img.width(), ATLAS_SIDE / 2),
+                pot_at_most(img.height(), ATLAS_SIDE / 2),
+            );
+            let img = if (w, h) != img.dimensions() {
+                image::imageops::resize(&img, w, h, image::imageops::FilterType::Triangle)
+            } else {
+                img
+            };
+            images.push((*id, *alpha, img));
+        }
+        // Largest first, then material id: deterministic and packs well.
+        images.sort_by_key(|(id, _, img)| (std::cmp::Reverse(img.width() * img.height()), *id));
+        let mut atlases: Vec<(etagere::AtlasAllocator, image::RgbaImage)> = Vec::new();
+        let mut placed = Vec::new();
+        for (id, _, img) in &images {
+            let size = etagere::size2(img.width() as i32, img.height() as i32);
+            let spot = atlases
+                .iter_mut()
+                .enumerate()
+                .find_map(|(k, (a, _))| a.allocate(size).map(|r| (k, r.rectangle.min)));
+            let (k, at) = match spot {
+                Some(s) => s,
+                None => {
+                    let mut a = etagere::AtlasAllocator::new(etagere::size2(
+                        ATLAS_SIDE as i32,
+                        ATLAS_SIDE as i32,
+                    ));
+                    let r = a.allocate(size).ok_or_else(|| ExportError::Texture {
+                        material: format!("#{}", id.0),
+                        path: Default::default(),
+                        message: "a tile does not fit an empty atlas".into(),
+                    })?;
+                    atlases.push((a, image::RgbaImage::new(ATLAS_SIDE, ATLAS_SIDE)));
+                    (atlases.len() - 1, r.rectangle.min)
+                }
+            };
+            image::imageops::replace(&mut atlases[k].1, img, i64::from(at.x), i64::from(at.y));
+            placed.push((*id, k, at, img.width(), img.height()));
+        }
+        let first = out.textures.len();
+        let existing = out.textures.iter().filter(|t| t.is_atlas()).count();
+        for (n, (_, img)) in atlases.into_iter().enumerate() {
+            let mut rgba = img.into_raw();
+            if class == AlphaMode::None {
+                for px in rgba.chunks_exact_mut(4) {
+                    px[3] = 255;
+                }
+            }
+            let alpha = if class == AlphaMode::Cutout {
+                PbmAlpha::Cutout
+            } else {
+                PbmAlpha::None
+            };
+            out.textures.push(pbm::Texture {
+                name: pbm::Name32::truncated(&format!("TileAtlas_{}", existing + n)),
+                width: ATLAS_SIDE as u16,
+                height: ATLAS_SIDE as u16,
+                format: TextureFormat::Rgba5551,
+                alpha_mode: alpha,
+                data: pbm::texture::encode(&rgba, TextureFormat::Rgba5551),
+            });
+        }
+        let side = ATLAS_SIDE as f32;
+        for (id, k, at, w, h) in placed {
+            out.by_material.insert(id, (first + k) as i32);
+            out.slots.insert(
+                id,
+                [
+                    at.x as f32 / side,
+                    at.y as f32 / side,
+                    w as f32 / side,
+                    h as f32 / side,
+                ],
+            );
+        }
+    }
+    Ok(())
 }
 
 fn pot_at_most(n: u32, max: u32) -> u32 {
@@ -47,12 +174,36 @@ fn unique_name(textures: &[pbm::Texture], base: &str) -> pbm::Name32 {
 pub(crate) fn build(run: &mut Run<'_>) -> Result<Textures, ExportError> {
     let mut out = Textures::default();
     let mut by_content: HashMap<(Vec<u8>, u16, u16, u16), i32> = HashMap::new();
+    let mut tiles = Vec::new();
     for (id, m) in run.scene.materials() {
         run.check_cancel()?;
         let Some(rel) = &m.texture else { continue };
+        // Tiles go to atlases, except what an atlas cannot show.
+        if m.tile {
+            let why = if m.alpha == AlphaMode::Blend {
+                Some("blended textures are never atlased")
+            } else if m.scrolls() {
+                Some("scrolling textures are never atlased")
+            } else if !uvs_in_unit(run.scene, id, m) {
+                Some("its UVs leave [0, 1], which an atlas slot cannot repeat")
+            } else {
+                None
+            };
+            match why {
+                None => {
+                    tiles.push((id, rel.clone(), m.alpha));
+                    continue;
+                }
+                Some(why) => run.report.warnings.push(format!(
+                    "tile material '{}' stays a standalone texture: {why}",
+                    m.name
+                )),
+            }
+        }
         let tid = load(run, &mut out, &mut by_content, rel, m.alpha, &m.name)?;
         out.by_material.insert(id, tid);
     }
+    pack_atlases(run, &mut out, tiles)?;
     // Emitter textures: standalone, blended when they have any transparency.
     for e in run.scene.entities_of(pebble_model::Kind::Emitter) {
         if let pebble_model::EntityKind::Emitter(em) = &e.kind
