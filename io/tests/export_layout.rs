@@ -274,7 +274,7 @@ fn the_exported_bytes_walk_field_by_field() {
         let name = r.name();
         let tex = r.i32();
         let n = r.u32();
-        assert!(n > 0 && n % 3 == 0 && n <= 384, "{name}: {n}");
+        assert!(n > 0 && n.is_multiple_of(3) && n <= 384, "{name}: {n}");
         r.skip(24); // bounds
         let scroll = [r.f32(), r.f32()];
         let t = &textures[tex as usize];
