@@ -364,3 +364,42 @@ fn editing_a_primitive_regenerates_it_and_a_slider_drag_is_one_step() {
     let aabb = m.geometry.aabb().expect("bounds");
     assert!((aabb.max.x - aabb.min.x - 1.0).abs() < 1e-5);
 }
+
+#[test]
+fn a_merged_primitive_drag_redoes_to_its_last_step() {
+    use pebble_model::Primitive;
+    // Regression found by the property test: a drag through a different face count
+    // resets per-face materials; redo must give that result, not a recomputation from
+    // the mesh before the drag.
+    let (mut scene, mut history, _, ids) = small_scene();
+    history
+        .execute(
+            &mut scene,
+            ApplyScroll::new(ids[3], vec![7, 8], Vec2::new(0.0, 1.0)),
+        )
+        .expect("scroll");
+    let steps = [
+        Primitive::Stairs {
+            steps: 2,
+            width: 1.0,
+            rise: 0.2,
+            run: 0.3,
+        },
+        Primitive::Stairs {
+            steps: 1,
+            width: 1.0,
+            rise: 0.2,
+            run: 0.3,
+        },
+    ];
+    for p in steps {
+        history
+            .execute_continuous(&mut scene, SetPrimitive::new(ids[3], p), 9)
+            .expect("drag");
+    }
+    history.end_edit();
+    let after = scene.clone();
+    history.undo(&mut scene);
+    history.redo(&mut scene).expect("redo").expect("applies");
+    assert_eq!(scene, after);
+}

@@ -33,6 +33,11 @@ impl Command for SetPrimitive {
     }
 
     fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
+        // The entity is computed once; redo re-applies exactly that result (and a
+        // merged drag re-applies its last step), never a recomputation from the base.
+        if let Some(inner) = &mut self.inner {
+            return inner.apply(scene);
+        }
         let mut e = scene
             .entity(self.entity)
             .ok_or(CommandError::MissingEntity(self.entity))?
@@ -64,7 +69,7 @@ impl Command for SetPrimitive {
     }
 
     fn revert(&mut self, scene: &mut Scene) {
-        if let Some(mut inner) = self.inner.take() {
+        if let Some(inner) = &mut self.inner {
             inner.revert(scene);
         }
     }
