@@ -87,6 +87,10 @@ impl Material {
             },
         );
         let uv = metres / t;
+        if self.rotation == 0.0 {
+            // The common case, and an exporter hot path: no trigonometry.
+            return uv + self.offset;
+        }
         let (s, c) = self.rotation.sin_cos();
         Vec2::new(uv.x * c - uv.y * s, uv.x * s + uv.y * c) + self.offset
     }

@@ -264,9 +264,12 @@ pub(crate) fn build(
     } else {
         let lump = EmitterLump::new(records);
         let mut warnings = Vec::new();
-        let _ = pbm::ParticleField::from_lump(&lump, textures.textures.len() as u32, &mut |w| {
-            warnings.push(w.to_string())
-        });
+        // The runtime's view of the lump: its warnings, and the particle count.
+        let field =
+            pbm::ParticleField::from_lump(&lump, textures.textures.len() as u32, &mut |w| {
+                warnings.push(w.to_string())
+            });
+        run.report.particles = field.particles.len();
         run.report.warnings.extend(warnings);
         Some(lump)
     };

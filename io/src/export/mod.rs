@@ -171,7 +171,6 @@ pub fn export(
     r.vertices = map.meshes.iter().map(|m| m.vertices.len()).sum();
     r.colliders = map.colliders.len();
     r.lumps = map.metadata.len() + usize::from(map.emitters.is_some());
-    r.particles = map.particle_field(&mut |_| {}).particles.len();
     Ok((bytes, run.report))
 }
 
