@@ -12,11 +12,12 @@ use std::collections::HashMap;
 
 use pbm::{AlphaMode as PbmAlpha, Map};
 use pebble_model::entity::{EntityKind, Light};
-use pebble_model::glam::{Vec3, Vec3A};
+use pebble_model::glam::Vec3;
 use pebble_model::scene::Environment;
 use pebble_model::{Kind, Scene};
 use rayon::prelude::*;
 
+use super::bvh::{Bvh, Triangle};
 use super::{ExportError, Run};
 
 /// Lights after the environment preset filled in what the scene does not set.
@@ -125,168 +126,6 @@ impl Lighting {
     }
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Tri {
-    p: [Vec3A; 3],
-    uv: [[f32; 2]; 3],
-    /// Texture to test for cutout alpha, if any.
-    cutout: Option<u32>,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Node {
-    lo: Vec3A,
-    hi: Vec3A,
-    /// Leaf: first triangle and count; inner: left child index (right = left + 1).
-    start: u32,
-    count: u32,
-}
-
-/// A bounding-volume hierarchy over triangles, for any-hit queries.
-#[derive(Debug)]
-pub struct Bvh {
-    nodes: Vec<Node>,
-    tris: Vec<Tri>,
-    alpha: Vec<(u32, u32, Vec<u8>)>,
-}
-
-const LEAF: usize = 4;
-
-impl Bvh {
-    fn build(mut tris: Vec<Tri>, alpha: Vec<(u32, u32, Vec<u8>)>) -> Self {
-        let mut nodes = vec![Node {
-            lo: Vec3A::ZERO,
-            hi: Vec3A::ZERO,
-            start: 0,
-            count: tris.len() as u32,
-        }];
-        let mut stack = vec![0usize];
-        while let Some(n) = stack.pop() {
-            let (start, count) = (nodes[n].start as usize, nodes[n].count as usize);
-            let slice = &mut tris[start..start + count];
-            let (mut lo, mut hi) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
-            for t in slice.iter() {
-                for p in t.p {
-                    lo = lo.min(p);
-                    hi = hi.max(p);
-                }
-            }
-            nodes[n].lo = lo;
-            nodes[n].hi = hi;
-            if count <= LEAF {
-                continue;
-            }
-            let c = |t: &Tri| (t.p[0] + t.p[1] + t.p[2]) / 3.0;
-            let e = hi - lo;
-            let axis = if e.x >= e.y && e.x >= e.z {
-                0
-            } else if e.y >= e.z {
-                1
-            } else {
-                2
-            };
-            let half = count / 2;
-            // A median partition, O(n) per level (deterministic for the same input).
-            slice.select_nth_unstable_by(half, |a, b| c(a)[axis].total_cmp(&c(b)[axis]));
-            let left = nodes.len();
-            nodes.push(Node {
-                lo,
-                hi,
-                start: start as u32,
-                count: half as u32,
-            });
-            nodes.push(Node {
-                lo,
-                hi,
-                start: (start + half) as u32,
-                count: (count - half) as u32,
-            });
-            nodes[n].start = left as u32;
-            nodes[n].count = 0;
-            stack.push(left);
-            stack.push(left + 1);
-        }
-        Self { nodes, tris, alpha }
-    }
-
-    fn slab(lo: Vec3A, hi: Vec3A, o: Vec3A, inv: Vec3A, tmax: f32) -> bool {
-        let t0 = (lo - o) * inv;
-        let t1 = (hi - o) * inv;
-        let tmin = t0.min(t1).max_element().max(0.0);
-        let tfar = t0.max(t1).min_element().min(tmax);
-        tmin <= tfar
-    }
-
-    /// Möller–Trumbore; the hit distance and barycentrics.
-    fn hit(t: &Tri, o: Vec3A, d: Vec3A, tmax: f32) -> Option<(f32, f32, f32)> {
-        let e1 = t.p[1] - t.p[0];
-        let e2 = t.p[2] - t.p[0];
-        let p = d.cross(e2);
-        let det = e1.dot(p);
-        if det.abs() < 1e-12 {
-            return None;
-        }
-        let inv = 1.0 / det;
-        let s = o - t.p[0];
-        let u = s.dot(p) * inv;
-        if !(0.0..=1.0).contains(&u) {
-            return None;
-        }
-        let q = s.cross(e1);
-        let v = d.dot(q) * inv;
-        if v < 0.0 || u + v > 1.0 {
-            return None;
-        }
-        let dist = e2.dot(q) * inv;
-        (dist > 1e-4 && dist < tmax).then_some((dist, u, v))
-    }
-
-    fn passes_cutout(&self, t: &Tri, u: f32, v: f32) -> bool {
-        let Some(tex) = t.cutout else { return false };
-        let Some((w, h, alpha)) = self.alpha.get(tex as usize) else {
-            return false;
-        };
-        let w0 = 1.0 - u - v;
-        let tu = t.uv[0][0] * w0 + t.uv[1][0] * u + t.uv[2][0] * v;
-        let tv = t.uv[0][1] * w0 + t.uv[1][1] * u + t.uv[2][1] * v;
-        let x = ((tu - tu.floor()) * *w as f32) as usize % (*w as usize).max(1);
-        let y = ((tv - tv.floor()) * *h as f32) as usize % (*h as usize).max(1);
-        alpha.get(y * *w as usize + x).is_some_and(|a| *a < 128)
-    }
-
-    /// Whether anything blocks the ray from `o` along unit `d` before `tmax`.
-    pub fn occluded(&self, o: Vec3, d: Vec3, tmax: f32) -> bool {
-        if self.tris.is_empty() {
-            return false;
-        }
-        let (o, d) = (Vec3A::from(o), Vec3A::from(d));
-        let inv = Vec3A::ONE / d;
-        let mut stack = [0u32; 64];
-        let mut sp = 1;
-        while sp > 0 {
-            sp -= 1;
-            let n = self.nodes[stack[sp] as usize];
-            if !Self::slab(n.lo, n.hi, o, inv, tmax) {
-                continue;
-            }
-            if n.count > 0 {
-                for t in &self.tris[n.start as usize..(n.start + n.count) as usize] {
-                    if let Some((_, u, v)) = Self::hit(t, o, d, tmax)
-                        && !self.passes_cutout(t, u, v)
-                    {
-                        return true;
-                    }
-                }
-            } else if sp + 2 <= stack.len() {
-                stack[sp] = n.start;
-                stack[sp + 1] = n.start + 1;
-                sp += 2;
-            }
-        }
-        false
-    }
-}
-
 fn occluders(map: &Map) -> Bvh {
     let mut alpha = Vec::new();
     let mut cutout_index = HashMap::new();
@@ -314,14 +153,14 @@ fn occluders(map: &Map) -> Bvh {
             _ => None,
         };
         for c in m.vertices.chunks_exact(3) {
-            tris.push(Tri {
-                p: [0, 1, 2].map(|k| Vec3A::from(c[k].pos)),
+            tris.push(Triangle {
+                p: [0, 1, 2].map(|k| Vec3::from(c[k].pos)),
                 uv: [0, 1, 2].map(|k| c[k].uv),
                 cutout,
             });
         }
     }
-    Bvh::build(tris, alpha)
+    Bvh::build(&tris, alpha)
 }
 
 /// A fast hasher for the bit patterns of vertex keys (SipHash's DoS resistance buys
@@ -422,34 +261,17 @@ pub(crate) fn bake(
     normals: &[Vec<Vec3>],
 ) -> Result<u64, ExportError> {
     let lighting = Lighting::of(run.scene);
-    let bvh = occluders(map);
-    // Unique (position, normal) vertices.
-    let mut unique: HashMap<[u32; 6], usize, std::hash::BuildHasherDefault<KeyHasher>> =
-        HashMap::default();
-    let mut points: Vec<(Vec3, Vec3)> = Vec::new();
-    let mut slot = Vec::new();
-    for (m, ns) in map.meshes.iter().zip(normals) {
-        for (v, n) in m.vertices.iter().zip(ns) {
-            let key = [
-                v.pos[0].to_bits(),
-                v.pos[1].to_bits(),
-                v.pos[2].to_bits(),
-                n.x.to_bits(),
-                n.y.to_bits(),
-                n.z.to_bits(),
-            ];
-            let i = *unique.entry(key).or_insert_with(|| {
-                points.push((Vec3::from(v.pos), *n));
-                points.len() - 1
-            });
-            slot.push(i);
-        }
-    }
     let ao_rays = run.options.ao_rays;
-    let compute = |points: &[(Vec3, Vec3)]| -> Vec<(Vec3, u64)> {
-        points
+    let cancel = run.cancel;
+    let work = |map: &mut Map| {
+        let bvh = occluders(map);
+        let (points, slots) = unique_points(map, normals);
+        let light: Vec<(Vec3, u64)> = points
             .par_iter()
             .map(|(p, n)| {
+                if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                    return (Vec3::ZERO, 0);
+                }
                 let key = pbm::particle::hash32(
                     p.x.to_bits()
                         ^ p.y.to_bits().rotate_left(11)
@@ -458,25 +280,90 @@ pub(crate) fn bake(
                 );
                 light_at(&lighting, &bvh, *p, *n, ao_rays, key)
             })
-            .collect()
+            .collect();
+        map.meshes
+            .par_iter_mut()
+            .zip(slots.par_iter())
+            .for_each(|(m, slots)| {
+                for (v, s) in m.vertices.iter_mut().zip(slots) {
+                    let lit = unpack(v.color) * light[*s as usize].0;
+                    let b = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round() as u32;
+                    v.color = b(lit.x) | b(lit.y) << 8 | b(lit.z) << 16 | (v.color & 0xFF00_0000);
+                }
+            });
+        light.iter().map(|(_, r)| r).sum()
     };
-    let light: Vec<(Vec3, u64)> = match run.options.threads {
+    // Every parallel step (the tree's build included) runs in the requested pool.
+    let rays = match run.options.threads {
         Some(t) => rayon::ThreadPoolBuilder::new()
             .num_threads(t.max(1))
             .build()
             .map_err(|e| ExportError::Write(format!("cannot start {t} threads: {e}")))?
-            .install(|| compute(&points)),
-        None => compute(&points),
+            .install(|| work(map)),
+        None => work(map),
     };
     run.check_cancel()?;
-    let mut k = 0;
-    for m in &mut map.meshes {
-        for v in &mut m.vertices {
-            let lit = unpack(v.color) * light[slot[k]].0;
-            let b = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round() as u32;
-            v.color = b(lit.x) | b(lit.y) << 8 | b(lit.z) << 16 | (v.color & 0xFF00_0000);
-            k += 1;
-        }
-    }
-    Ok(light.iter().map(|(_, r)| r).sum())
+    Ok(rays)
+}
+
+type VertexKey = [u32; 6];
+type KeyMap<V> = HashMap<VertexKey, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// The unique (position, normal) points of the map's vertices and, mesh by mesh,
+/// each vertex's point. Meshes are deduplicated in parallel first, so the shared
+/// map only sees each mesh's distinct points.
+fn unique_points(map: &Map, normals: &[Vec<Vec3>]) -> (Vec<(Vec3, Vec3)>, Vec<Vec<u32>>) {
+    let key = |p: [f32; 3], n: Vec3| -> VertexKey {
+        [
+            p[0].to_bits(),
+            p[1].to_bits(),
+            p[2].to_bits(),
+            n.x.to_bits(),
+            n.y.to_bits(),
+            n.z.to_bits(),
+        ]
+    };
+    // Per mesh: its distinct (key, position, normal) and each vertex's index there.
+    type Distinct = Vec<(VertexKey, Vec3, Vec3)>;
+    let local: Vec<(Distinct, Vec<u32>)> = map
+        .meshes
+        .par_iter()
+        .zip(normals.par_iter())
+        .map(|(m, ns)| {
+            let mut seen = KeyMap::default();
+            seen.reserve(m.vertices.len());
+            let mut distinct = Vec::new();
+            let slots = m
+                .vertices
+                .iter()
+                .zip(ns)
+                .map(|(v, n)| {
+                    *seen.entry(key(v.pos, *n)).or_insert_with(|| {
+                        distinct.push((key(v.pos, *n), Vec3::from(v.pos), *n));
+                        distinct.len() as u32 - 1
+                    })
+                })
+                .collect();
+            (distinct, slots)
+        })
+        .collect();
+    let mut global = KeyMap::default();
+    global.reserve(local.iter().map(|(d, _)| d.len()).sum());
+    let mut points = Vec::new();
+    let slots = local
+        .into_iter()
+        .map(|(distinct, slots)| {
+            let to_global: Vec<u32> = distinct
+                .into_iter()
+                .map(|(k, p, n)| {
+                    *global.entry(k).or_insert_with(|| {
+                        points.push((p, n));
+                        points.len() as u32 - 1
+                    })
+                })
+                .collect();
+            slots.into_iter().map(|s| to_global[s as usize]).collect()
+        })
+        .collect();
+    (points, slots)
 }

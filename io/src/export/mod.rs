@@ -8,6 +8,7 @@
 //! and the bytes. Baked lighting: [`bake`]. Not yet: tile atlases (see notes/io.md).
 
 pub mod bake;
+pub mod bvh;
 mod geometry;
 mod lumps;
 mod textures;

@@ -1,0 +1,819 @@
+//! A bounding-volume hierarchy over triangles for the bake's any-hit shadow and
+//! AO queries.
+//!
+//! Built once per export: a binary tree with binned surface-area-heuristic splits
+//! (subtrees built in parallel, the result the same whatever the thread count),
+//! then collapsed into a 4-wide tree whose nodes hold their children's boxes as
+//! structure-of-arrays, so one SIMD slab test checks four boxes and a ray visits
+//! half the levels. The triangle data a walk touches (a vertex and two edges) lives
+//! apart from the UVs and cutout index that only a hit needs.
+//!
+//! Written here rather than taken from a crate: the bake needs any-hit queries
+//! with a cutout-alpha test, a deterministic build and no unsafe code; the crates
+//! that do this well (embree bindings) are C++ with a native build.
+
+use pebble_model::glam::{Vec3, Vec3A, Vec4};
+use rayon::prelude::*;
+
+/// A triangle to build from: world positions, UVs and the cutout texture (an index
+/// into the alpha maps given to [`Bvh::build`]) whose transparent texels pass light.
+#[derive(Debug, Clone, Copy)]
+pub struct Triangle {
+    pub p: [Vec3; 3],
+    pub uv: [[f32; 2]; 3],
+    pub cutout: Option<u32>,
+}
+
+/// An alpha map: width, height and one alpha byte per texel, row by row.
+pub type AlphaMap = (u32, u32, Vec<u8>);
+
+/// Four children's boxes and what they are. 128 bytes, two cache lines.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct Wide {
+    lo: [Vec4; 3],
+    hi: [Vec4; 3],
+    /// Inner child: its node; leaf: its first triangle.
+    child: [u32; 4],
+    /// Triangles in a leaf child; 0 for an inner child or an empty slot.
+    count: [u32; 4],
+}
+
+impl Wide {
+    /// Empty slots hold a box at +∞, which no ray with a finite reach enters.
+    const EMPTY: Self = Self {
+        lo: [Vec4::INFINITY; 3],
+        hi: [Vec4::INFINITY; 3],
+        child: [0; 4],
+        count: [0; 4],
+    };
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Hot {
+    p0: Vec3A,
+    e1: Vec3A,
+    e2: Vec3A,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Cold {
+    uv: [[f32; 2]; 3],
+    cutout: u32,
+}
+
+const NO_CUTOUT: u32 = u32::MAX;
+const BINS: usize = 16;
+const MAX_LEAF: usize = 8;
+/// Cost of visiting a node relative to one triangle test.
+const TRAVERSAL_COST: f32 = 1.5;
+/// Below this depth splits follow the SAH; deeper, ranges are halved, which bounds
+/// the depth (and so the walk's stack) for any input.
+const SAH_DEPTH: usize = 28;
+/// Ranges at most this large split by sorting their centroids (exact SAH on the
+/// widest axis) rather than binning, whose fixed cost would dominate.
+const SMALL_RANGE: usize = 32;
+/// Ranges at least this large build their two halves in parallel.
+const PARALLEL_RANGE: usize = 1 << 14;
+/// Room for the deepest walk: three pushes per wide level.
+const STACK: usize = 3 * (SAH_DEPTH + 34);
+
+/// An any-hit BVH over triangles.
+#[derive(Debug, Default)]
+pub struct Bvh {
+    wide: Vec<Wide>,
+    hot: Vec<Hot>,
+    cold: Vec<Cold>,
+    alpha: Vec<AlphaMap>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Bounds {
+    lo: Vec3A,
+    hi: Vec3A,
+}
+
+impl Bounds {
+    const EMPTY: Self = Self {
+        lo: Vec3A::splat(f32::INFINITY),
+        hi: Vec3A::splat(f32::NEG_INFINITY),
+    };
+
+    fn grow(&mut self, other: &Bounds) {
+        self.lo = self.lo.min(other.lo);
+        self.hi = self.hi.max(other.hi);
+    }
+
+    fn grow_point(&mut self, p: Vec3A) {
+        self.lo = self.lo.min(p);
+        self.hi = self.hi.max(p);
+    }
+
+    fn union(mut self, other: &Bounds) -> Self {
+        self.grow(other);
+        self
+    }
+
+    fn half_area(&self) -> f32 {
+        let e = (self.hi - self.lo).max(Vec3A::ZERO);
+        e.x * e.y + e.y * e.z + e.z * e.x
+    }
+}
+
+/// A node of the binary build tree; children are indices into the same list.
+#[derive(Debug, Clone, Copy)]
+struct BinNode {
+    bounds: Bounds,
+    /// Inner: children; leaf: `[first triangle, count]`.
+    link: [u32; 2],
+    leaf: bool,
+}
+
+/// A triangle's box and index, moved around as the build partitions ranges: the
+/// passes over a range then read memory in order.
+#[derive(Debug, Clone, Copy)]
+#[repr(C)]
+struct Item {
+    lo: [f32; 3],
+    index: u32,
+    hi: [f32; 3],
+    _pad: u32,
+}
+
+impl Item {
+    #[inline(always)]
+    fn bounds(&self) -> Bounds {
+        Bounds {
+            lo: self.lo.into(),
+            hi: self.hi.into(),
+        }
+    }
+
+    #[inline(always)]
+    fn centroid(&self) -> Vec3A {
+        (Vec3A::from(self.lo) + Vec3A::from(self.hi)) * 0.5
+    }
+}
+
+/// What a range knows before it is split: its bounds and its centroids' bounds.
+#[derive(Debug, Clone, Copy)]
+struct RangeInfo {
+    bounds: Bounds,
+    cbounds: Bounds,
+}
+
+impl Bvh {
+    /// Builds the tree. `alpha` holds the maps the triangles' `cutout` indices name.
+    pub fn build(triangles: &[Triangle], alpha: Vec<AlphaMap>) -> Self {
+        if triangles.is_empty() {
+            return Self {
+                alpha,
+                ..Self::default()
+            };
+        }
+        let mut items: Vec<Item> = triangles
+            .par_iter()
+            .enumerate()
+            .map(|(index, t)| {
+                let mut b = Bounds::EMPTY;
+                for p in t.p {
+                    b.grow_point(p.into());
+                }
+                Item {
+                    lo: b.lo.into(),
+                    index: index as u32,
+                    hi: b.hi.into(),
+                    _pad: 0,
+                }
+            })
+            .collect();
+        let info = range_info(&items);
+        let binary = build_range(&mut items, info, 0, 0);
+        let wide = collapse(&binary);
+        let hot = items
+            .par_iter()
+            .map(|item| {
+                let t = &triangles[item.index as usize];
+                let p0 = Vec3A::from(t.p[0]);
+                Hot {
+                    p0,
+                    e1: Vec3A::from(t.p[1]) - p0,
+                    e2: Vec3A::from(t.p[2]) - p0,
+                }
+            })
+            .collect();
+        let cold = items
+            .par_iter()
+            .map(|item| {
+                let t = &triangles[item.index as usize];
+                Cold {
+                    uv: t.uv,
+                    cutout: t.cutout.unwrap_or(NO_CUTOUT),
+                }
+            })
+            .collect();
+        Self {
+            wide,
+            hot,
+            cold,
+            alpha,
+        }
+    }
+
+    /// Nodes in the tree, four children each (for reports and tests).
+    pub fn node_count(&self) -> usize {
+        self.wide.len()
+    }
+
+    /// Möller–Trumbore; the barycentrics of a hit closer than `tmax`.
+    #[inline(always)]
+    fn hit(t: &Hot, o: Vec3A, d: Vec3A, tmax: f32) -> Option<(f32, f32)> {
+        let p = d.cross(t.e2);
+        let det = t.e1.dot(p);
+        if det.abs() < 1e-12 {
+            return None;
+        }
+        let inv = 1.0 / det;
+        let s = o - t.p0;
+        let u = s.dot(p) * inv;
+        if !(0.0..=1.0).contains(&u) {
+            return None;
+        }
+        let q = s.cross(t.e1);
+        let v = d.dot(q) * inv;
+        if v < 0.0 || u + v > 1.0 {
+            return None;
+        }
+        let dist = t.e2.dot(q) * inv;
+        (dist > 1e-4 && dist < tmax).then_some((u, v))
+    }
+
+    fn passes_cutout(&self, t: &Cold, u: f32, v: f32) -> bool {
+        if t.cutout == NO_CUTOUT {
+            return false;
+        }
+        let Some((w, h, alpha)) = self.alpha.get(t.cutout as usize) else {
+            return false;
+        };
+        let w0 = 1.0 - u - v;
+        let tu = t.uv[0][0] * w0 + t.uv[1][0] * u + t.uv[2][0] * v;
+        let tv = t.uv[0][1] * w0 + t.uv[1][1] * u + t.uv[2][1] * v;
+        let x = ((tu - tu.floor()) * *w as f32) as usize % (*w as usize).max(1);
+        let y = ((tv - tv.floor()) * *h as f32) as usize % (*h as usize).max(1);
+        alpha.get(y * *w as usize + x).is_some_and(|a| *a < 128)
+    }
+
+    /// Whether anything blocks the ray from `o` along unit `d` before `tmax`
+    /// (`f32::INFINITY` for an unbounded ray).
+    pub fn occluded(&self, o: Vec3, d: Vec3, tmax: f32) -> bool {
+        if self.wide.is_empty() {
+            return false;
+        }
+        // No zero components: a finite reciprocal keeps NaN out of the slab tests.
+        let away = |c: f32| {
+            if c.abs() < 1e-12 {
+                1e-12f32.copysign(c)
+            } else {
+                c
+            }
+        };
+        let inv = Vec3A::ONE / Vec3A::new(away(d.x), away(d.y), away(d.z));
+        let (o, d) = (Vec3A::from(o), Vec3A::from(d));
+        let tmax = tmax.min(f32::MAX);
+        let o_inv = o * inv;
+        let (ix, iy, iz) = (Vec4::splat(inv.x), Vec4::splat(inv.y), Vec4::splat(inv.z));
+        let (ox, oy, oz) = (
+            Vec4::splat(o_inv.x),
+            Vec4::splat(o_inv.y),
+            Vec4::splat(o_inv.z),
+        );
+        let limit = Vec4::splat(tmax);
+        let mut stack = [0u32; STACK];
+        let mut sp = 0usize;
+        let mut n = 0usize;
+        loop {
+            let w = &self.wide[n];
+            let (ax, bx) = (w.lo[0] * ix - ox, w.hi[0] * ix - ox);
+            let (ay, by) = (w.lo[1] * iy - oy, w.hi[1] * iy - oy);
+            let (az, bz) = (w.lo[2] * iz - oz, w.hi[2] * iz - oz);
+            let near = ax.min(bx).max(ay.min(by)).max(az.min(bz).max(Vec4::ZERO));
+            let far = ax.max(bx).min(ay.max(by)).min(az.max(bz).min(limit));
+            let mut mask = near.cmple(far).bitmask();
+            // Inner children go on the stack in slot order: most rays miss, and a
+            // miss visits every entered box whatever the order, so sorting by
+            // distance costs more than it saves.
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let leaf = w.count[k];
+                if leaf > 0 {
+                    let a = w.child[k] as usize;
+                    for (j, t) in self.hot[a..a + leaf as usize].iter().enumerate() {
+                        if let Some((u, v)) = Self::hit(t, o, d, tmax)
+                            && !self.passes_cutout(&self.cold[a + j], u, v)
+                        {
+                            return true;
+                        }
+                    }
+                } else {
+                    // The tree's depth is bounded at build time, so the stack has room.
+                    stack[sp] = w.child[k];
+                    sp += 1;
+                }
+            }
+            if sp == 0 {
+                return false;
+            }
+            sp -= 1;
+            n = stack[sp] as usize;
+        }
+    }
+}
+
+/// Where a range splits: the items before `mid` go left, and what each side knows.
+struct Split {
+    mid: usize,
+    left: RangeInfo,
+    right: RangeInfo,
+}
+
+/// How a range splits, or `None` for a leaf. Partitions `items` in place.
+fn split_range(items: &mut [Item], info: &RangeInfo, depth: usize) -> Option<Split> {
+    let count = items.len();
+    if count <= 2 {
+        return None;
+    }
+    if depth < SAH_DEPTH {
+        let split = if count <= SMALL_RANGE {
+            sorted_split(items, info)
+        } else {
+            sah_split(items, info)
+        };
+        if split.is_some() {
+            return split;
+        }
+    }
+    // No useful SAH plane (coincident centroids) or too deep: halve big ranges.
+    (count > MAX_LEAF || depth >= SAH_DEPTH).then(|| median_split(items, info))
+}
+
+/// Builds the binary tree over `items`, which start at `offset` in the final order;
+/// node 0 is the root and children are indices in the result. Large ranges build
+/// their halves in parallel; the result does not depend on it.
+fn build_range(items: &mut [Item], info: RangeInfo, offset: usize, depth: usize) -> Vec<BinNode> {
+    if items.len() < PARALLEL_RANGE {
+        return build_sequential(items, info, offset, depth);
+    }
+    let Some(split) = split_range(items, &info, depth) else {
+        return vec![BinNode {
+            bounds: info.bounds,
+            link: [offset as u32, items.len() as u32],
+            leaf: true,
+        }];
+    };
+    let (left, right) = items.split_at_mut(split.mid);
+    let (l, r) = rayon::join(
+        || build_range(left, split.left, offset, depth + 1),
+        || build_range(right, split.right, offset + split.mid, depth + 1),
+    );
+    let mut nodes = Vec::with_capacity(1 + l.len() + r.len());
+    nodes.push(BinNode {
+        bounds: info.bounds,
+        link: [1, 1 + l.len() as u32],
+        leaf: false,
+    });
+    for part in [l, r] {
+        let base = nodes.len() as u32;
+        nodes.extend(part.into_iter().map(|mut b| {
+            if !b.leaf {
+                b.link = b.link.map(|c| c + base);
+            }
+            b
+        }));
+    }
+    nodes
+}
+
+fn build_sequential(
+    items: &mut [Item],
+    info: RangeInfo,
+    offset: usize,
+    depth: usize,
+) -> Vec<BinNode> {
+    let mut nodes = vec![BinNode {
+        bounds: info.bounds,
+        link: [0, 0],
+        leaf: true,
+    }];
+    // (node, start, end, what the range knows, depth) still to build.
+    let mut todo = vec![(0usize, 0usize, items.len(), info, depth)];
+    while let Some((n, start, end, info, depth)) = todo.pop() {
+        nodes[n].bounds = info.bounds;
+        match split_range(&mut items[start..end], &info, depth) {
+            Some(split) => {
+                let left = nodes.len();
+                nodes.push(nodes[n]);
+                nodes.push(nodes[n]);
+                nodes[n].link = [left as u32, left as u32 + 1];
+                nodes[n].leaf = false;
+                let mid = start + split.mid;
+                todo.push((left + 1, mid, end, split.right, depth + 1));
+                todo.push((left, start, mid, split.left, depth + 1));
+            }
+            None => {
+                nodes[n].link = [(offset + start) as u32, (end - start) as u32];
+                nodes[n].leaf = true;
+            }
+        }
+    }
+    nodes
+}
+
+/// The bounds of a range's triangles and of their centroids.
+fn range_info(items: &[Item]) -> RangeInfo {
+    let one = |chunk: &[Item]| {
+        let (mut bounds, mut cbounds) = (Bounds::EMPTY, Bounds::EMPTY);
+        for item in chunk {
+            bounds.grow(&item.bounds());
+            cbounds.grow_point(item.centroid());
+        }
+        RangeInfo { bounds, cbounds }
+    };
+    let join = |a: RangeInfo, b: RangeInfo| RangeInfo {
+        bounds: a.bounds.union(&b.bounds),
+        cbounds: a.cbounds.union(&b.cbounds),
+    };
+    // Min and max are exact, so the parallel reduction gives the sequential answer.
+    if items.len() >= PARALLEL_RANGE {
+        items
+            .par_chunks(PARALLEL_RANGE / 4)
+            .map(one)
+            .reduce(|| one(&[]), join)
+    } else {
+        one(items)
+    }
+}
+
+/// Splits a range at its median centroid along the widest centroid axis.
+fn median_split(items: &mut [Item], info: &RangeInfo) -> Split {
+    let e = info.cbounds.hi - info.cbounds.lo;
+    let axis = if e.x >= e.y && e.x >= e.z {
+        0
+    } else if e.y >= e.z {
+        1
+    } else {
+        2
+    };
+    let mid = items.len() / 2;
+    items.select_nth_unstable_by(mid, |a, b| {
+        a.centroid()[axis]
+            .total_cmp(&b.centroid()[axis])
+            .then(a.index.cmp(&b.index))
+    });
+    let (left, right) = items.split_at(mid);
+    Split {
+        mid,
+        left: range_info(left),
+        right: range_info(right),
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Bin {
+    bounds: Bounds,
+    cbounds: Bounds,
+    count: u32,
+}
+
+impl Bin {
+    const EMPTY: Self = Self {
+        bounds: Bounds::EMPTY,
+        cbounds: Bounds::EMPTY,
+        count: 0,
+    };
+
+    fn add(&mut self, other: &Bin) {
+        self.bounds.grow(&other.bounds);
+        self.cbounds.grow(&other.cbounds);
+        self.count += other.count;
+    }
+}
+
+/// The best binned SAH split, partitioned in place; `None` when keeping a leaf is
+/// cheaper or no plane separates the centroids.
+fn sah_split(items: &mut [Item], info: &RangeInfo) -> Option<Split> {
+    let lo = info.cbounds.lo;
+    let extent = info.cbounds.hi - lo;
+    let scale = Vec3A::splat(BINS as f32) / extent.max(Vec3A::splat(f32::MIN_POSITIVE));
+    let bin_of =
+        |c: Vec3A, axis: usize| (((c[axis] - lo[axis]) * scale[axis]) as usize).min(BINS - 1);
+    // Axes much shorter than the longest rarely give the best plane; skipping them
+    // makes the build's main pass up to three times cheaper.
+    let binned = extent
+        .cmpge(Vec3A::splat(extent.max_element() * 0.25))
+        .into();
+    let binned: [bool; 3] = binned;
+    type Bins = [[Bin; BINS]; 3];
+    let bin = |chunk: &[Item]| {
+        let mut bins: Bins = [[Bin::EMPTY; BINS]; 3];
+        for item in chunk {
+            let (b, c) = (item.bounds(), item.centroid());
+            for (axis, bins) in bins.iter_mut().enumerate() {
+                if !binned[axis] {
+                    continue;
+                }
+                let bin = &mut bins[bin_of(c, axis)];
+                bin.bounds.grow(&b);
+                bin.cbounds.grow_point(c);
+                bin.count += 1;
+            }
+        }
+        bins
+    };
+    let merge = |mut a: Bins, b: Bins| {
+        for (x, y) in a.iter_mut().flatten().zip(b.iter().flatten()) {
+            x.add(y);
+        }
+        a
+    };
+    // Min, max and counts are exact, so the parallel reduction gives the same bins.
+    let bins = if items.len() >= PARALLEL_RANGE {
+        items
+            .par_chunks(PARALLEL_RANGE / 4)
+            .map(bin)
+            .reduce(|| [[Bin::EMPTY; BINS]; 3], merge)
+    } else {
+        bin(items)
+    };
+    let count = items.len() as u32;
+    // (cost, axis, last bin on the left)
+    let mut best: Option<(f32, usize, usize)> = None;
+    for (axis, bins) in bins.iter().enumerate() {
+        if !binned[axis] || extent[axis] <= 0.0 {
+            continue;
+        }
+        // Sweep from the right, then from the left, scoring each plane.
+        let mut right_cost = [0.0f32; BINS];
+        let mut acc = Bin::EMPTY;
+        for b in (1..BINS).rev() {
+            acc.add(&bins[b]);
+            right_cost[b] = acc.bounds.half_area() * acc.count as f32;
+        }
+        let mut acc = Bin::EMPTY;
+        for b in 0..BINS - 1 {
+            acc.add(&bins[b]);
+            let cost = acc.bounds.half_area() * acc.count as f32 + right_cost[b + 1];
+            if acc.count > 0 && acc.count < count && best.is_none_or(|(c, _, _)| cost < c) {
+                best = Some((cost, axis, b));
+            }
+        }
+    }
+    let (cost, axis, last) = best?;
+    let area = info.bounds.half_area().max(f32::MIN_POSITIVE);
+    if items.len() <= MAX_LEAF && TRAVERSAL_COST + cost / area >= items.len() as f32 {
+        return None;
+    }
+    let (mut left, mut right) = (Bin::EMPTY, Bin::EMPTY);
+    for (b, bin) in bins[axis].iter().enumerate() {
+        if b <= last {
+            left.add(bin)
+        } else {
+            right.add(bin)
+        }
+    }
+    // The same bin formula as above, so each side gets exactly its bins' items.
+    let mid = partition(items, |item| bin_of(item.centroid(), axis) <= last);
+    Some(Split {
+        mid,
+        left: RangeInfo {
+            bounds: left.bounds,
+            cbounds: left.cbounds,
+        },
+        right: RangeInfo {
+            bounds: right.bounds,
+            cbounds: right.cbounds,
+        },
+    })
+}
+
+/// The exact SAH split of a small range along its widest centroid axis, or `None`
+/// when keeping a leaf is cheaper.
+fn sorted_split(items: &mut [Item], info: &RangeInfo) -> Option<Split> {
+    let n = items.len();
+    let e = info.cbounds.hi - info.cbounds.lo;
+    let axis = if e.x >= e.y && e.x >= e.z {
+        0
+    } else if e.y >= e.z {
+        1
+    } else {
+        2
+    };
+    items.sort_unstable_by(|a, b| {
+        a.centroid()[axis]
+            .total_cmp(&b.centroid()[axis])
+            .then(a.index.cmp(&b.index))
+    });
+    let mut right_area = [0.0f32; SMALL_RANGE + 1];
+    let mut acc = Bounds::EMPTY;
+    for i in (1..n).rev() {
+        acc.grow(&items[i].bounds());
+        right_area[i] = acc.half_area() * (n - i) as f32;
+    }
+    let mut acc = Bounds::EMPTY;
+    let mut best = (f32::INFINITY, 0usize);
+    for i in 1..n {
+        acc.grow(&items[i - 1].bounds());
+        let cost = acc.half_area() * i as f32 + right_area[i];
+        if cost < best.0 {
+            best = (cost, i);
+        }
+    }
+    let area = info.bounds.half_area().max(f32::MIN_POSITIVE);
+    if n <= MAX_LEAF && TRAVERSAL_COST + best.0 / area >= n as f32 {
+        return None;
+    }
+    let (left, right) = items.split_at(best.1);
+    Some(Split {
+        mid: best.1,
+        left: range_info(left),
+        right: range_info(right),
+    })
+}
+
+/// Moves the items for which `left` holds to the front, keeping nothing else
+/// stable; returns how many there are.
+fn partition(items: &mut [Item], left: impl Fn(&Item) -> bool) -> usize {
+    let (mut i, mut j) = (0usize, items.len());
+    while i < j {
+        if left(&items[i]) {
+            i += 1;
+        } else {
+            j -= 1;
+            items.swap(i, j);
+        }
+    }
+    i
+}
+
+/// Collapses the binary tree into the 4-wide one: each wide node takes a binary
+/// node's children and keeps opening its largest inner child until it has four.
+fn collapse(binary: &[BinNode]) -> Vec<Wide> {
+    let mut wide = vec![Wide::EMPTY];
+    // (wide node to fill, binary node whose subtree it holds)
+    let mut todo = vec![(0usize, 0usize)];
+    while let Some((w, b)) = todo.pop() {
+        let root = &binary[b];
+        let mut kids: Vec<usize> = if root.leaf {
+            vec![b]
+        } else {
+            root.link.iter().map(|&c| c as usize).collect()
+        };
+        while kids.len() < 4 {
+            let open = kids
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| !binary[**k].leaf)
+                .max_by(|(_, a), (_, b)| {
+                    binary[**a]
+                        .bounds
+                        .half_area()
+                        .total_cmp(&binary[**b].bounds.half_area())
+                })
+                .map(|(at, _)| at);
+            let Some(at) = open else { break };
+            let node = kids.remove(at);
+            let [l, r] = binary[node].link;
+            kids.insert(at, r as usize);
+            kids.insert(at, l as usize);
+        }
+        let mut node = Wide::EMPTY;
+        for (slot, &k) in kids.iter().enumerate() {
+            let kid = &binary[k];
+            for axis in 0..3 {
+                node.lo[axis][slot] = kid.bounds.lo[axis];
+                node.hi[axis][slot] = kid.bounds.hi[axis];
+            }
+            if kid.leaf {
+                node.child[slot] = kid.link[0];
+                node.count[slot] = kid.link[1];
+            } else {
+                node.child[slot] = wide.len() as u32;
+                wide.push(Wide::EMPTY);
+                todo.push((node.child[slot] as usize, k));
+            }
+        }
+        wide[w] = node;
+    }
+    wide
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rng(seed: &mut u32) -> f32 {
+        *seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (*seed >> 8) as f32 / (1u32 << 24) as f32
+    }
+
+    fn brute(tris: &[Triangle], o: Vec3, d: Vec3, tmax: f32) -> bool {
+        tris.iter().any(|t| {
+            let p0 = Vec3A::from(t.p[0]);
+            let h = Hot {
+                p0,
+                e1: Vec3A::from(t.p[1]) - p0,
+                e2: Vec3A::from(t.p[2]) - p0,
+            };
+            Bvh::hit(&h, o.into(), d.into(), tmax).is_some()
+        })
+    }
+
+    #[test]
+    fn the_tree_answers_like_testing_every_triangle() {
+        let mut seed = 7u32;
+        let mut tris = Vec::new();
+        for _ in 0..2_000 {
+            let c = Vec3::new(rng(&mut seed), rng(&mut seed), rng(&mut seed)) * 20.0;
+            let p = [0, 1, 2].map(|_| {
+                c + Vec3::new(rng(&mut seed), rng(&mut seed), rng(&mut seed)) - Vec3::splat(0.5)
+            });
+            tris.push(Triangle {
+                p,
+                uv: [[0.0; 2]; 3],
+                cutout: None,
+            });
+        }
+        let bvh = Bvh::build(&tris, Vec::new());
+        assert!(bvh.node_count() > 2_000 / MAX_LEAF / 4);
+        let (mut hits, mut misses) = (0, 0);
+        for _ in 0..4_000 {
+            let o = Vec3::new(rng(&mut seed), rng(&mut seed), rng(&mut seed)) * 20.0;
+            let d = (Vec3::new(rng(&mut seed), rng(&mut seed), rng(&mut seed)) - 0.5)
+                .normalize_or(Vec3::X);
+            let tmax = rng(&mut seed) * 10.0;
+            let expected = brute(&tris, o, d, tmax);
+            assert_eq!(bvh.occluded(o, d, tmax), expected, "ray {o} {d} {tmax}");
+            if expected { hits += 1 } else { misses += 1 }
+        }
+        // Both answers were exercised.
+        assert!(hits > 100 && misses > 100, "{hits} hits, {misses} misses");
+    }
+
+    #[test]
+    fn a_transparent_cutout_texel_lets_the_ray_through() {
+        let quad = |cutout| {
+            [
+                Triangle {
+                    p: [
+                        Vec3::new(-1.0, 1.0, -1.0),
+                        Vec3::new(1.0, 1.0, -1.0),
+                        Vec3::new(-1.0, 1.0, 1.0),
+                    ],
+                    uv: [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]],
+                    cutout,
+                },
+                Triangle {
+                    p: [
+                        Vec3::new(1.0, 1.0, -1.0),
+                        Vec3::new(1.0, 1.0, 1.0),
+                        Vec3::new(-1.0, 1.0, 1.0),
+                    ],
+                    uv: [[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+                    cutout,
+                },
+            ]
+        };
+        // Left half transparent, right half opaque.
+        let alpha = vec![(2, 1, vec![0, 255])];
+        let bvh = Bvh::build(&quad(Some(0)), alpha);
+        assert!(!bvh.occluded(Vec3::new(-0.5, 0.0, 0.0), Vec3::Y, 10.0));
+        assert!(bvh.occluded(Vec3::new(0.5, 0.0, 0.0), Vec3::Y, 10.0));
+        let solid = Bvh::build(&quad(None), Vec::new());
+        assert!(solid.occluded(Vec3::new(-0.5, 0.0, 0.0), Vec3::Y, 10.0));
+        assert!(
+            !solid.occluded(Vec3::new(-0.5, 0.0, 0.0), Vec3::Y, 0.5),
+            "too short"
+        );
+    }
+
+    #[test]
+    fn the_same_triangles_build_the_same_tree() {
+        let mut seed = 3u32;
+        let tris: Vec<Triangle> = (0..500)
+            .map(|_| Triangle {
+                p: [0, 1, 2].map(|_| Vec3::new(rng(&mut seed), rng(&mut seed), rng(&mut seed))),
+                uv: [[0.0; 2]; 3],
+                cutout: None,
+            })
+            .collect();
+        let a = Bvh::build(&tris, Vec::new());
+        let b = Bvh::build(&tris, Vec::new());
+        assert_eq!(a.wide.len(), b.wide.len());
+        for (x, y) in a.wide.iter().zip(&b.wide) {
+            assert_eq!(
+                (x.lo, x.hi, x.child, x.count),
+                (y.lo, y.hi, y.child, y.count)
+            );
+        }
+    }
+}
