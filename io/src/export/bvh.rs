@@ -33,9 +33,9 @@ pub type AlphaMap = (u32, u32, Vec<u8>);
 struct Wide {
     lo: [Vec4; 3],
     hi: [Vec4; 3],
-    /// Inner child: its node; leaf: its first triangle.
+    /// Inner child: its node; leaf: its first pack of four triangles.
     child: [u32; 4],
-    /// Triangles in a leaf child; 0 for an inner child or an empty slot.
+    /// Packs in a leaf child; 0 for an inner child or an empty slot.
     count: [u32; 4],
 }
 
@@ -49,11 +49,22 @@ impl Wide {
     };
 }
 
+/// Four triangles as structure-of-arrays (x, y, z lanes): a vertex and two edges
+/// each, tested against a ray in one SIMD pass. Unused lanes are degenerate.
 #[derive(Debug, Clone, Copy)]
-struct Hot {
-    p0: Vec3A,
-    e1: Vec3A,
-    e2: Vec3A,
+#[repr(C, align(16))]
+struct Pack {
+    p0: [Vec4; 3],
+    e1: [Vec4; 3],
+    e2: [Vec4; 3],
+}
+
+impl Pack {
+    const EMPTY: Self = Self {
+        p0: [Vec4::ZERO; 3],
+        e1: [Vec4::ZERO; 3],
+        e2: [Vec4::ZERO; 3],
+    };
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -64,9 +75,9 @@ struct Cold {
 
 const NO_CUTOUT: u32 = u32::MAX;
 const BINS: usize = 16;
-const MAX_LEAF: usize = 8;
-/// Cost of visiting a node relative to one triangle test.
-const TRAVERSAL_COST: f32 = 1.5;
+/// A leaf holds at most one pack: four triangles cost one SIMD test, so splitting
+/// them further never pays.
+const MAX_LEAF: usize = 4;
 /// Below this depth splits follow the SAH; deeper, ranges are halved, which bounds
 /// the depth (and so the walk's stack) for any input.
 const SAH_DEPTH: usize = 28;
@@ -82,7 +93,8 @@ const STACK: usize = 3 * (SAH_DEPTH + 34);
 #[derive(Debug, Default)]
 pub struct Bvh {
     wide: Vec<Wide>,
-    hot: Vec<Hot>,
+    packs: Vec<Pack>,
+    /// Per pack lane: what only a hit needs.
     cold: Vec<Cold>,
     alpha: Vec<AlphaMap>,
 }
@@ -189,32 +201,46 @@ impl Bvh {
             .collect();
         let info = range_info(&items);
         let binary = build_range(&mut items, info, 0, 0);
-        let wide = collapse(&binary);
-        let hot = items
-            .par_iter()
-            .map(|item| {
-                let t = &triangles[item.index as usize];
-                let p0 = Vec3A::from(t.p[0]);
-                Hot {
-                    p0,
-                    e1: Vec3A::from(t.p[1]) - p0,
-                    e2: Vec3A::from(t.p[2]) - p0,
+        let mut packs = Vec::with_capacity(triangles.len() / 3);
+        let mut cold = Vec::with_capacity(triangles.len() * 4 / 3);
+        let mut leaf = |first: u32, count: u32| -> (u32, u32) {
+            let start = packs.len() as u32;
+            let range = &items[first as usize..(first + count) as usize];
+            for four in range.chunks(4) {
+                let mut pack = Pack::EMPTY;
+                for (lane, item) in four.iter().enumerate() {
+                    let t = &triangles[item.index as usize];
+                    let e1 = t.p[1] - t.p[0];
+                    let e2 = t.p[2] - t.p[0];
+                    for axis in 0..3 {
+                        pack.p0[axis][lane] = t.p[0][axis];
+                        pack.e1[axis][lane] = e1[axis];
+                        pack.e2[axis][lane] = e2[axis];
+                    }
                 }
-            })
-            .collect();
-        let cold = items
-            .par_iter()
-            .map(|item| {
-                let t = &triangles[item.index as usize];
-                Cold {
-                    uv: t.uv,
-                    cutout: t.cutout.unwrap_or(NO_CUTOUT),
+                packs.push(pack);
+                for lane in 0..4 {
+                    cold.push(match four.get(lane) {
+                        Some(item) => {
+                            let t = &triangles[item.index as usize];
+                            Cold {
+                                uv: t.uv,
+                                cutout: t.cutout.unwrap_or(NO_CUTOUT),
+                            }
+                        }
+                        None => Cold {
+                            uv: [[0.0; 2]; 3],
+                            cutout: NO_CUTOUT,
+                        },
+                    });
                 }
-            })
-            .collect();
+            }
+            (start, packs.len() as u32 - start)
+        };
+        let wide = collapse(&binary, &mut leaf);
         Self {
             wide,
-            hot,
+            packs,
             cold,
             alpha,
         }
@@ -225,27 +251,34 @@ impl Bvh {
         self.wide.len()
     }
 
-    /// Möller–Trumbore; the barycentrics of a hit closer than `tmax`.
+    /// Möller–Trumbore on four triangles at once: a mask of the lanes hit closer
+    /// than `tmax`, and their barycentrics.
     #[inline(always)]
-    fn hit(t: &Hot, o: Vec3A, d: Vec3A, tmax: f32) -> Option<(f32, f32)> {
-        let p = d.cross(t.e2);
-        let det = t.e1.dot(p);
-        if det.abs() < 1e-12 {
-            return None;
-        }
-        let inv = 1.0 / det;
-        let s = o - t.p0;
-        let u = s.dot(p) * inv;
-        if !(0.0..=1.0).contains(&u) {
-            return None;
-        }
-        let q = s.cross(t.e1);
-        let v = d.dot(q) * inv;
-        if v < 0.0 || u + v > 1.0 {
-            return None;
-        }
-        let dist = t.e2.dot(q) * inv;
-        (dist > 1e-4 && dist < tmax).then_some((u, v))
+    fn hit4(t: &Pack, o: &[Vec4; 3], d: &[Vec4; 3], tmax: Vec4) -> (u32, Vec4, Vec4) {
+        let cross = |a: &[Vec4; 3], b: &[Vec4; 3]| {
+            [
+                a[1] * b[2] - a[2] * b[1],
+                a[2] * b[0] - a[0] * b[2],
+                a[0] * b[1] - a[1] * b[0],
+            ]
+        };
+        let dot = |a: &[Vec4; 3], b: &[Vec4; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+        let p = cross(d, &t.e2);
+        let det = dot(&t.e1, &p);
+        let inv = Vec4::ONE / det;
+        let s = [o[0] - t.p0[0], o[1] - t.p0[1], o[2] - t.p0[2]];
+        let u = dot(&s, &p) * inv;
+        let q = cross(&s, &t.e1);
+        let v = dot(d, &q) * inv;
+        let dist = dot(&t.e2, &q) * inv;
+        // NaN lanes (degenerate triangles, empty lanes) fail every comparison.
+        let mask = det.abs().cmpgt(Vec4::splat(1e-12))
+            & u.cmpge(Vec4::ZERO)
+            & v.cmpge(Vec4::ZERO)
+            & (u + v).cmple(Vec4::ONE)
+            & dist.cmpgt(Vec4::splat(1e-4))
+            & dist.cmplt(tmax);
+        (mask.bitmask(), u, v)
     }
 
     fn passes_cutout(&self, t: &Cold, u: f32, v: f32) -> bool {
@@ -288,6 +321,8 @@ impl Bvh {
             Vec4::splat(o_inv.z),
         );
         let limit = Vec4::splat(tmax);
+        let o4 = [o.x, o.y, o.z].map(Vec4::splat);
+        let d4 = [d.x, d.y, d.z].map(Vec4::splat);
         let mut stack = [0u32; STACK];
         let mut sp = 0usize;
         let mut n = 0usize;
@@ -308,11 +343,15 @@ impl Bvh {
                 let leaf = w.count[k];
                 if leaf > 0 {
                     let a = w.child[k] as usize;
-                    for (j, t) in self.hot[a..a + leaf as usize].iter().enumerate() {
-                        if let Some((u, v)) = Self::hit(t, o, d, tmax)
-                            && !self.passes_cutout(&self.cold[a + j], u, v)
-                        {
-                            return true;
+                    for (j, pack) in self.packs[a..a + leaf as usize].iter().enumerate() {
+                        let (mut hits, u, v) = Self::hit4(pack, &o4, &d4, limit);
+                        while hits != 0 {
+                            let lane = hits.trailing_zeros() as usize;
+                            hits &= hits - 1;
+                            if !self.passes_cutout(&self.cold[(a + j) * 4 + lane], u[lane], v[lane])
+                            {
+                                return true;
+                            }
                         }
                     }
                 } else {
@@ -340,7 +379,7 @@ struct Split {
 /// How a range splits, or `None` for a leaf. Partitions `items` in place.
 fn split_range(items: &mut [Item], info: &RangeInfo, depth: usize) -> Option<Split> {
     let count = items.len();
-    if count <= 2 {
+    if count <= MAX_LEAF {
         return None;
     }
     if depth < SAH_DEPTH {
@@ -499,8 +538,8 @@ impl Bin {
     }
 }
 
-/// The best binned SAH split, partitioned in place; `None` when keeping a leaf is
-/// cheaper or no plane separates the centroids.
+/// The best binned SAH split, partitioned in place; `None` when no plane separates
+/// the centroids.
 fn sah_split(items: &mut [Item], info: &RangeInfo) -> Option<Split> {
     let lo = info.cbounds.lo;
     let extent = info.cbounds.hi - lo;
@@ -568,11 +607,7 @@ fn sah_split(items: &mut [Item], info: &RangeInfo) -> Option<Split> {
             }
         }
     }
-    let (cost, axis, last) = best?;
-    let area = info.bounds.half_area().max(f32::MIN_POSITIVE);
-    if items.len() <= MAX_LEAF && TRAVERSAL_COST + cost / area >= items.len() as f32 {
-        return None;
-    }
+    let (_, axis, last) = best?;
     let (mut left, mut right) = (Bin::EMPTY, Bin::EMPTY);
     for (b, bin) in bins[axis].iter().enumerate() {
         if b <= last {
@@ -596,8 +631,7 @@ fn sah_split(items: &mut [Item], info: &RangeInfo) -> Option<Split> {
     })
 }
 
-/// The exact SAH split of a small range along its widest centroid axis, or `None`
-/// when keeping a leaf is cheaper.
+/// The exact SAH split of a small range along its widest centroid axis.
 fn sorted_split(items: &mut [Item], info: &RangeInfo) -> Option<Split> {
     let n = items.len();
     let e = info.cbounds.hi - info.cbounds.lo;
@@ -620,17 +654,13 @@ fn sorted_split(items: &mut [Item], info: &RangeInfo) -> Option<Split> {
         right_area[i] = acc.half_area() * (n - i) as f32;
     }
     let mut acc = Bounds::EMPTY;
-    let mut best = (f32::INFINITY, 0usize);
+    let mut best = (f32::INFINITY, n / 2);
     for i in 1..n {
         acc.grow(&items[i - 1].bounds());
         let cost = acc.half_area() * i as f32 + right_area[i];
         if cost < best.0 {
             best = (cost, i);
         }
-    }
-    let area = info.bounds.half_area().max(f32::MIN_POSITIVE);
-    if n <= MAX_LEAF && TRAVERSAL_COST + best.0 / area >= n as f32 {
-        return None;
     }
     let (left, right) = items.split_at(best.1);
     Some(Split {
@@ -657,7 +687,7 @@ fn partition(items: &mut [Item], left: impl Fn(&Item) -> bool) -> usize {
 
 /// Collapses the binary tree into the 4-wide one: each wide node takes a binary
 /// node's children and keeps opening its largest inner child until it has four.
-fn collapse(binary: &[BinNode]) -> Vec<Wide> {
+fn collapse(binary: &[BinNode], leaf: &mut impl FnMut(u32, u32) -> (u32, u32)) -> Vec<Wide> {
     let mut wide = vec![Wide::EMPTY];
     // (wide node to fill, binary node whose subtree it holds)
     let mut todo = vec![(0usize, 0usize)];
@@ -694,8 +724,7 @@ fn collapse(binary: &[BinNode]) -> Vec<Wide> {
                 node.hi[axis][slot] = kid.bounds.hi[axis];
             }
             if kid.leaf {
-                node.child[slot] = kid.link[0];
-                node.count[slot] = kid.link[1];
+                (node.child[slot], node.count[slot]) = leaf(kid.link[0], kid.link[1]);
             } else {
                 node.child[slot] = wide.len() as u32;
                 wide.push(Wide::EMPTY);
@@ -711,6 +740,34 @@ fn collapse(binary: &[BinNode]) -> Vec<Wide> {
 mod tests {
     use super::*;
 
+    struct Hot {
+        p0: Vec3A,
+        e1: Vec3A,
+        e2: Vec3A,
+    }
+
+    /// Möller–Trumbore on one triangle (the reference the tests check `hit4` by).
+    fn hit(t: &Hot, o: Vec3A, d: Vec3A, tmax: f32) -> Option<(f32, f32)> {
+        let p = d.cross(t.e2);
+        let det = t.e1.dot(p);
+        if det.abs() < 1e-12 {
+            return None;
+        }
+        let inv = 1.0 / det;
+        let s = o - t.p0;
+        let u = s.dot(p) * inv;
+        if !(0.0..=1.0).contains(&u) {
+            return None;
+        }
+        let q = s.cross(t.e1);
+        let v = d.dot(q) * inv;
+        if v < 0.0 || u + v > 1.0 {
+            return None;
+        }
+        let dist = t.e2.dot(q) * inv;
+        (dist > 1e-4 && dist < tmax).then_some((u, v))
+    }
+
     fn rng(seed: &mut u32) -> f32 {
         *seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
         (*seed >> 8) as f32 / (1u32 << 24) as f32
@@ -724,7 +781,7 @@ mod tests {
                 e1: Vec3A::from(t.p[1]) - p0,
                 e2: Vec3A::from(t.p[2]) - p0,
             };
-            Bvh::hit(&h, o.into(), d.into(), tmax).is_some()
+            hit(&h, o.into(), d.into(), tmax).is_some()
         })
     }
 
