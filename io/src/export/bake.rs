@@ -347,23 +347,71 @@ fn unique_points(map: &Map, normals: &[Vec<Vec3>]) -> (Vec<(Vec3, Vec3)>, Vec<Ve
             (distinct, slots)
         })
         .collect();
-    let mut global = KeyMap::default();
-    global.reserve(local.iter().map(|(d, _)| d.len()).sum());
-    let mut points = Vec::new();
-    let slots = local
-        .into_iter()
-        .map(|(distinct, slots)| {
-            let to_global: Vec<u32> = distinct
-                .into_iter()
-                .map(|(k, p, n)| {
-                    *global.entry(k).or_insert_with(|| {
-                        points.push((p, n));
+    // The shared step, sharded by hash: each shard's map is small enough to stay in
+    // cache and the shards run in parallel; the result does not depend on the
+    // thread count.
+    const SHARDS: usize = 64;
+    let shard_of = |k: &VertexKey| {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        BuildHasherDefault::<KeyHasher>::default().hash_one(k) as usize >> 7 & (SHARDS - 1)
+    };
+    let mut buckets: Vec<Vec<(u32, u32)>> = vec![Vec::new(); SHARDS];
+    for (m, (distinct, _)) in local.iter().enumerate() {
+        for (i, (k, _, _)) in distinct.iter().enumerate() {
+            buckets[shard_of(k)].push((m as u32, i as u32));
+        }
+    }
+    let shards: Vec<(Vec<(Vec3, Vec3)>, Vec<u32>)> = buckets
+        .par_iter()
+        .map(|bucket| {
+            let mut seen = KeyMap::default();
+            let mut points = Vec::new();
+            // Per bucket entry: its point's index in this shard.
+            let placed = bucket
+                .iter()
+                .map(|&(m, i)| {
+                    let (k, p, n) = &local[m as usize].0[i as usize];
+                    *seen.entry(*k).or_insert_with(|| {
+                        points.push((*p, *n));
                         points.len() as u32 - 1
                     })
                 })
                 .collect();
-            slots.into_iter().map(|s| to_global[s as usize]).collect()
+            (points, placed)
         })
+        .collect();
+    // Number the points in order of first use, mesh by mesh: neighbouring vertices
+    // then trace one after another, which keeps the walk's nodes in cache.
+    let mut to_shard: Vec<Vec<u32>> = local.iter().map(|(d, _)| vec![0; d.len()]).collect();
+    let mut shard_points = Vec::with_capacity(shards.iter().map(|(p, _)| p.len()).sum());
+    for ((points, placed), bucket) in shards.into_iter().zip(&buckets) {
+        let base = shard_points.len() as u32;
+        for (&(m, i), at) in bucket.iter().zip(placed) {
+            to_shard[m as usize][i as usize] = base + at;
+        }
+        shard_points.extend(points);
+    }
+    let mut numbered = vec![u32::MAX; shard_points.len()];
+    let mut points = Vec::with_capacity(shard_points.len());
+    let to_global: Vec<Vec<u32>> = to_shard
+        .into_iter()
+        .map(|ids| {
+            ids.into_iter()
+                .map(|id| {
+                    let slot = &mut numbered[id as usize];
+                    if *slot == u32::MAX {
+                        *slot = points.len() as u32;
+                        points.push(shard_points[id as usize]);
+                    }
+                    *slot
+                })
+                .collect()
+        })
+        .collect();
+    let slots = local
+        .into_par_iter()
+        .zip(to_global.par_iter())
+        .map(|((_, slots), to_global)| slots.into_iter().map(|s| to_global[s as usize]).collect())
         .collect();
     (points, slots)
 }

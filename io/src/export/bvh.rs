@@ -201,15 +201,18 @@ impl Bvh {
             .collect();
         let info = range_info(&items);
         let binary = build_range(&mut items, info, 0, 0);
-        let mut packs = Vec::with_capacity(triangles.len() / 3);
-        let mut cold = Vec::with_capacity(triangles.len() * 4 / 3);
-        let mut leaf = |first: u32, count: u32| -> (u32, u32) {
-            let start = packs.len() as u32;
+        let (wide, leaves) = collapse(&binary);
+        // Each leaf is one pack (leaves hold at most four triangles).
+        let lanes = |(first, count): (u32, u32)| {
             let range = &items[first as usize..(first + count) as usize];
-            for four in range.chunks(4) {
+            (0..4).map(move |lane| range.get(lane).map(|item| &triangles[item.index as usize]))
+        };
+        let packs = leaves
+            .par_iter()
+            .map(|&leaf| {
                 let mut pack = Pack::EMPTY;
-                for (lane, item) in four.iter().enumerate() {
-                    let t = &triangles[item.index as usize];
+                for (lane, t) in lanes(leaf).enumerate() {
+                    let Some(t) = t else { continue };
                     let e1 = t.p[1] - t.p[0];
                     let e2 = t.p[2] - t.p[0];
                     for axis in 0..3 {
@@ -218,26 +221,24 @@ impl Bvh {
                         pack.e2[axis][lane] = e2[axis];
                     }
                 }
-                packs.push(pack);
-                for lane in 0..4 {
-                    cold.push(match four.get(lane) {
-                        Some(item) => {
-                            let t = &triangles[item.index as usize];
-                            Cold {
-                                uv: t.uv,
-                                cutout: t.cutout.unwrap_or(NO_CUTOUT),
-                            }
-                        }
-                        None => Cold {
-                            uv: [[0.0; 2]; 3],
-                            cutout: NO_CUTOUT,
-                        },
-                    });
-                }
-            }
-            (start, packs.len() as u32 - start)
-        };
-        let wide = collapse(&binary, &mut leaf);
+                pack
+            })
+            .collect();
+        let cold = leaves
+            .par_iter()
+            .flat_map_iter(|&leaf| {
+                lanes(leaf).map(|t| match t {
+                    Some(t) => Cold {
+                        uv: t.uv,
+                        cutout: t.cutout.unwrap_or(NO_CUTOUT),
+                    },
+                    None => Cold {
+                        uv: [[0.0; 2]; 3],
+                        cutout: NO_CUTOUT,
+                    },
+                })
+            })
+            .collect();
         Self {
             wide,
             packs,
@@ -687,44 +688,47 @@ fn partition(items: &mut [Item], left: impl Fn(&Item) -> bool) -> usize {
 
 /// Collapses the binary tree into the 4-wide one: each wide node takes a binary
 /// node's children and keeps opening its largest inner child until it has four.
-fn collapse(binary: &[BinNode], leaf: &mut impl FnMut(u32, u32) -> (u32, u32)) -> Vec<Wide> {
+/// Leaves become packs in the order returned, as (first item, count).
+fn collapse(binary: &[BinNode]) -> (Vec<Wide>, Vec<(u32, u32)>) {
     let mut wide = vec![Wide::EMPTY];
+    let mut leaves = Vec::with_capacity(binary.len() / 2 + 1);
     // (wide node to fill, binary node whose subtree it holds)
     let mut todo = vec![(0usize, 0usize)];
     while let Some((w, b)) = todo.pop() {
         let root = &binary[b];
-        let mut kids: Vec<usize> = if root.leaf {
-            vec![b]
-        } else {
-            root.link.iter().map(|&c| c as usize).collect()
-        };
-        while kids.len() < 4 {
-            let open = kids
-                .iter()
-                .enumerate()
-                .filter(|(_, k)| !binary[**k].leaf)
-                .max_by(|(_, a), (_, b)| {
-                    binary[**a]
+        let mut kids = [b, 0, 0, 0];
+        let mut len = 1;
+        if !root.leaf {
+            kids[..2].copy_from_slice(&root.link.map(|c| c as usize));
+            len = 2;
+        }
+        while len < 4 {
+            let open = (0..len)
+                .filter(|&at| !binary[kids[at]].leaf)
+                .max_by(|&a, &b| {
+                    binary[kids[a]]
                         .bounds
                         .half_area()
-                        .total_cmp(&binary[**b].bounds.half_area())
-                })
-                .map(|(at, _)| at);
+                        .total_cmp(&binary[kids[b]].bounds.half_area())
+                });
             let Some(at) = open else { break };
-            let node = kids.remove(at);
-            let [l, r] = binary[node].link;
-            kids.insert(at, r as usize);
-            kids.insert(at, l as usize);
+            let [l, r] = binary[kids[at]].link;
+            kids.copy_within(at + 1..len, at + 2);
+            kids[at] = l as usize;
+            kids[at + 1] = r as usize;
+            len += 1;
         }
         let mut node = Wide::EMPTY;
-        for (slot, &k) in kids.iter().enumerate() {
+        for (slot, &k) in kids[..len].iter().enumerate() {
             let kid = &binary[k];
             for axis in 0..3 {
                 node.lo[axis][slot] = kid.bounds.lo[axis];
                 node.hi[axis][slot] = kid.bounds.hi[axis];
             }
             if kid.leaf {
-                (node.child[slot], node.count[slot]) = leaf(kid.link[0], kid.link[1]);
+                node.child[slot] = leaves.len() as u32;
+                node.count[slot] = 1;
+                leaves.push((kid.link[0], kid.link[1]));
             } else {
                 node.child[slot] = wide.len() as u32;
                 wide.push(Wide::EMPTY);
@@ -733,7 +737,7 @@ fn collapse(binary: &[BinNode], leaf: &mut impl FnMut(u32, u32) -> (u32, u32)) -
         }
         wide[w] = node;
     }
-    wide
+    (wide, leaves)
 }
 
 #[cfg(test)]
