@@ -361,7 +361,9 @@ fn unique_points(map: &Map, normals: &[Vec<Vec3>]) -> (Vec<(Vec3, Vec3)>, Vec<Ve
             buckets[shard_of(k)].push((m as u32, i as u32));
         }
     }
-    let shards: Vec<(Vec<(Vec3, Vec3)>, Vec<u32>)> = buckets
+    // Per shard: its points, and each bucket entry's index among them.
+    type Shard = (Vec<(Vec3, Vec3)>, Vec<u32>);
+    let shards: Vec<Shard> = buckets
         .par_iter()
         .map(|bucket| {
             let mut seen = KeyMap::default();
