@@ -32,6 +32,8 @@ enum Command {
     Export(cli::export::ExportArgs),
     /// Import a .pbm map, a PS1 TMD model (with its TIM) or an image into a project.
     Import(cli::import::ImportArgs),
+    /// Draw a map or project to a PNG with no window (or benchmark the renderer).
+    Render(cli::render::RenderArgs),
     /// Inspect Pebble projects (*.pebble.ron).
     #[command(subcommand)]
     Project(cli::project::ProjectCommand),
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         Some(Command::Project(cmd)) => cli::project::run(cmd),
         Some(Command::Import(args)) => cli::import::run(args),
         Some(Command::Export(args)) => cli::export::run(args),
+        Some(Command::Render(args)) => cli::render::run(args),
     };
     match result {
         Ok(code) => code,

@@ -4,6 +4,7 @@ pub mod export;
 pub mod import;
 pub mod pbm;
 pub mod project;
+pub mod render;
 
 use std::io::Write as _;
 

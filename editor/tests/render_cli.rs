@@ -1,0 +1,133 @@
+//! `pebble render` on the reference fixtures: a PNG of the asked size that is not
+//! just the clear colour, the PSP look, the benchmark's report, and clear errors.
+//! Skips loudly without a GPU adapter (CI sets PEBBLE_REQUIRE_GPU=1 and fails then).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../pbm/tests/fixtures")
+        .join(name)
+}
+
+fn pebble(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pebble"))
+        .args(args)
+        .env_remove("PEBBLE_BACKTRACE")
+        .output()
+        .expect("pebble runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn out_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pebble-render-cli-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn every_fixture_renders_to_a_picture_of_the_asked_size() {
+    if pebble_render::gpu::test_gpu("every_fixture_renders_to_a_picture_of_the_asked_size")
+        .is_none()
+    {
+        return;
+    }
+    let dir = out_dir("fixtures");
+    for name in ["basic", "full", "full_emitters", "full_v2", "full_v1"] {
+        let shot = dir.join(format!("{name}.png"));
+        let input = fixture(&format!("{name}.pbm"));
+        let out = pebble(&[
+            "render",
+            input.to_str().expect("utf-8"),
+            "--size",
+            "320x180",
+            "-o",
+            shot.to_str().expect("utf-8"),
+        ]);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).contains("chunks"),
+            "{}",
+            text(&out.stdout)
+        );
+        let img = image::open(&shot).expect("a PNG").to_rgba8();
+        assert_eq!((img.width(), img.height()), (320, 180));
+        let first = *img.get_pixel(0, 0);
+        let drawn = img.pixels().filter(|p| **p != first).count();
+        assert!(
+            drawn > 320 * 180 / 20,
+            "{name}: only {drawn} pixels differ from the clear colour"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_psp_look_and_the_benchmark_run_from_the_command_line() {
+    if pebble_render::gpu::test_gpu("the_psp_look_and_the_benchmark_run_from_the_command_line")
+        .is_none()
+    {
+        return;
+    }
+    let dir = out_dir("psp");
+    let shot = dir.join("psp.png");
+    let input = fixture("full.pbm");
+    let input = input.to_str().expect("utf-8");
+    let out = pebble(&[
+        "render",
+        input,
+        "--psp",
+        "--size",
+        "480x272",
+        "--cam",
+        "0,2,8,0,-10",
+        "-o",
+        shot.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let img = image::open(&shot).expect("a PNG").to_rgba8();
+    assert_eq!((img.width(), img.height()), (480, 272));
+    assert!(
+        img.pixels()
+            .all(|p| p.0[..3].iter().all(|c| pebble_render::psp::is_5bit(*c)))
+    );
+    let out = pebble(&["render", input, "--bench", "--size", "160x90"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("median") && report.contains("p95") && report.contains("draw calls"),
+        "{report}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_arguments_say_what_is_wrong() {
+    let input = fixture("basic.pbm");
+    let input = input.to_str().expect("utf-8");
+    for (args, says) in [
+        (vec!["--cam", "1,2", "-o", "x.png"], "expected five numbers"),
+        (
+            vec!["--cam", "1,2,3,a,5", "-o", "x.png"],
+            "expected five numbers",
+        ),
+        (vec!["--size", "100", "-o", "x.png"], "expected WxH"),
+        (vec!["--size", "0x10", "-o", "x.png"], "1 to 8192"),
+        (vec!["--fov", "400", "-o", "x.png"], "between 1 and 170"),
+    ] {
+        let mut all = vec!["render", input];
+        all.extend(args.iter().copied());
+        let out = pebble(&all);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = text(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let out = pebble(&["render", "/nonexistent/map.pbm", "-o", "x.png"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("/nonexistent/map.pbm"));
+}

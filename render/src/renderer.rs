@@ -1,0 +1,756 @@
+//! Draws a [`DrawScene`] into an offscreen target and reads it back: culled chunks
+//! in an opaque pass, then cutout and blended ones; UV scroll from the scene clock;
+//! fog from the environment; in PSP mode at 480×272 with the GE's sampling bias,
+//! no depth writes and a 5551 dithered framebuffer.
+
+use std::num::NonZeroU64;
+
+use image::RgbaImage;
+use pebble_model::glam::{Mat4, Vec3};
+use wgpu::util::DeviceExt;
+
+use crate::RenderError;
+use crate::camera::{Camera, PSP_HEIGHT, PSP_WIDTH};
+use crate::frustum::Frustum;
+use crate::gpu::Gpu;
+use crate::scene::{DrawScene, GpuVertex, Pass};
+
+const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// Per-draw uniforms sit at this stride (the largest dynamic-offset alignment).
+const DRAW_STRIDE: u64 = 256;
+/// The GE's alpha reference for cutouts (alpha test GREATER 0x10).
+const CUTOUT_REF: f32 = 16.0 / 255.0;
+
+/// How to draw one frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RenderOptions {
+    pub width: u32,
+    pub height: u32,
+    /// Scene clock in seconds (UV scroll).
+    pub time: f64,
+    /// Emulate the device: 480×272, mip bias +1 with nearest mip selection, no
+    /// depth writes, file draw order, 5551 with ordered dither, then a nearest
+    /// upscale to `width × height`.
+    pub psp: bool,
+    /// Frustum culling per chunk (off only to measure what it saves).
+    pub cull: bool,
+    pub fog: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        Self {
+            width: 960,
+            height: 544,
+            time: 0.0,
+            psp: false,
+            cull: true,
+            fog: true,
+        }
+    }
+}
+
+/// What a frame drew.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FrameStats {
+    pub chunks: usize,
+    pub chunks_drawn: usize,
+    pub triangles: usize,
+    pub draw_calls: usize,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct FrameUniform {
+    clip_from_world: [[f32; 4]; 4],
+    fog: [f32; 4],
+    fog_color: [f32; 4],
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct DrawUniform {
+    uv_offset: [f32; 2],
+    alpha_ref: f32,
+    textured: f32,
+    clamp: f32,
+    _pad: [f32; 3],
+}
+
+#[derive(Debug)]
+struct Pipelines {
+    opaque: wgpu::RenderPipeline,
+    cutout: wgpu::RenderPipeline,
+    blend: wgpu::RenderPipeline,
+}
+
+/// GPU resources of one scene.
+#[derive(Debug)]
+pub struct Renderer {
+    gpu: Gpu,
+    scene: DrawScene,
+    vertices: wgpu::Buffer,
+    textures: Vec<wgpu::BindGroup>,
+    white: wgpu::BindGroup,
+    frame_buffer: wgpu::Buffer,
+    frame_groups: [wgpu::BindGroup; 2],
+    draw_buffer: wgpu::Buffer,
+    draw_group: wgpu::BindGroup,
+    editor: Pipelines,
+    psp: Pipelines,
+    psp_layout: wgpu::BindGroupLayout,
+    psp_pipeline: wgpu::RenderPipeline,
+}
+
+fn uniform_entry(binding: u32, dynamic: bool, size: u64) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: dynamic,
+            min_binding_size: NonZeroU64::new(size),
+        },
+        count: None,
+    }
+}
+
+fn sampler_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+        count: None,
+    }
+}
+
+fn texture_entry(binding: u32, filterable: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
+impl Renderer {
+    /// Uploads a scene. Fails with the device's own message on a GPU error.
+    pub fn new(gpu: &Gpu, scene: DrawScene) -> Result<Self, RenderError> {
+        let device = &gpu.device;
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("vertices"),
+            contents: if scene.vertices.is_empty() {
+                &[0u8; std::mem::size_of::<GpuVertex>()]
+            } else {
+                bytemuck::cast_slice(&scene.vertices)
+            },
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("frame"),
+            entries: &[
+                uniform_entry(0, false, std::mem::size_of::<FrameUniform>() as u64),
+                sampler_entry(1),
+                sampler_entry(2),
+            ],
+        });
+        let draw_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("draw"),
+            entries: &[uniform_entry(
+                0,
+                true,
+                std::mem::size_of::<DrawUniform>() as u64,
+            )],
+        });
+        let texture_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("texture"),
+            entries: &[texture_entry(0, true)],
+        });
+        let upload = |width: u32, height: u32, levels: &[(u32, u32, &[u8])]| {
+            let texture = device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("scene texture"),
+                size: wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: levels.len() as u32,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: COLOR_FORMAT,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            });
+            for (level, (w, h, rgba)) in levels.iter().enumerate() {
+                gpu.queue.write_texture(
+                    wgpu::TexelCopyTextureInfo {
+                        texture: &texture,
+                        mip_level: level as u32,
+                        origin: wgpu::Origin3d::ZERO,
+                        aspect: wgpu::TextureAspect::All,
+                    },
+                    rgba,
+                    wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(4 * w),
+                        rows_per_image: Some(*h),
+                    },
+                    wgpu::Extent3d {
+                        width: *w,
+                        height: *h,
+                        depth_or_array_layers: 1,
+                    },
+                );
+            }
+            let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("texture"),
+                layout: &texture_layout,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&view),
+                }],
+            })
+        };
+        let textures = scene
+            .textures
+            .iter()
+            .map(|t| {
+                let levels: Vec<(u32, u32, &[u8])> = t
+                    .levels
+                    .iter()
+                    .filter(|l| l.width > 0 && l.height > 0)
+                    .map(|l| (l.width, l.height, l.rgba.as_slice()))
+                    .collect();
+                match levels.first() {
+                    Some(&(w, h, _)) => upload(w, h, &levels),
+                    None => upload(1, 1, &[(1, 1, &[255, 0, 255, 255])]),
+                }
+            })
+            .collect();
+        let white = upload(1, 1, &[(1, 1, &[255, 255, 255, 255])]);
+        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frame uniform"),
+            size: std::mem::size_of::<FrameUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let sampler = |address: wgpu::AddressMode, mipmap: wgpu::MipmapFilterMode| {
+            device.create_sampler(&wgpu::SamplerDescriptor {
+                label: Some("scene sampler"),
+                address_mode_u: address,
+                address_mode_v: address,
+                address_mode_w: address,
+                mag_filter: wgpu::FilterMode::Linear,
+                min_filter: wgpu::FilterMode::Linear,
+                mipmap_filter: mipmap,
+                ..Default::default()
+            })
+        };
+        // Editor: trilinear. PSP: the GE's LINEAR_MIPMAP_NEAREST.
+        let frame_group = |mipmap| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("frame"),
+                layout: &frame_layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: frame_buffer.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::Sampler(&sampler(
+                            wgpu::AddressMode::Repeat,
+                            mipmap,
+                        )),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: wgpu::BindingResource::Sampler(&sampler(
+                            wgpu::AddressMode::ClampToEdge,
+                            mipmap,
+                        )),
+                    },
+                ],
+            })
+        };
+        let frame_groups = [
+            frame_group(wgpu::MipmapFilterMode::Linear),
+            frame_group(wgpu::MipmapFilterMode::Nearest),
+        ];
+        let draw_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("draw uniforms"),
+            size: DRAW_STRIDE * scene.chunks.len().max(1) as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let draw_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("draw"),
+            layout: &draw_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &draw_buffer,
+                    offset: 0,
+                    size: NonZeroU64::new(std::mem::size_of::<DrawUniform>() as u64),
+                }),
+            }],
+        });
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("scene.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("scene.wgsl").into()),
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("scene"),
+            bind_group_layouts: &[
+                Some(&frame_layout),
+                Some(&draw_layout),
+                Some(&texture_layout),
+            ],
+            immediate_size: 0,
+        });
+        let pipeline = |label: &str, cull: bool, depth_write: bool, blend: bool| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: &shader,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &[Some(wgpu::VertexBufferLayout {
+                        array_stride: std::mem::size_of::<GpuVertex>() as u64,
+                        step_mode: wgpu::VertexStepMode::Vertex,
+                        attributes: &wgpu::vertex_attr_array![
+                            0 => Float32x3, 1 => Float32x2, 2 => Unorm8x4
+                        ],
+                    })],
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    front_face: wgpu::FrontFace::Ccw,
+                    cull_mode: cull.then_some(wgpu::Face::Back),
+                    ..Default::default()
+                },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(depth_write),
+                    depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &shader,
+                    entry_point: Some("fs_main"),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: COLOR_FORMAT,
+                        blend: blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let editor = Pipelines {
+            opaque: pipeline("opaque", true, true, false),
+            cutout: pipeline("cutout", false, true, false),
+            blend: pipeline("blend", false, false, true),
+        };
+        // The device tests depth but never writes it, and draws cutouts blended.
+        let psp = Pipelines {
+            opaque: pipeline("psp opaque", true, false, false),
+            cutout: pipeline("psp cutout", false, false, true),
+            blend: pipeline("psp blend", false, false, true),
+        };
+        let psp_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("psp"),
+            entries: &[texture_entry(0, false)],
+        });
+        let psp_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("psp.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("psp.wgsl").into()),
+        });
+        let psp_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("psp"),
+            bind_group_layouts: &[Some(&psp_layout)],
+            immediate_size: 0,
+        });
+        let psp_pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("psp quantise"),
+            layout: Some(&psp_pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &psp_shader,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &psp_shader,
+                entry_point: Some("fs_main"),
+                compilation_options: Default::default(),
+                targets: &[Some(COLOR_FORMAT.into())],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(RenderError::Gpu(e.to_string()));
+        }
+        Ok(Self {
+            gpu: gpu.clone(),
+            scene,
+            vertices,
+            textures,
+            white,
+            frame_buffer,
+            frame_groups,
+            draw_buffer,
+            draw_group,
+            editor,
+            psp,
+            psp_layout,
+            psp_pipeline,
+        })
+    }
+
+    pub fn scene(&self) -> &DrawScene {
+        &self.scene
+    }
+
+    /// The chunks a camera sees, in draw order, and their passes.
+    fn draw_list(
+        &self,
+        clip_from_world: Mat4,
+        camera: &Camera,
+        options: &RenderOptions,
+    ) -> Vec<usize> {
+        let frustum = Frustum::from_clip_from_world(clip_from_world);
+        let visible = |i: &usize| {
+            let c = &self.scene.chunks[*i];
+            !options.cull || frustum.intersects(c.lo, c.hi)
+        };
+        let all = 0..self.scene.chunks.len();
+        let of = |pass: Pass| {
+            all.clone()
+                .filter(move |i| self.scene.chunks[*i].pass == pass)
+        };
+        let mut list: Vec<usize> = of(Pass::Opaque).filter(visible).collect();
+        if options.psp {
+            // The runtime draws cutouts and blends in one loop, in file order.
+            list.extend(
+                all.clone()
+                    .filter(|i| self.scene.chunks[*i].pass != Pass::Opaque)
+                    .filter(visible),
+            );
+        } else {
+            list.extend(of(Pass::Cutout).filter(visible));
+            let mut blend: Vec<(f32, usize)> = of(Pass::Blend)
+                .filter(visible)
+                .map(|i| {
+                    let c = &self.scene.chunks[i];
+                    (((c.lo + c.hi) * 0.5 - camera.eye).length_squared(), i)
+                })
+                .collect();
+            // Back to front; ties keep scene order.
+            blend.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            list.extend(blend.into_iter().map(|(_, i)| i));
+        }
+        list
+    }
+
+    /// Draws one frame and reads it back as RGBA8.
+    pub fn render(
+        &self,
+        camera: &Camera,
+        options: &RenderOptions,
+    ) -> Result<(RgbaImage, FrameStats), RenderError> {
+        if options.width == 0
+            || options.height == 0
+            || options.width > 8192
+            || options.height > 8192
+        {
+            return Err(RenderError::Size(options.width, options.height));
+        }
+        let (width, height) = if options.psp {
+            (PSP_WIDTH, PSP_HEIGHT)
+        } else {
+            (options.width, options.height)
+        };
+        let device = &self.gpu.device;
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let aspect = width as f32 / height as f32;
+        let clip_from_world = camera.clip_from_world(aspect);
+        let env = &self.scene.environment;
+        let (near, far) = env.fog.unwrap_or((0.0, 1.0));
+        let fog_on = options.fog && env.fog.is_some();
+        let frame = FrameUniform {
+            clip_from_world: clip_from_world.to_cols_array_2d(),
+            fog: [
+                near,
+                far,
+                if fog_on { 1.0 } else { 0.0 },
+                if options.psp { 1.0 } else { 0.0 },
+            ],
+            fog_color: [env.clear[0], env.clear[1], env.clear[2], 1.0],
+        };
+        self.gpu
+            .queue
+            .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
+        let mut draws = vec![0u8; (DRAW_STRIDE as usize) * self.scene.chunks.len().max(1)];
+        for (i, c) in self.scene.chunks.iter().enumerate() {
+            let texture = c.texture.and_then(|t| self.scene.textures.get(t as usize));
+            let u = DrawUniform {
+                uv_offset: pbm::scroll::scroll_offset(options.time, c.scroll),
+                alpha_ref: match c.pass {
+                    Pass::Opaque => -1.0,
+                    Pass::Cutout => CUTOUT_REF,
+                    Pass::Blend => 0.0,
+                },
+                textured: if texture.is_some() { 1.0 } else { 0.0 },
+                clamp: if texture.is_some_and(|t| t.clamp) {
+                    1.0
+                } else {
+                    0.0
+                },
+                _pad: [0.0; 3],
+            };
+            let at = i * DRAW_STRIDE as usize;
+            draws[at..at + std::mem::size_of::<DrawUniform>()]
+                .copy_from_slice(bytemuck::bytes_of(&u));
+        }
+        self.gpu.queue.write_buffer(&self.draw_buffer, 0, &draws);
+
+        let target = |label, format, usage| {
+            device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let color = target(
+            "color",
+            COLOR_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::TEXTURE_BINDING,
+        );
+        let depth = target(
+            "depth",
+            DEPTH_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT,
+        );
+        let color_view = color.create_view(&Default::default());
+        let depth_view = depth.create_view(&Default::default());
+        let list = self.draw_list(clip_from_world, camera, options);
+        let mut stats = FrameStats {
+            chunks: self.scene.chunks.len(),
+            ..Default::default()
+        };
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let clear = env.clear;
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("scene"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &color_view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color {
+                            r: f64::from(clear[0]),
+                            g: f64::from(clear[1]),
+                            b: f64::from(clear[2]),
+                            a: 1.0,
+                        }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &depth_view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            let pipelines = if options.psp { &self.psp } else { &self.editor };
+            pass.set_bind_group(0, &self.frame_groups[usize::from(options.psp)], &[]);
+            pass.set_vertex_buffer(0, self.vertices.slice(..));
+            let mut bound: Option<Pass> = None;
+            for i in list {
+                let c = &self.scene.chunks[i];
+                if bound != Some(c.pass) {
+                    pass.set_pipeline(match c.pass {
+                        Pass::Opaque => &pipelines.opaque,
+                        Pass::Cutout => &pipelines.cutout,
+                        Pass::Blend => &pipelines.blend,
+                    });
+                    bound = Some(c.pass);
+                }
+                pass.set_bind_group(1, &self.draw_group, &[(i as u64 * DRAW_STRIDE) as u32]);
+                let texture = c
+                    .texture
+                    .and_then(|t| self.textures.get(t as usize))
+                    .unwrap_or(&self.white);
+                pass.set_bind_group(2, texture, &[]);
+                pass.draw(c.first..c.first + c.count, 0..1);
+                stats.chunks_drawn += 1;
+                stats.draw_calls += 1;
+                stats.triangles += c.count as usize / 3;
+            }
+        }
+        let out = if options.psp {
+            let quantised = target(
+                "psp frame",
+                COLOR_FORMAT,
+                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            );
+            let quantised_view = quantised.create_view(&Default::default());
+            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("psp"),
+                layout: &self.psp_layout,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&color_view),
+                }],
+            });
+            {
+                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("psp quantise"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: &quantised_view,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    depth_stencil_attachment: None,
+                    timestamp_writes: None,
+                    occlusion_query_set: None,
+                    multiview_mask: None,
+                });
+                pass.set_pipeline(&self.psp_pipeline);
+                pass.set_bind_group(0, &group, &[]);
+                pass.draw(0..3, 0..1);
+            }
+            quantised
+        } else {
+            color
+        };
+        let image = read_back(&self.gpu, encoder, &out, width, height)?;
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(RenderError::Gpu(e.to_string()));
+        }
+        let image = if options.psp && (options.width, options.height) != (width, height) {
+            image::imageops::resize(
+                &image,
+                options.width,
+                options.height,
+                image::imageops::FilterType::Nearest,
+            )
+        } else {
+            image
+        };
+        Ok((image, stats))
+    }
+
+    /// The eye and yaw a map starts at, looking slightly down as the runtime does.
+    pub fn spawn_camera(&self) -> Camera {
+        let (eye, yaw) = self.scene.spawn;
+        Camera::psp(eye, yaw, 0.05)
+    }
+
+    /// The scene's bounds.
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        self.scene.bounds
+    }
+}
+
+/// Copies a texture into a mapped buffer and returns its pixels.
+fn read_back(
+    gpu: &Gpu,
+    mut encoder: wgpu::CommandEncoder,
+    texture: &wgpu::Texture,
+    width: u32,
+    height: u32,
+) -> Result<RgbaImage, RenderError> {
+    let row = (4 * width).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
+        * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size: u64::from(row) * u64::from(height),
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    encoder.copy_texture_to_buffer(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(row),
+                rows_per_image: Some(height),
+            },
+        },
+        wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+    );
+    gpu.queue.submit([encoder.finish()]);
+    let slice = buffer.slice(..);
+    let (tx, rx) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    gpu.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| RenderError::Readback(e.to_string()))?;
+    rx.recv()
+        .map_err(|e| RenderError::Readback(e.to_string()))?
+        .map_err(|e| RenderError::Readback(e.to_string()))?;
+    let mapped = slice
+        .get_mapped_range()
+        .map_err(|e| RenderError::Readback(e.to_string()))?;
+    let mut pixels = Vec::with_capacity((4 * width * height) as usize);
+    for y in 0..height as usize {
+        let start = y * row as usize;
+        pixels.extend_from_slice(&mapped[start..start + 4 * width as usize]);
+    }
+    drop(mapped);
+    buffer.unmap();
+    RgbaImage::from_raw(width, height, pixels)
+        .ok_or_else(|| RenderError::Readback("short read".into()))
+}

@@ -1,0 +1,165 @@
+//! What the GPU draws, held on the CPU: textures with their mip chains, one vertex
+//! list, and chunks (a texture, a pass, a UV scroll and exact bounds over a range of
+//! vertices). Built from a `.pbm` map exactly as the PSP runtime reads it, so any
+//! map can be viewed as the device shows it.
+
+use pbm::texture::{MipLevel, decode, is_pot, mip_chain};
+use pbm::{AlphaMode, Map};
+use pebble_model::glam::Vec3;
+
+use crate::environment::Environment;
+
+/// The pass a chunk is drawn in, in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Pass {
+    Opaque,
+    Cutout,
+    Blend,
+}
+
+/// A vertex as the shaders read it: 24 bytes.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct GpuVertex {
+    pub pos: [f32; 3],
+    pub uv: [f32; 2],
+    /// 0xAABBGGRR, read as four unorm bytes.
+    pub color: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct SceneTexture {
+    pub name: String,
+    /// RGBA8 levels, base first.
+    pub levels: Vec<MipLevel>,
+    /// Atlases clamp; everything else repeats.
+    pub clamp: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Chunk {
+    pub name: String,
+    pub first: u32,
+    pub count: u32,
+    pub texture: Option<u32>,
+    pub pass: Pass,
+    /// Repeats per second along U and V (zero for atlases and untextured chunks).
+    pub scroll: [f32; 2],
+    pub lo: Vec3,
+    pub hi: Vec3,
+}
+
+#[derive(Debug, Clone)]
+pub struct DrawScene {
+    pub textures: Vec<SceneTexture>,
+    pub vertices: Vec<GpuVertex>,
+    /// In draw order within each pass (the file order for a map).
+    pub chunks: Vec<Chunk>,
+    pub environment: Environment,
+    /// Eye position and yaw the runtime starts at.
+    pub spawn: (Vec3, f32),
+    /// Bounds of all drawn geometry.
+    pub bounds: (Vec3, Vec3),
+}
+
+/// Mesh names that make an untextured-alpha mesh a cutout in the runtime.
+const CUTOUT_NAMES: [&str; 5] = ["billboard", "sprite", "tree", "bush", "flower"];
+
+impl DrawScene {
+    /// The scene a map shows on the device: meshes in file order, alpha modes by the
+    /// runtime's rules, mip chains for power-of-two textures.
+    pub fn from_map(map: &Map) -> Self {
+        let textures: Vec<SceneTexture> = map
+            .textures
+            .iter()
+            .map(|t| {
+                let (w, h) = (u32::from(t.width), u32::from(t.height));
+                let rgba = decode(&t.data, t.format);
+                let levels = if is_pot(w, h) && w >= 16 && h >= 8 {
+                    mip_chain(&rgba, w, h, t.alpha_mode)
+                } else {
+                    vec![MipLevel {
+                        width: w,
+                        height: h,
+                        rgba,
+                    }]
+                };
+                SceneTexture {
+                    name: t.name.as_str().to_string(),
+                    levels,
+                    clamp: t.is_atlas(),
+                }
+            })
+            .collect();
+        let mut vertices = Vec::new();
+        let mut chunks = Vec::new();
+        let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+        for m in &map.meshes {
+            let texture = usize::try_from(m.texture_id)
+                .ok()
+                .filter(|i| *i < map.textures.len());
+            let name = m.name.as_str().to_string();
+            let pass = match texture.map(|i| map.textures[i].alpha_mode) {
+                None => Pass::Opaque,
+                Some(AlphaMode::Cutout) => Pass::Cutout,
+                Some(AlphaMode::Blend) => Pass::Blend,
+                // Unknown modes read as none, as the runtime tests only 1 and 2.
+                Some(AlphaMode::None | AlphaMode::Unknown(_)) => {
+                    let lower = name.to_ascii_lowercase();
+                    if CUTOUT_NAMES.iter().any(|n| lower.contains(n)) {
+                        Pass::Cutout
+                    } else {
+                        Pass::Opaque
+                    }
+                }
+            };
+            let scroll = pbm::scroll::effective_speed(
+                texture.map(|i| map.textures[i].name.as_str()),
+                m.uv_scroll,
+            );
+            let first = vertices.len() as u32;
+            let (mut clo, mut chi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+            for v in &m.vertices {
+                let p = Vec3::from(v.pos);
+                clo = clo.min(p);
+                chi = chi.max(p);
+                vertices.push(GpuVertex {
+                    pos: v.pos,
+                    uv: v.uv,
+                    color: v.color,
+                });
+            }
+            let count = vertices.len() as u32 - first;
+            if count == 0 {
+                continue;
+            }
+            lo = lo.min(clo);
+            hi = hi.max(chi);
+            chunks.push(Chunk {
+                name,
+                first,
+                count,
+                texture: texture.map(|i| i as u32),
+                pass,
+                scroll,
+                lo: clo,
+                hi: chi,
+            });
+        }
+        if chunks.is_empty() {
+            (lo, hi) = (Vec3::ZERO, Vec3::ZERO);
+        }
+        Self {
+            textures,
+            vertices,
+            chunks,
+            environment: Environment::of_map(map),
+            spawn: (Vec3::from(map.spawn_pos), map.spawn_rot),
+            bounds: (lo, hi),
+        }
+    }
+
+    pub fn triangles(&self) -> usize {
+        self.vertices.len() / 3
+    }
+}

@@ -1,0 +1,59 @@
+// Chunks: unlit, vertex colour × texel, alpha test, linear fog by view depth.
+
+struct Frame {
+    clip_from_world: mat4x4<f32>,
+    // near, far, fog on (0/1), LOD bias
+    fog: vec4<f32>,
+    fog_color: vec4<f32>,
+};
+
+struct Draw {
+    uv_offset: vec2<f32>,
+    // Fragments with alpha at or under this are discarded (the GE's GREATER test).
+    alpha_ref: f32,
+    // 1: sample the texture; 0: vertex colour only.
+    textured: f32,
+    // 1: clamp sampler (atlases); 0: repeat.
+    clamp: f32,
+};
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(0) @binding(1) var repeat_sampler: sampler;
+@group(0) @binding(2) var clamp_sampler: sampler;
+@group(1) @binding(0) var<uniform> draw: Draw;
+@group(2) @binding(0) var tex: texture_2d<f32>;
+
+struct VertexOut {
+    @builtin(position) position: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+    @location(1) color: vec4<f32>,
+    @location(2) depth: f32,
+};
+
+@vertex
+fn vs_main(
+    @location(0) pos: vec3<f32>,
+    @location(1) uv: vec2<f32>,
+    @location(2) color: vec4<f32>,
+) -> VertexOut {
+    var out: VertexOut;
+    out.position = frame.clip_from_world * vec4<f32>(pos, 1.0);
+    out.uv = uv + draw.uv_offset;
+    out.color = color;
+    out.depth = out.position.w;
+    return out;
+}
+
+@fragment
+fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    let repeat_texel = textureSampleBias(tex, repeat_sampler, in.uv, frame.fog.w);
+    let clamp_texel = textureSampleBias(tex, clamp_sampler, in.uv, frame.fog.w);
+    let texel = select(repeat_texel, clamp_texel, draw.clamp > 0.5);
+    var color = in.color * select(vec4<f32>(1.0), texel, draw.textured > 0.5);
+    if (color.a <= draw.alpha_ref) {
+        discard;
+    }
+    let fog = clamp((in.depth - frame.fog.x) / max(frame.fog.y - frame.fog.x, 1e-4), 0.0, 1.0);
+    let rgb = mix(color.rgb, frame.fog_color.rgb, fog * frame.fog.z);
+    return vec4<f32>(rgb, color.a);
+}

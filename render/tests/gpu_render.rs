@@ -1,0 +1,313 @@
+//! Pictures drawn on a real adapter (lavapipe in CI): texels where geometry
+//! projects, cut-out holes, blending, UV scroll over time, the PSP look.
+//! Without an adapter each test skips loudly; `PEBBLE_REQUIRE_GPU=1` fails instead.
+
+use pbm::texture::encode;
+use pbm::{AlphaMode, Map, Mesh, Name32, Texture, TextureFormat, Vertex};
+use pebble_model::glam::Vec3;
+use pebble_render::gpu::test_gpu;
+use pebble_render::psp::is_5bit;
+use pebble_render::{Camera, DrawScene, RenderOptions, Renderer};
+
+const W: u32 = 96;
+const H: u32 = 64;
+
+/// A 16×16 texture whose left half is `left` and right half `right` (RGBA).
+fn halves(name: &str, left: [u8; 4], right: [u8; 4], mode: AlphaMode) -> Texture {
+    let mut rgba = Vec::new();
+    for _y in 0..16 {
+        for x in 0..16 {
+            rgba.extend(if x < 8 { left } else { right });
+        }
+    }
+    let format = if mode == AlphaMode::Blend {
+        TextureFormat::Rgba8888
+    } else {
+        TextureFormat::Rgba5551
+    };
+    Texture {
+        name: Name32::truncated(name),
+        width: 16,
+        height: 16,
+        format,
+        alpha_mode: mode,
+        data: encode(&rgba, format),
+    }
+}
+
+/// A camera-facing quad over x, y ∈ [−s, s] at depth z, UVs 0..1 left to right.
+fn quad(name: &str, texture: i32, z: f32, s: f32, scroll: [f32; 2]) -> Mesh {
+    let v = |x: f32, y: f32, u: f32, t: f32| Vertex {
+        uv: [u, t],
+        color: 0xFFFF_FFFF,
+        pos: [x, y, z],
+    };
+    let (a, b, c, d) = (
+        v(-s, -s, 0.0, 1.0),
+        v(s, -s, 1.0, 1.0),
+        v(s, s, 1.0, 0.0),
+        v(-s, s, 0.0, 0.0),
+    );
+    Mesh {
+        name: Name32::truncated(name),
+        texture_id: texture,
+        bounds_min: [-s, -s, z],
+        bounds_max: [s, s, z],
+        uv_scroll: scroll,
+        vertices: vec![a, b, c, a, c, d],
+    }
+}
+
+fn render(
+    map: &Map,
+    camera: &Camera,
+    options: RenderOptions,
+) -> Option<(image::RgbaImage, pebble_render::FrameStats)> {
+    let gpu = test_gpu(std::thread::current().name().unwrap_or("gpu test"))?;
+    let renderer = Renderer::new(&gpu, DrawScene::from_map(map)).expect("uploads");
+    Some(renderer.render(camera, &options).expect("renders"))
+}
+
+fn options() -> RenderOptions {
+    RenderOptions {
+        width: W,
+        height: H,
+        fog: false,
+        ..Default::default()
+    }
+}
+
+fn looking_down_z() -> Camera {
+    Camera::psp(Vec3::ZERO, 0.0, 0.0)
+}
+
+fn near(a: [u8; 4], b: [u8; 3], tol: i32) -> bool {
+    (0..3).all(|c| (i32::from(a[c]) - i32::from(b[c])).abs() <= tol)
+}
+
+/// Where a world point lands in a W×H picture.
+fn pixel(camera: &Camera, p: Vec3) -> (u32, u32) {
+    let clip = camera.clip_from_world(W as f32 / H as f32) * p.extend(1.0);
+    let ndc = clip.truncate() / clip.w;
+    (
+        ((ndc.x * 0.5 + 0.5) * W as f32) as u32,
+        ((0.5 - ndc.y * 0.5) * H as f32) as u32,
+    )
+}
+
+#[test]
+fn a_textured_quad_shows_its_texels_where_it_projects() {
+    let mut map = Map::default();
+    map.textures.push(halves(
+        "RedGreen",
+        [255, 0, 0, 255],
+        [0, 255, 0, 255],
+        AlphaMode::None,
+    ));
+    map.meshes.push(quad("Wall", 0, -3.0, 1.0, [0.0; 2]));
+    let camera = looking_down_z();
+    let Some((img, stats)) = render(&map, &camera, options()) else {
+        return;
+    };
+    assert_eq!((img.width(), img.height()), (W, H));
+    assert_eq!(stats.chunks_drawn, 1);
+    let (lx, ly) = pixel(&camera, Vec3::new(-0.5, 0.0, -3.0));
+    let (rx, ry) = pixel(&camera, Vec3::new(0.5, 0.0, -3.0));
+    assert!(
+        near(img.get_pixel(lx, ly).0, [255, 0, 0], 8),
+        "left {:?}",
+        img.get_pixel(lx, ly)
+    );
+    assert!(
+        near(img.get_pixel(rx, ry).0, [0, 255, 0], 8),
+        "right {:?}",
+        img.get_pixel(rx, ry)
+    );
+    // Outside the quad: the day preset's clear colour (0x382218 as 0xBBGGRR).
+    assert!(
+        near(img.get_pixel(1, 1).0, [0x18, 0x22, 0x38], 1),
+        "clear {:?}",
+        img.get_pixel(1, 1)
+    );
+}
+
+#[test]
+fn a_cut_out_hole_shows_what_lies_behind_and_blending_mixes() {
+    let mut map = Map::default();
+    map.textures.push(halves(
+        "Red",
+        [255, 0, 0, 255],
+        [255, 0, 0, 255],
+        AlphaMode::None,
+    ));
+    map.textures.push(halves(
+        "Holes",
+        [0, 0, 0, 0],
+        [0, 0, 255, 255],
+        AlphaMode::Cutout,
+    ));
+    map.textures.push(halves(
+        "Glass",
+        [255, 255, 255, 128],
+        [255, 255, 255, 128],
+        AlphaMode::Blend,
+    ));
+    map.meshes.push(quad("Back", 0, -4.0, 2.0, [0.0; 2]));
+    map.meshes.push(quad("Fence", 1, -3.0, 0.5, [0.0; 2]));
+    let mut glass = quad("Glass", 2, -2.0, 0.3, [0.0; 2]);
+    for v in &mut glass.vertices {
+        v.pos[1] -= 0.6;
+    }
+    map.meshes.push(glass);
+    let camera = looking_down_z();
+    let Some((img, _)) = render(&map, &camera, options()) else {
+        return;
+    };
+    let hole = pixel(&camera, Vec3::new(-0.25, 0.2, -3.0));
+    let solid = pixel(&camera, Vec3::new(0.25, 0.2, -3.0));
+    assert!(
+        near(img.get_pixel(hole.0, hole.1).0, [255, 0, 0], 8),
+        "hole {:?}",
+        img.get_pixel(hole.0, hole.1)
+    );
+    assert!(
+        near(img.get_pixel(solid.0, solid.1).0, [0, 0, 255], 8),
+        "fence {:?}",
+        img.get_pixel(solid.0, solid.1)
+    );
+    // 50 % white over red.
+    let pane = pixel(&camera, Vec3::new(0.0, -0.6, -2.0));
+    assert!(
+        near(img.get_pixel(pane.0, pane.1).0, [255, 128, 128], 10),
+        "glass {:?}",
+        img.get_pixel(pane.0, pane.1)
+    );
+}
+
+#[test]
+fn a_scrolling_mesh_changes_over_time_exactly_where_it_is() {
+    let mut map = Map::default();
+    map.textures.push(halves(
+        "Still",
+        [200, 200, 200, 255],
+        [40, 40, 40, 255],
+        AlphaMode::None,
+    ));
+    map.textures.push(halves(
+        "Water",
+        [0, 0, 255, 255],
+        [255, 255, 0, 255],
+        AlphaMode::None,
+    ));
+    map.meshes.push(quad("Backdrop", 0, -6.0, 4.0, [0.0; 2]));
+    let mut water = quad("Water", 1, -3.0, 0.5, [0.5, 0.0]);
+    for v in &mut water.vertices {
+        v.pos[0] += 0.8;
+    }
+    map.meshes.push(water);
+    let camera = looking_down_z();
+    let Some((a, _)) = render(&map, &camera, options()) else {
+        return;
+    };
+    let Some((b, _)) = render(
+        &map,
+        &camera,
+        RenderOptions {
+            time: 1.0,
+            ..options()
+        },
+    ) else {
+        return;
+    };
+    // Half a repeat later the water's halves have swapped; the backdrop has not moved.
+    let (x0, y0) = pixel(&camera, Vec3::new(0.3, 0.5, -3.0));
+    let (x1, y1) = pixel(&camera, Vec3::new(1.3, -0.5, -3.0));
+    let mut changed_inside = 0;
+    for y in 0..H {
+        for x in 0..W {
+            let inside = (x0 + 1..x1.saturating_sub(1)).contains(&x)
+                && (y0 + 1..y1.saturating_sub(1)).contains(&y);
+            let differs = a.get_pixel(x, y) != b.get_pixel(x, y);
+            let border = (x0.saturating_sub(1)..=x1 + 1).contains(&x)
+                && (y0.saturating_sub(1)..=y1 + 1).contains(&y);
+            if !border {
+                assert!(!differs, "pixel {x},{y} outside the water changed");
+            }
+            changed_inside += usize::from(inside && differs);
+        }
+    }
+    let area = (x1 - x0 - 2) as usize * (y1 - y0 - 2) as usize;
+    assert!(
+        changed_inside * 2 > area,
+        "only {changed_inside} of {area} water pixels changed"
+    );
+}
+
+#[test]
+fn the_psp_look_is_480_by_272_in_5551_colours_upscaled_nearest() {
+    let mut map = Map::default();
+    map.textures.push(halves(
+        "Grey",
+        [100, 150, 37, 255],
+        [100, 150, 37, 255],
+        AlphaMode::None,
+    ));
+    map.meshes.push(quad("Wall", 0, -3.0, 1.0, [0.0; 2]));
+    let camera = looking_down_z();
+    let psp = RenderOptions {
+        width: 960,
+        height: 544,
+        psp: true,
+        ..options()
+    };
+    let Some((img, _)) = render(&map, &camera, psp) else {
+        return;
+    };
+    assert_eq!((img.width(), img.height()), (960, 544));
+    assert!(
+        img.pixels().all(|p| p.0[..3].iter().all(|c| is_5bit(*c))),
+        "not 5551"
+    );
+    // Nearest 2× upscale: every 2×2 block is one device pixel.
+    for y in (0..544).step_by(2) {
+        for x in (0..960).step_by(2) {
+            let p = img.get_pixel(x, y);
+            assert!(
+                p == img.get_pixel(x + 1, y)
+                    && p == img.get_pixel(x, y + 1)
+                    && p == img.get_pixel(x + 1, y + 1)
+            );
+        }
+    }
+    // The flat colour is dithered: the quad's middle holds two levels per channel.
+    let mut levels = std::collections::BTreeSet::new();
+    for y in 260..276 {
+        for x in 470..490 {
+            levels.insert(img.get_pixel(x, y).0[0]);
+        }
+    }
+    assert_eq!(levels.len(), 2, "{levels:?}");
+}
+
+#[test]
+fn chunks_outside_the_view_are_not_drawn() {
+    let mut map = Map::default();
+    map.meshes.push(quad("Ahead", -1, -3.0, 1.0, [0.0; 2]));
+    map.meshes.push(quad("Behind", -1, 3.0, 1.0, [0.0; 2]));
+    let camera = looking_down_z();
+    let Some((_, culled)) = render(&map, &camera, options()) else {
+        return;
+    };
+    assert_eq!((culled.chunks, culled.chunks_drawn), (2, 1));
+    let Some((_, all)) = render(
+        &map,
+        &camera,
+        RenderOptions {
+            cull: false,
+            ..options()
+        },
+    ) else {
+        return;
+    };
+    assert_eq!(all.chunks_drawn, 2);
+}
