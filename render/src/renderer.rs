@@ -10,6 +10,8 @@ use pebble_model::glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
 use crate::RenderError;
+use pbm::particle::{PreparedEmitter, Quad, ViewBasis};
+
 use crate::camera::{Camera, PSP_HEIGHT, PSP_WIDTH};
 use crate::frustum::Frustum;
 use crate::gpu::Gpu;
@@ -58,6 +60,16 @@ pub struct FrameStats {
     pub chunks_drawn: usize,
     pub triangles: usize,
     pub draw_calls: usize,
+    pub particles: usize,
+}
+
+/// One emitter's particles in the frame's particle vertex buffer.
+#[derive(Debug, Clone, Copy)]
+struct ParticleBatch {
+    emitter: usize,
+    first: u32,
+    count: u32,
+    additive: bool,
 }
 
 #[repr(C)]
@@ -91,8 +103,12 @@ pub struct Renderer {
     gpu: Gpu,
     scene: DrawScene,
     vertices: wgpu::Buffer,
-    textures: Vec<wgpu::BindGroup>,
+    /// Per texture: its whole chain, and level 0 alone (emitter flipbooks).
+    textures: Vec<(wgpu::BindGroup, wgpu::BindGroup)>,
     white: wgpu::BindGroup,
+    particle_vertices: wgpu::Buffer,
+    /// Blended and additive particles.
+    particle_pipelines: [wgpu::RenderPipeline; 2],
     frame_buffer: wgpu::Buffer,
     frame_groups: [wgpu::BindGroup; 2],
     draw_buffer: wgpu::Buffer,
@@ -208,15 +224,22 @@ impl Renderer {
                     },
                 );
             }
-            let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("texture"),
-                layout: &texture_layout,
-                entries: &[wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&view),
-                }],
-            })
+            let group = |view: &wgpu::TextureView| {
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("texture"),
+                    layout: &texture_layout,
+                    entries: &[wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(view),
+                    }],
+                })
+            };
+            let chain = texture.create_view(&wgpu::TextureViewDescriptor::default());
+            let base = texture.create_view(&wgpu::TextureViewDescriptor {
+                mip_level_count: Some(1),
+                ..Default::default()
+            });
+            (group(&chain), group(&base))
         };
         let textures = scene
             .textures
@@ -234,7 +257,14 @@ impl Renderer {
                 }
             })
             .collect();
-        let white = upload(1, 1, &[(1, 1, &[255, 255, 255, 255])]);
+        let white = upload(1, 1, &[(1, 1, &[255, 255, 255, 255])]).0;
+        let particle_count = scene.particles.particles.len().max(1);
+        let particle_vertices = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("particle vertices"),
+            size: (particle_count * 6 * std::mem::size_of::<GpuVertex>()) as u64,
+            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
         let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("frame uniform"),
             size: std::mem::size_of::<FrameUniform>() as u64,
@@ -286,7 +316,7 @@ impl Renderer {
         ];
         let draw_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("draw uniforms"),
-            size: DRAW_STRIDE * scene.chunks.len().max(1) as u64,
+            size: DRAW_STRIDE * (scene.chunks.len() + scene.particles.emitters.len()).max(1) as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -315,61 +345,76 @@ impl Renderer {
             ],
             immediate_size: 0,
         });
-        let pipeline = |label: &str, cull: bool, depth_write: bool, blend: bool| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&layout),
-                vertex: wgpu::VertexState {
-                    module: &shader,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers: &[Some(wgpu::VertexBufferLayout {
-                        array_stride: std::mem::size_of::<GpuVertex>() as u64,
-                        step_mode: wgpu::VertexStepMode::Vertex,
-                        attributes: &wgpu::vertex_attr_array![
-                            0 => Float32x3, 1 => Float32x2, 2 => Unorm8x4
-                        ],
-                    })],
-                },
-                primitive: wgpu::PrimitiveState {
-                    topology: wgpu::PrimitiveTopology::TriangleList,
-                    front_face: wgpu::FrontFace::Ccw,
-                    cull_mode: cull.then_some(wgpu::Face::Back),
-                    ..Default::default()
-                },
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
-                    depth_write_enabled: Some(depth_write),
-                    depth_compare: Some(wgpu::CompareFunction::LessEqual),
-                    stencil: Default::default(),
-                    bias: Default::default(),
-                }),
-                multisample: Default::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &shader,
-                    entry_point: Some("fs_main"),
-                    compilation_options: Default::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format: COLOR_FORMAT,
-                        blend: blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
+        let pipeline =
+            |label: &str, cull: bool, depth_write: bool, blend: Option<wgpu::BlendState>| {
+                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some(label),
+                    layout: Some(&layout),
+                    vertex: wgpu::VertexState {
+                        module: &shader,
+                        entry_point: Some("vs_main"),
+                        compilation_options: Default::default(),
+                        buffers: &[Some(wgpu::VertexBufferLayout {
+                            array_stride: std::mem::size_of::<GpuVertex>() as u64,
+                            step_mode: wgpu::VertexStepMode::Vertex,
+                            attributes: &wgpu::vertex_attr_array![
+                                0 => Float32x3, 1 => Float32x2, 2 => Unorm8x4
+                            ],
+                        })],
+                    },
+                    primitive: wgpu::PrimitiveState {
+                        topology: wgpu::PrimitiveTopology::TriangleList,
+                        front_face: wgpu::FrontFace::Ccw,
+                        cull_mode: cull.then_some(wgpu::Face::Back),
+                        ..Default::default()
+                    },
+                    depth_stencil: Some(wgpu::DepthStencilState {
+                        format: DEPTH_FORMAT,
+                        depth_write_enabled: Some(depth_write),
+                        depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                        stencil: Default::default(),
+                        bias: Default::default(),
+                    }),
+                    multisample: Default::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &shader,
+                        entry_point: Some("fs_main"),
+                        compilation_options: Default::default(),
+                        targets: &[Some(wgpu::ColorTargetState {
+                            format: COLOR_FORMAT,
+                            blend,
+                            write_mask: wgpu::ColorWrites::ALL,
+                        })],
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                })
+            };
+        let alpha = Some(wgpu::BlendState::ALPHA_BLENDING);
         let editor = Pipelines {
-            opaque: pipeline("opaque", true, true, false),
-            cutout: pipeline("cutout", false, true, false),
-            blend: pipeline("blend", false, false, true),
+            opaque: pipeline("opaque", true, true, None),
+            cutout: pipeline("cutout", false, true, None),
+            blend: pipeline("blend", false, false, alpha),
         };
         // The device tests depth but never writes it, and draws cutouts blended.
         let psp = Pipelines {
-            opaque: pipeline("psp opaque", true, false, false),
-            cutout: pipeline("psp cutout", false, false, true),
-            blend: pipeline("psp blend", false, false, true),
+            opaque: pipeline("psp opaque", true, false, None),
+            cutout: pipeline("psp cutout", false, false, alpha),
+            blend: pipeline("psp blend", false, false, alpha),
         };
+        // Additive: src·srcA + dst (the GE's SRC_ALPHA + FIX 0xFFFFFFFF).
+        let additive = Some(wgpu::BlendState {
+            color: wgpu::BlendComponent {
+                src_factor: wgpu::BlendFactor::SrcAlpha,
+                dst_factor: wgpu::BlendFactor::One,
+                operation: wgpu::BlendOperation::Add,
+            },
+            alpha: wgpu::BlendComponent::OVER,
+        });
+        let particle_pipelines = [
+            pipeline("particles blended", false, false, alpha),
+            pipeline("particles additive", false, false, additive),
+        ];
         let psp_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("psp"),
             entries: &[texture_entry(0, false)],
@@ -413,6 +458,8 @@ impl Renderer {
             vertices,
             textures,
             white,
+            particle_vertices,
+            particle_pipelines,
             frame_buffer,
             frame_groups,
             draw_buffer,
@@ -426,6 +473,98 @@ impl Renderer {
 
     pub fn scene(&self) -> &DrawScene {
         &self.scene
+    }
+
+    /// The texture an emitter samples: its own, or the built-in glow.
+    fn emitter_texture(&self, e: &PreparedEmitter) -> u32 {
+        u32::try_from(e.params.texture_id)
+            .ok()
+            .filter(|t| (*t as usize) < self.scene.textures.len() && *t != self.scene.glow)
+            .unwrap_or(self.scene.glow)
+    }
+
+    /// The particles a camera sees at time `t`, evaluated by the `pbm` crate: blended
+    /// emitters first (each back to front by view depth), then additive ones
+    /// (unsorted), with the runtime's culls (whole emitters by their bounding
+    /// sphere; particles behind the near plane or under 1.5 px).
+    fn particles(
+        &self,
+        camera: &Camera,
+        frustum: &Frustum,
+        t: f64,
+        focal_px: f32,
+    ) -> (Vec<GpuVertex>, Vec<ParticleBatch>) {
+        let field = &self.scene.particles;
+        let forward = camera.forward();
+        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
+        let up = right.cross(forward);
+        let view = ViewBasis {
+            eye: camera.eye.to_array(),
+            right: right.to_array(),
+            up: up.to_array(),
+            forward: forward.to_array(),
+        };
+        let mut vertices = Vec::new();
+        let mut batches = Vec::new();
+        for additive in [false, true] {
+            for (k, e) in field.emitters.iter().enumerate() {
+                let params = &e.params;
+                if (params.flags & pbm::emitter::flags::ADDITIVE != 0) != additive
+                    || params.count == 0
+                {
+                    continue;
+                }
+                let centre = Vec3::from(params.pos);
+                let r = Vec3::splat(e.cull_radius);
+                if !frustum.intersects(centre - r, centre + r) {
+                    continue;
+                }
+                let texture = self.emitter_texture(e);
+                let size = self
+                    .scene
+                    .textures
+                    .get(texture as usize)
+                    .and_then(|t| t.levels.first())
+                    .filter(|_| texture != self.scene.glow)
+                    .map(|l| (l.width, l.height));
+                let mut quads: Vec<(f32, Quad)> = field
+                    .particles_of(e)
+                    .iter()
+                    .filter_map(|p| {
+                        let s = pbm::particle::evaluate(e, p, t, size);
+                        let depth = view.depth(s.position);
+                        let extent = s.height.max(s.width);
+                        if depth + 0.75 * extent < camera.near || extent * focal_px < 1.5 * depth {
+                            return None;
+                        }
+                        Some((depth, pbm::particle::billboard(params.flags, &s, &view)))
+                    })
+                    .collect();
+                if !additive {
+                    quads.sort_by(|a, b| b.0.total_cmp(&a.0));
+                }
+                let first = vertices.len() as u32;
+                for (_, q) in &quads {
+                    for (pos, uv) in q.triangles() {
+                        vertices.push(GpuVertex {
+                            pos,
+                            uv,
+                            color: q.color,
+                        });
+                    }
+                }
+                let count = vertices.len() as u32 - first;
+                if count > 0 {
+                    batches.push(ParticleBatch {
+                        emitter: k,
+                        first,
+                        count,
+                        additive,
+                    });
+                }
+            }
+        }
+        (vertices, batches)
     }
 
     /// The chunks a camera sees, in draw order, and their passes.
@@ -507,7 +646,9 @@ impl Renderer {
         self.gpu
             .queue
             .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
-        let mut draws = vec![0u8; (DRAW_STRIDE as usize) * self.scene.chunks.len().max(1)];
+        let emitters = &self.scene.particles.emitters;
+        let mut draws =
+            vec![0u8; (DRAW_STRIDE as usize) * (self.scene.chunks.len() + emitters.len()).max(1)];
         for (i, c) in self.scene.chunks.iter().enumerate() {
             let texture = c.texture.and_then(|t| self.scene.textures.get(t as usize));
             let u = DrawUniform {
@@ -529,7 +670,44 @@ impl Renderer {
             draws[at..at + std::mem::size_of::<DrawUniform>()]
                 .copy_from_slice(bytemuck::bytes_of(&u));
         }
+        for (k, e) in emitters.iter().enumerate() {
+            let texture = self.emitter_texture(e);
+            let u = DrawUniform {
+                uv_offset: [0.0; 2],
+                // The runtime tests alpha > 0x10 for cutout emitter textures.
+                alpha_ref: if self
+                    .scene
+                    .textures
+                    .get(texture as usize)
+                    .is_some_and(|t| t.alpha == pbm::AlphaMode::Cutout)
+                {
+                    CUTOUT_REF
+                } else {
+                    0.0
+                },
+                textured: 1.0,
+                clamp: 1.0,
+                _pad: [0.0; 3],
+            };
+            let at = (self.scene.chunks.len() + k) * DRAW_STRIDE as usize;
+            draws[at..at + std::mem::size_of::<DrawUniform>()]
+                .copy_from_slice(bytemuck::bytes_of(&u));
+        }
         self.gpu.queue.write_buffer(&self.draw_buffer, 0, &draws);
+        let focal_px = height as f32 * 0.5 / (camera.fov_y_deg.to_radians() * 0.5).tan();
+        let (particle_vertices, batches) = self.particles(
+            camera,
+            &Frustum::from_clip_from_world(clip_from_world),
+            options.time,
+            focal_px,
+        );
+        if !particle_vertices.is_empty() {
+            self.gpu.queue.write_buffer(
+                &self.particle_vertices,
+                0,
+                bytemuck::cast_slice(&particle_vertices),
+            );
+        }
 
         let target = |label, format, usage| {
             device.create_texture(&wgpu::TextureDescriptor {
@@ -615,12 +793,34 @@ impl Renderer {
                 let texture = c
                     .texture
                     .and_then(|t| self.textures.get(t as usize))
+                    .map(|(chain, _)| chain)
                     .unwrap_or(&self.white);
                 pass.set_bind_group(2, texture, &[]);
                 pass.draw(c.first..c.first + c.count, 0..1);
                 stats.chunks_drawn += 1;
                 stats.draw_calls += 1;
                 stats.triangles += c.count as usize / 3;
+            }
+            if !batches.is_empty() {
+                pass.set_vertex_buffer(0, self.particle_vertices.slice(..));
+            }
+            for b in &batches {
+                pass.set_pipeline(&self.particle_pipelines[usize::from(b.additive)]);
+                let at = (self.scene.chunks.len() + b.emitter) as u64 * DRAW_STRIDE;
+                pass.set_bind_group(1, &self.draw_group, &[at as u32]);
+                let e = &emitters[b.emitter];
+                let texture = self.emitter_texture(e);
+                let flipbook = u32::from(e.params.atlas_cols) * u32::from(e.params.atlas_rows) > 1;
+                let group = self
+                    .textures
+                    .get(texture as usize)
+                    .map(|(chain, base)| if flipbook { base } else { chain })
+                    .unwrap_or(&self.white);
+                pass.set_bind_group(2, group, &[]);
+                pass.draw(b.first..b.first + b.count, 0..1);
+                stats.draw_calls += 1;
+                stats.particles += b.count as usize / 6;
+                stats.triangles += b.count as usize / 3;
             }
         }
         let out = if options.psp {

@@ -3,6 +3,7 @@
 //! vertices). Built from a `.pbm` map exactly as the PSP runtime reads it, so any
 //! map can be viewed as the device shows it.
 
+use pbm::particle::ParticleField;
 use pbm::texture::{MipLevel, decode, is_pot, mip_chain};
 use pbm::{AlphaMode, Map};
 use pebble_model::glam::Vec3;
@@ -34,6 +35,7 @@ pub struct SceneTexture {
     pub levels: Vec<MipLevel>,
     /// Atlases clamp; everything else repeats.
     pub clamp: bool,
+    pub alpha: AlphaMode,
 }
 
 #[derive(Debug, Clone)]
@@ -60,6 +62,11 @@ pub struct DrawScene {
     pub spawn: (Vec3, f32),
     /// Bounds of all drawn geometry.
     pub bounds: (Vec3, Vec3),
+    /// The emitters' particles, prepared by the `pbm` crate exactly as the device
+    /// prepares them; evaluated each frame.
+    pub particles: ParticleField,
+    /// Where the built-in glow (for emitters without a texture) sits in `textures`.
+    pub glow: u32,
 }
 
 /// Mesh names that make an untextured-alpha mesh a cutout in the runtime.
@@ -69,7 +76,7 @@ impl DrawScene {
     /// The scene a map shows on the device: meshes in file order, alpha modes by the
     /// runtime's rules, mip chains for power-of-two textures.
     pub fn from_map(map: &Map) -> Self {
-        let textures: Vec<SceneTexture> = map
+        let mut textures: Vec<SceneTexture> = map
             .textures
             .iter()
             .map(|t| {
@@ -88,6 +95,7 @@ impl DrawScene {
                     name: t.name.as_str().to_string(),
                     levels,
                     clamp: t.is_atlas(),
+                    alpha: t.alpha_mode,
                 }
             })
             .collect();
@@ -149,6 +157,10 @@ impl DrawScene {
         if chunks.is_empty() {
             (lo, hi) = (Vec3::ZERO, Vec3::ZERO);
         }
+        let glow = textures.len() as u32;
+        textures.push(glow_texture());
+        // Warnings were shown when the map was read; the field is the sanitised one.
+        let particles = map.particle_field(&mut |_| {});
         Self {
             textures,
             vertices,
@@ -156,10 +168,36 @@ impl DrawScene {
             environment: Environment::of_map(map),
             spawn: (Vec3::from(map.spawn_pos), map.spawn_rot),
             bounds: (lo, hi),
+            particles,
+            glow,
         }
     }
 
     pub fn triangles(&self) -> usize {
         self.vertices.len() / 3
+    }
+}
+
+/// The runtime's built-in particle glow: 32² with c = 15.5, d = min(1, dist / c),
+/// f = smoothstep(1 − d), RGB = round(31·f) in five bits, alpha always set. The
+/// falloff is in the colour, so it suits additive emitters.
+pub fn glow_texture() -> SceneTexture {
+    let mut rgba = Vec::with_capacity(32 * 32 * 4);
+    for y in 0..32 {
+        for x in 0..32 {
+            let (dx, dy) = (x as f32 - 15.5, y as f32 - 15.5);
+            let d = ((dx * dx + dy * dy).sqrt() / 15.5).min(1.0);
+            let f = 1.0 - d;
+            let f = f * f * (3.0 - 2.0 * f);
+            let c5 = (31.0 * f).round() as u8;
+            let c8 = (c5 << 3) | (c5 >> 2);
+            rgba.extend([c8, c8, c8, 255]);
+        }
+    }
+    SceneTexture {
+        name: "builtin glow".into(),
+        levels: mip_chain(&rgba, 32, 32, AlphaMode::None),
+        clamp: true,
+        alpha: AlphaMode::None,
     }
 }

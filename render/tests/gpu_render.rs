@@ -311,3 +311,51 @@ fn chunks_outside_the_view_are_not_drawn() {
     };
     assert_eq!(all.chunks_drawn, 2);
 }
+
+#[test]
+fn particles_appear_where_the_pbm_crate_puts_them() {
+    use pbm::emitter::{EmitterLump, EmitterRecord, flags};
+    let record = EmitterRecord {
+        pos: [0.0, 0.0, -4.0],
+        speed_min: 0.0,
+        speed_max: 0.0,
+        gravity: [0.0; 3],
+        spawn_radius: 1.2,
+        size_min: 0.35,
+        size_max: 0.35,
+        size_mid: 1.0,
+        size_end: 1.0,
+        life_min: 2.0,
+        life_max: 2.0,
+        color_start: 0xFFFF_FFFF,
+        color_mid: 0xFFFF_FFFF,
+        color_end: 0xFFFF_FFFF,
+        count: 6,
+        flags: flags::ADDITIVE,
+        ..EmitterRecord::default()
+    };
+    let mut map = Map::default();
+    map.emitters = Some(EmitterLump::new(vec![record]));
+    let camera = looking_down_z();
+    let t = 0.7;
+    let Some((img, stats)) = render(&map, &camera, RenderOptions { time: t, ..options() }) else { return };
+    assert_eq!(stats.particles, 6);
+    let field = map.particle_field(&mut |_| {});
+    let e = &field.emitters[0];
+    let clear = [0x18u8, 0x22, 0x38];
+    let mut centres = Vec::new();
+    for p in field.particles_of(e) {
+        let s = pbm::particle::evaluate(e, p, t, None);
+        let (x, y) = pixel(&camera, Vec3::from(s.position));
+        centres.push((x, y));
+        let px = img.get_pixel(x.min(W - 1), y.min(H - 1)).0;
+        // The glow's middle adds near-white to the clear colour.
+        assert!(px[0] > clear[0] + 150 && px[1] > clear[1] + 150, "particle at {x},{y}: {px:?}");
+    }
+    // Far from every particle the picture is the clear colour.
+    for (x, y) in [(0u32, 0u32), (W - 1, 0), (0, H - 1), (W - 1, H - 1)] {
+        if centres.iter().all(|(cx, cy)| cx.abs_diff(x) > 12 || cy.abs_diff(y) > 12) {
+            assert!(near(img.get_pixel(x, y).0, clear, 1), "corner {x},{y}");
+        }
+    }
+}
