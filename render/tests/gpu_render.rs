@@ -334,8 +334,10 @@ fn particles_appear_where_the_pbm_crate_puts_them() {
         flags: flags::ADDITIVE,
         ..EmitterRecord::default()
     };
-    let mut map = Map::default();
-    map.emitters = Some(EmitterLump::new(vec![record]));
+    let map = Map {
+        emitters: Some(EmitterLump::new(vec![record])),
+        ..Map::default()
+    };
     let camera = looking_down_z();
     let t = 0.7;
     let Some((img, stats)) = render(&map, &camera, RenderOptions { time: t, ..options() }) else { return };
