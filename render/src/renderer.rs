@@ -87,7 +87,9 @@ struct DrawUniform {
     alpha_ref: f32,
     textured: f32,
     clamp: f32,
-    _pad: [f32; 3],
+    pick_id: u32,
+    face_base: u32,
+    first_vertex: u32,
 }
 
 #[derive(Debug)]
@@ -117,7 +119,32 @@ pub struct Renderer {
     psp: Pipelines,
     psp_layout: wgpu::BindGroupLayout,
     psp_pipeline: wgpu::RenderPipeline,
+    pick_pipeline: wgpu::RenderPipeline,
 }
+
+/// What the ID buffer holds under the cursor.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PickHit {
+    /// The chunk's pick id: an entity id for a scene, mesh index + 1 for a map.
+    pub id: u32,
+    /// The face within the entity (triangle index for a map's mesh).
+    pub face: u32,
+    /// The face was seen from behind.
+    pub back_face: bool,
+    /// The pixel that won (the nearest non-empty one to the cursor).
+    pub pixel: (u32, u32),
+    /// The world-space point under that pixel (depth buffer unprojected).
+    pub world: Vec3,
+}
+
+/// A read-back region of the ID buffer: entity ids, face words (bit 31: back
+/// face) and depths, row by row.
+type IdRegion = (Vec<u32>, Vec<u32>, Vec<f32>);
+
+/// The side of the picking window: a hit within 4 pixels of the cursor counts.
+pub const PICK_WINDOW: u32 = 9;
+const ID_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
+const PICK_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 
 fn uniform_entry(binding: u32, dynamic: bool, size: u64) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
@@ -449,6 +476,49 @@ impl Renderer {
             multiview_mask: None,
             cache: None,
         });
+        let pick_pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("pick"),
+            layout: Some(&layout),
+            vertex: wgpu::VertexState {
+                module: &shader,
+                entry_point: Some("vs_pick"),
+                compilation_options: Default::default(),
+                buffers: &[Some(wgpu::VertexBufferLayout {
+                    array_stride: std::mem::size_of::<GpuVertex>() as u64,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &wgpu::vertex_attr_array![
+                        0 => Float32x3, 1 => Float32x2, 2 => Unorm8x4
+                    ],
+                })],
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                front_face: wgpu::FrontFace::Ccw,
+                // Back faces are picked too, and flagged.
+                cull_mode: None,
+                ..Default::default()
+            },
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(true),
+                depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &shader,
+                entry_point: Some("fs_pick"),
+                compilation_options: Default::default(),
+                targets: &[
+                    Some(ID_FORMAT.into()),
+                    Some(ID_FORMAT.into()),
+                    Some(PICK_DEPTH_FORMAT.into()),
+                ],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(RenderError::Gpu(e.to_string()));
         }
@@ -468,6 +538,7 @@ impl Renderer {
             psp,
             psp_layout,
             psp_pipeline,
+            pick_pipeline,
         })
     }
 
@@ -567,6 +638,78 @@ impl Renderer {
         (vertices, batches)
     }
 
+    /// Writes the frame's and every draw's uniforms for a view.
+    fn write_uniforms(&self, clip_from_world: Mat4, options: &RenderOptions) {
+        let env = &self.scene.environment;
+        let (near, far) = env.fog.unwrap_or((0.0, 1.0));
+        let fog_on = options.fog && env.fog.is_some();
+        let frame = FrameUniform {
+            clip_from_world: clip_from_world.to_cols_array_2d(),
+            fog: [
+                near,
+                far,
+                if fog_on { 1.0 } else { 0.0 },
+                if options.psp { 1.0 } else { 0.0 },
+            ],
+            fog_color: [env.clear[0], env.clear[1], env.clear[2], 1.0],
+        };
+        self.gpu
+            .queue
+            .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
+        let emitters = &self.scene.particles.emitters;
+        let mut draws =
+            vec![0u8; (DRAW_STRIDE as usize) * (self.scene.chunks.len() + emitters.len()).max(1)];
+        for (i, c) in self.scene.chunks.iter().enumerate() {
+            let texture = c.texture.and_then(|t| self.scene.textures.get(t as usize));
+            let u = DrawUniform {
+                uv_offset: pbm::scroll::scroll_offset(options.time, c.scroll),
+                alpha_ref: match c.pass {
+                    Pass::Opaque => -1.0,
+                    Pass::Cutout => CUTOUT_REF,
+                    Pass::Blend => 0.0,
+                },
+                textured: if texture.is_some() { 1.0 } else { 0.0 },
+                clamp: if texture.is_some_and(|t| t.clamp) {
+                    1.0
+                } else {
+                    0.0
+                },
+                pick_id: c.pick_id,
+                face_base: c.face_base,
+                first_vertex: c.first,
+            };
+            let at = i * DRAW_STRIDE as usize;
+            draws[at..at + std::mem::size_of::<DrawUniform>()]
+                .copy_from_slice(bytemuck::bytes_of(&u));
+        }
+        for (k, e) in emitters.iter().enumerate() {
+            let texture = self.emitter_texture(e);
+            let u = DrawUniform {
+                uv_offset: [0.0; 2],
+                // The runtime tests alpha > 0x10 for cutout emitter textures.
+                alpha_ref: if self
+                    .scene
+                    .textures
+                    .get(texture as usize)
+                    .is_some_and(|t| t.alpha == pbm::AlphaMode::Cutout)
+                {
+                    CUTOUT_REF
+                } else {
+                    0.0
+                },
+                textured: 1.0,
+                clamp: 1.0,
+                pick_id: 0,
+                face_base: 0,
+                first_vertex: 0,
+            };
+            let at = (self.scene.chunks.len() + k) * DRAW_STRIDE as usize;
+            draws[at..at + std::mem::size_of::<DrawUniform>()]
+                .copy_from_slice(bytemuck::bytes_of(&u));
+        }
+        self.gpu.queue.write_buffer(&self.draw_buffer, 0, &draws);
+    }
+
     /// The chunks a camera sees, in draw order, and their passes.
     fn draw_list(
         &self,
@@ -630,70 +773,9 @@ impl Renderer {
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let aspect = width as f32 / height as f32;
         let clip_from_world = camera.clip_from_world(aspect);
+        self.write_uniforms(clip_from_world, options);
         let env = &self.scene.environment;
-        let (near, far) = env.fog.unwrap_or((0.0, 1.0));
-        let fog_on = options.fog && env.fog.is_some();
-        let frame = FrameUniform {
-            clip_from_world: clip_from_world.to_cols_array_2d(),
-            fog: [
-                near,
-                far,
-                if fog_on { 1.0 } else { 0.0 },
-                if options.psp { 1.0 } else { 0.0 },
-            ],
-            fog_color: [env.clear[0], env.clear[1], env.clear[2], 1.0],
-        };
-        self.gpu
-            .queue
-            .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
         let emitters = &self.scene.particles.emitters;
-        let mut draws =
-            vec![0u8; (DRAW_STRIDE as usize) * (self.scene.chunks.len() + emitters.len()).max(1)];
-        for (i, c) in self.scene.chunks.iter().enumerate() {
-            let texture = c.texture.and_then(|t| self.scene.textures.get(t as usize));
-            let u = DrawUniform {
-                uv_offset: pbm::scroll::scroll_offset(options.time, c.scroll),
-                alpha_ref: match c.pass {
-                    Pass::Opaque => -1.0,
-                    Pass::Cutout => CUTOUT_REF,
-                    Pass::Blend => 0.0,
-                },
-                textured: if texture.is_some() { 1.0 } else { 0.0 },
-                clamp: if texture.is_some_and(|t| t.clamp) {
-                    1.0
-                } else {
-                    0.0
-                },
-                _pad: [0.0; 3],
-            };
-            let at = i * DRAW_STRIDE as usize;
-            draws[at..at + std::mem::size_of::<DrawUniform>()]
-                .copy_from_slice(bytemuck::bytes_of(&u));
-        }
-        for (k, e) in emitters.iter().enumerate() {
-            let texture = self.emitter_texture(e);
-            let u = DrawUniform {
-                uv_offset: [0.0; 2],
-                // The runtime tests alpha > 0x10 for cutout emitter textures.
-                alpha_ref: if self
-                    .scene
-                    .textures
-                    .get(texture as usize)
-                    .is_some_and(|t| t.alpha == pbm::AlphaMode::Cutout)
-                {
-                    CUTOUT_REF
-                } else {
-                    0.0
-                },
-                textured: 1.0,
-                clamp: 1.0,
-                _pad: [0.0; 3],
-            };
-            let at = (self.scene.chunks.len() + k) * DRAW_STRIDE as usize;
-            draws[at..at + std::mem::size_of::<DrawUniform>()]
-                .copy_from_slice(bytemuck::bytes_of(&u));
-        }
-        self.gpu.queue.write_buffer(&self.draw_buffer, 0, &draws);
         let focal_px = height as f32 * 0.5 / (camera.fov_y_deg.to_radians() * 0.5).tan();
         let (particle_vertices, batches) = self.particles(
             camera,
@@ -880,6 +962,225 @@ impl Renderer {
         Ok((image, stats))
     }
 
+    /// Draws the ID buffer for a `width × height` view and reads back the region
+    /// `x, y, w, h`.
+    fn id_region(
+        &self,
+        camera: &Camera,
+        width: u32,
+        height: u32,
+        time: f64,
+        (x, y, w, h): (u32, u32, u32, u32),
+    ) -> Result<IdRegion, RenderError> {
+        let device = &self.gpu.device;
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let options = RenderOptions {
+            width,
+            height,
+            time,
+            ..Default::default()
+        };
+        let clip_from_world = camera.clip_from_world(width as f32 / height as f32);
+        self.write_uniforms(clip_from_world, &options);
+        let target = |label, format| {
+            device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+                view_formats: &[],
+            })
+        };
+        let ids = target("pick ids", ID_FORMAT);
+        let faces = target("pick faces", ID_FORMAT);
+        let depths = target("pick depths", PICK_DEPTH_FORMAT);
+        let depth = target("pick depth", DEPTH_FORMAT);
+        let (ids_view, faces_view, depths_view, depth_view) = (
+            ids.create_view(&Default::default()),
+            faces.create_view(&Default::default()),
+            depths.create_view(&Default::default()),
+            depth.create_view(&Default::default()),
+        );
+        let list = self.draw_list(clip_from_world, camera, &options);
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let attachment = |view| {
+                Some(wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })
+            };
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("pick"),
+                color_attachments: &[
+                    attachment(&ids_view),
+                    attachment(&faces_view),
+                    attachment(&depths_view),
+                ],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &depth_view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&self.pick_pipeline);
+            pass.set_bind_group(0, &self.frame_groups[0], &[]);
+            pass.set_vertex_buffer(0, self.vertices.slice(..));
+            for i in list {
+                let c = &self.scene.chunks[i];
+                if c.pick_id == 0 {
+                    continue;
+                }
+                pass.set_bind_group(1, &self.draw_group, &[(i as u64 * DRAW_STRIDE) as u32]);
+                let texture = c
+                    .texture
+                    .and_then(|t| self.textures.get(t as usize))
+                    .map(|(chain, _)| chain)
+                    .unwrap_or(&self.white);
+                pass.set_bind_group(2, texture, &[]);
+                pass.draw(c.first..c.first + c.count, 0..1);
+            }
+        }
+        let region = (x, y, w, h);
+        let ids_buffer = copy_region(
+            &self.gpu,
+            &mut encoder,
+            &ids,
+            wgpu::TextureAspect::All,
+            region,
+        );
+        let faces_buffer = copy_region(
+            &self.gpu,
+            &mut encoder,
+            &faces,
+            wgpu::TextureAspect::All,
+            region,
+        );
+        let depth_buffer = copy_region(
+            &self.gpu,
+            &mut encoder,
+            &depths,
+            wgpu::TextureAspect::All,
+            region,
+        );
+        self.gpu.queue.submit([encoder.finish()]);
+        let read = |buffer: &wgpu::Buffer| -> Result<Vec<[u8; 4]>, RenderError> {
+            map_region(&self.gpu, buffer, w, h)
+        };
+        let ids = read(&ids_buffer)?
+            .into_iter()
+            .map(u32::from_le_bytes)
+            .collect();
+        let faces = read(&faces_buffer)?
+            .into_iter()
+            .map(u32::from_le_bytes)
+            .collect();
+        let depths = read(&depth_buffer)?
+            .into_iter()
+            .map(f32::from_le_bytes)
+            .collect();
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(RenderError::Gpu(e.to_string()));
+        }
+        Ok((ids, faces, depths))
+    }
+
+    /// What is under pixel (x, y) of a `width × height` view: the nearest non-empty
+    /// pixel of the 9×9 window around it, with the world point under it. Hidden and
+    /// locked chunks (pick id 0) and cut-out texels are never hit.
+    pub fn pick(
+        &self,
+        camera: &Camera,
+        width: u32,
+        height: u32,
+        time: f64,
+        x: u32,
+        y: u32,
+    ) -> Result<Option<PickHit>, RenderError> {
+        if width == 0 || height == 0 || width > 8192 || height > 8192 {
+            return Err(RenderError::Size(width, height));
+        }
+        if x >= width || y >= height {
+            return Ok(None);
+        }
+        let half = PICK_WINDOW / 2;
+        let (x0, y0) = (x.saturating_sub(half), y.saturating_sub(half));
+        let (x1, y1) = ((x + half + 1).min(width), (y + half + 1).min(height));
+        let (w, h) = (x1 - x0, y1 - y0);
+        let (ids, faces, depths) = self.id_region(camera, width, height, time, (x0, y0, w, h))?;
+        let best = (0..(w * h) as usize)
+            .filter(|i| ids[*i] != 0)
+            .min_by_key(|i| {
+                let (px, py) = (x0 + *i as u32 % w, y0 + *i as u32 / w);
+                (px.abs_diff(x).pow(2) + py.abs_diff(y).pow(2), *i)
+            });
+        let Some(i) = best else { return Ok(None) };
+        let pixel = (x0 + i as u32 % w, y0 + i as u32 / w);
+        let ndc = Vec3::new(
+            (pixel.0 as f32 + 0.5) / width as f32 * 2.0 - 1.0,
+            1.0 - (pixel.1 as f32 + 0.5) / height as f32 * 2.0,
+            depths[i],
+        );
+        let world = camera
+            .clip_from_world(width as f32 / height as f32)
+            .inverse()
+            .project_point3(ndc);
+        Ok(Some(PickHit {
+            id: ids[i],
+            face: faces[i] & 0x7FFF_FFFF,
+            back_face: faces[i] & 0x8000_0000 != 0,
+            pixel,
+            world,
+        }))
+    }
+
+    /// The pick ids visible anywhere in the rectangle between two corners (box
+    /// select), sorted.
+    pub fn pick_rect(
+        &self,
+        camera: &Camera,
+        width: u32,
+        height: u32,
+        time: f64,
+        a: (u32, u32),
+        b: (u32, u32),
+    ) -> Result<Vec<u32>, RenderError> {
+        if width == 0 || height == 0 || width > 8192 || height > 8192 {
+            return Err(RenderError::Size(width, height));
+        }
+        let (x0, x1) = (a.0.min(b.0).min(width - 1), a.0.max(b.0).min(width - 1));
+        let (y0, y1) = (a.1.min(b.1).min(height - 1), a.1.max(b.1).min(height - 1));
+        let (ids, _, _) = self.id_region(
+            camera,
+            width,
+            height,
+            time,
+            (x0, y0, x1 - x0 + 1, y1 - y0 + 1),
+        )?;
+        let mut seen: Vec<u32> = ids.into_iter().filter(|id| *id != 0).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        Ok(seen)
+    }
+
     /// The eye and yaw a map starts at, looking slightly down as the runtime does.
     pub fn spawn_camera(&self) -> Camera {
         let (eye, yaw) = self.scene.spawn;
@@ -953,4 +1254,81 @@ fn read_back(
     buffer.unmap();
     RgbaImage::from_raw(width, height, pixels)
         .ok_or_else(|| RenderError::Readback("short read".into()))
+}
+
+/// Queues a copy of a texture region into a new mappable buffer (4 bytes a texel).
+fn copy_region(
+    gpu: &Gpu,
+    encoder: &mut wgpu::CommandEncoder,
+    texture: &wgpu::Texture,
+    aspect: wgpu::TextureAspect,
+    (x, y, w, h): (u32, u32, u32, u32),
+) -> wgpu::Buffer {
+    let row =
+        (4 * w).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("region readback"),
+        size: u64::from(row) * u64::from(h),
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    encoder.copy_texture_to_buffer(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d { x, y, z: 0 },
+            aspect,
+        },
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(row),
+                rows_per_image: Some(h),
+            },
+        },
+        wgpu::Extent3d {
+            width: w,
+            height: h,
+            depth_or_array_layers: 1,
+        },
+    );
+    buffer
+}
+
+/// Maps a buffer [`copy_region`] filled and returns its texels row by row.
+fn map_region(
+    gpu: &Gpu,
+    buffer: &wgpu::Buffer,
+    w: u32,
+    h: u32,
+) -> Result<Vec<[u8; 4]>, RenderError> {
+    let row =
+        (4 * w).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let slice = buffer.slice(..);
+    let (tx, rx) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    gpu.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| RenderError::Readback(e.to_string()))?;
+    rx.recv()
+        .map_err(|e| RenderError::Readback(e.to_string()))?
+        .map_err(|e| RenderError::Readback(e.to_string()))?;
+    let mapped = slice
+        .get_mapped_range()
+        .map_err(|e| RenderError::Readback(e.to_string()))?;
+    let mut out = Vec::with_capacity((w * h) as usize);
+    for y in 0..h as usize {
+        let start = y * row as usize;
+        out.extend(
+            mapped[start..start + 4 * w as usize]
+                .chunks_exact(4)
+                .map(|c| [c[0], c[1], c[2], c[3]]),
+        );
+    }
+    drop(mapped);
+    buffer.unmap();
+    Ok(out)
 }

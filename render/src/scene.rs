@@ -49,6 +49,11 @@ pub struct Chunk {
     pub scroll: [f32; 2],
     pub lo: Vec3,
     pub hi: Vec3,
+    /// The id the ID buffer holds for this chunk's pixels; 0: not pickable
+    /// (hidden or locked).
+    pub pick_id: u32,
+    /// The index of the chunk's first face among its entity's faces.
+    pub face_base: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -102,7 +107,7 @@ impl DrawScene {
         let mut vertices = Vec::new();
         let mut chunks = Vec::new();
         let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-        for m in &map.meshes {
+        for (mesh_index, m) in map.meshes.iter().enumerate() {
             let texture = usize::try_from(m.texture_id)
                 .ok()
                 .filter(|i| *i < map.textures.len());
@@ -152,6 +157,9 @@ impl DrawScene {
                 scroll,
                 lo: clo,
                 hi: chi,
+                // In a map each mesh is its own pickable thing: id = index + 1.
+                pick_id: mesh_index as u32 + 1,
+                face_base: 0,
             });
         }
         if chunks.is_empty() {

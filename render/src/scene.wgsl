@@ -15,6 +15,11 @@ struct Draw {
     textured: f32,
     // 1: clamp sampler (atlases); 0: repeat.
     clamp: f32,
+    // Picking: the id written (0: not pickable), the chunk's first face in its
+    // entity and its first vertex in the buffer.
+    pick_id: u32,
+    face_base: u32,
+    first_vertex: u32,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;
@@ -56,4 +61,52 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let fog = clamp((in.depth - frame.fog.x) / max(frame.fog.y - frame.fog.x, 1e-4), 0.0, 1.0);
     let rgb = mix(color.rgb, frame.fog_color.rgb, fog * frame.fog.z);
     return vec4<f32>(rgb, color.a);
+}
+
+// ---- ID buffer: entity id, and face index with bit 31 set for a back face.
+
+struct PickOut {
+    @builtin(position) position: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+    @location(1) @interpolate(flat) face: u32,
+    @location(2) alpha: f32,
+};
+
+@vertex
+fn vs_pick(
+    @builtin(vertex_index) index: u32,
+    @location(0) pos: vec3<f32>,
+    @location(1) uv: vec2<f32>,
+    @location(2) color: vec4<f32>,
+) -> PickOut {
+    var out: PickOut;
+    out.position = frame.clip_from_world * vec4<f32>(pos, 1.0);
+    out.uv = uv + draw.uv_offset;
+    out.face = draw.face_base + (index - draw.first_vertex) / 3u;
+    out.alpha = color.a;
+    return out;
+}
+
+struct Ids {
+    @location(0) entity: u32,
+    @location(1) face: u32,
+    // The fragment's depth in [0, 1] (depth textures cannot be read back in part).
+    @location(2) depth: f32,
+};
+
+@fragment
+fn fs_pick(in: PickOut, @builtin(front_facing) front: bool) -> Ids {
+    let repeat_texel = textureSampleBias(tex, repeat_sampler, in.uv, 0.0);
+    let clamp_texel = textureSampleBias(tex, clamp_sampler, in.uv, 0.0);
+    let texel = select(repeat_texel, clamp_texel, draw.clamp > 0.5);
+    let alpha = in.alpha * select(1.0, texel.a, draw.textured > 0.5);
+    // Cut-out texels are holes for picking too.
+    if (alpha <= draw.alpha_ref) {
+        discard;
+    }
+    var ids: Ids;
+    ids.entity = draw.pick_id;
+    ids.face = in.face | select(0x80000000u, 0u, front);
+    ids.depth = in.position.z;
+    return ids;
 }

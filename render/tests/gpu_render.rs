@@ -340,7 +340,16 @@ fn particles_appear_where_the_pbm_crate_puts_them() {
     };
     let camera = looking_down_z();
     let t = 0.7;
-    let Some((img, stats)) = render(&map, &camera, RenderOptions { time: t, ..options() }) else { return };
+    let Some((img, stats)) = render(
+        &map,
+        &camera,
+        RenderOptions {
+            time: t,
+            ..options()
+        },
+    ) else {
+        return;
+    };
     assert_eq!(stats.particles, 6);
     let field = map.particle_field(&mut |_| {});
     let e = &field.emitters[0];
@@ -352,12 +361,129 @@ fn particles_appear_where_the_pbm_crate_puts_them() {
         centres.push((x, y));
         let px = img.get_pixel(x.min(W - 1), y.min(H - 1)).0;
         // The glow's middle adds near-white to the clear colour.
-        assert!(px[0] > clear[0] + 150 && px[1] > clear[1] + 150, "particle at {x},{y}: {px:?}");
+        assert!(
+            px[0] > clear[0] + 150 && px[1] > clear[1] + 150,
+            "particle at {x},{y}: {px:?}"
+        );
     }
     // Far from every particle the picture is the clear colour.
     for (x, y) in [(0u32, 0u32), (W - 1, 0), (0, H - 1), (W - 1, H - 1)] {
-        if centres.iter().all(|(cx, cy)| cx.abs_diff(x) > 12 || cy.abs_diff(y) > 12) {
+        if centres
+            .iter()
+            .all(|(cx, cy)| cx.abs_diff(x) > 12 || cy.abs_diff(y) > 12)
+        {
             assert!(near(img.get_pixel(x, y).0, clear, 1), "corner {x},{y}");
         }
     }
+}
+
+fn renderer(map: &Map, test: &str) -> Option<Renderer> {
+    let gpu = test_gpu(test)?;
+    Some(Renderer::new(&gpu, DrawScene::from_map(map)).expect("uploads"))
+}
+
+#[test]
+fn picking_finds_the_mesh_and_face_at_a_pixel_and_the_point_under_it() {
+    let mut map = Map::default();
+    map.textures.push(halves(
+        "Red",
+        [255, 0, 0, 255],
+        [255, 0, 0, 255],
+        AlphaMode::None,
+    ));
+    map.meshes.push(quad("Wall", 0, -3.0, 1.0, [0.0; 2]));
+    let Some(r) = renderer(&map, "picking_finds_the_mesh_and_face") else {
+        return;
+    };
+    let camera = looking_down_z();
+    // Triangle 0 is (BL, BR, TR): the lower right half; triangle 1 the upper left.
+    let (x, y) = pixel(&camera, Vec3::new(0.5, -0.5, -3.0));
+    let hit = r
+        .pick(&camera, W, H, 0.0, x, y)
+        .expect("picks")
+        .expect("a hit");
+    assert_eq!(
+        (hit.id, hit.face, hit.back_face, hit.pixel),
+        (1, 0, false, (x, y))
+    );
+    assert!(
+        (hit.world - Vec3::new(0.5, -0.5, -3.0)).length() < 0.1,
+        "{}",
+        hit.world
+    );
+    assert!(
+        (hit.world.z + 3.0).abs() < 0.01,
+        "depth gives the plane: {}",
+        hit.world
+    );
+    let (x, y) = pixel(&camera, Vec3::new(-0.5, 0.5, -3.0));
+    let hit = r
+        .pick(&camera, W, H, 0.0, x, y)
+        .expect("picks")
+        .expect("a hit");
+    assert_eq!((hit.id, hit.face), (1, 1));
+    // Just off the edge, the 9×9 window still finds the wall; far off, nothing.
+    let (ex, ey) = pixel(&camera, Vec3::new(1.0, 0.0, -3.0));
+    let hit = r
+        .pick(&camera, W, H, 0.0, ex + 3, ey)
+        .expect("picks")
+        .expect("near the edge");
+    assert_eq!(hit.id, 1);
+    assert!(hit.pixel.0 < ex + 3);
+    assert_eq!(r.pick(&camera, W, H, 0.0, 1, 1).expect("picks"), None);
+    // From behind, the same wall is a back face.
+    let behind = Camera::psp(Vec3::new(0.0, 0.0, -6.0), std::f32::consts::PI, 0.0);
+    let (x, y) = pixel(&behind, Vec3::new(0.0, 0.0, -3.0));
+    let hit = r
+        .pick(&behind, W, H, 0.0, x, y)
+        .expect("picks")
+        .expect("a hit");
+    assert!(hit.back_face);
+}
+
+#[test]
+fn picking_sees_through_cut_out_holes_and_box_select_lists_what_is_visible() {
+    let mut map = Map::default();
+    map.textures.push(halves(
+        "Red",
+        [255, 0, 0, 255],
+        [255, 0, 0, 255],
+        AlphaMode::None,
+    ));
+    map.textures.push(halves(
+        "Holes",
+        [0, 0, 0, 0],
+        [0, 0, 255, 255],
+        AlphaMode::Cutout,
+    ));
+    map.meshes.push(quad("Back", 0, -4.0, 2.0, [0.0; 2]));
+    map.meshes.push(quad("Fence", 1, -3.0, 0.5, [0.0; 2]));
+    map.meshes.push(quad("Hidden", 0, -5.0, 0.3, [0.0; 2]));
+    let Some(r) = renderer(&map, "picking_sees_through_cut_out_holes") else {
+        return;
+    };
+    let camera = looking_down_z();
+    let hole = pixel(&camera, Vec3::new(-0.25, 0.0, -3.0));
+    let solid = pixel(&camera, Vec3::new(0.25, 0.0, -3.0));
+    let at = |(x, y): (u32, u32)| {
+        r.pick(&camera, W, H, 0.0, x, y)
+            .expect("picks")
+            .expect("a hit")
+    };
+    assert_eq!(at(hole).id, 1, "behind the hole lies the back wall");
+    assert!((at(hole).world.z + 4.0).abs() < 0.01);
+    assert_eq!(at(solid).id, 2);
+    // The whole view holds the back wall and the fence, not the one hidden behind.
+    assert_eq!(
+        r.pick_rect(&camera, W, H, 0.0, (0, 0), (W - 1, H - 1))
+            .expect("picks"),
+        vec![1, 2]
+    );
+    // A rectangle inside the fence's solid half holds only the fence.
+    let inner = pixel(&camera, Vec3::new(0.4, 0.1, -3.0));
+    assert_eq!(
+        r.pick_rect(&camera, W, H, 0.0, solid, inner)
+            .expect("picks"),
+        vec![2]
+    );
 }
