@@ -3,6 +3,7 @@
 //! fog from the environment; in PSP mode at 480×272 with the GE's sampling bias,
 //! no depth writes and a 5551 dithered framebuffer.
 
+use std::collections::HashMap;
 use std::num::NonZeroU64;
 
 use image::RgbaImage;
@@ -10,12 +11,13 @@ use pebble_model::glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
 use crate::RenderError;
-use pbm::particle::{PreparedEmitter, Quad, ViewBasis};
+use pbm::particle::{ParticleField, PreparedEmitter, Quad, ViewBasis};
 
 use crate::camera::{Camera, PSP_HEIGHT, PSP_WIDTH};
+use crate::environment::Environment;
 use crate::frustum::Frustum;
 use crate::gpu::Gpu;
-use crate::scene::{DrawScene, GpuVertex, Pass};
+use crate::scene::{Batch, Chunk, DrawScene, GpuVertex, Pass, SceneTexture};
 
 const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -88,8 +90,117 @@ struct DrawUniform {
     textured: f32,
     clamp: f32,
     pick_id: u32,
-    face_base: u32,
-    first_vertex: u32,
+    _pad: [u32; 2],
+}
+
+/// A batch on the GPU: its vertices and, on the CPU, its chunks.
+#[derive(Debug)]
+struct GpuBatch {
+    key: u64,
+    pick_id: u32,
+    buffer: wgpu::Buffer,
+    chunks: Vec<Chunk>,
+}
+
+/// Uploads a texture's levels; a texture without levels shows magenta.
+fn upload_texture(
+    gpu: &Gpu,
+    layout: &wgpu::BindGroupLayout,
+    t: &SceneTexture,
+) -> (wgpu::BindGroup, wgpu::BindGroup) {
+    let levels: Vec<(u32, u32, &[u8])> = t
+        .levels
+        .iter()
+        .filter(|l| {
+            l.width > 0 && l.height > 0 && l.rgba.len() == (4 * l.width * l.height) as usize
+        })
+        .map(|l| (l.width, l.height, l.rgba.as_slice()))
+        .collect();
+    if levels.is_empty() {
+        upload_levels(gpu, layout, &[(1, 1, &[255, 0, 255, 255])])
+    } else {
+        upload_levels(gpu, layout, &levels)
+    }
+}
+
+/// Uploads mip levels (base first) and returns bind groups for the whole chain and
+/// for level 0 alone.
+fn upload_levels(
+    gpu: &Gpu,
+    layout: &wgpu::BindGroupLayout,
+    levels: &[(u32, u32, &[u8])],
+) -> (wgpu::BindGroup, wgpu::BindGroup) {
+    let device = &gpu.device;
+    let (width, height) = (levels[0].0, levels[0].1);
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("scene texture"),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: levels.len() as u32,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: COLOR_FORMAT,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    for (level, (w, h, rgba)) in levels.iter().enumerate() {
+        gpu.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: level as u32,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            rgba,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(4 * w),
+                rows_per_image: Some(*h),
+            },
+            wgpu::Extent3d {
+                width: *w,
+                height: *h,
+                depth_or_array_layers: 1,
+            },
+        );
+    }
+    let group = |view: &wgpu::TextureView| {
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("texture"),
+            layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(view),
+            }],
+        })
+    };
+    let chain = texture.create_view(&wgpu::TextureViewDescriptor::default());
+    let base = texture.create_view(&wgpu::TextureViewDescriptor {
+        mip_level_count: Some(1),
+        ..Default::default()
+    });
+    (group(&chain), group(&base))
+}
+
+fn upload_batch(device: &wgpu::Device, key: u64, batch: Batch) -> GpuBatch {
+    let contents: &[u8] = if batch.vertices.is_empty() {
+        &[0u8; std::mem::size_of::<GpuVertex>()]
+    } else {
+        bytemuck::cast_slice(&batch.vertices)
+    };
+    GpuBatch {
+        key,
+        pick_id: batch.pick_id,
+        buffer: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("batch vertices"),
+            contents,
+            usage: wgpu::BufferUsages::VERTEX,
+        }),
+        chunks: batch.chunks,
+    }
 }
 
 #[derive(Debug)]
@@ -103,8 +214,17 @@ struct Pipelines {
 #[derive(Debug)]
 pub struct Renderer {
     gpu: Gpu,
+    /// Textures, environment and particles; its batches live in `batches`.
     scene: DrawScene,
-    vertices: wgpu::Buffer,
+    batches: Vec<GpuBatch>,
+    /// Batch key → position in `batches`.
+    index: HashMap<u64, usize>,
+    /// Every chunk as (batch, chunk); a chunk's position here is its uniform slot.
+    flat: Vec<(u32, u32)>,
+    draw_layout: wgpu::BindGroupLayout,
+    texture_layout: wgpu::BindGroupLayout,
+    /// Uniform slots the draw buffer holds.
+    draw_capacity: usize,
     /// Per texture: its whole chain, and level 0 alone (emitter flipbooks).
     textures: Vec<(wgpu::BindGroup, wgpu::BindGroup)>,
     white: wgpu::BindGroup,
@@ -183,18 +303,19 @@ fn texture_entry(binding: u32, filterable: bool) -> wgpu::BindGroupLayoutEntry {
 
 impl Renderer {
     /// Uploads a scene. Fails with the device's own message on a GPU error.
-    pub fn new(gpu: &Gpu, scene: DrawScene) -> Result<Self, RenderError> {
+    pub fn new(gpu: &Gpu, mut scene: DrawScene) -> Result<Self, RenderError> {
         let device = &gpu.device;
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("vertices"),
-            contents: if scene.vertices.is_empty() {
-                &[0u8; std::mem::size_of::<GpuVertex>()]
-            } else {
-                bytemuck::cast_slice(&scene.vertices)
-            },
-            usage: wgpu::BufferUsages::VERTEX,
-        });
+        let batches: Vec<GpuBatch> = std::mem::take(&mut scene.batches)
+            .into_iter()
+            .map(|(key, b)| upload_batch(device, key, b))
+            .collect();
+        let index = batches
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.key, i))
+            .collect();
+        let chunk_count: usize = batches.iter().map(|b| b.chunks.len()).sum();
         let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("frame"),
             entries: &[
@@ -215,76 +336,12 @@ impl Renderer {
             label: Some("texture"),
             entries: &[texture_entry(0, true)],
         });
-        let upload = |width: u32, height: u32, levels: &[(u32, u32, &[u8])]| {
-            let texture = device.create_texture(&wgpu::TextureDescriptor {
-                label: Some("scene texture"),
-                size: wgpu::Extent3d {
-                    width,
-                    height,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: levels.len() as u32,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: COLOR_FORMAT,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            });
-            for (level, (w, h, rgba)) in levels.iter().enumerate() {
-                gpu.queue.write_texture(
-                    wgpu::TexelCopyTextureInfo {
-                        texture: &texture,
-                        mip_level: level as u32,
-                        origin: wgpu::Origin3d::ZERO,
-                        aspect: wgpu::TextureAspect::All,
-                    },
-                    rgba,
-                    wgpu::TexelCopyBufferLayout {
-                        offset: 0,
-                        bytes_per_row: Some(4 * w),
-                        rows_per_image: Some(*h),
-                    },
-                    wgpu::Extent3d {
-                        width: *w,
-                        height: *h,
-                        depth_or_array_layers: 1,
-                    },
-                );
-            }
-            let group = |view: &wgpu::TextureView| {
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("texture"),
-                    layout: &texture_layout,
-                    entries: &[wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::TextureView(view),
-                    }],
-                })
-            };
-            let chain = texture.create_view(&wgpu::TextureViewDescriptor::default());
-            let base = texture.create_view(&wgpu::TextureViewDescriptor {
-                mip_level_count: Some(1),
-                ..Default::default()
-            });
-            (group(&chain), group(&base))
-        };
         let textures = scene
             .textures
             .iter()
-            .map(|t| {
-                let levels: Vec<(u32, u32, &[u8])> = t
-                    .levels
-                    .iter()
-                    .filter(|l| l.width > 0 && l.height > 0)
-                    .map(|l| (l.width, l.height, l.rgba.as_slice()))
-                    .collect();
-                match levels.first() {
-                    Some(&(w, h, _)) => upload(w, h, &levels),
-                    None => upload(1, 1, &[(1, 1, &[255, 0, 255, 255])]),
-                }
-            })
+            .map(|t| upload_texture(gpu, &texture_layout, t))
             .collect();
-        let white = upload(1, 1, &[(1, 1, &[255, 255, 255, 255])]).0;
+        let white = upload_levels(gpu, &texture_layout, &[(1, 1, &[255, 255, 255, 255])]).0;
         let particle_count = scene.particles.particles.len().max(1);
         let particle_vertices = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("particle vertices"),
@@ -343,7 +400,7 @@ impl Renderer {
         ];
         let draw_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("draw uniforms"),
-            size: DRAW_STRIDE * (scene.chunks.len() + scene.particles.emitters.len()).max(1) as u64,
+            size: DRAW_STRIDE * (chunk_count + scene.particles.emitters.len()).max(1) as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -385,7 +442,7 @@ impl Renderer {
                             array_stride: std::mem::size_of::<GpuVertex>() as u64,
                             step_mode: wgpu::VertexStepMode::Vertex,
                             attributes: &wgpu::vertex_attr_array![
-                                0 => Float32x3, 1 => Float32x2, 2 => Unorm8x4
+                                0 => Float32x3, 1 => Float32x2, 2 => Unorm8x4, 3 => Uint32
                             ],
                         })],
                     },
@@ -487,7 +544,7 @@ impl Renderer {
                     array_stride: std::mem::size_of::<GpuVertex>() as u64,
                     step_mode: wgpu::VertexStepMode::Vertex,
                     attributes: &wgpu::vertex_attr_array![
-                        0 => Float32x3, 1 => Float32x2, 2 => Unorm8x4
+                        0 => Float32x3, 1 => Float32x2, 2 => Unorm8x4, 3 => Uint32
                     ],
                 })],
             },
@@ -522,10 +579,15 @@ impl Renderer {
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(RenderError::Gpu(e.to_string()));
         }
-        Ok(Self {
+        let mut renderer = Self {
             gpu: gpu.clone(),
             scene,
-            vertices,
+            batches,
+            index,
+            flat: Vec::new(),
+            draw_layout,
+            texture_layout,
+            draw_capacity: chunk_count,
             textures,
             white,
             particle_vertices,
@@ -539,7 +601,128 @@ impl Renderer {
             psp_layout,
             psp_pipeline,
             pick_pipeline,
-        })
+        };
+        renderer.draw_capacity = (chunk_count + renderer.scene.particles.emitters.len()).max(1);
+        renderer.relayout();
+        Ok(renderer)
+    }
+
+    /// Recomputes the flat chunk list and grows the draw buffer to hold it.
+    fn relayout(&mut self) {
+        self.flat = self
+            .batches
+            .iter()
+            .enumerate()
+            .flat_map(|(b, batch)| (0..batch.chunks.len() as u32).map(move |c| (b as u32, c)))
+            .collect();
+        let need = (self.flat.len() + self.scene.particles.emitters.len()).max(1);
+        if need > self.draw_capacity {
+            let capacity = need.next_power_of_two();
+            self.draw_buffer = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("draw uniforms"),
+                size: DRAW_STRIDE * capacity as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            self.draw_group = self
+                .gpu
+                .device
+                .create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("draw"),
+                    layout: &self.draw_layout,
+                    entries: &[wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &self.draw_buffer,
+                            offset: 0,
+                            size: NonZeroU64::new(std::mem::size_of::<DrawUniform>() as u64),
+                        }),
+                    }],
+                });
+            self.draw_capacity = capacity;
+        }
+    }
+
+    /// The chunk in uniform slot `slot`.
+    fn chunk(&self, slot: usize) -> &Chunk {
+        let (b, c) = self.flat[slot];
+        &self.batches[b as usize].chunks[c as usize]
+    }
+
+    fn batch_of(&self, slot: usize) -> &GpuBatch {
+        &self.batches[self.flat[slot].0 as usize]
+    }
+
+    /// Adds or replaces the batch under `key` (a replaced batch keeps its place in
+    /// the draw order; a new one goes last). Only that batch is uploaded.
+    pub fn set_batch(&mut self, key: u64, batch: Batch) {
+        let gpu_batch = upload_batch(&self.gpu.device, key, batch);
+        match self.index.get(&key) {
+            Some(&i) => self.batches[i] = gpu_batch,
+            None => {
+                self.index.insert(key, self.batches.len());
+                self.batches.push(gpu_batch);
+            }
+        }
+        self.relayout();
+    }
+
+    /// Removes the batch under `key`, if any.
+    pub fn remove_batch(&mut self, key: u64) {
+        if let Some(i) = self.index.remove(&key) {
+            self.batches.remove(i);
+            for (n, b) in self.batches.iter().enumerate().skip(i) {
+                self.index.insert(b.key, n);
+            }
+            self.relayout();
+        }
+    }
+
+    /// Puts the batches in the order of `keys` (unknown keys are ignored; batches
+    /// not named keep their relative order after the named ones).
+    pub fn reorder(&mut self, keys: &[u64]) {
+        let rank: HashMap<u64, usize> = keys.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+        self.batches
+            .sort_by_key(|b| rank.get(&b.key).copied().unwrap_or(usize::MAX));
+        self.index = self
+            .batches
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.key, i))
+            .collect();
+        self.relayout();
+    }
+
+    /// Adds a texture; chunks name it by the returned index.
+    pub fn add_texture(&mut self, texture: SceneTexture) -> u32 {
+        let group = upload_texture(&self.gpu, &self.texture_layout, &texture);
+        self.textures.push(group);
+        self.scene.textures.push(texture);
+        self.scene.textures.len() as u32 - 1
+    }
+
+    /// Replaces the particle field (emitters changed).
+    pub fn set_particles(&mut self, particles: ParticleField) {
+        let count = particles.particles.len().max(1);
+        let size = (count * 6 * std::mem::size_of::<GpuVertex>()) as u64;
+        if size > self.particle_vertices.size() {
+            self.particle_vertices = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("particle vertices"),
+                size,
+                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+        }
+        self.scene.particles = particles;
+        self.relayout();
+    }
+
+    pub fn set_environment(&mut self, environment: Environment) {
+        self.scene.environment = environment;
+    }
+
+    pub fn set_spawn(&mut self, eye: Vec3, yaw: f32) {
+        self.scene.spawn = (eye, yaw);
     }
 
     pub fn scene(&self) -> &DrawScene {
@@ -618,6 +801,7 @@ impl Renderer {
                 for (_, q) in &quads {
                     for (pos, uv) in q.triangles() {
                         vertices.push(GpuVertex {
+                            face: 0,
                             pos,
                             uv,
                             color: q.color,
@@ -658,8 +842,10 @@ impl Renderer {
             .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
         let emitters = &self.scene.particles.emitters;
         let mut draws =
-            vec![0u8; (DRAW_STRIDE as usize) * (self.scene.chunks.len() + emitters.len()).max(1)];
-        for (i, c) in self.scene.chunks.iter().enumerate() {
+            vec![0u8; (DRAW_STRIDE as usize) * (self.flat.len() + emitters.len()).max(1)];
+        for i in 0..self.flat.len() {
+            let c = self.chunk(i);
+            let pick_id = self.batch_of(i).pick_id;
             let texture = c.texture.and_then(|t| self.scene.textures.get(t as usize));
             let u = DrawUniform {
                 uv_offset: pbm::scroll::scroll_offset(options.time, c.scroll),
@@ -674,9 +860,8 @@ impl Renderer {
                 } else {
                     0.0
                 },
-                pick_id: c.pick_id,
-                face_base: c.face_base,
-                first_vertex: c.first,
+                pick_id,
+                _pad: [0; 2],
             };
             let at = i * DRAW_STRIDE as usize;
             draws[at..at + std::mem::size_of::<DrawUniform>()]
@@ -700,10 +885,9 @@ impl Renderer {
                 textured: 1.0,
                 clamp: 1.0,
                 pick_id: 0,
-                face_base: 0,
-                first_vertex: 0,
+                _pad: [0; 2],
             };
-            let at = (self.scene.chunks.len() + k) * DRAW_STRIDE as usize;
+            let at = (self.flat.len() + k) * DRAW_STRIDE as usize;
             draws[at..at + std::mem::size_of::<DrawUniform>()]
                 .copy_from_slice(bytemuck::bytes_of(&u));
         }
@@ -719,20 +903,17 @@ impl Renderer {
     ) -> Vec<usize> {
         let frustum = Frustum::from_clip_from_world(clip_from_world);
         let visible = |i: &usize| {
-            let c = &self.scene.chunks[*i];
+            let c = self.chunk(*i);
             !options.cull || frustum.intersects(c.lo, c.hi)
         };
-        let all = 0..self.scene.chunks.len();
-        let of = |pass: Pass| {
-            all.clone()
-                .filter(move |i| self.scene.chunks[*i].pass == pass)
-        };
+        let all = 0..self.flat.len();
+        let of = |pass: Pass| all.clone().filter(move |i| self.chunk(*i).pass == pass);
         let mut list: Vec<usize> = of(Pass::Opaque).filter(visible).collect();
         if options.psp {
             // The runtime draws cutouts and blends in one loop, in file order.
             list.extend(
                 all.clone()
-                    .filter(|i| self.scene.chunks[*i].pass != Pass::Opaque)
+                    .filter(|i| self.chunk(*i).pass != Pass::Opaque)
                     .filter(visible),
             );
         } else {
@@ -740,7 +921,7 @@ impl Renderer {
             let mut blend: Vec<(f32, usize)> = of(Pass::Blend)
                 .filter(visible)
                 .map(|i| {
-                    let c = &self.scene.chunks[i];
+                    let c = self.chunk(i);
                     (((c.lo + c.hi) * 0.5 - camera.eye).length_squared(), i)
                 })
                 .collect();
@@ -823,7 +1004,7 @@ impl Renderer {
         let depth_view = depth.create_view(&Default::default());
         let list = self.draw_list(clip_from_world, camera, options);
         let mut stats = FrameStats {
-            chunks: self.scene.chunks.len(),
+            chunks: self.flat.len(),
             ..Default::default()
         };
         let mut encoder = device.create_command_encoder(&Default::default());
@@ -859,10 +1040,15 @@ impl Renderer {
             });
             let pipelines = if options.psp { &self.psp } else { &self.editor };
             pass.set_bind_group(0, &self.frame_groups[usize::from(options.psp)], &[]);
-            pass.set_vertex_buffer(0, self.vertices.slice(..));
             let mut bound: Option<Pass> = None;
+            let mut bound_batch = None;
             for i in list {
-                let c = &self.scene.chunks[i];
+                let c = self.chunk(i);
+                let batch = self.flat[i].0;
+                if bound_batch != Some(batch) {
+                    pass.set_vertex_buffer(0, self.batches[batch as usize].buffer.slice(..));
+                    bound_batch = Some(batch);
+                }
                 if bound != Some(c.pass) {
                     pass.set_pipeline(match c.pass {
                         Pass::Opaque => &pipelines.opaque,
@@ -888,7 +1074,7 @@ impl Renderer {
             }
             for b in &batches {
                 pass.set_pipeline(&self.particle_pipelines[usize::from(b.additive)]);
-                let at = (self.scene.chunks.len() + b.emitter) as u64 * DRAW_STRIDE;
+                let at = (self.flat.len() + b.emitter) as u64 * DRAW_STRIDE;
                 pass.set_bind_group(1, &self.draw_group, &[at as u32]);
                 let e = &emitters[b.emitter];
                 let texture = self.emitter_texture(e);
@@ -1043,11 +1229,16 @@ impl Renderer {
             });
             pass.set_pipeline(&self.pick_pipeline);
             pass.set_bind_group(0, &self.frame_groups[0], &[]);
-            pass.set_vertex_buffer(0, self.vertices.slice(..));
+            let mut bound_batch = None;
             for i in list {
-                let c = &self.scene.chunks[i];
-                if c.pick_id == 0 {
+                let c = self.chunk(i);
+                let batch = self.flat[i].0;
+                if self.batches[batch as usize].pick_id == 0 {
                     continue;
+                }
+                if bound_batch != Some(batch) {
+                    pass.set_vertex_buffer(0, self.batches[batch as usize].buffer.slice(..));
+                    bound_batch = Some(batch);
                 }
                 pass.set_bind_group(1, &self.draw_group, &[(i as u64 * DRAW_STRIDE) as u32]);
                 let texture = c

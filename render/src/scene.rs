@@ -1,7 +1,8 @@
-//! What the GPU draws, held on the CPU: textures with their mip chains, one vertex
-//! list, and chunks (a texture, a pass, a UV scroll and exact bounds over a range of
-//! vertices). Built from a `.pbm` map exactly as the PSP runtime reads it, so any
-//! map can be viewed as the device shows it.
+//! What the GPU draws, held on the CPU: textures with their mip chains, and
+//! batches (one per map mesh or scene entity: a vertex list and its chunks, each a
+//! texture, a pass, a UV scroll and exact bounds over a range of vertices). Built
+//! here from a `.pbm` map exactly as the PSP runtime reads it, so any map can be
+//! viewed as the device shows it; [`crate::scene_model`] builds it from a scene.
 
 use pbm::particle::ParticleField;
 use pbm::texture::{MipLevel, decode, is_pot, mip_chain};
@@ -18,7 +19,7 @@ pub enum Pass {
     Blend,
 }
 
-/// A vertex as the shaders read it: 24 bytes.
+/// A vertex as the shaders read it: 28 bytes.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct GpuVertex {
@@ -26,7 +27,13 @@ pub struct GpuVertex {
     pub uv: [f32; 2],
     /// 0xAABBGGRR, read as four unorm bytes.
     pub color: u32,
+    /// The face this vertex belongs to in its entity (for picking); bit 31 marks
+    /// the reversed copy of a double-sided face.
+    pub face: u32,
 }
+
+/// Marks the reversed copy of a double-sided face in [`GpuVertex::face`].
+pub const REVERSED: u32 = 0x8000_0000;
 
 #[derive(Debug, Clone)]
 pub struct SceneTexture {
@@ -49,19 +56,33 @@ pub struct Chunk {
     pub scroll: [f32; 2],
     pub lo: Vec3,
     pub hi: Vec3,
-    /// The id the ID buffer holds for this chunk's pixels; 0: not pickable
-    /// (hidden or locked).
+}
+
+/// What one map mesh or scene entity draws.
+#[derive(Debug, Clone, Default)]
+pub struct Batch {
+    /// What the ID buffer holds for its pixels: the entity id, or mesh index + 1
+    /// for a map; 0: not pickable (hidden or locked).
     pub pick_id: u32,
-    /// The index of the chunk's first face among its entity's faces.
-    pub face_base: u32,
+    pub vertices: Vec<GpuVertex>,
+    /// Ranges of `vertices`.
+    pub chunks: Vec<Chunk>,
+}
+
+impl Batch {
+    pub fn bounds(&self) -> Option<(Vec3, Vec3)> {
+        self.chunks
+            .iter()
+            .map(|c| (c.lo, c.hi))
+            .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
+    }
 }
 
 #[derive(Debug, Clone)]
 pub struct DrawScene {
     pub textures: Vec<SceneTexture>,
-    pub vertices: Vec<GpuVertex>,
-    /// In draw order within each pass (the file order for a map).
-    pub chunks: Vec<Chunk>,
+    /// In draw order within each pass (the file order for a map), with a key each.
+    pub batches: Vec<(u64, Batch)>,
     pub environment: Environment,
     /// Eye position and yaw the runtime starts at.
     pub spawn: (Vec3, f32),
@@ -104,8 +125,7 @@ impl DrawScene {
                 }
             })
             .collect();
-        let mut vertices = Vec::new();
-        let mut chunks = Vec::new();
+        let mut batches = Vec::new();
         let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
         for (mesh_index, m) in map.meshes.iter().enumerate() {
             let texture = usize::try_from(m.texture_id)
@@ -130,9 +150,9 @@ impl DrawScene {
                 texture.map(|i| map.textures[i].name.as_str()),
                 m.uv_scroll,
             );
-            let first = vertices.len() as u32;
             let (mut clo, mut chi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-            for v in &m.vertices {
+            let mut vertices = Vec::with_capacity(m.vertices.len());
+            for (i, v) in m.vertices.iter().enumerate() {
                 let p = Vec3::from(v.pos);
                 clo = clo.min(p);
                 chi = chi.max(p);
@@ -140,29 +160,37 @@ impl DrawScene {
                     pos: v.pos,
                     uv: v.uv,
                     color: v.color,
+                    face: i as u32 / 3,
                 });
             }
-            let count = vertices.len() as u32 - first;
+            let count = vertices.len() as u32;
             if count == 0 {
                 continue;
             }
             lo = lo.min(clo);
             hi = hi.max(chi);
-            chunks.push(Chunk {
+            let chunk = Chunk {
                 name,
-                first,
+                first: 0,
                 count,
                 texture: texture.map(|i| i as u32),
                 pass,
                 scroll,
                 lo: clo,
                 hi: chi,
-                // In a map each mesh is its own pickable thing: id = index + 1.
-                pick_id: mesh_index as u32 + 1,
-                face_base: 0,
-            });
+            };
+            // In a map each mesh is its own pickable thing: id = index + 1.
+            let id = mesh_index as u32 + 1;
+            batches.push((
+                u64::from(id),
+                Batch {
+                    pick_id: id,
+                    vertices,
+                    chunks: vec![chunk],
+                },
+            ));
         }
-        if chunks.is_empty() {
+        if batches.is_empty() {
             (lo, hi) = (Vec3::ZERO, Vec3::ZERO);
         }
         let glow = textures.len() as u32;
@@ -171,8 +199,7 @@ impl DrawScene {
         let particles = map.particle_field(&mut |_| {});
         Self {
             textures,
-            vertices,
-            chunks,
+            batches,
             environment: Environment::of_map(map),
             spawn: (Vec3::from(map.spawn_pos), map.spawn_rot),
             bounds: (lo, hi),
@@ -182,7 +209,7 @@ impl DrawScene {
     }
 
     pub fn triangles(&self) -> usize {
-        self.vertices.len() / 3
+        self.batches.iter().map(|(_, b)| b.vertices.len() / 3).sum()
     }
 }
 

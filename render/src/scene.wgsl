@@ -15,11 +15,10 @@ struct Draw {
     textured: f32,
     // 1: clamp sampler (atlases); 0: repeat.
     clamp: f32,
-    // Picking: the id written (0: not pickable), the chunk's first face in its
-    // entity and its first vertex in the buffer.
+    // Picking: the id written (0: not pickable).
     pick_id: u32,
-    face_base: u32,
-    first_vertex: u32,
+    _pad0: u32,
+    _pad1: u32,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;
@@ -63,7 +62,9 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     return vec4<f32>(rgb, color.a);
 }
 
-// ---- ID buffer: entity id, and face index with bit 31 set for a back face.
+// ---- ID buffer: entity id, and face index with bit 31 set for a back face. A
+// reversed copy of a double-sided face carries bit 31 already, so seeing its front
+// means seeing the original's back.
 
 struct PickOut {
     @builtin(position) position: vec4<f32>,
@@ -74,15 +75,15 @@ struct PickOut {
 
 @vertex
 fn vs_pick(
-    @builtin(vertex_index) index: u32,
     @location(0) pos: vec3<f32>,
     @location(1) uv: vec2<f32>,
     @location(2) color: vec4<f32>,
+    @location(3) face: u32,
 ) -> PickOut {
     var out: PickOut;
     out.position = frame.clip_from_world * vec4<f32>(pos, 1.0);
     out.uv = uv + draw.uv_offset;
-    out.face = draw.face_base + (index - draw.first_vertex) / 3u;
+    out.face = face;
     out.alpha = color.a;
     return out;
 }
@@ -106,7 +107,7 @@ fn fs_pick(in: PickOut, @builtin(front_facing) front: bool) -> Ids {
     }
     var ids: Ids;
     ids.entity = draw.pick_id;
-    ids.face = in.face | select(0x80000000u, 0u, front);
+    ids.face = in.face ^ select(0x80000000u, 0u, front);
     ids.depth = in.position.z;
     return ids;
 }
