@@ -379,6 +379,26 @@ impl Scene {
         (pick != 0).then(|| self.entity(EntityId(pick))).flatten()
     }
 
+    /// Whether an entity is drawn (and exported): it, its layer and every ancestor
+    /// (and theirs) visible.
+    pub fn is_drawn(&self, id: EntityId) -> bool {
+        let layer_visible = |l: LayerId| {
+            self.data
+                .layers
+                .iter()
+                .find(|x| x.id == l)
+                .is_none_or(|x| x.visible)
+        };
+        let mut cur = self.entity(id);
+        while let Some(e) = cur {
+            if !e.visible || !layer_visible(e.layer) {
+                return false;
+            }
+            cur = e.parent.and_then(|p| self.entity(p));
+        }
+        true
+    }
+
     /// Whether an entity can be picked: visible and unlocked, with its layer and
     /// every ancestor visible and unlocked.
     pub fn is_pickable(&self, id: EntityId) -> bool {

@@ -7,7 +7,8 @@
 //!
 //! Modules: [`camera`] (the runtime's conventions), [`frustum`] (conservative chunk
 //! culling), [`environment`] (clear colour and fog presets), [`scene`] (what is
-//! drawn, on the CPU), [`gpu`] (a headless device), [`renderer`] (passes and
+//! drawn, on the CPU), [`scene_model`] (a scene model drawn live, following its
+//! change journal), [`gpu`] (a headless device), [`renderer`] (passes and
 //! read-back), [`psp`] (the 5551 dither the PSP look applies).
 
 pub mod camera;
@@ -17,12 +18,14 @@ pub mod gpu;
 pub mod psp;
 pub mod renderer;
 pub mod scene;
+pub mod scene_model;
 
 pub use camera::{Camera, ViewAxis};
 pub use gpu::Gpu;
 pub use pbm::particle::ViewBasis;
 pub use renderer::{FrameStats, RenderOptions, Renderer};
 pub use scene::DrawScene;
+pub use scene_model::SceneSync;
 
 /// What can go wrong while rendering.
 #[derive(Debug, thiserror::Error)]

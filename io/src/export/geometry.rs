@@ -29,19 +29,7 @@ fn pack_color(c: [f32; 4]) -> u32 {
 
 /// Visible in the export: the entity, its ancestors and their layers shown.
 pub(crate) fn drawn(scene: &Scene, id: EntityId) -> bool {
-    let layers = &scene.data().layers;
-    let mut cur = scene.entity(id);
-    while let Some(e) = cur {
-        let layer_visible = layers
-            .iter()
-            .find(|l| l.id == e.layer)
-            .is_none_or(|l| l.visible);
-        if !e.visible || !layer_visible {
-            return false;
-        }
-        cur = e.parent.and_then(|p| scene.entity(p));
-    }
-    true
+    scene.is_drawn(id)
 }
 
 /// Names ≤ 31 characters, unique in their section.

@@ -1,0 +1,381 @@
+//! A scene model drawn live. [`SceneSync`] builds one batch per drawn mesh entity
+//! (world transform applied, faces grouped by material, spatial chunks for culling,
+//! double-sided faces in both windings) and then follows the model's change
+//! journal: moving one entity re-uploads that entity's batch (and its children's),
+//! never the world. Textures load through a caller's loader, once per image and
+//! alpha mode; emitters become the same particle field the device evaluates.
+
+use std::collections::{BTreeSet, HashMap};
+
+use image::RgbaImage;
+use pbm::AlphaMode as PbmAlpha;
+use pbm::particle::ParticleField;
+use pbm::texture::{MipLevel, is_pot, mip_chain};
+use pebble_model::entity::EntityKind;
+use pebble_model::glam::{Affine3A, Vec2, Vec3};
+use pebble_model::material::AlphaMode;
+use pebble_model::{EntityId, Kind, Material, MaterialId, Scene};
+
+use crate::environment::Environment;
+use crate::renderer::Renderer;
+use crate::scene::{
+    Batch, Chunk, DrawScene, GpuVertex, Pass, REVERSED, SceneTexture, glow_texture,
+};
+use crate::{Gpu, RenderError};
+
+/// Loads a project-relative image path.
+pub type TextureLoader<'a> = dyn Fn(&str) -> Result<RgbaImage, String> + 'a;
+
+/// Triangles per chunk: small enough for culling to matter, big enough to keep
+/// draw calls few.
+pub const CHUNK_TRIANGLES: usize = 2048;
+
+/// Keeps a renderer in step with a scene.
+#[derive(Debug, Default)]
+pub struct SceneSync {
+    revision: u64,
+    /// Renderer texture per (image path, alpha mode).
+    textures: HashMap<(String, PbmAlpha), u32>,
+    glow: u32,
+    /// What could not be loaded, once per image.
+    pub warnings: Vec<String>,
+}
+
+fn pbm_alpha(a: AlphaMode) -> PbmAlpha {
+    match a {
+        AlphaMode::None => PbmAlpha::None,
+        AlphaMode::Cutout => PbmAlpha::Cutout,
+        AlphaMode::Blend => PbmAlpha::Blend,
+    }
+}
+
+fn pack_color(c: [f32; 4]) -> u32 {
+    let b = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round() as u32;
+    b(c[0]) | b(c[1]) << 8 | b(c[2]) << 16 | b(c[3]) << 24
+}
+
+/// A scene texture from an image: a mip chain when its sides are powers of two.
+pub fn scene_texture(name: &str, image: &RgbaImage, alpha: PbmAlpha) -> SceneTexture {
+    let (w, h) = image.dimensions();
+    let levels = if is_pot(w, h) && w >= 16 && h >= 8 {
+        mip_chain(image.as_raw(), w, h, alpha)
+    } else {
+        vec![MipLevel {
+            width: w,
+            height: h,
+            rgba: image.as_raw().clone(),
+        }]
+    };
+    SceneTexture {
+        name: name.to_string(),
+        levels,
+        clamp: false,
+        alpha,
+    }
+}
+
+/// A magenta and black checker that says "this texture is missing".
+fn missing_texture(name: &str) -> SceneTexture {
+    let image = RgbaImage::from_fn(16, 16, |x, y| {
+        if (x / 4 + y / 4) % 2 == 0 {
+            image::Rgba([255, 0, 255, 255])
+        } else {
+            image::Rgba([0, 0, 0, 255])
+        }
+    });
+    scene_texture(name, &image, PbmAlpha::None)
+}
+
+impl SceneSync {
+    /// A renderer showing `scene`, and the sync that keeps it current.
+    pub fn renderer(
+        gpu: &Gpu,
+        scene: &Scene,
+        loader: &TextureLoader<'_>,
+    ) -> Result<(Renderer, Self), RenderError> {
+        let empty = DrawScene {
+            textures: vec![glow_texture()],
+            batches: Vec::new(),
+            environment: Environment::preset(scene.settings().environment.preset_name()),
+            spawn: (Vec3::new(0.0, 1.6, 0.0), 0.0),
+            bounds: (Vec3::ZERO, Vec3::ZERO),
+            particles: ParticleField::default(),
+            glow: 0,
+        };
+        let mut renderer = Renderer::new(gpu, empty)?;
+        let mut sync = Self {
+            glow: 0,
+            ..Self::default()
+        };
+        sync.sync(&mut renderer, scene, loader);
+        Ok((renderer, sync))
+    }
+
+    /// The renderer texture for an image path and alpha mode, loaded on first use.
+    fn texture(
+        &mut self,
+        renderer: &mut Renderer,
+        path: &str,
+        alpha: PbmAlpha,
+        loader: &TextureLoader<'_>,
+    ) -> u32 {
+        if let Some(t) = self.textures.get(&(path.to_string(), alpha)) {
+            return *t;
+        }
+        let texture = match loader(path) {
+            Ok(image) => scene_texture(path, &image, alpha),
+            Err(e) => {
+                self.warnings.push(format!(
+                    "texture {path} cannot be loaded ({e}); shown as a magenta checker"
+                ));
+                missing_texture(path)
+            }
+        };
+        let index = renderer.add_texture(texture);
+        self.textures.insert((path.to_string(), alpha), index);
+        index
+    }
+
+    /// Applies what changed in `scene` since the last sync. Returns the number of
+    /// batches uploaded.
+    pub fn sync(
+        &mut self,
+        renderer: &mut Renderer,
+        scene: &Scene,
+        loader: &TextureLoader<'_>,
+    ) -> usize {
+        let changes = scene.changes_since(self.revision);
+        let first = self.revision == 0;
+        self.revision = changes.revision;
+        if first || changes.settings {
+            renderer.set_environment(Environment::preset(
+                scene.settings().environment.preset_name(),
+            ));
+        }
+        let mut rebuild: BTreeSet<EntityId> = BTreeSet::new();
+        if first || changes.hierarchy || changes.settings {
+            // Visibility through parents and layers may have changed anywhere.
+            rebuild.extend(scene.entities().map(|e| e.id));
+        } else {
+            for id in &changes.entities {
+                rebuild.extend(scene.subtree(*id));
+            }
+            for m in &changes.materials {
+                // A changed material may point at a new image: forget its textures.
+                if let Some(mat) = scene.material(*m)
+                    && let Some(path) = &mat.texture
+                {
+                    self.textures.retain(|(p, _), _| p != path);
+                }
+                rebuild.extend(scene.material_users(*m).into_iter().map(|(e, _)| e));
+            }
+        }
+        for id in &changes.removed {
+            renderer.remove_batch(u64::from(id.0));
+        }
+        let mut uploaded = 0;
+        let mut emitters_changed = first || !changes.removed.is_empty();
+        for id in rebuild {
+            let Some(e) = scene.entity(id) else { continue };
+            match &e.kind {
+                EntityKind::Mesh(_) => {
+                    match self.mesh_batch(renderer, scene, id, loader) {
+                        Some(batch) => renderer.set_batch(u64::from(id.0), batch),
+                        None => renderer.remove_batch(u64::from(id.0)),
+                    }
+                    uploaded += 1;
+                }
+                EntityKind::Emitter(_) => emitters_changed = true,
+                EntityKind::PlayerSpawn(_) => {
+                    let t = scene.world_transform(id);
+                    let (_, rotation, translation) = t.to_scale_rotation_translation();
+                    let forward = rotation * Vec3::NEG_Z;
+                    renderer.set_spawn(translation, forward.x.atan2(-forward.z));
+                }
+                _ => {}
+            }
+        }
+        if emitters_changed {
+            let field = self.particle_field(renderer, scene, loader);
+            renderer.set_particles(field);
+        }
+        if uploaded > 0 {
+            let order: Vec<u64> = scene.entities().map(|e| u64::from(e.id.0)).collect();
+            renderer.reorder(&order);
+        }
+        uploaded
+    }
+
+    /// The particle field of every drawn emitter entity, budgets applied as the
+    /// device applies them.
+    fn particle_field(
+        &mut self,
+        renderer: &mut Renderer,
+        scene: &Scene,
+        loader: &TextureLoader<'_>,
+    ) -> ParticleField {
+        let mut records = Vec::new();
+        for e in scene.entities_of(Kind::Emitter) {
+            let EntityKind::Emitter(em) = &e.kind else {
+                continue;
+            };
+            if !scene.is_drawn(e.id) {
+                continue;
+            }
+            let texture = match &em.texture {
+                Some(path) => self.texture(renderer, path, PbmAlpha::None, loader) as i32,
+                None => self.glow as i32,
+            };
+            let pos: Vec3 = scene.world_transform(e.id).translation.into();
+            records.push((None, em.to_record(&e.name, pos, texture)));
+        }
+        let count = renderer.scene().textures.len() as u32;
+        ParticleField::prepare(records.into_iter(), count, &mut |_| {})
+    }
+
+    /// The batch of one mesh entity, or `None` when it is not drawn.
+    fn mesh_batch(
+        &mut self,
+        renderer: &mut Renderer,
+        scene: &Scene,
+        id: EntityId,
+        loader: &TextureLoader<'_>,
+    ) -> Option<Batch> {
+        let e = scene.entity(id)?;
+        let EntityKind::Mesh(mesh) = &e.kind else {
+            return None;
+        };
+        if !scene.is_drawn(id) {
+            return None;
+        }
+        let g = &mesh.geometry;
+        let world: Affine3A = scene.world_transform(id);
+        let mirrored = world.matrix3.determinant() < 0.0;
+        let positions: Vec<Vec3> = g
+            .positions
+            .iter()
+            .map(|p| world.transform_point3(*p))
+            .collect();
+        if positions.iter().any(|p| !p.is_finite()) {
+            return None;
+        }
+        // Faces by material, in first-use order.
+        let mut groups: Vec<(MaterialId, Vec<usize>)> = Vec::new();
+        for (i, f) in g.faces.iter().enumerate() {
+            match groups.iter_mut().find(|(m, _)| *m == f.material) {
+                Some((_, faces)) => faces.push(i),
+                None => groups.push((f.material, vec![i])),
+            }
+        }
+        let mut vertices = Vec::new();
+        let mut chunks = Vec::new();
+        for (material_id, faces) in groups {
+            let fallback = Material::default();
+            let material = scene.material(material_id).unwrap_or(&fallback);
+            let alpha = pbm_alpha(material.alpha);
+            let texture = material
+                .texture
+                .clone()
+                .map(|path| self.texture(renderer, &path, alpha, loader));
+            let pass = match material.alpha {
+                AlphaMode::None => Pass::Opaque,
+                AlphaMode::Cutout => Pass::Cutout,
+                AlphaMode::Blend => Pass::Blend,
+            };
+            let scroll = if texture.is_some() {
+                material.uv_scroll.to_array()
+            } else {
+                [0.0; 2]
+            };
+            let mut tris: Vec<[GpuVertex; 3]> = Vec::with_capacity(faces.len());
+            for fi in faces {
+                let f = &g.faces[fi];
+                let corner = |k: usize| {
+                    let i = f.indices[k] as usize;
+                    let base = g
+                        .colors
+                        .as_ref()
+                        .and_then(|c| c.get(i))
+                        .copied()
+                        .unwrap_or([1.0; 4]);
+                    let color = [0, 1, 2, 3].map(|c| base[c] * material.color[c]);
+                    let uv: Vec2 = material.repeats(f.uvs[k]);
+                    GpuVertex {
+                        pos: positions.get(i).copied().unwrap_or(Vec3::ZERO).to_array(),
+                        uv: uv.to_array(),
+                        color: pack_color(color),
+                        face: fi as u32,
+                    }
+                };
+                let order = if mirrored { [0, 2, 1] } else { [0, 1, 2] };
+                let tri = order.map(corner);
+                tris.push(tri);
+                if material.double_sided {
+                    let [a, b, c] = tri;
+                    let flip = |mut v: GpuVertex| {
+                        v.face |= REVERSED;
+                        v
+                    };
+                    tris.push([flip(a), flip(c), flip(b)]);
+                }
+            }
+            let mut pieces = Vec::new();
+            split_spatially(tris, &mut pieces);
+            for piece in pieces {
+                let first = vertices.len() as u32;
+                let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+                for v in piece.iter().flatten() {
+                    lo = lo.min(Vec3::from(v.pos));
+                    hi = hi.max(Vec3::from(v.pos));
+                }
+                vertices.extend(piece.into_iter().flatten());
+                chunks.push(Chunk {
+                    name: format!("{}_{}", e.name, chunks.len()),
+                    first,
+                    count: vertices.len() as u32 - first,
+                    texture,
+                    pass,
+                    scroll,
+                    lo,
+                    hi,
+                });
+            }
+        }
+        Some(Batch {
+            pick_id: if scene.is_pickable(id) { id.0 } else { 0 },
+            vertices,
+            chunks,
+        })
+    }
+}
+
+/// Splits triangles into neighbourhoods of at most [`CHUNK_TRIANGLES`] by halving
+/// along the longest axis of their centroids.
+fn split_spatially(mut tris: Vec<[GpuVertex; 3]>, out: &mut Vec<Vec<[GpuVertex; 3]>>) {
+    if tris.len() <= CHUNK_TRIANGLES {
+        if !tris.is_empty() {
+            out.push(tris);
+        }
+        return;
+    }
+    let centroid = |t: &[GpuVertex; 3]| {
+        (Vec3::from(t[0].pos) + Vec3::from(t[1].pos) + Vec3::from(t[2].pos)) / 3.0
+    };
+    let (lo, hi) = tris.iter().map(centroid).fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), c| (lo.min(c), hi.max(c)),
+    );
+    let e = hi - lo;
+    let axis = if e.x >= e.y && e.x >= e.z {
+        0
+    } else if e.y >= e.z {
+        1
+    } else {
+        2
+    };
+    let mid = tris.len() / 2;
+    tris.select_nth_unstable_by(mid, |a, b| centroid(a)[axis].total_cmp(&centroid(b)[axis]));
+    let right = tris.split_off(mid);
+    split_spatially(tris, out);
+    split_spatially(right, out);
+}
