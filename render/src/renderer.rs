@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::num::NonZeroU64;
 
 use image::RgbaImage;
-use pebble_model::glam::{Mat4, Vec3};
+use pebble_model::glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
 use crate::RenderError;
@@ -102,12 +102,30 @@ struct GpuBatch {
     chunks: Vec<Chunk>,
 }
 
-/// Uploads a texture's levels; a texture without levels shows magenta.
+/// The two samplers: repeat for ordinary textures, clamp for atlases and emitters.
+#[derive(Debug)]
+struct Samplers {
+    repeat: wgpu::Sampler,
+    clamp: wgpu::Sampler,
+}
+
+/// How one texture can be bound: as surfaces sample it (repeat, or clamp for an
+/// atlas), as a single-cell emitter samples it (clamped chain) and as a flipbook
+/// samples it (clamped level 0).
+#[derive(Debug)]
+struct TextureGroups {
+    surface: wgpu::BindGroup,
+    emitter: wgpu::BindGroup,
+    flipbook: wgpu::BindGroup,
+}
+
+/// Uploads a texture's levels; a texture without usable levels shows magenta.
 fn upload_texture(
     gpu: &Gpu,
     layout: &wgpu::BindGroupLayout,
+    samplers: &Samplers,
     t: &SceneTexture,
-) -> (wgpu::BindGroup, wgpu::BindGroup) {
+) -> TextureGroups {
     let levels: Vec<(u32, u32, &[u8])> = t
         .levels
         .iter()
@@ -117,19 +135,26 @@ fn upload_texture(
         .map(|l| (l.width, l.height, l.rgba.as_slice()))
         .collect();
     if levels.is_empty() {
-        upload_levels(gpu, layout, &[(1, 1, &[255, 0, 255, 255])])
+        upload_levels(
+            gpu,
+            layout,
+            samplers,
+            t.clamp,
+            &[(1, 1, &[255, 0, 255, 255])],
+        )
     } else {
-        upload_levels(gpu, layout, &levels)
+        upload_levels(gpu, layout, samplers, t.clamp, &levels)
     }
 }
 
-/// Uploads mip levels (base first) and returns bind groups for the whole chain and
-/// for level 0 alone.
+/// Uploads mip levels (base first) and makes its bind groups.
 fn upload_levels(
     gpu: &Gpu,
     layout: &wgpu::BindGroupLayout,
+    samplers: &Samplers,
+    clamp: bool,
     levels: &[(u32, u32, &[u8])],
-) -> (wgpu::BindGroup, wgpu::BindGroup) {
+) -> TextureGroups {
     let device = &gpu.device;
     let (width, height) = (levels[0].0, levels[0].1);
     let texture = device.create_texture(&wgpu::TextureDescriptor {
@@ -167,14 +192,20 @@ fn upload_levels(
             },
         );
     }
-    let group = |view: &wgpu::TextureView| {
+    let group = |view: &wgpu::TextureView, sampler: &wgpu::Sampler| {
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("texture"),
             layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(view),
-            }],
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(sampler),
+                },
+            ],
         })
     };
     let chain = texture.create_view(&wgpu::TextureViewDescriptor::default());
@@ -182,7 +213,18 @@ fn upload_levels(
         mip_level_count: Some(1),
         ..Default::default()
     });
-    (group(&chain), group(&base))
+    TextureGroups {
+        surface: group(
+            &chain,
+            if clamp {
+                &samplers.clamp
+            } else {
+                &samplers.repeat
+            },
+        ),
+        emitter: group(&chain, &samplers.clamp),
+        flipbook: group(&base, &samplers.clamp),
+    }
 }
 
 fn upload_batch(device: &wgpu::Device, key: u64, batch: Batch) -> GpuBatch {
@@ -225,14 +267,14 @@ pub struct Renderer {
     texture_layout: wgpu::BindGroupLayout,
     /// Uniform slots the draw buffer holds.
     draw_capacity: usize,
-    /// Per texture: its whole chain, and level 0 alone (emitter flipbooks).
-    textures: Vec<(wgpu::BindGroup, wgpu::BindGroup)>,
+    textures: Vec<TextureGroups>,
     white: wgpu::BindGroup,
     particle_vertices: wgpu::Buffer,
     /// Blended and additive particles.
     particle_pipelines: [wgpu::RenderPipeline; 2],
     frame_buffer: wgpu::Buffer,
-    frame_groups: [wgpu::BindGroup; 2],
+    frame_group: wgpu::BindGroup,
+    samplers: Samplers,
     draw_buffer: wgpu::Buffer,
     draw_group: wgpu::BindGroup,
     editor: Pipelines,
@@ -240,6 +282,18 @@ pub struct Renderer {
     psp_layout: wgpu::BindGroupLayout,
     psp_pipeline: wgpu::RenderPipeline,
     pick_pipeline: wgpu::RenderPipeline,
+    /// The last frame's targets, reused while the size stays.
+    targets: std::sync::Mutex<Option<FrameTargets>>,
+}
+
+#[derive(Debug, Clone)]
+struct FrameTargets {
+    width: u32,
+    height: u32,
+    color: wgpu::Texture,
+    depth: wgpu::Texture,
+    /// The PSP look's 5551 frame.
+    quantised: wgpu::Texture,
 }
 
 /// What the ID buffer holds under the cursor.
@@ -318,11 +372,11 @@ impl Renderer {
         let chunk_count: usize = batches.iter().map(|b| b.chunks.len()).sum();
         let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("frame"),
-            entries: &[
-                uniform_entry(0, false, std::mem::size_of::<FrameUniform>() as u64),
-                sampler_entry(1),
-                sampler_entry(2),
-            ],
+            entries: &[uniform_entry(
+                0,
+                false,
+                std::mem::size_of::<FrameUniform>() as u64,
+            )],
         });
         let draw_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("draw"),
@@ -334,14 +388,40 @@ impl Renderer {
         });
         let texture_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("texture"),
-            entries: &[texture_entry(0, true)],
+            entries: &[texture_entry(0, true), sampler_entry(1)],
         });
+        // Both views select the nearest mip level (the GE's LINEAR_MIPMAP_NEAREST):
+        // the editor shows the device's texture detail, and a software rasteriser
+        // does half the texel fetches of trilinear filtering.
+        let sampler = |address: wgpu::AddressMode| {
+            device.create_sampler(&wgpu::SamplerDescriptor {
+                label: Some("scene sampler"),
+                address_mode_u: address,
+                address_mode_v: address,
+                address_mode_w: address,
+                mag_filter: wgpu::FilterMode::Linear,
+                min_filter: wgpu::FilterMode::Linear,
+                mipmap_filter: wgpu::MipmapFilterMode::Nearest,
+                ..Default::default()
+            })
+        };
+        let samplers = Samplers {
+            repeat: sampler(wgpu::AddressMode::Repeat),
+            clamp: sampler(wgpu::AddressMode::ClampToEdge),
+        };
         let textures = scene
             .textures
             .iter()
-            .map(|t| upload_texture(gpu, &texture_layout, t))
+            .map(|t| upload_texture(gpu, &texture_layout, &samplers, t))
             .collect();
-        let white = upload_levels(gpu, &texture_layout, &[(1, 1, &[255, 255, 255, 255])]).0;
+        let white = upload_levels(
+            gpu,
+            &texture_layout,
+            &samplers,
+            false,
+            &[(1, 1, &[255, 255, 255, 255])],
+        )
+        .surface;
         let particle_count = scene.particles.particles.len().max(1);
         let particle_vertices = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("particle vertices"),
@@ -355,49 +435,14 @@ impl Renderer {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let sampler = |address: wgpu::AddressMode, mipmap: wgpu::MipmapFilterMode| {
-            device.create_sampler(&wgpu::SamplerDescriptor {
-                label: Some("scene sampler"),
-                address_mode_u: address,
-                address_mode_v: address,
-                address_mode_w: address,
-                mag_filter: wgpu::FilterMode::Linear,
-                min_filter: wgpu::FilterMode::Linear,
-                mipmap_filter: mipmap,
-                ..Default::default()
-            })
-        };
-        // Editor: trilinear. PSP: the GE's LINEAR_MIPMAP_NEAREST.
-        let frame_group = |mipmap| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("frame"),
-                layout: &frame_layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: frame_buffer.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::Sampler(&sampler(
-                            wgpu::AddressMode::Repeat,
-                            mipmap,
-                        )),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::Sampler(&sampler(
-                            wgpu::AddressMode::ClampToEdge,
-                            mipmap,
-                        )),
-                    },
-                ],
-            })
-        };
-        let frame_groups = [
-            frame_group(wgpu::MipmapFilterMode::Linear),
-            frame_group(wgpu::MipmapFilterMode::Nearest),
-        ];
+        let frame_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("frame"),
+            layout: &frame_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: frame_buffer.as_entire_binding(),
+            }],
+        });
         let draw_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("draw uniforms"),
             size: DRAW_STRIDE * (chunk_count + scene.particles.emitters.len()).max(1) as u64,
@@ -431,6 +476,12 @@ impl Renderer {
         });
         let pipeline =
             |label: &str, cull: bool, depth_write: bool, blend: Option<wgpu::BlendState>| {
+                // Opaque chunks skip the alpha test, which lets early depth rejection work.
+                let fragment = if label.contains("opaque") {
+                    "fs_opaque"
+                } else {
+                    "fs_main"
+                };
                 device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                     label: Some(label),
                     layout: Some(&layout),
@@ -462,7 +513,7 @@ impl Renderer {
                     multisample: Default::default(),
                     fragment: Some(wgpu::FragmentState {
                         module: &shader,
-                        entry_point: Some("fs_main"),
+                        entry_point: Some(fragment),
                         compilation_options: Default::default(),
                         targets: &[Some(wgpu::ColorTargetState {
                             format: COLOR_FORMAT,
@@ -593,7 +644,8 @@ impl Renderer {
             particle_vertices,
             particle_pipelines,
             frame_buffer,
-            frame_groups,
+            frame_group,
+            samplers,
             draw_buffer,
             draw_group,
             editor,
@@ -601,6 +653,7 @@ impl Renderer {
             psp_layout,
             psp_pipeline,
             pick_pipeline,
+            targets: std::sync::Mutex::new(None),
         };
         renderer.draw_capacity = (chunk_count + renderer.scene.particles.emitters.len()).max(1);
         renderer.relayout();
@@ -641,6 +694,59 @@ impl Renderer {
                 });
             self.draw_capacity = capacity;
         }
+    }
+
+    /// Colour, depth and PSP targets of a size, made once and then reused.
+    fn targets(&self, width: u32, height: u32) -> FrameTargets {
+        let mut cached = self
+            .targets
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(t) = cached
+            .as_ref()
+            .filter(|t| (t.width, t.height) == (width, height))
+        {
+            return t.clone();
+        }
+        let target = |label, format, usage| {
+            self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let t = FrameTargets {
+            width,
+            height,
+            color: target(
+                "color",
+                COLOR_FORMAT,
+                wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::COPY_SRC
+                    | wgpu::TextureUsages::TEXTURE_BINDING,
+            ),
+            depth: target(
+                "depth",
+                DEPTH_FORMAT,
+                wgpu::TextureUsages::RENDER_ATTACHMENT,
+            ),
+            quantised: target(
+                "psp frame",
+                COLOR_FORMAT,
+                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            ),
+        };
+        *cached = Some(t.clone());
+        t
     }
 
     /// The chunk in uniform slot `slot`.
@@ -695,7 +801,7 @@ impl Renderer {
 
     /// Adds a texture; chunks name it by the returned index.
     pub fn add_texture(&mut self, texture: SceneTexture) -> u32 {
-        let group = upload_texture(&self.gpu, &self.texture_layout, &texture);
+        let group = upload_texture(&self.gpu, &self.texture_layout, &self.samplers, &texture);
         self.textures.push(group);
         self.scene.textures.push(texture);
         self.scene.textures.len() as u32 - 1
@@ -909,6 +1015,16 @@ impl Renderer {
         let all = 0..self.flat.len();
         let of = |pass: Pass| all.clone().filter(move |i| self.chunk(*i).pass == pass);
         let mut list: Vec<usize> = of(Pass::Opaque).filter(visible).collect();
+        if !options.psp {
+            // Front to back, so the depth test rejects hidden fragments early. The
+            // device draws in file order, so the PSP look keeps it.
+            let distance = |i: usize| {
+                let c = self.chunk(i);
+                let nearest = camera.eye.clamp(c.lo, c.hi);
+                (nearest - camera.eye).length_squared()
+            };
+            list.sort_by(|a, b| distance(*a).total_cmp(&distance(*b)).then(a.cmp(b)));
+        }
         if options.psp {
             // The runtime draws cutouts and blends in one loop, in file order.
             list.extend(
@@ -938,6 +1054,26 @@ impl Renderer {
         camera: &Camera,
         options: &RenderOptions,
     ) -> Result<(RgbaImage, FrameStats), RenderError> {
+        self.frame(camera, options, true)
+            .map(|(image, stats)| (image.unwrap_or_default(), stats))
+    }
+
+    /// Draws one frame and waits for the GPU to finish it, without reading it back
+    /// (what a windowed view pays per frame; for benchmarks).
+    pub fn draw(
+        &self,
+        camera: &Camera,
+        options: &RenderOptions,
+    ) -> Result<FrameStats, RenderError> {
+        self.frame(camera, options, false).map(|(_, stats)| stats)
+    }
+
+    fn frame(
+        &self,
+        camera: &Camera,
+        options: &RenderOptions,
+        read: bool,
+    ) -> Result<(Option<RgbaImage>, FrameStats), RenderError> {
         if options.width == 0
             || options.height == 0
             || options.width > 8192
@@ -972,34 +1108,12 @@ impl Renderer {
             );
         }
 
-        let target = |label, format, usage| {
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: wgpu::Extent3d {
-                    width,
-                    height,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage,
-                view_formats: &[],
-            })
-        };
-        let color = target(
-            "color",
-            COLOR_FORMAT,
-            wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::COPY_SRC
-                | wgpu::TextureUsages::TEXTURE_BINDING,
-        );
-        let depth = target(
-            "depth",
-            DEPTH_FORMAT,
-            wgpu::TextureUsages::RENDER_ATTACHMENT,
-        );
+        let FrameTargets {
+            color,
+            depth,
+            quantised,
+            ..
+        } = self.targets(width, height);
         let color_view = color.create_view(&Default::default());
         let depth_view = depth.create_view(&Default::default());
         let list = self.draw_list(clip_from_world, camera, options);
@@ -1039,7 +1153,7 @@ impl Renderer {
                 multiview_mask: None,
             });
             let pipelines = if options.psp { &self.psp } else { &self.editor };
-            pass.set_bind_group(0, &self.frame_groups[usize::from(options.psp)], &[]);
+            pass.set_bind_group(0, &self.frame_group, &[]);
             let mut bound: Option<Pass> = None;
             let mut bound_batch = None;
             for i in list {
@@ -1061,7 +1175,7 @@ impl Renderer {
                 let texture = c
                     .texture
                     .and_then(|t| self.textures.get(t as usize))
-                    .map(|(chain, _)| chain)
+                    .map(|t| &t.surface)
                     .unwrap_or(&self.white);
                 pass.set_bind_group(2, texture, &[]);
                 pass.draw(c.first..c.first + c.count, 0..1);
@@ -1082,7 +1196,7 @@ impl Renderer {
                 let group = self
                     .textures
                     .get(texture as usize)
-                    .map(|(chain, base)| if flipbook { base } else { chain })
+                    .map(|t| if flipbook { &t.flipbook } else { &t.emitter })
                     .unwrap_or(&self.white);
                 pass.set_bind_group(2, group, &[]);
                 pass.draw(b.first..b.first + b.count, 0..1);
@@ -1092,11 +1206,6 @@ impl Renderer {
             }
         }
         let out = if options.psp {
-            let quantised = target(
-                "psp frame",
-                COLOR_FORMAT,
-                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            );
             let quantised_view = quantised.create_view(&Default::default());
             let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("psp"),
@@ -1131,6 +1240,17 @@ impl Renderer {
         } else {
             color
         };
+        if !read {
+            self.gpu.queue.submit([encoder.finish()]);
+            self.gpu
+                .device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .map_err(|e| RenderError::Readback(e.to_string()))?;
+            if let Some(e) = pollster::block_on(scope.pop()) {
+                return Err(RenderError::Gpu(e.to_string()));
+            }
+            return Ok((None, stats));
+        }
         let image = read_back(&self.gpu, encoder, &out, width, height)?;
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(RenderError::Gpu(e.to_string()));
@@ -1145,7 +1265,7 @@ impl Renderer {
         } else {
             image
         };
-        Ok((image, stats))
+        Ok((Some(image), stats))
     }
 
     /// Draws the ID buffer for a `width × height` view and reads back the region
@@ -1166,14 +1286,32 @@ impl Renderer {
             time,
             ..Default::default()
         };
-        let clip_from_world = camera.clip_from_world(width as f32 / height as f32);
+        // Only the region is rasterised: a projection that stretches the region's
+        // part of the view over the whole (small) target, whose frustum also culls
+        // everything outside the region.
+        let full = camera.clip_from_world(width as f32 / height as f32);
+        let (xa, xb) = (
+            x as f32 / width as f32 * 2.0 - 1.0,
+            (x + w) as f32 / width as f32 * 2.0 - 1.0,
+        );
+        let (ya, yb) = (
+            1.0 - (y + h) as f32 / height as f32 * 2.0,
+            1.0 - y as f32 / height as f32 * 2.0,
+        );
+        let window = Mat4::from_cols(
+            Vec4::new(2.0 / (xb - xa), 0.0, 0.0, 0.0),
+            Vec4::new(0.0, 2.0 / (yb - ya), 0.0, 0.0),
+            Vec4::new(0.0, 0.0, 1.0, 0.0),
+            Vec4::new(-(xa + xb) / (xb - xa), -(ya + yb) / (yb - ya), 0.0, 1.0),
+        );
+        let clip_from_world = window * full;
         self.write_uniforms(clip_from_world, &options);
         let target = |label, format| {
             device.create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
                 size: wgpu::Extent3d {
-                    width,
-                    height,
+                    width: w,
+                    height: h,
                     depth_or_array_layers: 1,
                 },
                 mip_level_count: 1,
@@ -1228,7 +1366,7 @@ impl Renderer {
                 multiview_mask: None,
             });
             pass.set_pipeline(&self.pick_pipeline);
-            pass.set_bind_group(0, &self.frame_groups[0], &[]);
+            pass.set_bind_group(0, &self.frame_group, &[]);
             let mut bound_batch = None;
             for i in list {
                 let c = self.chunk(i);
@@ -1244,13 +1382,13 @@ impl Renderer {
                 let texture = c
                     .texture
                     .and_then(|t| self.textures.get(t as usize))
-                    .map(|(chain, _)| chain)
+                    .map(|t| &t.surface)
                     .unwrap_or(&self.white);
                 pass.set_bind_group(2, texture, &[]);
                 pass.draw(c.first..c.first + c.count, 0..1);
             }
         }
-        let region = (x, y, w, h);
+        let region = (0, 0, w, h);
         let ids_buffer = copy_region(
             &self.gpu,
             &mut encoder,

@@ -1,4 +1,5 @@
-// Chunks: unlit, vertex colour × texel, alpha test, linear fog by view depth.
+// Chunks: unlit, vertex colour × texel, alpha test, linear fog by view depth
+// (per vertex, as the GE computes it).
 
 struct Frame {
     clip_from_world: mat4x4<f32>,
@@ -11,9 +12,8 @@ struct Draw {
     uv_offset: vec2<f32>,
     // Fragments with alpha at or under this are discarded (the GE's GREATER test).
     alpha_ref: f32,
-    // 1: sample the texture; 0: vertex colour only.
+    // Informational: the bound texture and sampler already say these.
     textured: f32,
-    // 1: clamp sampler (atlases); 0: repeat.
     clamp: f32,
     // Picking: the id written (0: not pickable).
     pick_id: u32,
@@ -22,16 +22,18 @@ struct Draw {
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;
-@group(0) @binding(1) var repeat_sampler: sampler;
-@group(0) @binding(2) var clamp_sampler: sampler;
 @group(1) @binding(0) var<uniform> draw: Draw;
+// The chunk's texture (a white texel when untextured) and its sampler (repeat, or
+// clamp for atlases and emitters): one fetch, no branches.
 @group(2) @binding(0) var tex: texture_2d<f32>;
+@group(2) @binding(1) var tex_sampler: sampler;
 
 struct VertexOut {
     @builtin(position) position: vec4<f32>,
     @location(0) uv: vec2<f32>,
     @location(1) color: vec4<f32>,
-    @location(2) depth: f32,
+    // Fog factor, computed per vertex and interpolated as the GE does.
+    @location(2) fog: f32,
 };
 
 @vertex
@@ -44,22 +46,33 @@ fn vs_main(
     out.position = frame.clip_from_world * vec4<f32>(pos, 1.0);
     out.uv = uv + draw.uv_offset;
     out.color = color;
-    out.depth = out.position.w;
+    let depth = out.position.w;
+    out.fog = clamp((depth - frame.fog.x) / max(frame.fog.y - frame.fog.x, 1e-4), 0.0, 1.0) * frame.fog.z;
     return out;
 }
 
+fn shade(in: VertexOut) -> vec4<f32> {
+    let texel = textureSampleBias(tex, tex_sampler, in.uv, frame.fog.w);
+    let color = in.color * texel;
+    let rgb = mix(color.rgb, frame.fog_color.rgb, in.fog);
+    return vec4<f32>(rgb, color.a);
+}
+
+// Opaque chunks: no alpha test, so the rasteriser may reject hidden fragments by
+// depth before shading them.
+@fragment
+fn fs_opaque(in: VertexOut) -> @location(0) vec4<f32> {
+    return shade(in);
+}
+
+// Cutout, blended chunks and particles: the GE's alpha test (GREATER alpha_ref).
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
-    let repeat_texel = textureSampleBias(tex, repeat_sampler, in.uv, frame.fog.w);
-    let clamp_texel = textureSampleBias(tex, clamp_sampler, in.uv, frame.fog.w);
-    let texel = select(repeat_texel, clamp_texel, draw.clamp > 0.5);
-    var color = in.color * select(vec4<f32>(1.0), texel, draw.textured > 0.5);
+    let color = shade(in);
     if (color.a <= draw.alpha_ref) {
         discard;
     }
-    let fog = clamp((in.depth - frame.fog.x) / max(frame.fog.y - frame.fog.x, 1e-4), 0.0, 1.0);
-    let rgb = mix(color.rgb, frame.fog_color.rgb, fog * frame.fog.z);
-    return vec4<f32>(rgb, color.a);
+    return color;
 }
 
 // ---- ID buffer: entity id, and face index with bit 31 set for a back face. A
@@ -97,10 +110,8 @@ struct Ids {
 
 @fragment
 fn fs_pick(in: PickOut, @builtin(front_facing) front: bool) -> Ids {
-    let repeat_texel = textureSampleBias(tex, repeat_sampler, in.uv, 0.0);
-    let clamp_texel = textureSampleBias(tex, clamp_sampler, in.uv, 0.0);
-    let texel = select(repeat_texel, clamp_texel, draw.clamp > 0.5);
-    let alpha = in.alpha * select(1.0, texel.a, draw.textured > 0.5);
+    let texel = textureSampleBias(tex, tex_sampler, in.uv, 0.0);
+    let alpha = in.alpha * texel.a;
     // Cut-out texels are holes for picking too.
     if (alpha <= draw.alpha_ref) {
         discard;
