@@ -15,6 +15,7 @@ pub mod camera;
 pub mod environment;
 pub mod frustum;
 pub mod gpu;
+pub mod overlay;
 pub mod psp;
 pub mod renderer;
 pub mod scene;
@@ -22,8 +23,9 @@ pub mod scene_model;
 
 pub use camera::{Camera, ViewAxis};
 pub use gpu::Gpu;
+pub use overlay::{Overlay, OverlayOptions};
 pub use pbm::particle::ViewBasis;
-pub use renderer::{FrameStats, RenderOptions, Renderer};
+pub use renderer::{Extras, FrameStats, PickHit, RenderOptions, Renderer};
 pub use scene::DrawScene;
 pub use scene_model::SceneSync;
 

@@ -19,6 +19,8 @@ struct Draw {
     pick_id: u32,
     _pad0: u32,
     _pad1: u32,
+    // Selection or hover: RGB and strength.
+    tint: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;
@@ -54,7 +56,8 @@ fn vs_main(
 fn shade(in: VertexOut) -> vec4<f32> {
     let texel = textureSampleBias(tex, tex_sampler, in.uv, frame.fog.w);
     let color = in.color * texel;
-    let rgb = mix(color.rgb, frame.fog_color.rgb, in.fog);
+    let tinted = mix(color.rgb, draw.tint.rgb, draw.tint.a);
+    let rgb = mix(tinted, frame.fog_color.rgb, in.fog);
     return vec4<f32>(rgb, color.a);
 }
 

@@ -186,11 +186,9 @@ impl SceneSync {
                     uploaded += 1;
                 }
                 EntityKind::Emitter(_) => emitters_changed = true,
-                EntityKind::PlayerSpawn(_) => {
-                    let t = scene.world_transform(id);
-                    let (_, rotation, translation) = t.to_scale_rotation_translation();
-                    let forward = rotation * Vec3::NEG_Z;
-                    renderer.set_spawn(translation, forward.x.atan2(-forward.z));
+                EntityKind::PlayerSpawn(spawn) => {
+                    // As the exporter writes the header: the position and the yaw.
+                    renderer.set_spawn(scene.world_transform(id).translation.into(), spawn.yaw);
                 }
                 _ => {}
             }

@@ -191,3 +191,29 @@ fn moving_one_entity_uploads_only_that_entity() {
         None
     );
 }
+
+#[test]
+fn selection_tints_its_entity_and_overlays_draw_over_the_scene() {
+    use pebble_render::{Extras, Overlay, OverlayOptions};
+    let Some(gpu) = test_gpu("selection_tints_its_entity") else { return };
+    let (scene, ids) = scene();
+    let (renderer, _) = SceneSync::renderer(&gpu, &scene, &loader).expect("renderer");
+    let camera = Camera::psp(Vec3::new(0.0, 1.0, 0.0), 0.0, -0.2);
+    let r = pixel(&camera, Vec3::new(1.0, 0.5, -4.5));
+    let g = pixel(&camera, Vec3::new(-1.0, 0.5, -4.5));
+    let selected = [ids[1].0];
+    let overlay = Overlay::of_scene(&scene, &OverlayOptions { grid_extent: 10.0, ..Default::default() });
+    let extras = Extras { overlay: Some(&overlay), selected: &selected, hovered: Some(ids[0].0) };
+    let (plain, _) = renderer.render(&camera, &options()).expect("renders");
+    let (marked, stats) = renderer.render_with(&camera, &options(), &extras).expect("renders");
+    assert_eq!(plain.get_pixel(r.0, r.1).0, [255, 0, 0, 255]);
+    let red = marked.get_pixel(r.0, r.1).0;
+    assert!(red[0] > 240 && red[1] > 40 && red[2] < 60, "selected red box is tinted orange: {red:?}");
+    let green = marked.get_pixel(g.0, g.1).0;
+    assert!(green[0] > 30 && green[1] > 240, "hovered green box is lightened: {green:?}");
+    // The grid shows on the empty ground below the horizon, and only there.
+    let differs = |y0: u32, y1: u32| (y0..y1).flat_map(|y| (0..W).map(move |x| (x, y))).filter(|&(x, y)| plain.get_pixel(x, y) != marked.get_pixel(x, y)).count();
+    assert!(differs(H - 8, H) > 10, "grid lines near the bottom");
+    assert_eq!(differs(0, 4), 0, "nothing changes in the sky");
+    assert!(stats.draw_calls > 2);
+}

@@ -1,0 +1,229 @@
+//! Editor overlays, built from a scene as plain geometry: the ground grid, collider
+//! wireframes, trigger boxes, the spawn marker with its direction, light and emitter
+//! icons, and walkable surfaces as a translucent tint. Lines are depth-tested but
+//! never write depth; the renderer draws them after the scene. Selection and hover
+//! tints are per entity ([`crate::RenderOptions::selected`]).
+
+use pebble_model::entity::{Collider, EntityKind, Light};
+use pebble_model::glam::{Affine3A, Vec3};
+use pebble_model::{EntityId, Scene};
+
+/// A coloured line vertex (colour 0xAABBGGRR).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct LineVertex {
+    pub pos: [f32; 3],
+    pub color: u32,
+}
+
+/// Lines (pairs of vertices) and translucent triangles (triples).
+#[derive(Debug, Clone, Default)]
+pub struct Overlay {
+    pub lines: Vec<LineVertex>,
+    pub triangles: Vec<LineVertex>,
+}
+
+/// What to include.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OverlayOptions {
+    /// Grid lines every metre within this many metres of `grid_centre`; 0: none.
+    pub grid_extent: f32,
+    pub grid_centre: Vec3,
+    pub colliders: bool,
+    pub triggers: bool,
+    pub markers: bool,
+    pub walkable: bool,
+}
+
+impl Default for OverlayOptions {
+    fn default() -> Self {
+        Self {
+            grid_extent: 20.0,
+            grid_centre: Vec3::ZERO,
+            colliders: true,
+            triggers: true,
+            markers: true,
+            walkable: true,
+        }
+    }
+}
+
+pub const GRID_MINOR: u32 = 0x60_80_80_80;
+pub const GRID_MAJOR: u32 = 0xB0_B0_B0_B0;
+pub const AXIS_X: u32 = 0xFF_40_40_E0;
+pub const AXIS_Z: u32 = 0xFF_E0_60_40;
+pub const COLLIDER: u32 = 0xFF_40_E0_FF;
+pub const TRIGGER: u32 = 0xFF_FF_60_D0;
+pub const SPAWN: u32 = 0xFF_40_FF_40;
+pub const LIGHT: u32 = 0xFF_40_E0_FF;
+pub const EMITTER: u32 = 0xFF_FF_C0_40;
+pub const WALKABLE: u32 = 0x50_40_E0_40;
+
+impl Overlay {
+    pub fn line(&mut self, a: Vec3, b: Vec3, color: u32) {
+        self.lines.push(LineVertex { pos: a.to_array(), color });
+        self.lines.push(LineVertex { pos: b.to_array(), color });
+    }
+
+    /// The twelve edges of a box given by its eight corners (bit 0: x, 1: y, 2: z).
+    fn cage(&mut self, corners: [Vec3; 8], color: u32) {
+        for (a, b) in [
+            (0, 1), (2, 3), (4, 5), (6, 7),
+            (0, 2), (1, 3), (4, 6), (5, 7),
+            (0, 4), (1, 5), (2, 6), (3, 7),
+        ] {
+            self.line(corners[a], corners[b], color);
+        }
+    }
+
+    fn boxed(&mut self, world: &Affine3A, lo: Vec3, hi: Vec3, color: u32) {
+        let corners = std::array::from_fn(|i| {
+            world.transform_point3(Vec3::new(
+                if i & 1 == 0 { lo.x } else { hi.x },
+                if i & 2 == 0 { lo.y } else { hi.y },
+                if i & 4 == 0 { lo.z } else { hi.z },
+            ))
+        });
+        self.cage(corners, color);
+    }
+
+    /// A small three-axis star: light and emitter icons.
+    fn star(&mut self, at: Vec3, size: f32, color: u32) {
+        for d in [Vec3::X, Vec3::Y, Vec3::Z, Vec3::new(1.0, 1.0, 0.0).normalize(), Vec3::new(-1.0, 1.0, 0.0).normalize()] {
+            self.line(at - d * size, at + d * size, color);
+        }
+    }
+
+    /// The overlay of a scene's drawn entities.
+    pub fn of_scene(scene: &Scene, options: &OverlayOptions) -> Self {
+        let mut o = Self::default();
+        if options.grid_extent > 0.0 {
+            o.grid(options.grid_centre, options.grid_extent);
+        }
+        for e in scene.entities() {
+            if !scene.is_drawn(e.id) {
+                continue;
+            }
+            o.entity(scene, e.id, options);
+        }
+        o
+    }
+
+    /// Grid lines on y = 0 every metre (every tenth brighter), the X and Z axes red
+    /// and blue.
+    pub fn grid(&mut self, centre: Vec3, extent: f32) {
+        let n = extent.min(500.0).floor() as i32;
+        let (cx, cz) = (centre.x.round() as i32, centre.z.round() as i32);
+        for k in -n..=n {
+            let (x, z) = ((cx + k) as f32, (cz + k) as f32);
+            let xcolor = if cx + k == 0 { AXIS_Z } else if (cx + k) % 10 == 0 { GRID_MAJOR } else { GRID_MINOR };
+            let zcolor = if cz + k == 0 { AXIS_X } else if (cz + k) % 10 == 0 { GRID_MAJOR } else { GRID_MINOR };
+            let (z0, z1) = ((cz - n) as f32, (cz + n) as f32);
+            let (x0, x1) = ((cx - n) as f32, (cx + n) as f32);
+            self.line(Vec3::new(x, 0.0, z0), Vec3::new(x, 0.0, z1), xcolor);
+            self.line(Vec3::new(x0, 0.0, z), Vec3::new(x1, 0.0, z), zcolor);
+        }
+    }
+
+    fn entity(&mut self, scene: &Scene, id: EntityId, options: &OverlayOptions) {
+        let Some(e) = scene.entity(id) else { return };
+        let world = scene.world_transform(id);
+        let at: Vec3 = world.translation.into();
+        match &e.kind {
+            EntityKind::Collider(Collider::Box { size }) if options.colliders => {
+                self.boxed(&world, -*size * 0.5, *size * 0.5, COLLIDER);
+            }
+            EntityKind::Collider(Collider::Ramp { size }) if options.colliders => {
+                // A wedge: full height at −Z, zero at +Z, centred like the box.
+                let h = *size * 0.5;
+                let p = |x: f32, y: f32, z: f32| world.transform_point3(Vec3::new(x, y, z));
+                let (bl, br, fl, fr) = (p(-h.x, -h.y, h.z), p(h.x, -h.y, h.z), p(-h.x, -h.y, -h.z), p(h.x, -h.y, -h.z));
+                let (tl, tr) = (p(-h.x, h.y, -h.z), p(h.x, h.y, -h.z));
+                for (a, b) in [(bl, br), (fl, fr), (bl, fl), (br, fr), (tl, tr), (fl, tl), (fr, tr), (bl, tl), (br, tr)] {
+                    self.line(a, b, COLLIDER);
+                }
+            }
+            EntityKind::Trigger(t) if options.triggers => {
+                self.boxed(&world, -t.size * 0.5, t.size * 0.5, TRIGGER);
+            }
+            EntityKind::PlayerSpawn(s) if options.markers => {
+                // A post at the eye and an arrow along the yaw.
+                let forward = Vec3::new(s.yaw.sin(), 0.0, -s.yaw.cos());
+                let side = Vec3::new(forward.z, 0.0, -forward.x);
+                let foot = at - Vec3::Y * 1.6;
+                self.line(foot, at, SPAWN);
+                let tip = at + forward * 0.8;
+                self.line(at, tip, SPAWN);
+                self.line(tip, tip - forward * 0.25 + side * 0.15, SPAWN);
+                self.line(tip, tip - forward * 0.25 - side * 0.15, SPAWN);
+            }
+            EntityKind::Light(light) if options.markers => {
+                self.star(at, 0.25, LIGHT);
+                if let Light::Sun { direction, .. } = light {
+                    self.line(at, at + direction.normalize_or(Vec3::NEG_Y), LIGHT);
+                }
+            }
+            EntityKind::Emitter(em) if options.markers => {
+                self.star(at, 0.2, EMITTER);
+                self.line(at, at + em.dir.normalize_or(Vec3::Y) * 0.5, EMITTER);
+            }
+            EntityKind::Walkable(mesh) if options.walkable => {
+                for f in &mesh.faces {
+                    for i in f.indices {
+                        let p = mesh.positions.get(i as usize).copied().unwrap_or(Vec3::ZERO);
+                        // Lifted a little so the tint does not fight the floor.
+                        let p = world.transform_point3(p) + Vec3::Y * 0.01;
+                        self.triangles.push(LineVertex { pos: p.to_array(), color: WALKABLE });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pebble_model::command::AddEntities;
+    use pebble_model::entity::{PlayerSpawn, Trigger};
+    use pebble_model::{Command, Entity, Transform};
+
+    #[test]
+    fn the_overlay_holds_the_grid_colliders_triggers_and_markers() {
+        let mut scene = Scene::new();
+        let at = |x: f32| Transform::from_translation(Vec3::new(x, 1.0, 0.0));
+        AddEntities::new(
+            "Add",
+            vec![
+                Entity::new("Box", EntityKind::Collider(Collider::Box { size: Vec3::ONE })).with_transform(at(0.0)),
+                Entity::new(
+                    "Zone",
+                    EntityKind::Trigger(Trigger {
+                        size: Vec3::splat(2.0),
+                        event: "door".into(),
+                        dialogue_id: None,
+                        oneshot: false,
+                        properties: "{}".into(),
+                    }),
+                )
+                .with_transform(at(5.0)),
+                Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn::default())).with_transform(at(-5.0)),
+            ],
+        )
+        .apply(&mut scene)
+        .expect("adds");
+        let o = Overlay::of_scene(&scene, &OverlayOptions { grid_extent: 2.0, ..Default::default() });
+        let count = |color: u32| o.lines.iter().filter(|v| v.color == color).count() / 2;
+        assert_eq!(count(COLLIDER), 12);
+        assert_eq!(count(TRIGGER), 12);
+        assert_eq!(count(SPAWN), 4);
+        // 5 lines each way; the axes are the ones through zero.
+        assert_eq!(count(AXIS_X) + count(AXIS_Z), 2);
+        assert_eq!(count(GRID_MINOR) + count(GRID_MAJOR), 8);
+        // The trigger's cage spans its size around its position.
+        let xs: Vec<f32> = o.lines.iter().filter(|v| v.color == TRIGGER).map(|v| v.pos[0]).collect();
+        assert_eq!(xs.iter().copied().fold(f32::INFINITY, f32::min), 4.0);
+        assert_eq!(xs.iter().copied().fold(f32::NEG_INFINITY, f32::max), 6.0);
+    }
+}
