@@ -61,16 +61,31 @@ pub const WALKABLE: u32 = 0x50_40_E0_40;
 
 impl Overlay {
     pub fn line(&mut self, a: Vec3, b: Vec3, color: u32) {
-        self.lines.push(LineVertex { pos: a.to_array(), color });
-        self.lines.push(LineVertex { pos: b.to_array(), color });
+        self.lines.push(LineVertex {
+            pos: a.to_array(),
+            color,
+        });
+        self.lines.push(LineVertex {
+            pos: b.to_array(),
+            color,
+        });
     }
 
     /// The twelve edges of a box given by its eight corners (bit 0: x, 1: y, 2: z).
     fn cage(&mut self, corners: [Vec3; 8], color: u32) {
         for (a, b) in [
-            (0, 1), (2, 3), (4, 5), (6, 7),
-            (0, 2), (1, 3), (4, 6), (5, 7),
-            (0, 4), (1, 5), (2, 6), (3, 7),
+            (0, 1),
+            (2, 3),
+            (4, 5),
+            (6, 7),
+            (0, 2),
+            (1, 3),
+            (4, 6),
+            (5, 7),
+            (0, 4),
+            (1, 5),
+            (2, 6),
+            (3, 7),
         ] {
             self.line(corners[a], corners[b], color);
         }
@@ -89,7 +104,13 @@ impl Overlay {
 
     /// A small three-axis star: light and emitter icons.
     fn star(&mut self, at: Vec3, size: f32, color: u32) {
-        for d in [Vec3::X, Vec3::Y, Vec3::Z, Vec3::new(1.0, 1.0, 0.0).normalize(), Vec3::new(-1.0, 1.0, 0.0).normalize()] {
+        for d in [
+            Vec3::X,
+            Vec3::Y,
+            Vec3::Z,
+            Vec3::new(1.0, 1.0, 0.0).normalize(),
+            Vec3::new(-1.0, 1.0, 0.0).normalize(),
+        ] {
             self.line(at - d * size, at + d * size, color);
         }
     }
@@ -116,8 +137,20 @@ impl Overlay {
         let (cx, cz) = (centre.x.round() as i32, centre.z.round() as i32);
         for k in -n..=n {
             let (x, z) = ((cx + k) as f32, (cz + k) as f32);
-            let xcolor = if cx + k == 0 { AXIS_Z } else if (cx + k) % 10 == 0 { GRID_MAJOR } else { GRID_MINOR };
-            let zcolor = if cz + k == 0 { AXIS_X } else if (cz + k) % 10 == 0 { GRID_MAJOR } else { GRID_MINOR };
+            let xcolor = if cx + k == 0 {
+                AXIS_Z
+            } else if (cx + k) % 10 == 0 {
+                GRID_MAJOR
+            } else {
+                GRID_MINOR
+            };
+            let zcolor = if cz + k == 0 {
+                AXIS_X
+            } else if (cz + k) % 10 == 0 {
+                GRID_MAJOR
+            } else {
+                GRID_MINOR
+            };
             let (z0, z1) = ((cz - n) as f32, (cz + n) as f32);
             let (x0, x1) = ((cx - n) as f32, (cx + n) as f32);
             self.line(Vec3::new(x, 0.0, z0), Vec3::new(x, 0.0, z1), xcolor);
@@ -137,9 +170,24 @@ impl Overlay {
                 // A wedge: full height at −Z, zero at +Z, centred like the box.
                 let h = *size * 0.5;
                 let p = |x: f32, y: f32, z: f32| world.transform_point3(Vec3::new(x, y, z));
-                let (bl, br, fl, fr) = (p(-h.x, -h.y, h.z), p(h.x, -h.y, h.z), p(-h.x, -h.y, -h.z), p(h.x, -h.y, -h.z));
+                let (bl, br, fl, fr) = (
+                    p(-h.x, -h.y, h.z),
+                    p(h.x, -h.y, h.z),
+                    p(-h.x, -h.y, -h.z),
+                    p(h.x, -h.y, -h.z),
+                );
                 let (tl, tr) = (p(-h.x, h.y, -h.z), p(h.x, h.y, -h.z));
-                for (a, b) in [(bl, br), (fl, fr), (bl, fl), (br, fr), (tl, tr), (fl, tl), (fr, tr), (bl, tl), (br, tr)] {
+                for (a, b) in [
+                    (bl, br),
+                    (fl, fr),
+                    (bl, fl),
+                    (br, fr),
+                    (tl, tr),
+                    (fl, tl),
+                    (fr, tr),
+                    (bl, tl),
+                    (br, tr),
+                ] {
                     self.line(a, b, COLLIDER);
                 }
             }
@@ -170,10 +218,17 @@ impl Overlay {
             EntityKind::Walkable(mesh) if options.walkable => {
                 for f in &mesh.faces {
                     for i in f.indices {
-                        let p = mesh.positions.get(i as usize).copied().unwrap_or(Vec3::ZERO);
+                        let p = mesh
+                            .positions
+                            .get(i as usize)
+                            .copied()
+                            .unwrap_or(Vec3::ZERO);
                         // Lifted a little so the tint does not fight the floor.
                         let p = world.transform_point3(p) + Vec3::Y * 0.01;
-                        self.triangles.push(LineVertex { pos: p.to_array(), color: WALKABLE });
+                        self.triangles.push(LineVertex {
+                            pos: p.to_array(),
+                            color: WALKABLE,
+                        });
                     }
                 }
             }
@@ -196,7 +251,11 @@ mod tests {
         AddEntities::new(
             "Add",
             vec![
-                Entity::new("Box", EntityKind::Collider(Collider::Box { size: Vec3::ONE })).with_transform(at(0.0)),
+                Entity::new(
+                    "Box",
+                    EntityKind::Collider(Collider::Box { size: Vec3::ONE }),
+                )
+                .with_transform(at(0.0)),
                 Entity::new(
                     "Zone",
                     EntityKind::Trigger(Trigger {
@@ -208,12 +267,19 @@ mod tests {
                     }),
                 )
                 .with_transform(at(5.0)),
-                Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn::default())).with_transform(at(-5.0)),
+                Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn::default()))
+                    .with_transform(at(-5.0)),
             ],
         )
         .apply(&mut scene)
         .expect("adds");
-        let o = Overlay::of_scene(&scene, &OverlayOptions { grid_extent: 2.0, ..Default::default() });
+        let o = Overlay::of_scene(
+            &scene,
+            &OverlayOptions {
+                grid_extent: 2.0,
+                ..Default::default()
+            },
+        );
         let count = |color: u32| o.lines.iter().filter(|v| v.color == color).count() / 2;
         assert_eq!(count(COLLIDER), 12);
         assert_eq!(count(TRIGGER), 12);
@@ -222,7 +288,12 @@ mod tests {
         assert_eq!(count(AXIS_X) + count(AXIS_Z), 2);
         assert_eq!(count(GRID_MINOR) + count(GRID_MAJOR), 8);
         // The trigger's cage spans its size around its position.
-        let xs: Vec<f32> = o.lines.iter().filter(|v| v.color == TRIGGER).map(|v| v.pos[0]).collect();
+        let xs: Vec<f32> = o
+            .lines
+            .iter()
+            .filter(|v| v.color == TRIGGER)
+            .map(|v| v.pos[0])
+            .collect();
         assert_eq!(xs.iter().copied().fold(f32::INFINITY, f32::min), 4.0);
         assert_eq!(xs.iter().copied().fold(f32::NEG_INFINITY, f32::max), 6.0);
     }

@@ -15,9 +15,9 @@ use pbm::particle::{ParticleField, PreparedEmitter, Quad, ViewBasis};
 
 use crate::camera::{Camera, PSP_HEIGHT, PSP_WIDTH};
 use crate::environment::Environment;
-use crate::overlay::{LineVertex, Overlay};
 use crate::frustum::Frustum;
 use crate::gpu::Gpu;
+use crate::overlay::{LineVertex, Overlay};
 use crate::scene::{Batch, Chunk, DrawScene, GpuVertex, Pass, SceneTexture};
 
 const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
@@ -41,6 +41,9 @@ pub struct RenderOptions {
     /// Frustum culling per chunk (off only to measure what it saves).
     pub cull: bool,
     pub fog: bool,
+    /// Shade faces by a fixed light (for scenes not baked yet); never in the PSP
+    /// look, which shows the baked vertex colours as the device does.
+    pub preview_light: bool,
 }
 
 impl Default for RenderOptions {
@@ -52,6 +55,7 @@ impl Default for RenderOptions {
             psp: false,
             cull: true,
             fog: true,
+            preview_light: false,
         }
     }
 }
@@ -96,6 +100,7 @@ struct FrameUniform {
     clip_from_world: [[f32; 4]; 4],
     fog: [f32; 4],
     fog_color: [f32; 4],
+    light: [f32; 4],
 }
 
 #[repr(C)]
@@ -1018,6 +1023,20 @@ impl Renderer {
                 if options.psp { 1.0 } else { 0.0 },
             ],
             fog_color: [env.clear[0], env.clear[1], env.clear[2], 1.0],
+            light: {
+                // Toward a sun high over the right shoulder of a default view.
+                let d = Vec3::new(0.4, 1.0, 0.3).normalize();
+                [
+                    d.x,
+                    d.y,
+                    d.z,
+                    if options.preview_light && !options.psp {
+                        1.0
+                    } else {
+                        0.0
+                    },
+                ]
+            },
         };
         self.gpu
             .queue

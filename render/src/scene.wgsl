@@ -6,6 +6,9 @@ struct Frame {
     // near, far, fog on (0/1), LOD bias
     fog: vec4<f32>,
     fog_color: vec4<f32>,
+    // Preview light for scenes not baked yet: direction toward the light, and 1 to
+    // use it (0: unlit, as the device draws baked colours).
+    light: vec4<f32>,
 };
 
 struct Draw {
@@ -36,6 +39,7 @@ struct VertexOut {
     @location(1) color: vec4<f32>,
     // Fog factor, computed per vertex and interpolated as the GE does.
     @location(2) fog: f32,
+    @location(3) world: vec3<f32>,
 };
 
 @vertex
@@ -48,6 +52,7 @@ fn vs_main(
     out.position = frame.clip_from_world * vec4<f32>(pos, 1.0);
     out.uv = uv + draw.uv_offset;
     out.color = color;
+    out.world = pos;
     let depth = out.position.w;
     out.fog = clamp((depth - frame.fog.x) / max(frame.fog.y - frame.fog.x, 1e-4), 0.0, 1.0) * frame.fog.z;
     return out;
@@ -55,7 +60,11 @@ fn vs_main(
 
 fn shade(in: VertexOut) -> vec4<f32> {
     let texel = textureSampleBias(tex, tex_sampler, in.uv, frame.fog.w);
-    let color = in.color * texel;
+    var color = in.color * texel;
+    // Flat shading from the surface's screen-space derivatives: no normals needed.
+    let n = normalize(cross(dpdx(in.world), dpdy(in.world)));
+    let lambert = 0.45 + 0.55 * abs(dot(n, frame.light.xyz));
+    color = vec4<f32>(color.rgb * mix(1.0, lambert, frame.light.w), color.a);
     let tinted = mix(color.rgb, draw.tint.rgb, draw.tint.a);
     let rgb = mix(tinted, frame.fog_color.rgb, in.fog);
     return vec4<f32>(rgb, color.a);

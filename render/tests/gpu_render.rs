@@ -487,3 +487,161 @@ fn picking_sees_through_cut_out_holes_and_box_select_lists_what_is_visible() {
         vec![2]
     );
 }
+
+/// Compares a picture with `tests/golden/NAME.png`: at most 1 % of pixels may
+/// differ by more than 16 in a channel, and the mean difference must stay under 2
+/// (adapters round edges differently). `PEBBLE_BLESS=1` writes the golden instead.
+fn golden(name: &str, img: &image::RgbaImage) {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/golden/{name}.png"));
+    if std::env::var("PEBBLE_BLESS").is_ok_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().expect("dir")).expect("golden dir");
+        img.save(&path).expect("writes the golden");
+        return;
+    }
+    let want = image::open(&path)
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (run with PEBBLE_BLESS=1 to create it)",
+                path.display()
+            )
+        })
+        .to_rgba8();
+    assert_eq!(want.dimensions(), img.dimensions(), "{name}: size");
+    let (mut far, mut total) = (0usize, 0u64);
+    for (a, b) in want.pixels().zip(img.pixels()) {
+        let d = (0..4).map(|c| a.0[c].abs_diff(b.0[c])).max().unwrap_or(0);
+        far += usize::from(d > 16);
+        total += u64::from(d);
+    }
+    let n = (img.width() * img.height()) as usize;
+    let mean = total as f64 / n as f64;
+    if far * 100 > n || mean > 2.0 {
+        let out = std::env::temp_dir().join(format!("pebble-golden-{name}.png"));
+        let _ = img.save(&out);
+        panic!(
+            "{name}: {far} of {n} pixels differ by more than 16, mean {mean:.2}; got {}",
+            out.display()
+        );
+    }
+}
+
+fn floor(texture: i32) -> Mesh {
+    let v = |x: f32, z: f32| Vertex {
+        uv: [x / 2.0, z / 2.0],
+        color: 0xFFFF_FFFF,
+        pos: [x, -1.0, z],
+    };
+    let (a, b, c, d) = (v(-4.0, 0.0), v(4.0, 0.0), v(4.0, -8.0), v(-4.0, -8.0));
+    Mesh {
+        name: Name32::truncated("Floor"),
+        texture_id: texture,
+        bounds_min: [-4.0, -1.0, -8.0],
+        bounds_max: [4.0, -1.0, 0.0],
+        uv_scroll: [0.0; 2],
+        vertices: vec![a, b, c, a, c, d],
+    }
+}
+
+fn checker() -> Texture {
+    let mut rgba = Vec::new();
+    for y in 0..32u32 {
+        for x in 0..32u32 {
+            let on = (x / 8 + y / 8) % 2 == 0;
+            rgba.extend(if on {
+                [230, 200, 120, 255]
+            } else {
+                [60, 90, 140, 255]
+            });
+        }
+    }
+    Texture {
+        name: Name32::truncated("Checker"),
+        width: 32,
+        height: 32,
+        format: TextureFormat::Rgba5551,
+        alpha_mode: AlphaMode::None,
+        data: encode(&rgba, TextureFormat::Rgba5551),
+    }
+}
+
+#[test]
+fn small_scenes_match_their_golden_pictures() {
+    use pbm::emitter::{EmitterLump, EmitterRecord, flags};
+    let Some(gpu) = test_gpu("small_scenes_match_their_golden_pictures") else {
+        return;
+    };
+    let camera = Camera::psp(Vec3::new(0.0, 0.5, 1.0), 0.1, -0.15);
+    let shoot = |map: &Map, options: RenderOptions| {
+        Renderer::new(&gpu, DrawScene::from_map(map))
+            .expect("uploads")
+            .render(&camera, &options)
+            .expect("renders")
+            .0
+    };
+    let base = || {
+        let mut map = Map::default();
+        map.textures.push(checker());
+        map.textures.push(halves(
+            "RedGreen",
+            [255, 0, 0, 255],
+            [0, 255, 0, 255],
+            AlphaMode::None,
+        ));
+        map.meshes.push(floor(0));
+        map.meshes.push(quad("Wall", 1, -5.0, 1.5, [0.0; 2]));
+        map
+    };
+    let opts = RenderOptions {
+        width: 160,
+        height: 90,
+        ..Default::default()
+    };
+    golden("textured", &shoot(&base(), opts));
+
+    let mut cutout = base();
+    cutout.textures.push(halves(
+        "Holes",
+        [0, 0, 0, 0],
+        [40, 40, 230, 255],
+        AlphaMode::Cutout,
+    ));
+    cutout.meshes.push(quad("Fence", 2, -3.0, 0.7, [0.0; 2]));
+    golden("cutout", &shoot(&cutout, opts));
+
+    let mut blend = base();
+    blend.textures.push(halves(
+        "Glass",
+        [255, 255, 255, 100],
+        [20, 200, 255, 160],
+        AlphaMode::Blend,
+    ));
+    blend.meshes.push(quad("Glass", 2, -3.0, 0.7, [0.0; 2]));
+    golden("blend", &shoot(&blend, opts));
+
+    let mut sparks = base();
+    sparks.emitters = Some(EmitterLump::new(vec![EmitterRecord {
+        pos: [0.0, -0.5, -3.0],
+        flags: flags::ADDITIVE,
+        count: 24,
+        seed: 7,
+        ..EmitterRecord::default()
+    }]));
+    golden(
+        "additive_particles",
+        &shoot(&sparks, RenderOptions { time: 0.6, ..opts }),
+    );
+
+    golden(
+        "psp_quantised",
+        &shoot(
+            &base(),
+            RenderOptions {
+                psp: true,
+                width: 480,
+                height: 272,
+                ..opts
+            },
+        ),
+    );
+}

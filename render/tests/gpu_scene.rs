@@ -195,25 +195,83 @@ fn moving_one_entity_uploads_only_that_entity() {
 #[test]
 fn selection_tints_its_entity_and_overlays_draw_over_the_scene() {
     use pebble_render::{Extras, Overlay, OverlayOptions};
-    let Some(gpu) = test_gpu("selection_tints_its_entity") else { return };
+    let Some(gpu) = test_gpu("selection_tints_its_entity") else {
+        return;
+    };
     let (scene, ids) = scene();
     let (renderer, _) = SceneSync::renderer(&gpu, &scene, &loader).expect("renderer");
     let camera = Camera::psp(Vec3::new(0.0, 1.0, 0.0), 0.0, -0.2);
     let r = pixel(&camera, Vec3::new(1.0, 0.5, -4.5));
     let g = pixel(&camera, Vec3::new(-1.0, 0.5, -4.5));
     let selected = [ids[1].0];
-    let overlay = Overlay::of_scene(&scene, &OverlayOptions { grid_extent: 10.0, ..Default::default() });
-    let extras = Extras { overlay: Some(&overlay), selected: &selected, hovered: Some(ids[0].0) };
+    let overlay = Overlay::of_scene(
+        &scene,
+        &OverlayOptions {
+            grid_extent: 10.0,
+            ..Default::default()
+        },
+    );
+    let extras = Extras {
+        overlay: Some(&overlay),
+        selected: &selected,
+        hovered: Some(ids[0].0),
+    };
     let (plain, _) = renderer.render(&camera, &options()).expect("renders");
-    let (marked, stats) = renderer.render_with(&camera, &options(), &extras).expect("renders");
+    let (marked, stats) = renderer
+        .render_with(&camera, &options(), &extras)
+        .expect("renders");
     assert_eq!(plain.get_pixel(r.0, r.1).0, [255, 0, 0, 255]);
     let red = marked.get_pixel(r.0, r.1).0;
-    assert!(red[0] > 240 && red[1] > 40 && red[2] < 60, "selected red box is tinted orange: {red:?}");
+    assert!(
+        red[0] > 240 && red[1] > 40 && red[2] < 60,
+        "selected red box is tinted orange: {red:?}"
+    );
     let green = marked.get_pixel(g.0, g.1).0;
-    assert!(green[0] > 30 && green[1] > 240, "hovered green box is lightened: {green:?}");
+    assert!(
+        green[0] > 30 && green[1] > 240,
+        "hovered green box is lightened: {green:?}"
+    );
     // The grid shows on the empty ground below the horizon, and only there.
-    let differs = |y0: u32, y1: u32| (y0..y1).flat_map(|y| (0..W).map(move |x| (x, y))).filter(|&(x, y)| plain.get_pixel(x, y) != marked.get_pixel(x, y)).count();
+    let differs = |y0: u32, y1: u32| {
+        (y0..y1)
+            .flat_map(|y| (0..W).map(move |x| (x, y)))
+            .filter(|&(x, y)| plain.get_pixel(x, y) != marked.get_pixel(x, y))
+            .count()
+    };
     assert!(differs(H - 8, H) > 10, "grid lines near the bottom");
     assert_eq!(differs(0, 4), 0, "nothing changes in the sky");
     assert!(stats.draw_calls > 2);
+}
+
+#[test]
+fn the_preview_light_shades_faces_by_their_direction() {
+    let Some(gpu) = test_gpu("the_preview_light_shades_faces") else {
+        return;
+    };
+    let (scene, _) = scene();
+    let (renderer, _) = SceneSync::renderer(&gpu, &scene, &loader).expect("renderer");
+    // From above and to the side, the red box shows its top and its front.
+    let camera = Camera::psp(Vec3::new(1.5, 3.0, -1.5), 0.0, -0.6);
+    let lit = RenderOptions {
+        preview_light: true,
+        ..options()
+    };
+    let (flat, _) = renderer.render(&camera, &options()).expect("renders");
+    let (shaded, _) = renderer.render(&camera, &lit).expect("renders");
+    let top = pixel(&camera, Vec3::new(1.0, 1.0, -5.0));
+    let front = pixel(&camera, Vec3::new(1.0, 0.3, -4.5));
+    assert_eq!(
+        flat.get_pixel(top.0, top.1).0,
+        flat.get_pixel(front.0, front.1).0,
+        "unlit: one colour"
+    );
+    let (t, f) = (
+        shaded.get_pixel(top.0, top.1).0[0],
+        shaded.get_pixel(front.0, front.1).0[0],
+    );
+    assert!(
+        t > f + 20,
+        "the top faces the light more than the front: {t} vs {f}"
+    );
+    assert!(f >= 110, "nothing goes black: {f}");
 }

@@ -51,6 +51,9 @@ pub struct RenderArgs {
     /// Draw every chunk (to measure what culling saves).
     #[arg(long)]
     pub no_cull: bool,
+    /// Shade faces by a fixed light (for maps exported without a bake).
+    #[arg(long, conflicts_with = "psp")]
+    pub preview_light: bool,
     /// For a project: skip the lighting bake.
     #[arg(long)]
     pub no_bake: bool,
@@ -158,6 +161,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         psp: args.psp,
         cull: !args.no_cull,
         fog: !args.no_fog,
+        preview_light: args.preview_light,
     };
     if args.bench {
         return bench(&gpu, &renderer, &options, lo, hi);
