@@ -293,14 +293,15 @@ pub struct Renderer {
     textures: Vec<TextureGroups>,
     white: wgpu::BindGroup,
     particle_vertices: wgpu::Buffer,
-    /// Blended and additive particles.
-    particle_pipelines: [wgpu::RenderPipeline; 2],
+    /// Blended and additive particles, in the editor and in the PSP look.
+    particle_pipelines: [[wgpu::RenderPipeline; 2]; 2],
     frame_buffer: wgpu::Buffer,
     frame_group: wgpu::BindGroup,
     samplers: Samplers,
     draw_buffer: wgpu::Buffer,
     draw_group: wgpu::BindGroup,
     editor: Pipelines,
+    editor_lit: Pipelines,
     psp: Pipelines,
     psp_layout: wgpu::BindGroupLayout,
     psp_pipeline: wgpu::RenderPipeline,
@@ -500,13 +501,8 @@ impl Renderer {
             immediate_size: 0,
         });
         let pipeline =
-            |label: &str, cull: bool, depth_write: bool, blend: Option<wgpu::BlendState>| {
-                // Opaque chunks skip the alpha test, which lets early depth rejection work.
-                let fragment = if label.contains("opaque") {
-                    "fs_opaque"
-                } else {
-                    "fs_main"
-                };
+            |fragment: &str, cull: bool, depth_write: bool, blend: Option<wgpu::BlendState>| {
+                let label = fragment;
                 device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                     label: Some(label),
                     layout: Some(&layout),
@@ -551,16 +547,24 @@ impl Renderer {
                 })
             };
         let alpha = Some(wgpu::BlendState::ALPHA_BLENDING);
+        // Opaque chunks use entry points without the alpha test, which lets early
+        // depth rejection work; "_lit" ones add the preview light, "_psp" ones the
+        // GE's LOD bias.
         let editor = Pipelines {
-            opaque: pipeline("opaque", true, true, None),
-            cutout: pipeline("cutout", false, true, None),
-            blend: pipeline("blend", false, false, alpha),
+            opaque: pipeline("fs_opaque", true, true, None),
+            cutout: pipeline("fs_main", false, true, None),
+            blend: pipeline("fs_main", false, false, alpha),
+        };
+        let editor_lit = Pipelines {
+            opaque: pipeline("fs_opaque_lit", true, true, None),
+            cutout: pipeline("fs_main_lit", false, true, None),
+            blend: pipeline("fs_main_lit", false, false, alpha),
         };
         // The device tests depth but never writes it, and draws cutouts blended.
         let psp = Pipelines {
-            opaque: pipeline("psp opaque", true, false, None),
-            cutout: pipeline("psp cutout", false, false, alpha),
-            blend: pipeline("psp blend", false, false, alpha),
+            opaque: pipeline("fs_opaque_psp", true, false, None),
+            cutout: pipeline("fs_main_psp", false, false, alpha),
+            blend: pipeline("fs_main_psp", false, false, alpha),
         };
         // Additive: src·srcA + dst (the GE's SRC_ALPHA + FIX 0xFFFFFFFF).
         let additive = Some(wgpu::BlendState {
@@ -572,8 +576,14 @@ impl Renderer {
             alpha: wgpu::BlendComponent::OVER,
         });
         let particle_pipelines = [
-            pipeline("particles blended", false, false, alpha),
-            pipeline("particles additive", false, false, additive),
+            [
+                pipeline("fs_main", false, false, alpha),
+                pipeline("fs_main", false, false, additive),
+            ],
+            [
+                pipeline("fs_main_psp", false, false, alpha),
+                pipeline("fs_main_psp", false, false, additive),
+            ],
         ];
         let psp_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("psp"),
@@ -728,6 +738,7 @@ impl Renderer {
             draw_buffer,
             draw_group,
             editor,
+            editor_lit,
             psp,
             psp_layout,
             psp_pipeline,
@@ -1016,12 +1027,7 @@ impl Renderer {
         let fog_on = options.fog && env.fog.is_some();
         let frame = FrameUniform {
             clip_from_world: clip_from_world.to_cols_array_2d(),
-            fog: [
-                near,
-                far,
-                if fog_on { 1.0 } else { 0.0 },
-                if options.psp { 1.0 } else { 0.0 },
-            ],
+            fog: [near, far, if fog_on { 1.0 } else { 0.0 }, 0.0],
             fog_color: [env.clear[0], env.clear[1], env.clear[2], 1.0],
             light: {
                 // Toward a sun high over the right shoulder of a default view.
@@ -1269,7 +1275,13 @@ impl Renderer {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            let pipelines = if options.psp { &self.psp } else { &self.editor };
+            let pipelines = if options.psp {
+                &self.psp
+            } else if options.preview_light {
+                &self.editor_lit
+            } else {
+                &self.editor
+            };
             pass.set_bind_group(0, &self.frame_group, &[]);
             let mut bound: Option<Pass> = None;
             let mut bound_batch = None;
@@ -1304,7 +1316,9 @@ impl Renderer {
                 pass.set_vertex_buffer(0, self.particle_vertices.slice(..));
             }
             for b in &batches {
-                pass.set_pipeline(&self.particle_pipelines[usize::from(b.additive)]);
+                pass.set_pipeline(
+                    &self.particle_pipelines[usize::from(options.psp)][usize::from(b.additive)],
+                );
                 let at = (self.flat.len() + b.emitter) as u64 * DRAW_STRIDE;
                 pass.set_bind_group(1, &self.draw_group, &[at as u32]);
                 let e = &emitters[b.emitter];

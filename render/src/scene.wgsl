@@ -3,7 +3,7 @@
 
 struct Frame {
     clip_from_world: mat4x4<f32>,
-    // near, far, fog on (0/1), LOD bias
+    // near, far, fog on (0/1), unused
     fog: vec4<f32>,
     fog_color: vec4<f32>,
     // Preview light for scenes not baked yet: direction toward the light, and 1 to
@@ -59,15 +59,31 @@ fn vs_main(
 }
 
 fn shade(in: VertexOut) -> vec4<f32> {
-    let texel = textureSampleBias(tex, tex_sampler, in.uv, frame.fog.w);
-    var color = in.color * texel;
-    // Flat shading from the surface's screen-space derivatives: no normals needed.
-    let n = normalize(cross(dpdx(in.world), dpdy(in.world)));
-    let lambert = 0.45 + 0.55 * abs(dot(n, frame.light.xyz));
-    color = vec4<f32>(color.rgb * mix(1.0, lambert, frame.light.w), color.a);
+    return finish(in, textureSample(tex, tex_sampler, in.uv));
+}
+
+// The PSP look samples one mip level coarser, as the GE's global LOD bias +1 does.
+fn shade_psp(in: VertexOut) -> vec4<f32> {
+    return finish(in, textureSampleBias(tex, tex_sampler, in.uv, 1.0));
+}
+
+fn finish(in: VertexOut, texel: vec4<f32>) -> vec4<f32> {
+    let color = in.color * texel;
     let tinted = mix(color.rgb, draw.tint.rgb, draw.tint.a);
     let rgb = mix(tinted, frame.fog_color.rgb, in.fog);
     return vec4<f32>(rgb, color.a);
+}
+
+// The preview light: flat shading from the surface's screen-space derivatives (no
+// normals needed), applied before fog. Its own entry points, so unlit frames pay
+// nothing for it.
+fn lit(in: VertexOut) -> vec4<f32> {
+    var unfogged = in;
+    unfogged.fog = 0.0;
+    let color = shade(unfogged);
+    let n = normalize(cross(dpdx(in.world), dpdy(in.world)));
+    let lambert = 0.45 + 0.55 * abs(dot(n, frame.light.xyz));
+    return vec4<f32>(mix(color.rgb * lambert, frame.fog_color.rgb, in.fog), color.a);
 }
 
 // Opaque chunks: no alpha test, so the rasteriser may reject hidden fragments by
@@ -77,10 +93,38 @@ fn fs_opaque(in: VertexOut) -> @location(0) vec4<f32> {
     return shade(in);
 }
 
+@fragment
+fn fs_opaque_lit(in: VertexOut) -> @location(0) vec4<f32> {
+    return lit(in);
+}
+
 // Cutout, blended chunks and particles: the GE's alpha test (GREATER alpha_ref).
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let color = shade(in);
+    if (color.a <= draw.alpha_ref) {
+        discard;
+    }
+    return color;
+}
+
+@fragment
+fn fs_opaque_psp(in: VertexOut) -> @location(0) vec4<f32> {
+    return shade_psp(in);
+}
+
+@fragment
+fn fs_main_psp(in: VertexOut) -> @location(0) vec4<f32> {
+    let color = shade_psp(in);
+    if (color.a <= draw.alpha_ref) {
+        discard;
+    }
+    return color;
+}
+
+@fragment
+fn fs_main_lit(in: VertexOut) -> @location(0) vec4<f32> {
+    let color = lit(in);
     if (color.a <= draw.alpha_ref) {
         discard;
     }
