@@ -21,7 +21,7 @@ use crate::overlay::{LineVertex, Overlay};
 use crate::scene::{Batch, Chunk, DrawScene, GpuVertex, Pass, SceneTexture};
 
 const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
-const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24Plus;
 /// Per-draw uniforms sit at this stride (the largest dynamic-offset alignment).
 const DRAW_STRIDE: u64 = 256;
 /// The GE's alpha reference for cutouts (alpha test GREATER 0x10).
