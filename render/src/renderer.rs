@@ -21,6 +21,9 @@ use crate::overlay::{LineVertex, Overlay};
 use crate::scene::{Batch, Chunk, DrawScene, GpuVertex, Pass, SceneTexture};
 
 const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+/// The frame's format: BGRA, the order software rasterisers and swapchains keep
+/// natively (read-back swaps it to RGBA).
+const FRAME_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Bgra8Unorm;
 const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24Plus;
 /// Per-draw uniforms sit at this stride (the largest dynamic-offset alignment).
 const DRAW_STRIDE: u64 = 256;
@@ -537,7 +540,7 @@ impl Renderer {
                         entry_point: Some(fragment),
                         compilation_options: Default::default(),
                         targets: &[Some(wgpu::ColorTargetState {
-                            format: COLOR_FORMAT,
+                            format: FRAME_FORMAT,
                             blend,
                             write_mask: wgpu::ColorWrites::ALL,
                         })],
@@ -614,7 +617,7 @@ impl Renderer {
                 module: &psp_shader,
                 entry_point: Some("fs_main"),
                 compilation_options: Default::default(),
-                targets: &[Some(COLOR_FORMAT.into())],
+                targets: &[Some(FRAME_FORMAT.into())],
             }),
             multiview_mask: None,
             cache: None,
@@ -703,7 +706,7 @@ impl Renderer {
                     entry_point: Some("fs_main"),
                     compilation_options: Default::default(),
                     targets: &[Some(wgpu::ColorTargetState {
-                        format: COLOR_FORMAT,
+                        format: FRAME_FORMAT,
                         blend: Some(wgpu::BlendState::ALPHA_BLENDING),
                         write_mask: wgpu::ColorWrites::ALL,
                     })],
@@ -820,7 +823,7 @@ impl Renderer {
             height,
             color: target(
                 "color",
-                COLOR_FORMAT,
+                FRAME_FORMAT,
                 wgpu::TextureUsages::RENDER_ATTACHMENT
                     | wgpu::TextureUsages::COPY_SRC
                     | wgpu::TextureUsages::TEXTURE_BINDING,
@@ -832,7 +835,7 @@ impl Renderer {
             ),
             quantised: target(
                 "psp frame",
-                COLOR_FORMAT,
+                FRAME_FORMAT,
                 wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             ),
         };
@@ -1727,7 +1730,9 @@ fn read_back(
     let mut pixels = Vec::with_capacity((4 * width * height) as usize);
     for y in 0..height as usize {
         let start = y * row as usize;
-        pixels.extend_from_slice(&mapped[start..start + 4 * width as usize]);
+        for bgra in mapped[start..start + 4 * width as usize].chunks_exact(4) {
+            pixels.extend([bgra[2], bgra[1], bgra[0], bgra[3]]);
+        }
     }
     drop(mapped);
     buffer.unmap();
