@@ -34,6 +34,8 @@ enum Command {
     Import(cli::import::ImportArgs),
     /// Draw a map or project to a PNG with no window (or benchmark the renderer).
     Render(cli::render::RenderArgs),
+    /// Write the bundled showcase project (textures and project file) into a folder.
+    Showcase(cli::showcase::ShowcaseArgs),
     /// Inspect Pebble projects (*.pebble.ron).
     #[command(subcommand)]
     Project(cli::project::ProjectCommand),
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Some(Command::Import(args)) => cli::import::run(args),
         Some(Command::Export(args)) => cli::export::run(args),
         Some(Command::Render(args)) => cli::render::run(args),
+        Some(Command::Showcase(args)) => cli::showcase::run(args),
     };
     match result {
         Ok(code) => code,

@@ -5,6 +5,7 @@ pub mod import;
 pub mod pbm;
 pub mod project;
 pub mod render;
+pub mod showcase;
 
 use std::io::Write as _;
 
