@@ -315,6 +315,15 @@ pub struct Renderer {
     targets: std::sync::Mutex<Option<FrameTargets>>,
 }
 
+/// A frame recorded but not yet submitted.
+struct Recorded {
+    encoder: wgpu::CommandEncoder,
+    out: wgpu::Texture,
+    stats: FrameStats,
+    width: u32,
+    height: u32,
+}
+
 #[derive(Debug, Clone)]
 struct FrameTargets {
     width: u32,
@@ -1193,6 +1202,19 @@ impl Renderer {
             .map(|(_, stats)| stats)
     }
 
+    /// Records one frame into a command buffer the caller submits (the editor's
+    /// viewport hands it to egui), and the texture it ends in: the scene at the view's
+    /// size, or the 480×272 5551 frame in the PSP look.
+    pub fn encode(
+        &self,
+        camera: &Camera,
+        options: &RenderOptions,
+        extras: &Extras<'_>,
+    ) -> Result<(wgpu::CommandBuffer, wgpu::Texture, FrameStats), RenderError> {
+        let r = self.record(camera, options, extras)?;
+        Ok((r.encoder.finish(), r.out, r.stats))
+    }
+
     fn frame(
         &self,
         camera: &Camera,
@@ -1200,6 +1222,54 @@ impl Renderer {
         extras: &Extras<'_>,
         read: bool,
     ) -> Result<(Option<RgbaImage>, FrameStats), RenderError> {
+        let scope = self.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let Recorded {
+            encoder,
+            out,
+            stats,
+            width,
+            height,
+        } = match self.record(camera, options, extras) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = pollster::block_on(scope.pop());
+                return Err(e);
+            }
+        };
+        if !read {
+            self.gpu.queue.submit([encoder.finish()]);
+            self.gpu
+                .device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .map_err(|e| RenderError::Readback(e.to_string()))?;
+            if let Some(e) = pollster::block_on(scope.pop()) {
+                return Err(RenderError::Gpu(e.to_string()));
+            }
+            return Ok((None, stats));
+        }
+        let image = read_back(&self.gpu, encoder, &out, width, height)?;
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(RenderError::Gpu(e.to_string()));
+        }
+        let image = if options.psp && (options.width, options.height) != (width, height) {
+            image::imageops::resize(
+                &image,
+                options.width,
+                options.height,
+                image::imageops::FilterType::Nearest,
+            )
+        } else {
+            image
+        };
+        Ok((Some(image), stats))
+    }
+
+    fn record(
+        &self,
+        camera: &Camera,
+        options: &RenderOptions,
+        extras: &Extras<'_>,
+    ) -> Result<Recorded, RenderError> {
         if options.width == 0
             || options.height == 0
             || options.width > 8192
@@ -1213,7 +1283,6 @@ impl Renderer {
             (options.width, options.height)
         };
         let device = &self.gpu.device;
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let aspect = width as f32 / height as f32;
         let clip_from_world = camera.clip_from_world(aspect);
         self.write_uniforms(clip_from_world, options, extras);
@@ -1393,32 +1462,13 @@ impl Renderer {
         } else {
             color
         };
-        if !read {
-            self.gpu.queue.submit([encoder.finish()]);
-            self.gpu
-                .device
-                .poll(wgpu::PollType::wait_indefinitely())
-                .map_err(|e| RenderError::Readback(e.to_string()))?;
-            if let Some(e) = pollster::block_on(scope.pop()) {
-                return Err(RenderError::Gpu(e.to_string()));
-            }
-            return Ok((None, stats));
-        }
-        let image = read_back(&self.gpu, encoder, &out, width, height)?;
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(RenderError::Gpu(e.to_string()));
-        }
-        let image = if options.psp && (options.width, options.height) != (width, height) {
-            image::imageops::resize(
-                &image,
-                options.width,
-                options.height,
-                image::imageops::FilterType::Nearest,
-            )
-        } else {
-            image
-        };
-        Ok((Some(image), stats))
+        Ok(Recorded {
+            encoder,
+            out,
+            stats,
+            width,
+            height,
+        })
     }
 
     /// Draws the ID buffer for a `width × height` view and reads back the region
