@@ -1,9 +1,11 @@
 //! `pebble`: the Pebble level editor and its command line.
 //!
-//! Until the editor window lands, running `pebble` without a subcommand prints help.
+//! `pebble` alone opens the editor on the bundled showcase; `pebble open PROJECT`
+//! opens a project; the other subcommands work without a window.
 //! Every failure is reported on stderr as one clear message with a non-zero exit
 //! code; nothing here panics on user input.
 
+mod app;
 mod cli;
 
 use std::process::ExitCode;
@@ -16,15 +18,23 @@ use clap::{Parser, Subcommand};
     version,
     about = "Pebble: a level editor for PSP-class retro 3D maps",
     long_about = "Pebble builds retro 3D maps, exports them as .pbm files and deploys them to a PSP.\n\
-                  The editor window arrives with a later release; today the command line inspects and validates maps."
+                  Run without a subcommand to open the editor on the bundled showcase."
 )]
 struct Args {
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+#[derive(Debug, clap::Args)]
+struct OpenArgs {
+    /// The project (*.pebble.ron).
+    project: std::path::PathBuf,
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Open a project in the editor window (no subcommand opens the bundled showcase).
+    Open(OpenArgs),
     /// Inspect and check .pbm map files.
     #[command(subcommand)]
     Pbm(cli::pbm::PbmCommand),
@@ -58,11 +68,8 @@ fn main() -> ExitCode {
     install_panic_hook();
     let args = Args::parse();
     let result = match args.command {
-        None => {
-            use clap::CommandFactory;
-            let help = Args::command().render_help().to_string();
-            cli::emit(&help).map(|()| ExitCode::SUCCESS)
-        }
+        None => app::run(app::showcase_path()).map(|()| ExitCode::SUCCESS),
+        Some(Command::Open(args)) => app::run(args.project).map(|()| ExitCode::SUCCESS),
         Some(Command::Pbm(cmd)) => cli::pbm::run(cmd),
         Some(Command::Project(cmd)) => cli::project::run(cmd),
         Some(Command::Import(args)) => cli::import::run(args),

@@ -38,14 +38,30 @@ fn no_panic(out: &Output) {
 }
 
 #[test]
-fn bare_pebble_prints_help() {
-    let out = pebble(&[]);
+fn help_lists_the_commands() {
+    let out = pebble(&["--help"]);
     assert!(out.status.success());
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains("Usage: pebble") && stdout.contains("pbm"),
+        stdout.contains("Usage: pebble") && stdout.contains("pbm") && stdout.contains("open"),
         "{stdout}"
     );
+}
+
+#[test]
+fn the_editor_without_a_display_says_so_instead_of_crashing() {
+    let out = Command::new(env!("CARGO_BIN_EXE_pebble"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("pebble runs");
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("no display") && err.contains("xvfb-run"),
+        "{err}"
+    );
+    no_panic(&out);
 }
 
 #[test]

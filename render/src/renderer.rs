@@ -1222,7 +1222,10 @@ impl Renderer {
         extras: &Extras<'_>,
         read: bool,
     ) -> Result<(Option<RgbaImage>, FrameStats), RenderError> {
-        let scope = self.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let scope = self
+            .gpu
+            .device
+            .push_error_scope(wgpu::ErrorFilter::Validation);
         let Recorded {
             encoder,
             out,

@@ -1,0 +1,429 @@
+//! The editor window (eframe + egui): a menu bar, an outliner, a status bar and the
+//! 3D viewport. Every change goes through a command in the history (undo/redo);
+//! the viewport follows the scene's change journal.
+//!
+//! Today's slice: open a project (the bundled showcase by default), navigate with the
+//! Fusion 360 preset (middle drag pans, Shift + middle or Alt + left orbits, the
+//! wheel zooms, F / Home frame), click to select through the ID buffer (Shift adds),
+//! hide entities from the outliner, undo / redo, save, play the scene clock, and
+//! switch the viewport to the PSP look or the preview light.
+
+pub mod navigation;
+pub mod viewport;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use eframe::egui;
+use pebble_model::command::{Select, SetEntity};
+use pebble_model::glam::{Vec2, Vec3};
+use pebble_model::history::History;
+use pebble_model::{EntityId, Scene, project};
+use pebble_render::{Gpu, Overlay, OverlayOptions, RenderOptions, SceneSync};
+
+use navigation::{OrbitCamera, ZOOM_STEP};
+use viewport::{ViewportCallback, ViewportResources};
+
+/// The bundled showcase, opened when no project is named.
+pub fn showcase_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/showcase/showcase.pebble.ron")
+}
+
+/// Opens the editor window on `project` and runs until it closes.
+pub fn run(project: PathBuf) -> anyhow::Result<()> {
+    if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+        anyhow::bail!(
+            "no display to open the editor window on (DISPLAY is not set); run it in a desktop session, or under Xvfb: xvfb-run -a pebble"
+        );
+    }
+    let scene = project::load(&project)?;
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1280.0, 800.0])
+            .with_title("Pebble"),
+        renderer: eframe::Renderer::Wgpu,
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Pebble",
+        options,
+        Box::new(move |cc| {
+            let app = PebbleApp::new(cc, scene, project).map_err(|e| format!("{e:#}"))?;
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("cannot run the editor window: {e}"))
+}
+
+/// Loads project-relative textures for the viewport.
+fn loader(project: &Path) -> impl Fn(&str) -> Result<image::RgbaImage, String> + '_ {
+    move |relative: &str| {
+        let path = project::resolve_asset(project, relative);
+        image::open(&path)
+            .map(|i| i.to_rgba8())
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+pub struct PebbleApp {
+    scene: Scene,
+    history: History,
+    path: PathBuf,
+    orbit: OrbitCamera,
+    clock: f64,
+    playing: bool,
+    psp: bool,
+    preview_light: bool,
+    overlays: bool,
+    overlay: Option<(u64, Arc<Overlay>)>,
+    hovered: Option<u32>,
+    message: String,
+}
+
+impl PebbleApp {
+    fn new(cc: &eframe::CreationContext<'_>, scene: Scene, path: PathBuf) -> anyhow::Result<Self> {
+        let rs = cc
+            .wgpu_render_state
+            .as_ref()
+            .context("the editor needs the wgpu renderer")?;
+        let gpu = Gpu {
+            device: rs.device.clone(),
+            queue: rs.queue.clone(),
+            info: rs.adapter.get_info(),
+        };
+        let (renderer, sync) = SceneSync::renderer(&gpu, &scene, &loader(&path))?;
+        let message = match sync.warnings.first() {
+            Some(w) => format!("{} warning(s): {w}", sync.warnings.len()),
+            None => format!("opened {}", path.display()),
+        };
+        rs.renderer
+            .write()
+            .callback_resources
+            .insert(ViewportResources::new(
+                &rs.device,
+                rs.target_format,
+                renderer,
+                sync,
+            ));
+        let mut orbit = OrbitCamera::default();
+        if let Some(b) = scene.bounds() {
+            orbit.frame(b.min, b.max);
+        }
+        Ok(Self {
+            scene,
+            history: History::new(500),
+            path,
+            orbit,
+            clock: 0.0,
+            playing: true,
+            psp: false,
+            preview_light: false,
+            overlays: true,
+            overlay: None,
+            hovered: None,
+            message,
+        })
+    }
+
+    fn run_command(&mut self, command: impl pebble_model::Command) {
+        if let Err(e) = self.history.execute(&mut self.scene, command) {
+            self.message = format!("{e}");
+        }
+    }
+
+    fn select(&mut self, ids: Vec<EntityId>) {
+        if ids.as_slice() != self.scene.selection() {
+            self.run_command(Select::new(ids));
+        }
+    }
+
+    fn frame_selection(&mut self) {
+        let boxes: Vec<_> = self
+            .scene
+            .selection()
+            .iter()
+            .filter_map(|id| self.scene.world_aabb(*id))
+            .collect();
+        let b = boxes
+            .into_iter()
+            .reduce(|a, b| a.union(b))
+            .or_else(|| self.scene.bounds());
+        if let Some(b) = b {
+            self.orbit.frame(b.min, b.max);
+        }
+    }
+
+    fn save(&mut self) {
+        match project::save(&self.path, &self.scene) {
+            Ok(()) => {
+                self.history.mark_saved();
+                self.message = format!("saved {}", self.path.display());
+            }
+            Err(e) => self.message = format!("cannot save: {e}"),
+        }
+    }
+
+    fn menu_ui(&mut self, ui: &mut egui::Ui) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("Save  (Ctrl+S)").clicked() {
+                    self.save();
+                }
+                if ui.button("Quit").clicked() {
+                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            });
+            ui.menu_button("Edit", |ui| {
+                let undo = self.history.undo_name().map(|n| format!("Undo {n}"));
+                if ui
+                    .add_enabled(
+                        undo.is_some(),
+                        egui::Button::new(undo.unwrap_or("Undo".into())),
+                    )
+                    .clicked()
+                {
+                    self.history.undo(&mut self.scene);
+                }
+                let redo = self.history.redo_name().map(|n| format!("Redo {n}"));
+                if ui
+                    .add_enabled(
+                        redo.is_some(),
+                        egui::Button::new(redo.unwrap_or("Redo".into())),
+                    )
+                    .clicked()
+                {
+                    self.history.redo(&mut self.scene);
+                }
+            });
+            ui.menu_button("View", |ui| {
+                ui.checkbox(&mut self.psp, "PSP preview");
+                ui.checkbox(&mut self.preview_light, "Preview light (unbaked)");
+                ui.checkbox(&mut self.overlays, "Overlays");
+                if ui.button("Frame all  (Home)").clicked()
+                    && let Some(b) = self.scene.bounds()
+                {
+                    self.orbit.frame(b.min, b.max);
+                }
+            });
+            ui.separator();
+            let label = if self.playing {
+                "⏸ Pause"
+            } else {
+                "▶ Play"
+            };
+            if ui.button(label).clicked() {
+                self.playing = !self.playing;
+            }
+            ui.label(format!("t = {:.1} s", self.clock));
+        });
+    }
+
+    fn outliner_ui(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Outliner");
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            let entities: Vec<(EntityId, String, bool, &'static str)> = self
+                .scene
+                .entities()
+                .map(|e| (e.id, e.name.clone(), e.visible, e.kind.kind().name()))
+                .collect();
+            for (id, name, visible, kind) in entities {
+                ui.horizontal(|ui| {
+                    let mut shown = visible;
+                    if ui
+                        .checkbox(&mut shown, "")
+                        .on_hover_text("visible")
+                        .changed()
+                        && let Some(e) = self.scene.entity(id)
+                    {
+                        let mut e = e.clone();
+                        e.visible = shown;
+                        self.run_command(SetEntity::new(if shown { "Show" } else { "Hide" }, e));
+                    }
+                    let selected = self.scene.selection().contains(&id);
+                    if ui
+                        .selectable_label(selected, format!("{name}  ({kind})"))
+                        .clicked()
+                    {
+                        self.select(vec![id]);
+                    }
+                });
+            }
+        });
+    }
+
+    fn viewport_ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let rect = ui.available_rect_before_wrap();
+        let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
+        let ppp = ui.ctx().pixels_per_point();
+        let (w, h) = (
+            (rect.width() * ppp).round().max(1.0) as u32,
+            (rect.height() * ppp).round().max(1.0) as u32,
+        );
+        let (modifiers, scroll) = ui.input(|i| (i.modifiers, i.smooth_scroll_delta.y));
+        let delta = response.drag_delta() * ppp;
+        let delta = Vec2::new(delta.x, delta.y);
+        let orbiting = (response.dragged_by(egui::PointerButton::Middle) && modifiers.shift)
+            || (response.dragged_by(egui::PointerButton::Primary) && modifiers.alt);
+        if orbiting {
+            self.orbit.orbit(delta);
+        } else if response.dragged_by(egui::PointerButton::Middle)
+            && let Some(p) = response.interact_pointer_pos()
+        {
+            let to = Vec2::new(p.x, p.y) * ppp;
+            self.orbit.pan(to - delta, to, h as f32);
+        }
+        if response.hovered() && scroll != 0.0 {
+            // 50 points of smooth scroll make one notch.
+            self.orbit.zoom(scroll / 50.0, ZOOM_STEP);
+        }
+        let camera = self.orbit.camera();
+        let pixel = |p: egui::Pos2| {
+            let local = (p - rect.min) * ppp;
+            (local.x.max(0.0) as u32, local.y.max(0.0) as u32)
+        };
+        let Some(rs) = frame.wgpu_render_state() else {
+            ui.label("no GPU renderer");
+            return;
+        };
+        let mut picked: Option<Vec<EntityId>> = None;
+        {
+            let mut guard = rs.renderer.write();
+            if let Some(res) = guard.callback_resources.get_mut::<ViewportResources>() {
+                let path = self.path.clone();
+                res.sync
+                    .sync(&mut res.renderer, &self.scene, &loader(&path));
+                if response.clicked_by(egui::PointerButton::Primary)
+                    && let Some(p) = response.interact_pointer_pos()
+                {
+                    let (x, y) = pixel(p);
+                    match res.renderer.pick(&camera, w, h, self.clock, x, y) {
+                        Ok(hit) => {
+                            let mut ids: Vec<EntityId> = if modifiers.shift {
+                                self.scene.selection().to_vec()
+                            } else {
+                                Vec::new()
+                            };
+                            if let Some(id) =
+                                hit.map(|h| EntityId(h.id)).filter(|id| !ids.contains(id))
+                            {
+                                ids.push(id);
+                            }
+                            picked = Some(ids);
+                        }
+                        Err(e) => self.message = format!("pick failed: {e}"),
+                    }
+                }
+            }
+        }
+        if let Some(ids) = picked {
+            self.select(ids);
+        }
+        let revision = self.scene.revision();
+        if self.overlays && self.overlay.as_ref().is_none_or(|(r, _)| *r != revision) {
+            let options = OverlayOptions {
+                grid_extent: 20.0,
+                grid_centre: Vec3::new(self.orbit.pivot.x, 0.0, self.orbit.pivot.z),
+                ..Default::default()
+            };
+            self.overlay = Some((revision, Arc::new(Overlay::of_scene(&self.scene, &options))));
+        }
+        let callback = ViewportCallback {
+            camera,
+            options: RenderOptions {
+                width: w,
+                height: h,
+                time: self.clock,
+                psp: self.psp,
+                cull: true,
+                fog: true,
+                preview_light: self.preview_light,
+            },
+            overlay: self
+                .overlays
+                .then(|| self.overlay.as_ref().map(|(_, o)| o.clone()))
+                .flatten(),
+            selected: self.scene.selection().iter().map(|id| id.0).collect(),
+            hovered: self.hovered,
+        };
+        viewport::paint(ui, rect, callback);
+    }
+
+    fn status_ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let stats = frame.wgpu_render_state().and_then(|rs| {
+            rs.renderer
+                .read()
+                .callback_resources
+                .get::<ViewportResources>()
+                .map(|r| (r.last_stats, r.last_error.clone()))
+        });
+        ui.horizontal(|ui| {
+            ui.label(format!("{} selected", self.scene.selection().len()));
+            if let Some((s, error)) = stats {
+                ui.separator();
+                ui.label(format!(
+                    "{} / {} chunks, {} triangles, {} draw calls, {} particles",
+                    s.chunks_drawn, s.chunks, s.triangles, s.draw_calls, s.particles
+                ));
+                if let Some(e) = error {
+                    ui.separator();
+                    ui.colored_label(egui::Color32::LIGHT_RED, e);
+                }
+            }
+            ui.separator();
+            ui.label(&self.message);
+        });
+    }
+}
+
+impl eframe::App for PebbleApp {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        let dt = ctx.input(|i| i.stable_dt).min(0.1);
+        if self.playing {
+            self.clock += f64::from(dt);
+            ctx.request_repaint();
+        }
+        let (undo, redo, save, frame_sel, home) = ctx.input(|i| {
+            let cmd = i.modifiers.command;
+            (
+                cmd && !i.modifiers.shift && i.key_pressed(egui::Key::Z),
+                cmd && (i.key_pressed(egui::Key::Y)
+                    || (i.modifiers.shift && i.key_pressed(egui::Key::Z))),
+                cmd && i.key_pressed(egui::Key::S),
+                !cmd && i.key_pressed(egui::Key::F),
+                i.key_pressed(egui::Key::Home),
+            )
+        });
+        if undo {
+            self.history.undo(&mut self.scene);
+        }
+        if redo {
+            self.history.redo(&mut self.scene);
+        }
+        if save {
+            self.save();
+        }
+        if frame_sel {
+            self.frame_selection();
+        }
+        if home && let Some(b) = self.scene.bounds() {
+            self.orbit.frame(b.min, b.max);
+        }
+        let title = format!(
+            "{}{} — Pebble",
+            self.path
+                .file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default(),
+            if self.history.is_dirty() { " •" } else { "" }
+        );
+        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
+        egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
+        egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui, frame));
+        egui::Panel::left("outliner")
+            .default_size(260.0)
+            .show(ui, |ui| self.outliner_ui(ui));
+        egui::CentralPanel::default().show(ui, |ui| self.viewport_ui(ui, frame));
+    }
+}

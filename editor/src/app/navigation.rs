@@ -1,0 +1,184 @@
+//! Viewport navigation maths, free of UI: an orbit camera (pivot, distance, yaw,
+//! pitch) and the operations the navigation presets map mouse input to. Orbit turns
+//! at a constant angular speed with pitch clamped to ±89°; pan keeps the grabbed
+//! point (at the pivot's depth) exactly under the cursor; zoom changes the distance by
+//! a constant percentage per wheel notch; frame fits a box in view.
+
+use pebble_model::glam::{Vec2, Vec3};
+use pebble_render::Camera;
+
+/// Radians of orbit per pixel of drag.
+pub const ORBIT_SPEED: f32 = 0.3_f32 * std::f32::consts::PI / 180.0;
+/// Pitch limit: ±89°, so the picture never flips.
+pub const PITCH_LIMIT: f32 = 89.0_f32 * std::f32::consts::PI / 180.0;
+/// Default zoom step per wheel notch.
+pub const ZOOM_STEP: f32 = 0.12;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OrbitCamera {
+    pub pivot: Vec3,
+    pub distance: f32,
+    /// Radians; 0 looks down −Z.
+    pub yaw: f32,
+    /// Radians; negative looks down.
+    pub pitch: f32,
+    pub fov_y_deg: f32,
+}
+
+impl Default for OrbitCamera {
+    fn default() -> Self {
+        Self {
+            pivot: Vec3::ZERO,
+            distance: 12.0,
+            yaw: 0.0,
+            pitch: -0.35,
+            fov_y_deg: 60.0,
+        }
+    }
+}
+
+impl OrbitCamera {
+    pub fn forward(&self) -> Vec3 {
+        let (sy, cy) = self.yaw.sin_cos();
+        let (sp, cp) = self.pitch.sin_cos();
+        Vec3::new(sy * cp, sp, -cy * cp)
+    }
+
+    pub fn eye(&self) -> Vec3 {
+        self.pivot - self.forward() * self.distance
+    }
+
+    /// The render camera: near and far scaled to the distance so close-ups and
+    /// overviews both keep depth precision.
+    pub fn camera(&self) -> Camera {
+        Camera {
+            eye: self.eye(),
+            yaw: self.yaw,
+            pitch: self.pitch,
+            fov_y_deg: self.fov_y_deg,
+            near: (self.distance * 0.01).clamp(0.02, 1.0),
+            far: (self.distance * 20.0).max(200.0),
+        }
+    }
+
+    /// Orbits around the pivot by a drag of `delta` pixels.
+    pub fn orbit(&mut self, delta: Vec2) {
+        self.yaw += delta.x * ORBIT_SPEED;
+        self.pitch = (self.pitch - delta.y * ORBIT_SPEED).clamp(-PITCH_LIMIT, PITCH_LIMIT);
+    }
+
+    /// Moves the view so the point under `from` (at the pivot's depth) ends under
+    /// `to`; `height` is the viewport height in pixels.
+    pub fn pan(&mut self, from: Vec2, to: Vec2, height: f32) {
+        let metres_per_pixel =
+            2.0 * self.distance * (self.fov_y_deg.to_radians() * 0.5).tan() / height.max(1.0);
+        let forward = self.forward();
+        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
+        let up = right.cross(forward);
+        let d = to - from;
+        // Screen y grows downwards.
+        self.pivot -= (right * d.x - up * d.y) * metres_per_pixel;
+    }
+
+    /// Zooms by `notches` wheel steps (positive: closer) of `step` (0.12 = 12 %).
+    pub fn zoom(&mut self, notches: f32, step: f32) {
+        let factor = (1.0 - step.clamp(0.02, 0.4)).powf(notches);
+        self.distance = (self.distance * factor).clamp(0.05, 5_000.0);
+    }
+
+    /// Puts the box `lo..hi` in view, keeping the direction of view.
+    pub fn frame(&mut self, lo: Vec3, hi: Vec3) {
+        let radius = ((hi - lo).length() * 0.5).max(0.25);
+        self.pivot = (lo + hi) * 0.5;
+        self.distance = radius / (self.fov_y_deg.to_radians() * 0.5).sin().max(0.05) * 1.1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where a world point lands on a `w × h` screen.
+    fn project(o: &OrbitCamera, p: Vec3, w: f32, h: f32) -> Vec2 {
+        let clip = o.camera().clip_from_world(w / h) * p.extend(1.0);
+        let ndc = clip.truncate() / clip.w;
+        Vec2::new((ndc.x * 0.5 + 0.5) * w, (0.5 - ndc.y * 0.5) * h)
+    }
+
+    #[test]
+    fn orbiting_keeps_the_pivot_and_distance_and_clamps_pitch() {
+        let mut o = OrbitCamera::default();
+        let pivot = o.pivot;
+        o.orbit(Vec2::new(100.0, 0.0));
+        assert!((o.yaw - 100.0 * ORBIT_SPEED).abs() < 1e-6);
+        assert!((o.eye().distance(pivot) - o.distance).abs() < 1e-4);
+        o.orbit(Vec2::new(0.0, 100_000.0));
+        assert_eq!(o.pitch, -PITCH_LIMIT);
+        o.orbit(Vec2::new(0.0, -100_000.0));
+        assert_eq!(o.pitch, PITCH_LIMIT);
+        // At the limit the view is still well defined (no flip): the pivot stays
+        // in the middle of the screen.
+        let centre = project(&o, o.pivot, 800.0, 600.0);
+        assert!(
+            (centre - Vec2::new(400.0, 300.0)).length() < 0.5,
+            "{centre}"
+        );
+    }
+
+    #[test]
+    fn panning_keeps_the_grabbed_point_under_the_cursor() {
+        let mut o = OrbitCamera {
+            yaw: 0.7,
+            pitch: -0.4,
+            ..OrbitCamera::default()
+        };
+        let (w, h) = (800.0, 600.0);
+        let grabbed = o.pivot;
+        let from = project(&o, grabbed, w, h);
+        let to = from + Vec2::new(123.0, -47.0);
+        o.pan(from, to, h);
+        let now = project(&o, grabbed, w, h);
+        assert!((now - to).length() < 0.05, "{now} vs {to}");
+    }
+
+    #[test]
+    fn zoom_is_a_constant_percentage_per_notch() {
+        let mut o = OrbitCamera::default();
+        let d = o.distance;
+        o.zoom(1.0, ZOOM_STEP);
+        assert!((o.distance - d * 0.88).abs() < 1e-4);
+        o.zoom(-1.0, ZOOM_STEP);
+        assert!(
+            (o.distance - d).abs() < 1e-4,
+            "a notch out undoes a notch in"
+        );
+        o.zoom(0.5, ZOOM_STEP);
+        assert!(
+            o.distance < d && o.distance > d * 0.88,
+            "fractional notches are smooth"
+        );
+    }
+
+    #[test]
+    fn framing_shows_every_corner() {
+        let mut o = OrbitCamera {
+            yaw: -0.5,
+            pitch: -0.6,
+            ..OrbitCamera::default()
+        };
+        let (lo, hi) = (Vec3::new(-3.0, 0.0, -7.0), Vec3::new(9.0, 4.0, 2.0));
+        o.frame(lo, hi);
+        for i in 0..8 {
+            let p = Vec3::new(
+                if i & 1 == 0 { lo.x } else { hi.x },
+                if i & 2 == 0 { lo.y } else { hi.y },
+                if i & 4 == 0 { lo.z } else { hi.z },
+            );
+            let s = project(&o, p, 600.0, 600.0);
+            assert!(
+                (0.0..=600.0).contains(&s.x) && (0.0..=600.0).contains(&s.y),
+                "{p} at {s}"
+            );
+        }
+    }
+}
