@@ -6,8 +6,10 @@
 //! Fusion 360 preset (middle drag pans, Shift + middle or Alt + left orbits, the
 //! wheel zooms, F / Home frame), click to select through the ID buffer (Shift adds),
 //! hide entities from the outliner, undo / redo, save, play the scene clock, and
-//! switch the viewport to the PSP look or the preview light.
+//! switch the viewport to the PSP look or the preview light; edit the selected
+//! entity's name, transform and kind fields and its materials in the inspector.
 
+mod inspector;
 pub mod navigation;
 pub mod viewport;
 
@@ -424,6 +426,11 @@ impl eframe::App for PebbleApp {
         egui::Panel::left("outliner")
             .default_size(260.0)
             .show(ui, |ui| self.outliner_ui(ui));
+        egui::Panel::right("inspector")
+            .default_size(300.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.inspector_ui(ui));
+            });
         egui::CentralPanel::default().show(ui, |ui| self.viewport_ui(ui, frame));
     }
 }
