@@ -16,11 +16,13 @@ pub struct LineVertex {
     pub color: u32,
 }
 
-/// Lines (pairs of vertices) and translucent triangles (triples).
+/// Lines (pairs of vertices) and translucent triangles (triples), depth-tested;
+/// and lines drawn over everything (the gizmo).
 #[derive(Debug, Clone, Default)]
 pub struct Overlay {
     pub lines: Vec<LineVertex>,
     pub triangles: Vec<LineVertex>,
+    pub on_top: Vec<LineVertex>,
 }
 
 /// What to include.

@@ -309,8 +309,8 @@ pub struct Renderer {
     psp_layout: wgpu::BindGroupLayout,
     psp_pipeline: wgpu::RenderPipeline,
     pick_pipeline: wgpu::RenderPipeline,
-    /// Overlay lines and translucent triangles.
-    overlay_pipelines: [wgpu::RenderPipeline; 2],
+    /// Overlay lines and translucent triangles, and lines over everything.
+    overlay_pipelines: [wgpu::RenderPipeline; 3],
     /// The last frame's targets, reused while the size stays.
     targets: std::sync::Mutex<Option<FrameTargets>>,
 }
@@ -683,7 +683,7 @@ impl Renderer {
             bind_group_layouts: &[Some(&frame_layout)],
             immediate_size: 0,
         });
-        let overlay_pipeline = |topology| {
+        let overlay_pipeline = |topology, depth_test: bool| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("overlay"),
                 layout: Some(&overlay_layout),
@@ -705,7 +705,11 @@ impl Renderer {
                 depth_stencil: Some(wgpu::DepthStencilState {
                     format: DEPTH_FORMAT,
                     depth_write_enabled: Some(false),
-                    depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                    depth_compare: Some(if depth_test {
+                        wgpu::CompareFunction::LessEqual
+                    } else {
+                        wgpu::CompareFunction::Always
+                    }),
                     stencil: Default::default(),
                     bias: Default::default(),
                 }),
@@ -725,8 +729,9 @@ impl Renderer {
             })
         };
         let overlay_pipelines = [
-            overlay_pipeline(wgpu::PrimitiveTopology::LineList),
-            overlay_pipeline(wgpu::PrimitiveTopology::TriangleList),
+            overlay_pipeline(wgpu::PrimitiveTopology::LineList, true),
+            overlay_pipeline(wgpu::PrimitiveTopology::TriangleList, true),
+            overlay_pipeline(wgpu::PrimitiveTopology::LineList, false),
         ];
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(RenderError::Gpu(e.to_string()));
@@ -1414,6 +1419,7 @@ impl Renderer {
                 for (vertices, pipeline) in [
                     (&overlay.triangles, &self.overlay_pipelines[1]),
                     (&overlay.lines, &self.overlay_pipelines[0]),
+                    (&overlay.on_top, &self.overlay_pipelines[2]),
                 ] {
                     if vertices.is_empty() {
                         continue;

@@ -9,6 +9,7 @@
 //! switch the viewport to the PSP look or the preview light; edit the selected
 //! entity's name, transform and kind fields and its materials in the inspector.
 
+pub mod gizmo;
 mod inspector;
 pub mod navigation;
 pub mod viewport;
@@ -18,10 +19,11 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use eframe::egui;
+use pebble_model::command::SetTransforms;
 use pebble_model::command::{Select, SetEntity};
 use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::history::History;
-use pebble_model::{EntityId, Scene, project};
+use pebble_model::{EntityId, Scene, Transform, project};
 use pebble_render::{Gpu, Overlay, OverlayOptions, RenderOptions, SceneSync};
 
 use navigation::{OrbitCamera, ZOOM_STEP};
@@ -81,7 +83,14 @@ pub struct PebbleApp {
     overlay: Option<(u64, Arc<Overlay>)>,
     hovered: Option<u32>,
     message: String,
+    /// A gizmo drag: its maths and the selection's transforms when it started.
+    drag: Option<(gizmo::Drag, Vec<(EntityId, Transform)>)>,
+    /// Snap gizmo moves to `SNAP_STEP` (Ctrl inverts while dragging).
+    snap: bool,
 }
+
+/// Grid step for snapped moves, metres.
+const SNAP_STEP: f32 = 0.25;
 
 impl PebbleApp {
     fn new(cc: &eframe::CreationContext<'_>, scene: Scene, path: PathBuf) -> anyhow::Result<Self> {
@@ -125,6 +134,8 @@ impl PebbleApp {
             overlay: None,
             hovered: None,
             message,
+            drag: None,
+            snap: false,
         })
     }
 
@@ -138,6 +149,18 @@ impl PebbleApp {
         if ids.as_slice() != self.scene.selection() {
             self.run_command(Select::new(ids));
         }
+    }
+
+    /// Where the gizmo sits: the middle of the selected entities' world positions.
+    fn selection_pivot(&self) -> Option<Vec3> {
+        let points: Vec<Vec3> = self
+            .scene
+            .selection()
+            .iter()
+            .filter(|id| self.scene.is_pickable(**id))
+            .map(|id| self.scene.world_transform(*id).translation.into())
+            .collect();
+        (!points.is_empty()).then(|| points.iter().sum::<Vec3>() / points.len() as f32)
     }
 
     fn frame_selection(&mut self) {
@@ -202,6 +225,7 @@ impl PebbleApp {
                 ui.checkbox(&mut self.psp, "PSP preview");
                 ui.checkbox(&mut self.preview_light, "Preview light (unbaked)");
                 ui.checkbox(&mut self.overlays, "Overlays");
+                ui.checkbox(&mut self.snap, "Snap moves to 0.25 m (Ctrl inverts)");
                 if ui.button("Frame all  (Home)").clicked()
                     && let Some(b) = self.scene.bounds()
                 {
@@ -280,6 +304,86 @@ impl PebbleApp {
             self.orbit.zoom(scroll / 50.0, ZOOM_STEP);
         }
         let camera = self.orbit.camera();
+        let view = gizmo::View {
+            camera,
+            size: Vec2::new(w as f32, h as f32),
+        };
+        let cursor = response
+            .interact_pointer_pos()
+            .or(response.hover_pos())
+            .map(|p| {
+                let local = (p - rect.min) * ppp;
+                Vec2::new(local.x, local.y)
+            });
+        let pivot = self.selection_pivot();
+        let mut on_gizmo = false;
+        if let (Some(pivot), Some(cursor)) = (pivot, cursor) {
+            let pressed = response.drag_started_by(egui::PointerButton::Primary) && !modifiers.alt;
+            if pressed
+                && self.drag.is_none()
+                && let Some(handle) = gizmo::hit(&view, pivot, cursor)
+                && let Some(drag) = gizmo::Drag::start(&view, pivot, handle, cursor)
+            {
+                let start = self
+                    .scene
+                    .selection()
+                    .iter()
+                    .filter_map(|id| self.scene.entity(*id).map(|e| (*id, e.transform)))
+                    .collect();
+                self.drag = Some((drag, start));
+            }
+            on_gizmo = gizmo::hit(&view, pivot, cursor).is_some();
+        }
+        if let Some((drag, start)) = self.drag.clone() {
+            let escape = ui.input(|i| i.key_pressed(egui::Key::Escape));
+            if escape {
+                // Back to where the drag began: the drag's steps are one undo entry.
+                self.history.end_edit();
+                if self.history.undo_name().is_some_and(|n| n == "Move") {
+                    self.history.undo(&mut self.scene);
+                }
+                self.drag = None;
+            } else if response.dragged_by(egui::PointerButton::Primary)
+                && let Some(cursor) = cursor
+            {
+                let snap = self.snap != modifiers.ctrl;
+                let offset = drag.offset(&view, cursor, snap.then_some(SNAP_STEP));
+                let moved: Vec<(EntityId, Transform)> = start
+                    .iter()
+                    .map(|(id, t)| {
+                        // The offset is in world space; a child moves in its parent's.
+                        let local = self
+                            .scene
+                            .entity(*id)
+                            .and_then(|e| e.parent)
+                            .map(|p| {
+                                self.scene
+                                    .world_transform(p)
+                                    .inverse()
+                                    .transform_vector3(offset)
+                            })
+                            .unwrap_or(offset);
+                        (
+                            *id,
+                            Transform {
+                                translation: t.translation + local,
+                                ..*t
+                            },
+                        )
+                    })
+                    .collect();
+                if let Err(e) = self.history.execute_continuous(
+                    &mut self.scene,
+                    SetTransforms::new("Move", moved),
+                    u64::MAX,
+                ) {
+                    self.message = e.to_string();
+                }
+            } else if !response.dragged() {
+                self.history.end_edit();
+                self.drag = None;
+            }
+        }
         let pixel = |p: egui::Pos2| {
             let local = (p - rect.min) * ppp;
             (local.x.max(0.0) as u32, local.y.max(0.0) as u32)
@@ -296,6 +400,7 @@ impl PebbleApp {
                 res.sync
                     .sync(&mut res.renderer, &self.scene, &loader(&path));
                 if response.clicked_by(egui::PointerButton::Primary)
+                    && !on_gizmo
                     && let Some(p) = response.interact_pointer_pos()
                 {
                     let (x, y) = pixel(p);
@@ -330,6 +435,38 @@ impl PebbleApp {
             };
             self.overlay = Some((revision, Arc::new(Overlay::of_scene(&self.scene, &options))));
         }
+        let mut overlay = self
+            .overlays
+            .then(|| self.overlay.as_ref().map(|(_, o)| o.clone()))
+            .flatten();
+        if let Some(pivot) = self.selection_pivot() {
+            let active = self
+                .drag
+                .as_ref()
+                .map(|(d, _)| d.handle)
+                .or_else(|| cursor.and_then(|c| gizmo::hit(&view, pivot, c)));
+            let mut with_gizmo = overlay.as_deref().cloned().unwrap_or_default();
+            for (a, b, axis) in gizmo::lines(&view, pivot) {
+                let handle = axis.map_or(gizmo::Handle::Screen, gizmo::Handle::Axis);
+                let color = if active == Some(handle) {
+                    0xFF_20_E0_FF
+                } else {
+                    match axis {
+                        Some(0) => 0xFF_30_30_F0,
+                        Some(1) => 0xFF_30_E0_30,
+                        Some(2) => 0xFF_F0_60_30,
+                        _ => 0xFF_E0_E0_E0,
+                    }
+                };
+                for p in [a, b] {
+                    with_gizmo.on_top.push(pebble_render::overlay::LineVertex {
+                        pos: p.to_array(),
+                        color,
+                    });
+                }
+            }
+            overlay = Some(Arc::new(with_gizmo));
+        }
         let callback = ViewportCallback {
             camera,
             options: RenderOptions {
@@ -341,10 +478,7 @@ impl PebbleApp {
                 fog: true,
                 preview_light: self.preview_light,
             },
-            overlay: self
-                .overlays
-                .then(|| self.overlay.as_ref().map(|(_, o)| o.clone()))
-                .flatten(),
+            overlay,
             selected: self.scene.selection().iter().map(|id| id.0).collect(),
             hovered: self.hovered,
         };
