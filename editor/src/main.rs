@@ -5,8 +5,7 @@
 //! Every failure is reported on stderr as one clear message with a non-zero exit
 //! code; nothing here panics on user input.
 
-mod app;
-mod cli;
+use pebble_editor::{app, cli};
 
 use std::process::ExitCode;
 

@@ -68,11 +68,22 @@ impl PebbleApp {
             return;
         };
         ui.label(format!("{}  ·  {}", entity.kind.kind().name(), id));
-        let mut name = entity.name.clone();
-        if ui.text_edit_singleline(&mut name).lost_focus() && name != entity.name {
-            let mut e = entity.clone();
-            e.name = name;
-            self.edit_entity(id, 1, e);
+        // The name being typed lives in the app while the field has focus; it is
+        // committed as one command when the field loses focus.
+        let mut name = match self.name_edit.take() {
+            Some((editing, text)) if editing == id => text,
+            _ => entity.name.clone(),
+        };
+        let response = ui.text_edit_singleline(&mut name);
+        if response.lost_focus() {
+            if name != entity.name && !name.trim().is_empty() {
+                let mut e = entity.clone();
+                e.name = name;
+                self.edit_entity(id, 1, e);
+                self.history.end_edit();
+            }
+        } else if response.has_focus() {
+            self.name_edit = Some((id, name));
         }
         ui.separator();
         ui.label("Transform");

@@ -70,6 +70,7 @@ fn loader(project: &Path) -> impl Fn(&str) -> Result<image::RgbaImage, String> +
     }
 }
 
+#[derive(Debug)]
 pub struct PebbleApp {
     scene: Scene,
     history: History,
@@ -87,13 +88,23 @@ pub struct PebbleApp {
     drag: Option<(gizmo::Drag, Vec<(EntityId, Transform)>)>,
     /// Snap gizmo moves to `SNAP_STEP` (Ctrl inverts while dragging).
     snap: bool,
+    /// Where the viewport was last drawn, in points.
+    viewport: egui::Rect,
+    /// The inspector's name field while it is being typed in.
+    name_edit: Option<(EntityId, String)>,
 }
 
 /// Grid step for snapped moves, metres.
 const SNAP_STEP: f32 = 0.25;
 
 impl PebbleApp {
-    fn new(cc: &eframe::CreationContext<'_>, scene: Scene, path: PathBuf) -> anyhow::Result<Self> {
+    /// The app on `scene` (loaded from `path`), drawing with the creation context's
+    /// wgpu device.
+    pub fn new(
+        cc: &eframe::CreationContext<'_>,
+        scene: Scene,
+        path: PathBuf,
+    ) -> anyhow::Result<Self> {
         let rs = cc
             .wgpu_render_state
             .as_ref()
@@ -136,7 +147,23 @@ impl PebbleApp {
             message,
             drag: None,
             snap: false,
+            viewport: egui::Rect::NOTHING,
+            name_edit: None,
         })
+    }
+
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The camera the viewport drew with, and its rectangle in points.
+    pub fn view(&self) -> (pebble_render::Camera, egui::Rect) {
+        (self.orbit.camera(), self.viewport)
+    }
+
+    /// Stops the scene clock (tests compare frames).
+    pub fn pause(&mut self) {
+        self.playing = false;
     }
 
     fn run_command(&mut self, command: impl pebble_model::Command) {
@@ -233,11 +260,7 @@ impl PebbleApp {
                 }
             });
             ui.separator();
-            let label = if self.playing {
-                "⏸ Pause"
-            } else {
-                "▶ Play"
-            };
+            let label = if self.playing { "Pause" } else { "Play" };
             if ui.button(label).clicked() {
                 self.playing = !self.playing;
             }
@@ -280,6 +303,7 @@ impl PebbleApp {
 
     fn viewport_ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let rect = ui.available_rect_before_wrap();
+        self.viewport = rect;
         let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
         let ppp = ui.ctx().pixels_per_point();
         let (w, h) = (
@@ -520,15 +544,17 @@ impl eframe::App for PebbleApp {
             self.clock += f64::from(dt);
             ctx.request_repaint();
         }
+        // While a text field has the keyboard, keys are text, not shortcuts.
+        let typing = ctx.egui_wants_keyboard_input();
         let (undo, redo, save, frame_sel, home) = ctx.input(|i| {
-            let cmd = i.modifiers.command;
+            let cmd = i.modifiers.command && !typing;
             (
                 cmd && !i.modifiers.shift && i.key_pressed(egui::Key::Z),
                 cmd && (i.key_pressed(egui::Key::Y)
                     || (i.modifiers.shift && i.key_pressed(egui::Key::Z))),
                 cmd && i.key_pressed(egui::Key::S),
-                !cmd && i.key_pressed(egui::Key::F),
-                i.key_pressed(egui::Key::Home),
+                !typing && !i.modifiers.command && i.key_pressed(egui::Key::F),
+                !typing && i.key_pressed(egui::Key::Home),
             )
         });
         if undo {

@@ -12,6 +12,7 @@ use pebble_render::{Camera, Extras, FrameStats, Overlay, RenderOptions, Renderer
 
 /// What lives in egui_wgpu's callback resources: the renderer, its scene sync and
 /// the copy pipeline.
+#[derive(Debug)]
 pub struct ViewportResources {
     pub renderer: Renderer,
     pub sync: SceneSync,
@@ -138,6 +139,7 @@ impl ViewportResources {
 }
 
 /// One frame of the viewport.
+#[derive(Debug)]
 pub struct ViewportCallback {
     pub camera: Camera,
     pub options: RenderOptions,
