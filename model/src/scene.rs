@@ -382,36 +382,23 @@ impl Scene {
     /// Whether an entity is drawn (and exported): it, its layer and every ancestor
     /// (and theirs) visible.
     pub fn is_drawn(&self, id: EntityId) -> bool {
-        let layer_visible = |l: LayerId| {
-            self.data
-                .layers
-                .iter()
-                .find(|x| x.id == l)
-                .is_none_or(|x| x.visible)
-        };
-        let mut cur = self.entity(id);
-        while let Some(e) = cur {
-            if !e.visible || !layer_visible(e.layer) {
-                return false;
-            }
-            cur = e.parent.and_then(|p| self.entity(p));
-        }
-        true
+        self.ancestry_all(id, |e, layer| e.visible && layer.is_none_or(|l| l.visible))
     }
 
     /// Whether an entity can be picked: visible and unlocked, with its layer and
     /// every ancestor visible and unlocked.
     pub fn is_pickable(&self, id: EntityId) -> bool {
-        let layer_ok = |l: LayerId| {
-            self.data
-                .layers
-                .iter()
-                .find(|x| x.id == l)
-                .is_none_or(|x| x.visible && !x.locked)
-        };
+        self.ancestry_all(id, |e, layer| {
+            e.visible && !e.locked && layer.is_none_or(|l| l.visible && !l.locked)
+        })
+    }
+
+    /// Whether `ok` holds for the entity and every ancestor, each with its layer.
+    fn ancestry_all(&self, id: EntityId, ok: impl Fn(&Entity, Option<&Layer>) -> bool) -> bool {
         let mut cur = self.entity(id);
         while let Some(e) = cur {
-            if !e.visible || e.locked || !layer_ok(e.layer) {
+            let layer = self.data.layers.iter().find(|x| x.id == e.layer);
+            if !ok(e, layer) {
                 return false;
             }
             cur = e.parent.and_then(|p| self.entity(p));

@@ -25,6 +25,14 @@ const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 /// natively (read-back swaps it to RGBA).
 const FRAME_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Bgra8Unorm;
 const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24Plus;
+/// How [`GpuVertex`] reaches the shaders (scene and pick pipelines alike).
+const GPU_VERTEX_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {
+    array_stride: std::mem::size_of::<GpuVertex>() as u64,
+    step_mode: wgpu::VertexStepMode::Vertex,
+    attributes: &wgpu::vertex_attr_array![
+        0 => Float32x3, 1 => Float32x2, 2 => Unorm8x4, 3 => Uint32
+    ],
+};
 /// Per-draw uniforms sit at this stride (the largest dynamic-offset alignment).
 const DRAW_STRIDE: u64 = 256;
 /// The GE's alpha reference for cutouts (alpha test GREATER 0x10).
@@ -522,13 +530,7 @@ impl Renderer {
                         module: &shader,
                         entry_point: Some("vs_main"),
                         compilation_options: Default::default(),
-                        buffers: &[Some(wgpu::VertexBufferLayout {
-                            array_stride: std::mem::size_of::<GpuVertex>() as u64,
-                            step_mode: wgpu::VertexStepMode::Vertex,
-                            attributes: &wgpu::vertex_attr_array![
-                                0 => Float32x3, 1 => Float32x2, 2 => Unorm8x4, 3 => Uint32
-                            ],
-                        })],
+                        buffers: &[Some(GPU_VERTEX_LAYOUT)],
                     },
                     primitive: wgpu::PrimitiveState {
                         topology: wgpu::PrimitiveTopology::TriangleList,
@@ -638,13 +640,7 @@ impl Renderer {
                 module: &shader,
                 entry_point: Some("vs_pick"),
                 compilation_options: Default::default(),
-                buffers: &[Some(wgpu::VertexBufferLayout {
-                    array_stride: std::mem::size_of::<GpuVertex>() as u64,
-                    step_mode: wgpu::VertexStepMode::Vertex,
-                    attributes: &wgpu::vertex_attr_array![
-                        0 => Float32x3, 1 => Float32x2, 2 => Unorm8x4, 3 => Uint32
-                    ],
-                })],
+                buffers: &[Some(GPU_VERTEX_LAYOUT)],
             },
             primitive: wgpu::PrimitiveState {
                 topology: wgpu::PrimitiveTopology::TriangleList,

@@ -168,18 +168,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
     }
     let (image, stats) = renderer.render(&camera, &options)?;
     let output = args.output.as_deref().context("--output is required")?;
-    use image::ImageEncoder as _;
-    let mut png = Vec::new();
-    image::codecs::png::PngEncoder::new(&mut png)
-        .write_image(
-            image.as_raw(),
-            image.width(),
-            image.height(),
-            image::ExtendedColorType::Rgba8,
-        )
-        .context("cannot encode the PNG")?;
-    pbm::file::write_atomic(output, &png)
-        .with_context(|| format!("cannot write {}", output.display()))?;
+    super::write_png(output, &image)?;
     let mode = if args.psp {
         format!("PSP look {PSP_WIDTH}×{PSP_HEIGHT} → {width}×{height}")
     } else {

@@ -579,25 +579,12 @@ pub fn write(dir: &Path) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(dir.join("textures"))
         .with_context(|| format!("cannot create {}", dir.join("textures").display()))?;
     for (path, image) in textures() {
-        let mut png = Vec::new();
-        image::codecs::png::PngEncoder::new(&mut png)
-            .write_image(
-                image.as_raw(),
-                image.width(),
-                image.height(),
-                image::ExtendedColorType::Rgba8,
-            )
-            .with_context(|| format!("cannot encode {path}"))?;
-        let out = dir.join(path);
-        pbm::file::write_atomic(&out, &png)
-            .with_context(|| format!("cannot write {}", out.display()))?;
+        super::write_png(&dir.join(path), &image)?;
     }
     let project_path = dir.join(PROJECT_FILE);
     project::save(&project_path, &scene()?)?;
     Ok(project_path)
 }
-
-use image::ImageEncoder as _;
 
 pub fn run(args: ShowcaseArgs) -> anyhow::Result<ExitCode> {
     let path = write(&args.dir)?;
