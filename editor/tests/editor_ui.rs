@@ -171,3 +171,36 @@ fn the_inspector_renames_and_hiding_makes_unpickable() {
         harness.state().scene().selection()
     );
 }
+
+#[test]
+fn a_drag_on_empty_space_box_selects_and_escape_clears() {
+    let Some(mut harness) = harness() else { return };
+    let app = harness.state();
+    let (left, right, floor) = (
+        entity(app, "Left wall"),
+        entity(app, "Right wall"),
+        entity(app, "Courtyard floor"),
+    );
+    // From the empty sky above the courtyard's left corner to the floor by the right
+    // wall: the rectangle holds both side walls and the floor.
+    let (_, rect) = app.view();
+    let start = egui::pos2(rect.min.x + 8.0, rect.min.y + 8.0);
+    let end = screen(app, Vec3::new(9.0, 0.0, 5.0));
+    harness.hover_at(start);
+    harness.run_steps(1);
+    harness.drag_at(start);
+    harness.run_steps(1);
+    for k in 1..=5 {
+        harness.hover_at(start + (end - start) * (k as f32 / 5.0));
+        harness.run_steps(1);
+    }
+    harness.drop_at(end);
+    harness.run_steps(2);
+    let selection = harness.state().scene().selection().to_vec();
+    for id in [left, right, floor] {
+        assert!(selection.contains(&id), "{id} in {selection:?}");
+    }
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert!(harness.state().scene().selection().is_empty());
+}

@@ -5,6 +5,7 @@
 //! Today's slice: open a project (the bundled showcase by default), navigate with the
 //! Fusion 360 preset (middle drag pans, Shift + middle or Alt + left orbits, the
 //! wheel zooms, F / Home frame), click to select through the ID buffer (Shift adds),
+//! drag on empty space to box-select (skipping hidden and locked), Esc to clear,
 //! hide entities from the outliner, undo / redo, save, play the scene clock, and
 //! switch the viewport to the PSP look or the preview light; edit the selected
 //! entity's name, transform and kind fields and its materials in the inspector.
@@ -92,6 +93,8 @@ pub struct PebbleApp {
     viewport: egui::Rect,
     /// The inspector's name field while it is being typed in.
     name_edit: Option<(EntityId, String)>,
+    /// Where a box-select drag started (points).
+    box_start: Option<egui::Pos2>,
 }
 
 /// Grid step for snapped moves, metres.
@@ -149,6 +152,7 @@ impl PebbleApp {
             snap: false,
             viewport: egui::Rect::NOTHING,
             name_edit: None,
+            box_start: None,
         })
     }
 
@@ -304,6 +308,8 @@ impl PebbleApp {
     fn viewport_ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let rect = ui.available_rect_before_wrap();
         self.viewport = rect;
+        // Esc during a gizmo drag cancels the drag only, not the selection.
+        let was_dragging = self.drag.is_some();
         let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
         let ppp = ui.ctx().pixels_per_point();
         let (w, h) = (
@@ -445,10 +451,56 @@ impl PebbleApp {
                         Err(e) => self.message = format!("pick failed: {e}"),
                     }
                 }
+                // Box select: a left drag that starts on empty space.
+                if response.drag_started_by(egui::PointerButton::Primary)
+                    && !modifiers.alt
+                    && self.drag.is_none()
+                    && let Some(p) = response.interact_pointer_pos()
+                {
+                    let (x, y) = pixel(p);
+                    let empty =
+                        matches!(res.renderer.pick(&camera, w, h, self.clock, x, y), Ok(None));
+                    self.box_start = empty.then_some(p);
+                }
+                if let Some(start) = self.box_start
+                    && response.drag_stopped_by(egui::PointerButton::Primary)
+                {
+                    let end = response.interact_pointer_pos().unwrap_or(start);
+                    match res.renderer.pick_rect(
+                        &camera,
+                        w,
+                        h,
+                        self.clock,
+                        pixel(start),
+                        pixel(end),
+                    ) {
+                        Ok(found) => {
+                            let mut ids: Vec<EntityId> = if modifiers.shift {
+                                self.scene.selection().to_vec()
+                            } else {
+                                Vec::new()
+                            };
+                            for id in found.into_iter().map(EntityId) {
+                                if !ids.contains(&id) {
+                                    ids.push(id);
+                                }
+                            }
+                            picked = Some(ids);
+                        }
+                        Err(e) => self.message = format!("box select failed: {e}"),
+                    }
+                    self.box_start = None;
+                }
             }
         }
         if let Some(ids) = picked {
             self.select(ids);
+        }
+        if ui.input(|i| i.key_pressed(egui::Key::Escape))
+            && !was_dragging
+            && self.box_start.is_none()
+        {
+            self.select(Vec::new());
         }
         let revision = self.scene.revision();
         if self.overlays && self.overlay.as_ref().is_none_or(|(r, _)| *r != revision) {
@@ -507,6 +559,14 @@ impl PebbleApp {
             hovered: self.hovered,
         };
         viewport::paint(ui, rect, callback);
+        if let (Some(start), Some(now)) = (self.box_start, response.interact_pointer_pos()) {
+            ui.painter().rect_stroke(
+                egui::Rect::from_two_pos(start, now),
+                0.0,
+                egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 170, 40)),
+                egui::StrokeKind::Inside,
+            );
+        }
     }
 
     fn status_ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
