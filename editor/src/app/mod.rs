@@ -95,6 +95,10 @@ pub struct PebbleApp {
     name_edit: Option<(EntityId, String)>,
     /// Where a box-select drag started (points).
     box_start: Option<egui::Pos2>,
+    /// When the hover pick last ran (seconds of egui time).
+    last_hover_pick: f64,
+    /// Smoothed frame time, seconds.
+    frame_time: f32,
 }
 
 /// Grid step for snapped moves, metres.
@@ -153,6 +157,8 @@ impl PebbleApp {
             viewport: egui::Rect::NOTHING,
             name_edit: None,
             box_start: None,
+            last_hover_pick: f64::NEG_INFINITY,
+            frame_time: 0.0,
         })
     }
 
@@ -451,6 +457,22 @@ impl PebbleApp {
                         Err(e) => self.message = format!("pick failed: {e}"),
                     }
                 }
+                // Hover highlight, at most every 40 ms (a pick is an ID pass).
+                let now = ui.input(|i| i.time);
+                if now - self.last_hover_pick >= 0.04 && !response.dragged() {
+                    self.last_hover_pick = now;
+                    self.hovered = match response.hover_pos() {
+                        Some(p) => {
+                            let (x, y) = pixel(p);
+                            res.renderer
+                                .pick(&camera, w, h, self.clock, x, y)
+                                .ok()
+                                .flatten()
+                                .map(|hit| hit.id)
+                        }
+                        None => None,
+                    };
+                }
                 // Box select: a left drag that starts on empty space.
                 if response.drag_started_by(egui::PointerButton::Primary)
                     && !modifiers.alt
@@ -578,7 +600,21 @@ impl PebbleApp {
                 .map(|r| (r.last_stats, r.last_error.clone()))
         });
         ui.horizontal(|ui| {
+            if let Some(name) = self
+                .hovered
+                .and_then(|id| self.scene.entity(EntityId(id)))
+                .map(|e| e.name.clone())
+            {
+                ui.label(format!("under the cursor: {name}"));
+                ui.separator();
+            }
             ui.label(format!("{} selected", self.scene.selection().len()));
+            ui.separator();
+            ui.label(format!(
+                "{:.0} fps  ·  t = {:.1} s",
+                1.0 / self.frame_time.max(1e-3),
+                self.clock
+            ));
             if let Some((s, error)) = stats {
                 ui.separator();
                 ui.label(format!(
@@ -600,6 +636,7 @@ impl eframe::App for PebbleApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         let dt = ctx.input(|i| i.stable_dt).min(0.1);
+        self.frame_time = self.frame_time * 0.9 + dt * 0.1;
         if self.playing {
             self.clock += f64::from(dt);
             ctx.request_repaint();
