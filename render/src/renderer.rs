@@ -1738,59 +1738,19 @@ fn read_back(
     width: u32,
     height: u32,
 ) -> Result<RgbaImage, RenderError> {
-    let row = (4 * width).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
-        * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("readback"),
-        size: u64::from(row) * u64::from(height),
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    encoder.copy_texture_to_buffer(
-        wgpu::TexelCopyTextureInfo {
-            texture,
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(row),
-                rows_per_image: Some(height),
-            },
-        },
-        wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
+    let buffer = copy_region(
+        gpu,
+        &mut encoder,
+        texture,
+        wgpu::TextureAspect::All,
+        (0, 0, width, height),
     );
     gpu.queue.submit([encoder.finish()]);
-    let slice = buffer.slice(..);
-    let (tx, rx) = std::sync::mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = tx.send(r);
-    });
-    gpu.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| RenderError::Readback(e.to_string()))?;
-    rx.recv()
-        .map_err(|e| RenderError::Readback(e.to_string()))?
-        .map_err(|e| RenderError::Readback(e.to_string()))?;
-    let mapped = slice
-        .get_mapped_range()
-        .map_err(|e| RenderError::Readback(e.to_string()))?;
-    let mut pixels = Vec::with_capacity((4 * width * height) as usize);
-    for y in 0..height as usize {
-        let start = y * row as usize;
-        for bgra in mapped[start..start + 4 * width as usize].chunks_exact(4) {
-            pixels.extend([bgra[2], bgra[1], bgra[0], bgra[3]]);
-        }
-    }
-    drop(mapped);
-    buffer.unmap();
+    // The frame is BGRA; pictures are RGBA.
+    let pixels = map_region(gpu, &buffer, width, height)?
+        .into_iter()
+        .flat_map(|[b, g, r, a]| [r, g, b, a])
+        .collect();
     RgbaImage::from_raw(width, height, pixels)
         .ok_or_else(|| RenderError::Readback("short read".into()))
 }
