@@ -1596,28 +1596,15 @@ impl Renderer {
                 pass.draw(c.first..c.first + c.count, 0..1);
             }
         }
-        let region = (0, 0, w, h);
-        let ids_buffer = copy_region(
-            &self.gpu,
-            &mut encoder,
-            &ids,
-            wgpu::TextureAspect::All,
-            region,
-        );
-        let faces_buffer = copy_region(
-            &self.gpu,
-            &mut encoder,
-            &faces,
-            wgpu::TextureAspect::All,
-            region,
-        );
-        let depth_buffer = copy_region(
-            &self.gpu,
-            &mut encoder,
-            &depths,
-            wgpu::TextureAspect::All,
-            region,
-        );
+        let [ids_buffer, faces_buffer, depth_buffer] = [&ids, &faces, &depths].map(|t| {
+            copy_region(
+                &self.gpu,
+                &mut encoder,
+                t,
+                wgpu::TextureAspect::All,
+                (0, 0, w, h),
+            )
+        });
         self.gpu.queue.submit([encoder.finish()]);
         let read = |buffer: &wgpu::Buffer| -> Result<Vec<[u8; 4]>, RenderError> {
             map_region(&self.gpu, buffer, w, h)

@@ -30,6 +30,32 @@ fn vec3_ui(ui: &mut egui::Ui, v: &mut Vec3, speed: f64, suffix: &str) -> bool {
     changed
 }
 
+/// A min..max pair of values, each kept within `range`.
+fn range_ui(
+    ui: &mut egui::Ui,
+    label: &str,
+    pair: &mut [f32; 2],
+    speed: f64,
+    range: std::ops::RangeInclusive<f32>,
+    suffix: &str,
+) -> bool {
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        ui.label(label);
+        for v in pair.iter_mut() {
+            changed |= ui
+                .add(
+                    egui::DragValue::new(v)
+                        .speed(speed)
+                        .range(range.clone())
+                        .suffix(suffix),
+                )
+                .changed();
+        }
+    });
+    changed
+}
+
 impl PebbleApp {
     fn edit_entity(&mut self, id: EntityId, field: u32, after: Entity) {
         let command = SetEntity::new("Edit", after);
@@ -165,59 +191,16 @@ impl PebbleApp {
                             .prefix("particles "),
                     )
                     .changed();
-                ui.horizontal(|ui| {
-                    ui.label("speed");
-                    kind_changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut em.speed[0])
-                                .speed(0.02)
-                                .suffix(" m/s"),
-                        )
-                        .changed();
-                    kind_changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut em.speed[1])
-                                .speed(0.02)
-                                .suffix(" m/s"),
-                        )
-                        .changed();
-                });
-                ui.horizontal(|ui| {
-                    ui.label("life");
-                    kind_changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut em.life[0])
-                                .speed(0.01)
-                                .range(0.01..=60.0)
-                                .suffix(" s"),
-                        )
-                        .changed();
-                    kind_changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut em.life[1])
-                                .speed(0.01)
-                                .range(0.01..=60.0)
-                                .suffix(" s"),
-                        )
-                        .changed();
-                });
-                ui.horizontal(|ui| {
-                    ui.label("size");
-                    kind_changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut em.size[0])
-                                .speed(0.01)
-                                .suffix(" m"),
-                        )
-                        .changed();
-                    kind_changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut em.size[1])
-                                .speed(0.01)
-                                .suffix(" m"),
-                        )
-                        .changed();
-                });
+                kind_changed |= range_ui(
+                    ui,
+                    "speed",
+                    &mut em.speed,
+                    0.02,
+                    f32::MIN..=f32::MAX,
+                    " m/s",
+                );
+                kind_changed |= range_ui(ui, "life", &mut em.life, 0.01, 0.01..=60.0, " s");
+                kind_changed |= range_ui(ui, "size", &mut em.size, 0.01, f32::MIN..=f32::MAX, " m");
                 ui.label("gravity");
                 kind_changed |= vec3_ui(ui, &mut em.gravity, 0.02, " m/s²");
                 kind_changed |= ui.checkbox(&mut em.additive, "additive").changed();
