@@ -231,8 +231,12 @@ fn main() {
         image.save(path).expect("saves the shot");
     }
     let mut medians = Vec::new();
-    for cull in [true, false] {
-        let options = RenderOptions { cull, ..options };
+    for (cull, occlusion) in [(true, true), (true, false), (false, false)] {
+        let options = RenderOptions {
+            cull,
+            occlusion,
+            ..options
+        };
         let mut times = Vec::new();
         let mut last = Default::default();
         for f in 0..frames {
@@ -243,10 +247,15 @@ fn main() {
         let (median, p95, max) = stats(times);
         let last: pebble_render::FrameStats = last;
         println!(
-            "  culling {:<3}  frame median {median:.2} ms  p95 {p95:.2} ms  max {max:.2} ms  (last frame: {} of {} chunks, {} triangles, {} draw calls, {} particles)",
-            if cull { "on" } else { "off" },
+            "  culling {:<22}  frame median {median:.2} ms  p95 {p95:.2} ms  max {max:.2} ms  (last frame: {} of {} chunks drawn, {} occluded, {} triangles, {} draw calls, {} particles)",
+            match (cull, occlusion) {
+                (true, true) => "on (frustum+occlusion)",
+                (true, false) => "frustum only",
+                _ => "off",
+            },
             last.chunks_drawn,
             last.chunks,
+            last.chunks_occluded,
             last.triangles,
             last.draw_calls,
             last.particles
@@ -254,8 +263,9 @@ fn main() {
         medians.push(median);
     }
     println!(
-        "  culling on / off (median frame time): {:.3}",
-        medians[0] / medians[1]
+        "  culling on / off (median frame time): {:.3}   frustum only / off: {:.3}",
+        medians[0] / medians[2],
+        medians[1] / medians[2]
     );
     let mut picks = Vec::new();
     let mut hits = 0;

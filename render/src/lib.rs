@@ -15,6 +15,7 @@ pub mod camera;
 pub mod environment;
 pub mod frustum;
 pub mod gpu;
+mod occlusion;
 pub mod overlay;
 pub mod psp;
 pub mod renderer;

@@ -5,9 +5,11 @@
 
 use std::collections::HashMap;
 use std::num::NonZeroU64;
+use std::sync::OnceLock;
 
 use image::RgbaImage;
 use pebble_model::glam::{Mat4, Vec3, Vec4};
+use rayon::prelude::*;
 use wgpu::util::DeviceExt;
 
 use crate::RenderError;
@@ -17,6 +19,7 @@ use crate::camera::{Camera, PSP_HEIGHT, PSP_WIDTH};
 use crate::environment::Environment;
 use crate::frustum::Frustum;
 use crate::gpu::Gpu;
+use crate::occlusion::{self, DepthMap};
 use crate::overlay::{LineVertex, Overlay};
 use crate::scene::{Batch, Chunk, DrawScene, GpuVertex, Pass, SceneTexture};
 
@@ -37,6 +40,9 @@ const GPU_VERTEX_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferL
 const DRAW_STRIDE: u64 = 256;
 /// The GE's alpha reference for cutouts (alpha test GREATER 0x10).
 const CUTOUT_REF: f32 = 16.0 / 255.0;
+/// How many triangles of the nearest opaque chunks occlusion culling rasterises
+/// per frame on the CPU (the rest are only tested).
+const OCCLUDER_TRIANGLES: usize = 2_048;
 
 /// How to draw one frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,6 +57,10 @@ pub struct RenderOptions {
     pub psp: bool,
     /// Frustum culling per chunk (off only to measure what it saves).
     pub cull: bool,
+    /// Occlusion culling on top of frustum culling: chunks the nearest opaque
+    /// chunks hide are not drawn (never changes the picture; not in the PSP look,
+    /// which writes no depth).
+    pub occlusion: bool,
     pub fog: bool,
     /// Shade faces by a fixed light (for scenes not baked yet); never in the PSP
     /// look, which shows the baked vertex colours as the device does.
@@ -65,6 +75,7 @@ impl Default for RenderOptions {
             time: 0.0,
             psp: false,
             cull: true,
+            occlusion: true,
             fog: true,
             preview_light: false,
         }
@@ -91,6 +102,8 @@ pub const HOVER_TINT: [f32; 4] = [1.0, 1.0, 1.0, 0.2];
 pub struct FrameStats {
     pub chunks: usize,
     pub chunks_drawn: usize,
+    /// Chunks inside the view but hidden behind nearer ones (not drawn).
+    pub chunks_occluded: usize,
     pub triangles: usize,
     pub draw_calls: usize,
     pub particles: usize,
@@ -127,13 +140,18 @@ struct DrawUniform {
     tint: [f32; 4],
 }
 
-/// A batch on the GPU: its vertices and, on the CPU, its chunks.
+/// A batch on the GPU: its vertices and, on the CPU, its chunks and the vertex
+/// positions occlusion culling rasterises.
 #[derive(Debug)]
 struct GpuBatch {
     key: u64,
     pick_id: u32,
     buffer: wgpu::Buffer,
     chunks: Vec<Chunk>,
+    positions: Vec<Vec3>,
+    /// Per chunk, each triangle's neighbours, found the first time the chunk
+    /// occludes.
+    neighbours: Vec<OnceLock<Vec<[u32; 3]>>>,
 }
 
 /// The two samplers: repeat for ordinary textures, clamp for atlases and emitters.
@@ -275,6 +293,8 @@ fn upload_batch(device: &wgpu::Device, key: u64, batch: Batch) -> GpuBatch {
             contents,
             usage: wgpu::BufferUsages::VERTEX,
         }),
+        positions: batch.vertices.iter().map(|v| Vec3::from(v.pos)).collect(),
+        neighbours: batch.chunks.iter().map(|_| OnceLock::new()).collect(),
         chunks: batch.chunks,
     }
 }
@@ -321,6 +341,8 @@ pub struct Renderer {
     overlay_pipelines: [wgpu::RenderPipeline; 3],
     /// The last frame's targets, reused while the size stays.
     targets: std::sync::Mutex<Option<FrameTargets>>,
+    /// Occlusion culling's depth map, reused between frames.
+    depth_map: std::sync::Mutex<DepthMap>,
 }
 
 /// A frame recorded but not yet submitted.
@@ -758,6 +780,7 @@ impl Renderer {
             pick_pipeline,
             overlay_pipelines,
             targets: std::sync::Mutex::new(None),
+            depth_map: std::sync::Mutex::default(),
         };
         renderer.draw_capacity = (chunk_count + renderer.scene.particles.emitters.len()).max(1);
         renderer.relayout();
@@ -1172,6 +1195,55 @@ impl Renderer {
         list
     }
 
+    /// Drops from the draw list the chunks that the opaque chunks drawn before them
+    /// hide (see [`crate::occlusion`]); returns the rest, in order, and how many
+    /// were dropped.
+    fn occlusion_cull(
+        &self,
+        list: Vec<usize>,
+        clip_from_world: Mat4,
+        width: u32,
+        height: u32,
+    ) -> (Vec<usize>, usize) {
+        let mut map = self
+            .depth_map
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        map.reset(width, height, clip_from_world);
+        // The nearest opaque chunks occlude; those hidden by the others among them
+        // hide nothing the others do not, so they need no test first.
+        let mut budget = OCCLUDER_TRIANGLES;
+        for &i in &list {
+            if budget == 0 {
+                break;
+            }
+            let c = self.chunk(i);
+            if c.pass != Pass::Opaque {
+                continue;
+            }
+            let (b, k) = self.flat[i];
+            let batch = &self.batches[b as usize];
+            let range = c.first as usize..(c.first + c.count) as usize;
+            if let Some(positions) = batch.positions.get(range) {
+                let neighbours =
+                    batch.neighbours[k as usize].get_or_init(|| occlusion::neighbours(positions));
+                map.add_occluder(positions, neighbours);
+                budget = budget.saturating_sub(positions.len() / 3);
+            }
+        }
+        map.rasterize();
+        let kept: Vec<usize> = list
+            .par_iter()
+            .copied()
+            .filter(|&i| {
+                let c = self.chunk(i);
+                !map.hides(c.lo, c.hi)
+            })
+            .collect();
+        let occluded = list.len() - kept.len();
+        (kept, occluded)
+    }
+
     /// Draws one frame and reads it back as RGBA8.
     pub fn render(
         &self,
@@ -1316,8 +1388,14 @@ impl Renderer {
         let color_view = color.create_view(&Default::default());
         let depth_view = depth.create_view(&Default::default());
         let list = self.draw_list(clip_from_world, camera, options);
+        let (list, chunks_occluded) = if options.cull && options.occlusion && !options.psp {
+            self.occlusion_cull(list, clip_from_world, width, height)
+        } else {
+            (list, 0)
+        };
         let mut stats = FrameStats {
             chunks: self.flat.len(),
+            chunks_occluded,
             ..Default::default()
         };
         let mut encoder = device.create_command_encoder(&Default::default());

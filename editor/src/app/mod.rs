@@ -573,6 +573,7 @@ impl PebbleApp {
                 time: self.clock,
                 psp: self.psp,
                 cull: true,
+                occlusion: true,
                 fog: true,
                 preview_light: self.preview_light,
             },
@@ -618,8 +619,13 @@ impl PebbleApp {
             if let Some((s, error)) = stats {
                 ui.separator();
                 ui.label(format!(
-                    "{} / {} chunks, {} triangles, {} draw calls, {} particles",
-                    s.chunks_drawn, s.chunks, s.triangles, s.draw_calls, s.particles
+                    "{} / {} chunks ({} occluded), {} triangles, {} draw calls, {} particles",
+                    s.chunks_drawn,
+                    s.chunks,
+                    s.chunks_occluded,
+                    s.triangles,
+                    s.draw_calls,
+                    s.particles
                 ));
                 if let Some(e) = error {
                     ui.separator();

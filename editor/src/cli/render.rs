@@ -51,6 +51,10 @@ pub struct RenderArgs {
     /// Draw every chunk (to measure what culling saves).
     #[arg(long)]
     pub no_cull: bool,
+    /// Frustum culling only, no occlusion culling (it never changes the picture;
+    /// this measures what it saves).
+    #[arg(long)]
+    pub no_occlusion: bool,
     /// Shade faces by a fixed light (for maps exported without a bake).
     #[arg(long, conflicts_with = "psp")]
     pub preview_light: bool,
@@ -160,6 +164,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         time: args.time,
         psp: args.psp,
         cull: !args.no_cull,
+        occlusion: !args.no_occlusion,
         fog: !args.no_fog,
         preview_light: args.preview_light,
     };
@@ -175,11 +180,12 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         format!("{width}×{height}")
     };
     super::emit(&format!(
-        "rendered {} → {} ({mode}, {} of {} chunks, {} triangles, {})\n",
+        "rendered {} → {} ({mode}, {} of {} chunks, {} occluded, {} triangles, {})\n",
         args.input.display(),
         output.display(),
         stats.chunks_drawn,
         stats.chunks,
+        stats.chunks_occluded,
         stats.triangles,
         gpu.describe()
     ))?;
@@ -237,12 +243,17 @@ fn bench(
     )?;
     writeln!(
         out,
-        "  last frame: {} of {} chunks drawn, {} triangles, {} draw calls (culling {})",
+        "  last frame: {} of {} chunks drawn, {} occluded, {} triangles, {} draw calls (culling {})",
         stats.chunks_drawn,
         stats.chunks,
+        stats.chunks_occluded,
         stats.triangles,
         stats.draw_calls,
-        if options.cull { "on" } else { "off" }
+        match (options.cull, options.occlusion && !options.psp) {
+            (true, true) => "frustum + occlusion",
+            (true, false) => "frustum",
+            _ => "off",
+        }
     )?;
     super::emit(&out)?;
     Ok(ExitCode::SUCCESS)
