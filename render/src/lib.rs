@@ -1,7 +1,8 @@
 //! # pebble-render — the wgpu renderer
 //!
 //! Draws a model scene (or any `.pbm` map, as the device would) headless or inside
-//! the editor: chunked static geometry, frustum culling, opaque / cutout / blended
+//! the editor: chunked static geometry, frustum culling and exact CPU occlusion
+//! culling (`occlusion`, private; editor view only), opaque / cutout / blended
 //! passes, UV scroll from the scene clock, fog, a PSP-look preview mode and PNG
 //! output. Knows nothing of egui.
 //!
