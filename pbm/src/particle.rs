@@ -406,3 +406,27 @@ pub fn billboard(flag_bits: u16, s: &ParticleState, view: &ViewBasis) -> Quad {
         color: s.color,
     }
 }
+
+/// The runtime's built-in particle glow, 32×32 RGBA8 (what an emitter without a
+/// texture draws): c = 15.5, d = min(1, dist / c), f = smoothstep(1 − d), each
+/// colour channel round(31·f) in five bits expanded to eight, alpha always opaque.
+/// The falloff is in the colour, so it suits additive emitters. Shared so the
+/// editor and the PSP runtime draw the same texels.
+pub fn glow_rgba() -> Vec<u8> {
+    let mut rgba = Vec::with_capacity(GLOW_SIZE * GLOW_SIZE * 4);
+    for y in 0..GLOW_SIZE {
+        for x in 0..GLOW_SIZE {
+            let (dx, dy) = (x as f32 - 15.5, y as f32 - 15.5);
+            let d = (libm::sqrtf(dx * dx + dy * dy) / 15.5).min(1.0);
+            let f = 1.0 - d;
+            let f = f * f * (3.0 - 2.0 * f);
+            let c5 = libm::roundf(31.0 * f) as u8;
+            let c8 = (c5 << 3) | (c5 >> 2);
+            rgba.extend([c8, c8, c8, 255]);
+        }
+    }
+    rgba
+}
+
+/// Width and height of [`glow_rgba`].
+pub const GLOW_SIZE: usize = 32;

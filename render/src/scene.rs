@@ -213,22 +213,10 @@ impl DrawScene {
     }
 }
 
-/// The runtime's built-in particle glow: 32² with c = 15.5, d = min(1, dist / c),
-/// f = smoothstep(1 − d), RGB = round(31·f) in five bits, alpha always set. The
-/// falloff is in the colour, so it suits additive emitters.
+/// The runtime's built-in particle glow (`pbm::particle::glow_rgba`, shared with
+/// the PSP runtime).
 pub fn glow_texture() -> SceneTexture {
-    let mut rgba = Vec::with_capacity(32 * 32 * 4);
-    for y in 0..32 {
-        for x in 0..32 {
-            let (dx, dy) = (x as f32 - 15.5, y as f32 - 15.5);
-            let d = ((dx * dx + dy * dy).sqrt() / 15.5).min(1.0);
-            let f = 1.0 - d;
-            let f = f * f * (3.0 - 2.0 * f);
-            let c5 = (31.0 * f).round() as u8;
-            let c8 = (c5 << 3) | (c5 >> 2);
-            rgba.extend([c8, c8, c8, 255]);
-        }
-    }
+    let rgba = pbm::particle::glow_rgba();
     SceneTexture {
         name: "builtin glow".into(),
         levels: mip_chain(&rgba, 32, 32, AlphaMode::None),

@@ -1,0 +1,65 @@
+//! The capture script, `pebble_capture.txt` beside the maps. When it is there the
+//! runtime renders each listed view with a frozen clock, writes each capture, and
+//! exits. Format (one directive per line, `#` comments, angles in degrees):
+//!
+//! ```text
+//! map showcase.pbm                     # optional: which map (else the usual choice)
+//! capture X Y Z YAW PITCH TIME [FOV]   # eye, yaw/pitch (deg), scene time (s), fov (deg)
+//! ```
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::camera::Camera;
+use crate::world::FOV_DEG;
+
+pub struct Shot {
+    pub camera: Camera,
+    pub time: f64,
+}
+
+pub struct Script {
+    pub map: Option<String>,
+    pub shots: Vec<Shot>,
+}
+
+pub fn parse(text: &str) -> Result<Script, String> {
+    let mut script = Script {
+        map: None,
+        shots: Vec::new(),
+    };
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        let mut words = line.split_whitespace();
+        match words.next() {
+            None => {}
+            Some("map") => {
+                script.map = Some(words.next().ok_or(format!("line {}: map needs a file name", n + 1))?.to_string())
+            }
+            Some("capture") => {
+                let v: Vec<f64> = words
+                    .map(|w| w.parse::<f64>().map_err(|_| format!("line {}: {w:?} is not a number", n + 1)))
+                    .collect::<Result<_, _>>()?;
+                if !(6..=7).contains(&v.len()) {
+                    return Err(format!(
+                        "line {}: capture takes X Y Z YAW PITCH TIME [FOV], found {} numbers",
+                        n + 1,
+                        v.len()
+                    ));
+                }
+                script.shots.push(Shot {
+                    camera: Camera {
+                        eye: [v[0] as f32, v[1] as f32, v[2] as f32],
+                        yaw: (v[3] as f32).to_radians(),
+                        pitch: (v[4] as f32).to_radians(),
+                        fov_deg: v.get(6).map(|f| *f as f32).unwrap_or(FOV_DEG),
+                    },
+                    time: v[5],
+                });
+            }
+            Some(other) => return Err(format!("line {}: unknown directive {other:?} (map, capture)", n + 1)),
+        }
+    }
+    Ok(script)
+}

@@ -1,0 +1,315 @@
+//! A `.pbm` map made ready for the GE: parsed by the shared `pbm` crate (no second
+//! parser), textures given their mip chains (16-bit levels swizzled, 8888 linear),
+//! mesh vertices copied into 16-byte-aligned buffers exactly as stored (the file's
+//! 24-byte vertex is the GE's TEXTURE_32BITF | COLOR_8888 | VERTEX_32BITF layout),
+//! the spawn, environment and particle field read from the metadata.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use pbm::{AlphaMode, MapView, TextureFormat};
+
+/// Bytes in 16-byte blocks, so the GE can read them (textures and vertices must be
+/// 16-byte aligned).
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+pub struct Block([u8; 16]);
+
+pub struct Aligned {
+    blocks: Vec<Block>,
+}
+
+impl Aligned {
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        let mut blocks = alloc::vec![Block([0; 16]); bytes.len().div_ceil(16)];
+        for (b, c) in blocks.iter_mut().zip(bytes.chunks(16)) {
+            b.0[..c.len()].copy_from_slice(c);
+        }
+        Self { blocks }
+    }
+
+    pub fn as_ptr(&self) -> *const u8 {
+        self.blocks.as_ptr() as *const u8
+    }
+}
+
+/// The GE's texel formats the runtime uses.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Texels {
+    Rgba5551,
+    Rgba4444,
+    Rgb565,
+    Rgba8888,
+}
+
+pub struct Texture {
+    pub name: String,
+    pub texels: Texels,
+    pub alpha: AlphaMode,
+    /// Atlases clamp, never scroll, and are pinned to one level.
+    pub atlas: bool,
+    pub swizzled: bool,
+    /// Width, height and texels of each level, level 0 first.
+    pub levels: Vec<(u32, u32, Aligned)>,
+}
+
+pub struct Mesh {
+    pub texture: Option<usize>,
+    pub alpha: AlphaMode,
+    pub vertices: Aligned,
+    pub count: u32,
+    /// Repeats per second after the consumer rules (zero on atlases and untextured).
+    pub scroll: [f32; 2],
+}
+
+/// The environment presets (runtime facts §6): clear colour 0xBBGGRR, fog near, far.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Environment {
+    Day,
+    Dawn,
+    Dusk,
+    Night,
+}
+
+impl Environment {
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "day" => Some(Self::Day),
+            "dawn" => Some(Self::Dawn),
+            "dusk" => Some(Self::Dusk),
+            "night" => Some(Self::Night),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Day => "day",
+            Self::Dawn => "dawn",
+            Self::Dusk => "dusk",
+            Self::Night => "night",
+        }
+    }
+
+    /// Clear colour (0x00BBGGRR) and fog near / far in metres; the fog colour is the
+    /// clear colour.
+    pub fn look(self) -> (u32, f32, f32) {
+        match self {
+            Self::Day => (0x382218, 22.0, 65.0),
+            Self::Dawn => (0x262028, 16.0, 52.0),
+            Self::Dusk => (0x1C1824, 14.0, 48.0),
+            Self::Night => (0x100A08, 10.0, 40.0),
+        }
+    }
+}
+
+/// Where the player starts.
+#[derive(Clone, Copy, Debug)]
+pub struct Spawn {
+    pub position: [f32; 3],
+    pub yaw: f32,
+    pub fov_deg: f32,
+}
+
+pub struct World {
+    pub name: String,
+    pub environment: Environment,
+    pub spawn: Spawn,
+    pub textures: Vec<Texture>,
+    pub meshes: Vec<Mesh>,
+    pub triangles: u32,
+    pub particles: pbm::ParticleField,
+    /// FNV-1a 64 of the file's bytes (captures name the map they show).
+    pub hash: u64,
+    pub warnings: Vec<String>,
+}
+
+/// Default vertical field of view (runtime facts §2).
+pub const FOV_DEG: f32 = 65.0;
+
+impl World {
+    pub fn load(bytes: &[u8]) -> Result<Self, String> {
+        let mut warnings = Vec::new();
+        let (view, warned) = MapView::parse(bytes).map_err(|e| e.to_string())?;
+        warnings.extend(warned.iter().map(|w| w.to_string()));
+        let mut textures = Vec::new();
+        for t in view.textures() {
+            textures.push(texture(&t)?);
+        }
+        let mut meshes = Vec::new();
+        let mut triangles = 0;
+        for m in view.meshes() {
+            let texture = usize::try_from(m.texture_id)
+                .ok()
+                .filter(|&i| i < textures.len());
+            let tex = texture.map(|i| &textures[i]);
+            let alpha = tex.map(|t| t.alpha).unwrap_or(AlphaMode::None);
+            let scroll =
+                pbm::scroll::effective_speed(tex.map(|t| t.name.as_str()), m.uv_scroll);
+            triangles += m.num_vertices / 3;
+            meshes.push(Mesh {
+                texture,
+                alpha,
+                vertices: Aligned::from_bytes(m.vertex_bytes),
+                count: m.num_vertices,
+                scroll,
+            });
+        }
+        let header = view.header();
+        let text = |tag: &str| {
+            view.metadata_by_tag(tag)
+                .and_then(|m| m.text())
+                .map(|s| s.to_string())
+        };
+        let name = text("map_name").unwrap_or_else(|| String::from("(unnamed)"));
+        let environment = text("env_preset")
+            .and_then(|s| Environment::from_name(&s))
+            .unwrap_or(Environment::Day);
+        let mut spawn = Spawn {
+            position: header.spawn_pos,
+            yaw: header.spawn_rot,
+            fov_deg: FOV_DEG,
+        };
+        if let Some(json) = text("player_spawn") {
+            match parse_spawn(&json) {
+                Some(s) => spawn = s,
+                None => warnings.push(format!("player_spawn is not readable: {json}")),
+            }
+        }
+        let particles = match view.emitter_lump() {
+            // Its warnings were reported by the parse above.
+            Some(lump) => pbm::ParticleField::prepare(lump.records(), textures.len() as u32, &mut |_| {}),
+            None => pbm::ParticleField::default(),
+        };
+        Ok(Self {
+            name,
+            environment,
+            spawn,
+            textures,
+            meshes,
+            triangles,
+            particles,
+            hash: pbm::fnv::fnv1a64(bytes),
+            warnings,
+        })
+    }
+}
+
+fn texture(t: &pbm::view::TextureRef<'_>) -> Result<Texture, String> {
+    texture_from(
+        t.name.as_str().to_string(),
+        u32::from(t.width),
+        u32::from(t.height),
+        t.format,
+        t.alpha_mode,
+        t.data,
+    )
+}
+
+/// The built-in particle glow (shared texels from the `pbm` crate), 5551 with its
+/// chain, clamped.
+pub fn glow() -> Texture {
+    let size = pbm::particle::GLOW_SIZE as u32;
+    let data = pbm::texture::encode(&pbm::particle::glow_rgba(), TextureFormat::Rgba5551);
+    let mut t = texture_from(
+        String::from("builtin glow"),
+        size,
+        size,
+        TextureFormat::Rgba5551,
+        AlphaMode::None,
+        &data,
+    )
+    .unwrap_or_else(|_| unreachable!("a 32×32 5551 texture is valid"));
+    t.atlas = true;
+    t
+}
+
+fn texture_from(
+    name: String,
+    w: u32,
+    h: u32,
+    format: TextureFormat,
+    alpha_mode: AlphaMode,
+    data: &[u8],
+) -> Result<Texture, String> {
+    let texels = match format {
+        TextureFormat::Rgba5551 => Texels::Rgba5551,
+        TextureFormat::Rgba4444 => Texels::Rgba4444,
+        TextureFormat::Rgb565 => Texels::Rgb565,
+        TextureFormat::Rgba8888 => Texels::Rgba8888,
+    };
+    if !pbm::texture::is_pot(w, h) {
+        return Err(format!(
+            "texture {name}: {w}×{h} is not a power of two, which the GE cannot sample; re-export it"
+        ));
+    }
+    let bpp = if texels == Texels::Rgba8888 { 4 } else { 2 };
+    let chain = pbm::texture::stored_mip_chain(data, w, h, format, alpha_mode);
+    // At most eight levels (the GE's limit).
+    let swizzled = bpp == 2;
+    let mut levels = Vec::new();
+    for level in chain.into_iter().take(8) {
+        let data = if swizzled && (level.width * bpp) % 16 == 0 && level.height % 8 == 0 {
+            pbm::texture::swizzle(&level.data, (level.width * bpp) as usize, level.height as usize)
+                .map_err(|e| format!("texture {name}: {e:?}"))?
+        } else if swizzled {
+            // Too small to swizzle: stop the chain here.
+            if levels.is_empty() {
+                return Err(format!("texture {name}: {w}×{h} is too small for the GE (16×8 at least)"));
+            }
+            break;
+        } else {
+            level.data
+        };
+        levels.push((level.width, level.height, Aligned::from_bytes(&data)));
+    }
+    Ok(Texture {
+        atlas: pbm::format::is_atlas_name(&name),
+        name,
+        texels,
+        alpha: alpha_mode,
+        swizzled,
+        levels,
+    })
+}
+
+/// `{"position": [x, y, z], "yaw": r, "camera_fov": deg}` — the fields the exporter
+/// writes; read without a JSON library (no_std), tolerant of order and spacing.
+fn parse_spawn(json: &str) -> Option<Spawn> {
+    let numbers_after = |key: &str, n: usize| -> Option<Vec<f32>> {
+        let at = json.find(&format!("\"{key}\""))? + key.len() + 2;
+        let rest = json[at..].trim_start().strip_prefix(':')?;
+        let mut out = Vec::new();
+        let mut token = String::new();
+        for ch in rest.chars() {
+            if ch.is_ascii_digit() || matches!(ch, '-' | '+' | '.' | 'e' | 'E') {
+                token.push(ch);
+            } else if !token.is_empty() {
+                out.push(token.parse().ok()?);
+                token.clear();
+                if out.len() == n {
+                    break;
+                }
+            }
+            if out.len() < n && matches!(ch, '}' | ']') && !out.is_empty() && n == 1 {
+                break;
+            }
+        }
+        if out.len() < n && !token.is_empty() {
+            out.push(token.parse().ok()?);
+        }
+        (out.len() == n).then_some(out)
+    };
+    let p = numbers_after("position", 3)?;
+    let yaw = numbers_after("yaw", 1).map(|v| v[0]).unwrap_or(0.0);
+    let fov = numbers_after("camera_fov", 1)
+        .map(|v| v[0])
+        .filter(|f| (10.0..=170.0).contains(f))
+        .unwrap_or(FOV_DEG);
+    Some(Spawn {
+        position: [p[0], p[1], p[2]],
+        yaw,
+        fov_deg: fov,
+    })
+}
