@@ -126,13 +126,16 @@ fn cutout_mips_keep_any_opaque_texel() {
 
 #[test]
 fn uv_scroll_wraps_and_never_touches_atlases() {
-    assert_eq!(scroll_offset(1.0, [0.0, -0.25]), [0.0, 0.75]);
-    assert_eq!(scroll_offset(2.5, [0.5, 1.0]), [0.25, 0.5]);
+    // The pattern travels along the speed, so the coordinates move against it:
+    // falling water (negative V) samples further up as time goes on.
+    assert_eq!(scroll_offset(1.0, [0.0, -0.25]), [0.0, 0.25]);
+    assert_eq!(scroll_offset(2.5, [0.5, 1.0]), [0.75, 0.5]);
+    assert_eq!(scroll_offset(0.5, [0.25, 0.0]), [0.875, 0.0]);
     // Hours of clock keep their precision.
     let t = 10.0 * 3600.0 + 0.1;
     let [u, _] = scroll_offset(t, [0.3, 0.0]);
     assert!(
-        (f64::from(u) - (t * 0.3f32 as f64).rem_euclid(1.0)).abs() < 1e-5,
+        (f64::from(u) - (-t * 0.3f32 as f64).rem_euclid(1.0)).abs() < 1e-5,
         "{u}"
     );
     for t in [0.0, 0.333, 17.9, 1e7] {

@@ -63,8 +63,16 @@ fn psp_main() {
     }
 }
 
-/// Keeps the error on screen until Home exits.
+/// True when a capture script drives this run (errors then end the program, so a
+/// harness is not left waiting).
+fn scripted() -> bool {
+    files::exists(&format!("{GAME_DIR}/pebble_capture.txt"))
+}
+
+/// Keeps the error on screen until Home exits (or, in a scripted run, after two
+/// seconds on screen).
 fn show_error(e: &str) -> ! {
+    let scripted = scripted();
     let mut lines = Vec::from([String::from("Pebble cannot play this map:"), String::new()]);
     for part in wrap(e, 58) {
         lines.push(part);
@@ -72,8 +80,13 @@ fn show_error(e: &str) -> ! {
     lines.push(String::new());
     lines.push(format!("Maps go in {GAME_DIR}/"));
     lines.push(String::from("Press Home to quit."));
+    let shown = now_seconds();
     loop {
         gfx::text_screen(&lines, ERROR_BACKGROUND);
+        if scripted && now_seconds() - shown > 2.0 {
+            // SAFETY: ends the program.
+            unsafe { sys::sceKernelExitGame() };
+        }
     }
 }
 
@@ -110,14 +123,57 @@ fn run(log: &mut Log) -> Result<(), String> {
     } else {
         None
     };
-    let map_file = match script.as_ref().and_then(|s| s.map.clone()) {
-        Some(m) => m,
-        None => choose_map()?,
-    };
+    let glow = world::glow();
+    if let Some(script) = script {
+        let mut n = 0u32;
+        for run in &script.runs {
+            let map_file = match &run.map {
+                Some(m) => m.clone(),
+                None => choose_map()?,
+            };
+            let world = load(&map_file, log)?;
+            let ctx = context(&map_file, &world);
+            for shot in &run.shots {
+                // Twice, so both colour buffers hold this view and the capture reads a
+                // finished frame.
+                gfx::frame(&world, &glow, &shot.camera, shot.time, &tunables, &[]);
+                let stats = gfx::frame(&world, &glow, &shot.camera, shot.time, &tunables, &[]);
+                let path = capture::write(n, &shot.camera, shot.time, &ctx)?;
+                log.line(format!(
+                    "capture {n}: {path} (time {} s; {} draw calls, {} triangles, {} particles, {} display-list bytes)",
+                    shot.time, stats.draw_calls, stats.triangles, stats.particles, stats.list_bytes
+                ));
+                n += 1;
+            }
+        }
+        log.line(format!("done: {n} captures"));
+        // SAFETY: ends the program.
+        unsafe { sys::sceKernelExitGame() };
+        return Ok(());
+    }
+    let map_file = choose_map()?;
+    let world = load(&map_file, log)?;
+    let ctx = context(&map_file, &world);
+    play(&world, &glow, &tunables, &ctx, log)
+}
+
+fn context<'a>(map_file: &'a str, world: &'a World) -> capture::Context<'a> {
+    capture::Context {
+        dir: GAME_DIR,
+        map_file,
+        hash: world.hash,
+        environment: world.environment.name(),
+        mode: "textured",
+    }
+}
+
+/// Reads and prepares a map, logging what it holds.
+fn load(map_file: &str, log: &mut Log) -> Result<World, String> {
     let bytes = files::read(&format!("{GAME_DIR}/{map_file}"))?;
     let world = World::load(&bytes).map_err(|e| format!("{map_file}: {e}"))?;
     drop(bytes);
-    // The GE reads textures and vertices from main memory: flush them there.
+    // The GE reads textures and vertices from main memory: flush them there (the
+    // glow's texels too).
     // SAFETY: no arguments; writes back the whole data cache.
     unsafe { sys::sceKernelDcacheWritebackAll() };
     log.line(format!(
@@ -134,34 +190,7 @@ fn run(log: &mut Log) -> Result<(), String> {
     for w in &world.warnings {
         log.line(format!("warning: {w}"));
     }
-    let glow = world::glow();
-    // SAFETY: as above (the glow's texels).
-    unsafe { sys::sceKernelDcacheWritebackAll() };
-    let ctx = capture::Context {
-        dir: GAME_DIR,
-        map_file: &map_file,
-        hash: world.hash,
-        environment: world.environment.name(),
-        mode: "textured",
-    };
-    if let Some(script) = script {
-        for (n, shot) in script.shots.iter().enumerate() {
-            // Twice, so both colour buffers hold this view and the capture reads a
-            // finished frame.
-            gfx::frame(&world, &glow, &shot.camera, shot.time, &tunables, &[]);
-            let stats = gfx::frame(&world, &glow, &shot.camera, shot.time, &tunables, &[]);
-            let path = capture::write(n as u32, &shot.camera, shot.time, &ctx)?;
-            log.line(format!(
-                "capture {n}: {path} (time {} s; {} draw calls, {} triangles, {} particles, {} display-list bytes)",
-                shot.time, stats.draw_calls, stats.triangles, stats.particles, stats.list_bytes
-            ));
-        }
-        log.line(format!("done: {} captures", script.shots.len()));
-        // SAFETY: ends the program.
-        unsafe { sys::sceKernelExitGame() };
-        return Ok(());
-    }
-    play(&world, &glow, &tunables, &ctx, log)
+    Ok(world)
 }
 
 /// The one `.pbm` in the folder, or the user's pick among several.

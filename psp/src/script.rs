@@ -3,9 +3,13 @@
 //! exits. Format (one directive per line, `#` comments, angles in degrees):
 //!
 //! ```text
-//! map showcase.pbm                     # optional: which map (else the usual choice)
+//! map showcase.pbm                     # which map the following captures show
 //! capture X Y Z YAW PITCH TIME [FOV]   # eye, yaw/pitch (deg), scene time (s), fov (deg)
 //! ```
+//!
+//! `map` may appear several times (one emulator run can compare two maps); captures
+//! before the first `map` show the map the runtime would choose anyway. Captures
+//! are numbered in file order across maps.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -19,15 +23,22 @@ pub struct Shot {
     pub time: f64,
 }
 
-pub struct Script {
+/// Captures of one map (`None`: the map the runtime chooses).
+pub struct Run {
     pub map: Option<String>,
     pub shots: Vec<Shot>,
 }
 
+pub struct Script {
+    pub runs: Vec<Run>,
+}
+
 pub fn parse(text: &str) -> Result<Script, String> {
     let mut script = Script {
-        map: None,
-        shots: Vec::new(),
+        runs: Vec::from([Run {
+            map: None,
+            shots: Vec::new(),
+        }]),
     };
     for (n, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
@@ -35,7 +46,11 @@ pub fn parse(text: &str) -> Result<Script, String> {
         match words.next() {
             None => {}
             Some("map") => {
-                script.map = Some(words.next().ok_or(format!("line {}: map needs a file name", n + 1))?.to_string())
+                let name = words.next().ok_or(format!("line {}: map needs a file name", n + 1))?;
+                script.runs.push(Run {
+                    map: Some(name.to_string()),
+                    shots: Vec::new(),
+                });
             }
             Some("capture") => {
                 let v: Vec<f64> = words
@@ -48,7 +63,8 @@ pub fn parse(text: &str) -> Result<Script, String> {
                         v.len()
                     ));
                 }
-                script.shots.push(Shot {
+                let run = script.runs.last_mut().ok_or("no run")?;
+                run.shots.push(Shot {
                     camera: Camera {
                         eye: [v[0] as f32, v[1] as f32, v[2] as f32],
                         yaw: (v[3] as f32).to_radians(),
@@ -61,5 +77,6 @@ pub fn parse(text: &str) -> Result<Script, String> {
             Some(other) => return Err(format!("line {}: unknown directive {other:?} (map, capture)", n + 1)),
         }
     }
+    script.runs.retain(|r| r.map.is_some() || !r.shots.is_empty());
     Ok(script)
 }

@@ -5,8 +5,9 @@
 //
 //   node run.mjs --eboot EBOOT.PBP --game DIR --out DIR [--wait NAME]... [--timeout S]
 //
-// Exit status: 0 when every --wait file appeared, 1 on timeout or error (the folder
-// is still copied back, so the runtime's log can say why).
+// Exit status: 0 when every --wait file appeared, 1 on timeout, on an "error:" line in
+// the runtime's pebble_log.txt, or on a harness error (the folder is still copied
+// back, so the log can say why).
 import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
@@ -116,12 +117,20 @@ try {
   const deadline = started + opt.timeout * 1000;
   let missing = opt.wait;
   while (Date.now() < deadline) {
-    missing = await tab.evaluate((dir, wait) => {
+    let failed;
+    [missing, failed] = await tab.evaluate((dir, wait) => {
       const FS = window.EJS_emulator?.gameManager?.FS;
-      if (!FS || !window.pebbleSeeded) return wait;
-      return wait.filter((w) => !FS.analyzePath(dir + "/" + w).exists);
+      if (!FS || !window.pebbleSeeded) return [wait, false];
+      const log = FS.analyzePath(dir + "/pebble_log.txt").exists
+        ? new TextDecoder().decode(FS.readFile(dir + "/pebble_log.txt"))
+        : "";
+      return [wait.filter((w) => !FS.analyzePath(dir + "/" + w).exists), /^error:/m.test(log)];
     }, GAME, opt.wait);
     if (missing.length === 0) break;
+    if (failed) {
+      console.error("psp-emu: the runtime logged an error (see pebble_log.txt)");
+      break;
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   if (missing.length > 0) {

@@ -1,0 +1,515 @@
+//! The bundled PSP runtime: `assets/psp/EBOOT.PBP` must have been built from the
+//! sources as they are (a hash of them sits beside it), and — where the emulator
+//! harness is installed (CI sets `PEBBLE_PSP_EMU=1`) — it must play every v3
+//! fixture in PPSSPP with scripted captures: two views at two scene times, not
+//! blank, differing between the times exactly where meshes scroll or particles
+//! move, with the difference on the scrolling meshes gone in a copy of the map
+//! whose scroll is zeroed, and no load error in the runtime's log.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use image::RgbImage;
+use pebble_render::Camera;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the editor sits in the repository")
+        .to_path_buf()
+}
+
+#[test]
+fn bundled_eboot_matches_its_sources() {
+    let root = repo();
+    let out = Command::new("bash")
+        .arg(root.join("psp/tools/source-hash"))
+        .output()
+        .expect("runs psp/tools/source-hash");
+    assert!(
+        out.status.success(),
+        "source-hash failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let hash = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let recorded = std::fs::read_to_string(root.join("assets/psp/EBOOT.sources"))
+        .expect("assets/psp/EBOOT.sources exists");
+    assert_eq!(
+        hash,
+        recorded.trim(),
+        "the PSP runtime's sources (psp/, pbm/src) changed since assets/psp/EBOOT.PBP was built: run scripts/psp-toolchain.sh and commit the result"
+    );
+    let eboot = std::fs::read(root.join("assets/psp/EBOOT.PBP")).expect("the EBOOT is bundled");
+    assert_eq!(&eboot[..4], b"\0PBP", "EBOOT.PBP magic");
+    assert!(
+        eboot.len() > 100_000,
+        "EBOOT.PBP is only {} bytes",
+        eboot.len()
+    );
+}
+
+/// Screen rectangle (x0, y0, x1, y1) in the 480×272 capture of a world-space box,
+/// grown by `margin` pixels; `None` when a corner is behind the eye or it is off
+/// screen.
+fn rect(camera: &Camera, lo: [f32; 3], hi: [f32; 3], margin: f32) -> Option<[i32; 4]> {
+    // The runtime projects at 16:9 on the 480×272 screen.
+    let m = camera.clip_from_world(16.0 / 9.0);
+    let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    for n in 0..8 {
+        let p = pebble_model::glam::Vec4::new(
+            if n & 1 == 0 { lo[0] } else { hi[0] },
+            if n & 2 == 0 { lo[1] } else { hi[1] },
+            if n & 4 == 0 { lo[2] } else { hi[2] },
+            1.0,
+        );
+        let c = m * p;
+        if c.w <= 0.05 {
+            return None;
+        }
+        let (x, y) = ((c.x / c.w + 1.0) * 240.0, (1.0 - c.y / c.w) * 136.0);
+        x0 = x0.min(x);
+        y0 = y0.min(y);
+        x1 = x1.max(x);
+        y1 = y1.max(y);
+    }
+    let r = [
+        (x0 - margin).floor().max(0.0) as i32,
+        (y0 - margin).floor().max(0.0) as i32,
+        (x1 + margin).ceil().min(479.0) as i32,
+        (y1 + margin).ceil().min(271.0) as i32,
+    ];
+    (r[0] <= r[2] && r[1] <= r[3]).then_some(r)
+}
+
+fn inside(rects: &[[i32; 4]], x: u32, y: u32) -> bool {
+    rects
+        .iter()
+        .any(|r| (r[0]..=r[2]).contains(&(x as i32)) && (r[1]..=r[3]).contains(&(y as i32)))
+}
+
+fn variance(img: &RgbImage) -> f64 {
+    let l: Vec<f64> = img
+        .pixels()
+        .map(|p| 0.299 * f64::from(p[0]) + 0.587 * f64::from(p[1]) + 0.114 * f64::from(p[2]))
+        .collect();
+    let mean = l.iter().sum::<f64>() / l.len() as f64;
+    l.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / l.len() as f64
+}
+
+struct View {
+    name: &'static str,
+    camera: Camera,
+}
+
+#[test]
+fn runtime_plays_every_v3_fixture_in_the_emulator() {
+    if std::env::var_os("PEBBLE_PSP_EMU").is_none() {
+        eprintln!(
+            "*** SKIPPED runtime_plays_every_v3_fixture_in_the_emulator: set PEBBLE_PSP_EMU=1 with \
+             tools/psp-emu installed (npm ci) and chromium-headless-shell (CI does) ***"
+        );
+        return;
+    }
+    let root = repo();
+    let fixtures = root.join("../shared/fixtures/pbm");
+    let mut played = 0;
+    for entry in std::fs::read_dir(&fixtures).expect("the fixtures folder") {
+        let path = entry.expect("entry").path();
+        if path.extension().and_then(|e| e.to_str()) != Some("pbm") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).expect("reads the fixture");
+        let (map, _) = pbm::Map::read(&bytes).expect("a fixture parses");
+        if map.version != pbm::Version::V3 {
+            continue;
+        }
+        play(&root, &path, &map);
+        played += 1;
+    }
+    assert!(
+        played >= 3,
+        "only {played} v3 fixtures found in {}",
+        fixtures.display()
+    );
+}
+
+fn play(root: &Path, path: &Path, map: &pbm::Map) {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("file name");
+    let game = tempdir(&format!("game-{name}"));
+    let out = tempdir(&format!("out-{name}"));
+    std::fs::copy(path, game.join(name)).expect("copies the map");
+    let mut still = map.clone();
+    for m in &mut still.meshes {
+        m.uv_scroll = [0.0, 0.0];
+    }
+    let still_name = format!("noscroll_{name}");
+    std::fs::write(
+        game.join(&still_name),
+        still.to_bytes().expect("writes the copy"),
+    )
+    .expect("saves the copy");
+
+    let (lo, hi) = (map.bounds_min, map.bounds_max);
+    let centre = [
+        (lo[0] + hi[0]) / 2.0,
+        (lo[1] + hi[1]) / 2.0,
+        (lo[2] + hi[2]) / 2.0,
+    ];
+    let span = (hi[0] - lo[0]).max(hi[2] - lo[2]).max(1.0);
+    let views = [
+        View {
+            name: "spawn",
+            camera: Camera::psp(map.spawn_pos.into(), map.spawn_rot, -10f32.to_radians()),
+        },
+        View {
+            name: "overview",
+            camera: Camera::psp(
+                [centre[0], centre[1] + 0.9 * span, centre[2] + span].into(),
+                0.0,
+                -(0.9f32).atan(),
+            ),
+        },
+    ];
+    let times = [0.25, 0.6];
+    let mut script = String::from("# written by editor/tests/psp_runtime.rs\n");
+    for m in [name, still_name.as_str()] {
+        script.push_str(&format!("map {m}\n"));
+        for v in &views {
+            for t in times {
+                let c = &v.camera;
+                script.push_str(&format!(
+                    "capture {} {} {} {} {} {t} {}\n",
+                    c.eye.x,
+                    c.eye.y,
+                    c.eye.z,
+                    c.yaw.to_degrees(),
+                    c.pitch.to_degrees(),
+                    c.fov_y_deg
+                ));
+            }
+        }
+    }
+    std::fs::write(game.join("pebble_capture.txt"), script).expect("writes the script");
+    let captures = 2 * views.len() * times.len();
+    let status = Command::new("node")
+        .arg(root.join("tools/psp-emu/run.mjs"))
+        .args(["--eboot"])
+        .arg(root.join("assets/psp/EBOOT.PBP"))
+        .arg("--game")
+        .arg(&game)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--wait",
+            &format!("captures/capture_{:03}.json", captures - 1),
+        ])
+        .args(["--timeout", "120"])
+        .status()
+        .expect("runs node tools/psp-emu/run.mjs");
+    let log = std::fs::read_to_string(out.join("pebble_log.txt")).unwrap_or_default();
+    assert!(
+        status.success(),
+        "{name}: the emulator run failed; runtime log:\n{log}"
+    );
+    assert!(
+        !log.lines().any(|l| l.starts_with("error:")),
+        "{name}: the runtime logged an error:\n{log}"
+    );
+    for m in [name, still_name.as_str()] {
+        assert!(
+            log.contains(&format!("loaded {m}:")),
+            "{name}: {m} not loaded:\n{log}"
+        );
+    }
+    let shot = |k: usize| -> RgbImage {
+        image::open(out.join(format!("captures/capture_{k:03}.bmp")))
+            .unwrap_or_else(|e| panic!("{name}: capture {k}: {e}"))
+            .to_rgb8()
+    };
+    // Where things may move: scrolling meshes and emitters' reach.
+    let textures: Vec<&str> = map.textures.iter().map(|t| t.name.as_str()).collect();
+    let scrolling: Vec<&pbm::Mesh> = map
+        .meshes
+        .iter()
+        .filter(|m| {
+            let tex = usize::try_from(m.texture_id)
+                .ok()
+                .and_then(|i| textures.get(i).copied());
+            pbm::scroll::effective_speed(tex, m.uv_scroll) != [0.0, 0.0]
+        })
+        .collect();
+    let field = map.particle_field(&mut |_| {});
+    for (vi, v) in views.iter().enumerate() {
+        let scroll_rects: Vec<[i32; 4]> = scrolling
+            .iter()
+            .filter_map(|m| rect(&v.camera, m.bounds_min, m.bounds_max, 3.0))
+            .collect();
+        // Each particle's quad at both times, from the shared evaluation (a
+        // rotated quad stays within its half-diagonal of its centre).
+        let mut particle_rects = Vec::new();
+        for e in &field.emitters {
+            let size = usize::try_from(e.params.texture_id)
+                .ok()
+                .and_then(|i| map.textures.get(i))
+                .map(|t| (u32::from(t.width), u32::from(t.height)));
+            for p in field.particles_of(e) {
+                for t in times {
+                    let s = pbm::particle::evaluate(e, p, t, size);
+                    let r = 0.75 * s.width.max(s.height);
+                    let [x, y, z] = s.position;
+                    particle_rects.extend(rect(
+                        &v.camera,
+                        [x - r, y - r, z - r],
+                        [x + r, y + r, z + r],
+                        2.0,
+                    ));
+                }
+            }
+        }
+        let base = vi * times.len();
+        let still_base = views.len() * times.len() + base;
+        let (a, b) = (shot(base), shot(base + 1));
+        let (sa, sb) = (shot(still_base), shot(still_base + 1));
+        for (k, img) in [&a, &b, &sa, &sb].into_iter().enumerate() {
+            assert!(
+                variance(img) > 20.0,
+                "{name} {} capture {k} is blank (variance {:.1})",
+                v.name,
+                variance(img)
+            );
+        }
+        let mut on_scroll = 0;
+        let mut on_scroll_still = 0;
+        let mut on_particles = 0;
+        let mut elsewhere = 0;
+        for (x, y, p) in a.enumerate_pixels() {
+            let moved = p != b.get_pixel(x, y);
+            let moved_still = sa.get_pixel(x, y) != sb.get_pixel(x, y);
+            let in_particles = inside(&particle_rects, x, y);
+            let in_scroll = inside(&scroll_rects, x, y);
+            if in_particles {
+                on_particles += usize::from(moved_still);
+            } else if in_scroll {
+                on_scroll += usize::from(moved);
+                on_scroll_still += usize::from(moved_still);
+            } else {
+                elsewhere += usize::from(moved) + usize::from(moved_still);
+            }
+        }
+        eprintln!(
+            "{name} {}: changed between t={} and t={}: {on_scroll} px on scrolling meshes ({on_scroll_still} with scroll zeroed), {on_particles} px where particles fly, {elsewhere} elsewhere",
+            v.name, times[0], times[1]
+        );
+        assert_eq!(
+            elsewhere, 0,
+            "{name} {}: pixels changed away from scrolling meshes and particles",
+            v.name
+        );
+        assert_eq!(
+            on_scroll_still, 0,
+            "{name} {}: with the scroll zeroed the scrolling meshes still change",
+            v.name
+        );
+        let visible_scroll = scroll_rects
+            .iter()
+            .map(|r| (r[2] - r[0]) * (r[3] - r[1]))
+            .sum::<i32>()
+            > 400;
+        if visible_scroll {
+            assert!(
+                on_scroll > 30,
+                "{name} {}: the scrolling meshes did not move ({on_scroll} px)",
+                v.name
+            );
+        }
+        if v.name == "spawn" && !field.emitters.is_empty() {
+            assert!(
+                on_particles > 10,
+                "{name} {}: the particles did not move ({on_particles} px)",
+                v.name
+            );
+        }
+    }
+}
+
+/// A wall facing +Z at z = −3 (x −1..1, y 0.5..2.5) whose V axis points up, with a
+/// bright bar across the middle of its texture (v 0.5 to 0.625), scrolling at
+/// `speed_v` repeats per second: negative is falling water (the spec's example).
+fn bar_map(speed_v: f32) -> pbm::Map {
+    let (w, h) = (16u16, 64u16);
+    let mut rgba = Vec::new();
+    for y in 0..h {
+        for _ in 0..w {
+            let v = if (32..40).contains(&y) { 255 } else { 40 };
+            rgba.extend([v, v, v, 255]);
+        }
+    }
+    let vertex = |x: f32, y: f32, u: f32, v: f32| pbm::Vertex {
+        uv: [u, v],
+        color: 0xFFFF_FFFF,
+        pos: [x, y, -3.0],
+    };
+    let vertices = vec![
+        vertex(-1.0, 0.5, 0.0, 0.0),
+        vertex(1.0, 0.5, 1.0, 0.0),
+        vertex(1.0, 2.5, 1.0, 1.0),
+        vertex(-1.0, 0.5, 0.0, 0.0),
+        vertex(1.0, 2.5, 1.0, 1.0),
+        vertex(-1.0, 2.5, 0.0, 1.0),
+    ];
+    pbm::Map {
+        spawn_pos: [0.0, 1.5, 0.0],
+        bounds_min: [-1.0, 0.5, -3.0],
+        bounds_max: [1.0, 2.5, -3.0],
+        textures: vec![pbm::Texture {
+            name: pbm::Name32::new("Bar").expect("a short name"),
+            width: w,
+            height: h,
+            format: pbm::TextureFormat::Rgba5551,
+            alpha_mode: pbm::AlphaMode::None,
+            data: pbm::texture::encode(&rgba, pbm::TextureFormat::Rgba5551),
+        }],
+        meshes: vec![pbm::Mesh {
+            name: pbm::Name32::new("Waterfall").expect("a short name"),
+            texture_id: 0,
+            bounds_min: [-1.0, 0.5, -3.0],
+            bounds_max: [1.0, 2.5, -3.0],
+            uv_scroll: [0.0, speed_v],
+            vertices,
+        }],
+        ..Default::default()
+    }
+}
+
+/// The screen row (down from the top) at the centre of the bright bar, over the
+/// wall's middle columns.
+fn bar_row(img: &RgbImage) -> f32 {
+    let (w, h) = img.dimensions();
+    let (mut sum, mut n) = (0.0, 0.0);
+    for y in 0..h {
+        let mean = (w * 9 / 20..w * 11 / 20)
+            .map(|x| f32::from(img.get_pixel(x, y)[0]))
+            .sum::<f32>()
+            / (w / 10) as f32;
+        if mean > 160.0 {
+            sum += y as f32;
+            n += 1.0;
+        }
+    }
+    assert!(n > 0.0, "no bar on screen");
+    sum / n
+}
+
+/// The spec's meaning of `uv_scroll` (seeds §5.1.3): the direction the pattern
+/// travels; a falling waterfall on a wall whose V points up has negative V. The
+/// editor's picture, in both looks, must show the bar falling.
+#[test]
+fn editor_scrolls_the_way_the_file_means() {
+    let dir = tempdir("editor-scroll");
+    let map = dir.join("waterfall.pbm");
+    std::fs::write(&map, bar_map(-0.5).to_bytes().expect("writes")).expect("saves");
+    let camera = Camera::psp([0.0, 1.5, 0.0].into(), 0.0, 0.0);
+    for psp in [false, true] {
+        let rows: Vec<f32> = [0.0, 0.2]
+            .iter()
+            .map(|t| {
+                let out = dir.join(format!("t{t}_{psp}.png"));
+                let cam = format!("{},{},{},0,0", camera.eye.x, camera.eye.y, camera.eye.z);
+                let mut cmd = Command::new(env!("CARGO_BIN_EXE_pebble"));
+                cmd.arg("render")
+                    .arg(&map)
+                    .args([
+                        "--cam",
+                        &cam,
+                        "--size",
+                        "480x272",
+                        "--time",
+                        &t.to_string(),
+                        "-o",
+                    ])
+                    .arg(&out);
+                if psp {
+                    cmd.arg("--psp");
+                }
+                assert!(cmd.status().expect("runs pebble render").success());
+                bar_row(&image::open(&out).expect("reads").to_rgb8())
+            })
+            .collect();
+        // 0.1 of the wall (142 px tall on screen) in 0.2 s, downwards.
+        let moved = rows[1] - rows[0];
+        eprintln!(
+            "editor (psp look {psp}): bar at row {:.1}, then {:.1}",
+            rows[0], rows[1]
+        );
+        assert!(
+            (10.0..18.0).contains(&moved),
+            "psp look {psp}: the falling bar moved {moved:.1} px down (expected about 14)"
+        );
+    }
+}
+
+/// The device's proof of direction: the falling bar moves down between two
+/// captures with a frozen clock, as in the editor.
+#[test]
+fn runtime_scrolls_the_way_the_file_means() {
+    if std::env::var_os("PEBBLE_PSP_EMU").is_none() {
+        eprintln!(
+            "*** SKIPPED runtime_scrolls_the_way_the_file_means: set PEBBLE_PSP_EMU=1 (see above) ***"
+        );
+        return;
+    }
+    let root = repo();
+    let game = tempdir("game-scroll");
+    let out = tempdir("out-scroll");
+    std::fs::write(
+        game.join("waterfall.pbm"),
+        bar_map(-0.5).to_bytes().expect("writes"),
+    )
+    .expect("saves");
+    std::fs::write(
+        game.join("pebble_capture.txt"),
+        "map waterfall.pbm\ncapture 0 1.5 0 0 0 0\ncapture 0 1.5 0 0 0 0.2\n",
+    )
+    .expect("writes the script");
+    let status = Command::new("node")
+        .arg(root.join("tools/psp-emu/run.mjs"))
+        .arg("--eboot")
+        .arg(root.join("assets/psp/EBOOT.PBP"))
+        .arg("--game")
+        .arg(&game)
+        .arg("--out")
+        .arg(&out)
+        .args(["--wait", "captures/capture_001.json", "--timeout", "120"])
+        .status()
+        .expect("runs node tools/psp-emu/run.mjs");
+    let log = std::fs::read_to_string(out.join("pebble_log.txt")).unwrap_or_default();
+    assert!(
+        status.success(),
+        "the emulator run failed; runtime log:\n{log}"
+    );
+    let rows: Vec<f32> = (0..2)
+        .map(|k| {
+            bar_row(
+                &image::open(out.join(format!("captures/capture_{k:03}.bmp")))
+                    .expect("a capture")
+                    .to_rgb8(),
+            )
+        })
+        .collect();
+    let moved = rows[1] - rows[0];
+    eprintln!("device: bar at row {:.1}, then {:.1}", rows[0], rows[1]);
+    assert!(
+        (10.0..18.0).contains(&moved),
+        "on the device the falling bar moved {moved:.1} px down (expected about 14)"
+    );
+}
+
+fn tempdir(label: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pebble-psp-{}-{label}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("creates a temporary folder");
+    dir
+}
