@@ -249,6 +249,34 @@ fn play(root: &Path, path: &Path, map: &pbm::Map) {
             .collect();
         // Each particle's quad at both times, from the shared evaluation (a
         // rotated quad stays within its half-diagonal of its centre).
+        // Patrol spheres and balls where the runtime puts them at both times (the
+        // shared gameplay rules; the pit simulated from its start in 1/60 s steps).
+        let mut entity_rects = Vec::new();
+        let bytes = std::fs::read(path).expect("reads the fixture");
+        let (level, _) =
+            pebble_play::Level::from_view(&pbm::MapView::parse(&bytes).expect("parses").0);
+        for t in times {
+            let mut spheres: Vec<([f32; 3], f32)> = level
+                .patrols
+                .iter()
+                .map(|p| (p.position(t), p.radius))
+                .collect();
+            if let Some(spec) = &level.pit {
+                let mut pit = pebble_play::BallPit::new(spec, &level);
+                for _ in 0..(t * 60.0).round() as u32 {
+                    pit.step(1.0 / 60.0);
+                }
+                spheres.extend(pit.positions.iter().map(|p| (*p, spec.radius)));
+            }
+            for ([x, y, z], r) in spheres {
+                entity_rects.extend(rect(
+                    &v.camera,
+                    [x - r, y - r, z - r],
+                    [x + r, y + r, z + r],
+                    2.0,
+                ));
+            }
+        }
         let mut particle_rects = Vec::new();
         for e in &field.emitters {
             let size = usize::try_from(e.params.texture_id)
@@ -281,9 +309,28 @@ fn play(root: &Path, path: &Path, map: &pbm::Map) {
                 variance(img)
             );
         }
+        // The device against the editor's PSP look of the same view and time: the
+        // figure is reported; a gross mismatch (a wrong matrix, format or pass) fails.
+        let editor = editor_shot(
+            path,
+            &v.camera,
+            times[0],
+            &out.join(format!("editor_{}.png", v.name)),
+        );
+        let difference = mean_difference(&a, &editor);
+        eprintln!(
+            "{name} {}: device vs editor PSP look at t={}: mean difference {difference:.2} per channel (0-255)",
+            v.name, times[0]
+        );
+        assert!(
+            difference < 12.0,
+            "{name} {}: the device's picture is far from the editor's ({difference:.2})",
+            v.name
+        );
         let mut on_scroll = 0;
         let mut on_scroll_still = 0;
         let mut on_particles = 0;
+        let mut on_entities = 0;
         let mut elsewhere = 0;
         for (x, y, p) in a.enumerate_pixels() {
             let moved = p != b.get_pixel(x, y);
@@ -292,6 +339,8 @@ fn play(root: &Path, path: &Path, map: &pbm::Map) {
             let in_scroll = inside(&scroll_rects, x, y);
             if in_particles {
                 on_particles += usize::from(moved_still);
+            } else if inside(&entity_rects, x, y) {
+                on_entities += usize::from(moved_still);
             } else if in_scroll {
                 on_scroll += usize::from(moved);
                 on_scroll_still += usize::from(moved_still);
@@ -300,7 +349,7 @@ fn play(root: &Path, path: &Path, map: &pbm::Map) {
             }
         }
         eprintln!(
-            "{name} {}: changed between t={} and t={}: {on_scroll} px on scrolling meshes ({on_scroll_still} with scroll zeroed), {on_particles} px where particles fly, {elsewhere} elsewhere",
+            "{name} {}: changed between t={} and t={}: {on_scroll} px on scrolling meshes ({on_scroll_still} with scroll zeroed), {on_particles} px where particles fly, {on_entities} px where patrols and balls move, {elsewhere} elsewhere",
             v.name, times[0], times[1]
         );
         assert_eq!(
@@ -505,6 +554,98 @@ fn runtime_scrolls_the_way_the_file_means() {
         (10.0..18.0).contains(&moved),
         "on the device the falling bar moved {moved:.1} px down (expected about 14)"
     );
+}
+
+/// A map that cannot load: the runtime says so on screen and in its log (a
+/// scripted run then exits), and never crashes.
+#[test]
+fn runtime_reports_a_broken_map() {
+    if std::env::var_os("PEBBLE_PSP_EMU").is_none() {
+        eprintln!("*** SKIPPED runtime_reports_a_broken_map: set PEBBLE_PSP_EMU=1 (see above) ***");
+        return;
+    }
+    let root = repo();
+    let game = tempdir("game-broken");
+    let out = tempdir("out-broken");
+    let bytes = std::fs::read(root.join("../shared/fixtures/pbm/basic.pbm")).expect("the fixture");
+    // Cut in the middle of the texture table.
+    std::fs::write(game.join("broken.pbm"), &bytes[..200]).expect("saves");
+    std::fs::write(
+        game.join("pebble_capture.txt"),
+        "map broken.pbm\ncapture 0 1.6 4 0 0 0\n",
+    )
+    .expect("writes");
+    let status = Command::new("node")
+        .arg(root.join("tools/psp-emu/run.mjs"))
+        .arg("--eboot")
+        .arg(root.join("assets/psp/EBOOT.PBP"))
+        .arg("--game")
+        .arg(&game)
+        .arg("--out")
+        .arg(&out)
+        .args(["--wait", "captures/capture_000.json", "--timeout", "90"])
+        .status()
+        .expect("runs node tools/psp-emu/run.mjs");
+    let log =
+        std::fs::read_to_string(out.join("pebble_log.txt")).expect("the runtime wrote its log");
+    assert!(!status.success(), "the harness must report the error");
+    let error = log
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .unwrap_or_else(|| panic!("no error line:\n{log}"));
+    eprintln!("device log: {error}");
+    assert!(
+        error.contains("broken.pbm"),
+        "the error names the file: {error}"
+    );
+    assert!(!out.join("captures/capture_000.bmp").exists());
+}
+
+/// The editor's PSP look of `map` from `camera` at time `t` (`pebble render`).
+fn editor_shot(map: &Path, camera: &Camera, t: f64, out: &Path) -> RgbImage {
+    let cam = format!(
+        "{},{},{},{},{}",
+        camera.eye.x,
+        camera.eye.y,
+        camera.eye.z,
+        camera.yaw.to_degrees(),
+        camera.pitch.to_degrees()
+    );
+    let status = Command::new(env!("CARGO_BIN_EXE_pebble"))
+        .arg("render")
+        .arg(map)
+        .args([
+            "--cam",
+            &cam,
+            "--psp",
+            "--size",
+            "480x272",
+            "--time",
+            &t.to_string(),
+            "-o",
+        ])
+        .arg(out)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("runs pebble render");
+    assert!(
+        status.success(),
+        "pebble render failed for {}",
+        map.display()
+    );
+    image::open(out)
+        .expect("reads the editor's picture")
+        .to_rgb8()
+}
+
+/// Mean absolute difference per channel.
+fn mean_difference(a: &RgbImage, b: &RgbImage) -> f64 {
+    let sum: f64 = a
+        .pixels()
+        .zip(b.pixels())
+        .map(|(p, q)| (0..3).map(|c| f64::from(p[c].abs_diff(q[c]))).sum::<f64>())
+        .sum();
+    sum / (a.width() * a.height() * 3) as f64
 }
 
 fn tempdir(label: &str) -> PathBuf {

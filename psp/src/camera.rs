@@ -40,7 +40,8 @@ pub fn normalize(a: [f32; 3]) -> [f32; 3] {
     }
 }
 
-fn columns(c: [[f32; 4]; 4]) -> ScePspFMatrix4 {
+/// A GE matrix from four columns.
+pub fn columns(c: [[f32; 4]; 4]) -> ScePspFMatrix4 {
     let v = |k: usize| ScePspFVector4 {
         x: c[k][0],
         y: c[k][1],

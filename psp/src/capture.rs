@@ -41,6 +41,7 @@ pub fn bmp(rgb: &[[u8; 3]]) -> Vec<u8> {
     out
 }
 
+#[derive(Clone, Copy)]
 pub struct Context<'a> {
     pub dir: &'a str,
     pub map_file: &'a str,

@@ -55,6 +55,96 @@ struct GeVertex {
     z: f32,
 }
 
+/// What the meshes show (runtime facts §1: textured, baked colours only, wires).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DisplayMode {
+    Textured,
+    Untextured,
+    Wireframe,
+}
+
+impl DisplayMode {
+    pub fn next(self) -> Self {
+        match self {
+            Self::Textured => Self::Untextured,
+            Self::Untextured => Self::Wireframe,
+            Self::Wireframe => Self::Textured,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Textured => "textured",
+            Self::Untextured => "untextured",
+            Self::Wireframe => "wireframe",
+        }
+    }
+}
+
+/// A shaded sphere drawn with the entities (patrols, balls).
+#[derive(Clone, Copy, Debug)]
+pub struct Sphere {
+    pub centre: [f32; 3],
+    pub radius: f32,
+    pub color: u32,
+}
+
+/// What a frame draws besides the map.
+pub struct Extras<'a> {
+    pub environment: crate::world::Environment,
+    pub mode: DisplayMode,
+    pub spheres: &'a [Sphere],
+    pub hud: &'a [alloc::string::String],
+}
+
+/// Unit spheres (6 stacks × 8 slices, 288 vertices, untextured), one per colour,
+/// lit once: colour × (0.4 + 0.6·max(0, n·(0.5, 0.8, 0.3))).
+#[derive(Default)]
+pub struct SphereMeshes(Vec<(u32, crate::world::Aligned)>);
+
+impl SphereMeshes {
+    fn mesh(&mut self, color: u32) -> *const c_void {
+        if let Some((_, m)) = self.0.iter().find(|(c, _)| *c == color) {
+            return m.as_ptr() as *const c_void;
+        }
+        let (stacks, slices) = (6, 8);
+        let point = |i: u32, j: u32| {
+            let theta = core::f32::consts::PI * i as f32 / stacks as f32;
+            let phi = core::f32::consts::TAU * j as f32 / slices as f32;
+            let (st, ct) = (libm::sinf(theta), libm::cosf(theta));
+            [st * libm::cosf(phi), ct, -st * libm::sinf(phi)]
+        };
+        let shade = |n: [f32; 3]| {
+            let l = 0.4 + 0.6 * (0.5 * n[0] + 0.8 * n[1] + 0.3 * n[2]).max(0.0);
+            let ch = |s: u32| (((color >> s) & 0xff) as f32 * l) as u32;
+            ch(0) | ch(8) << 8 | ch(16) << 16 | 0xff00_0000
+        };
+        let mut bytes = Vec::with_capacity(288 * 24);
+        let mut push = |p: [f32; 3]| {
+            for v in [0.0f32, 0.0] {
+                bytes.extend_from_slice(&v.to_le_bytes());
+            }
+            bytes.extend_from_slice(&shade(p).to_le_bytes());
+            for c in p {
+                bytes.extend_from_slice(&c.to_le_bytes());
+            }
+        };
+        for i in 0..stacks {
+            for j in 0..slices {
+                let (a, b, c, d) = (point(i, j), point(i + 1, j), point(i + 1, j + 1), point(i, j + 1));
+                // Counter-clockwise seen from outside.
+                for p in [a, b, c, a, c, d] {
+                    push(p);
+                }
+            }
+        }
+        self.0.push((color, crate::world::Aligned::from_bytes(&bytes)));
+        // SAFETY: no arguments; the new vertices must reach main memory for the GE.
+        unsafe { sys::sceKernelDcacheWritebackAll() };
+        self.0.last().map(|(_, m)| m.as_ptr() as *const c_void).unwrap_or(core::ptr::null())
+    }
+}
+
 /// What the last frame drew, for the HUD and the captures.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct FrameStats {
@@ -169,10 +259,17 @@ pub fn frame(
     camera: &Camera,
     t: f64,
     tunables: &Tunables,
-    hud: &[alloc::string::String],
+    extras: &Extras<'_>,
+    spheres: &mut SphereMeshes,
 ) -> FrameStats {
     let mut stats = FrameStats::default();
-    let (clear, fog_near, fog_far) = world.environment.look();
+    let hud = extras.hud;
+    let (textured, wires) = match extras.mode {
+        DisplayMode::Textured => (true, false),
+        DisplayMode::Untextured => (false, false),
+        DisplayMode::Wireframe => (false, true),
+    };
+    let (clear, fog_near, fog_far) = extras.environment.look();
     // SAFETY: one display list at a time on this thread; every buffer the list
     // points at (textures, vertices, sceGuGetMemory) lives until sceGuSync.
     unsafe {
@@ -203,7 +300,7 @@ pub fn frame(
             } else {
                 sys::sceGuDisable(GuState::Blend);
                 sys::sceGuDisable(GuState::AlphaTest);
-                if tunables.cull {
+                if tunables.cull && !wires {
                     sys::sceGuEnable(GuState::CullFace);
                 } else {
                     sys::sceGuDisable(GuState::CullFace);
@@ -217,7 +314,7 @@ pub fn frame(
                     let reference = if m.alpha == AlphaMode::Cutout { 0x10 } else { 0 };
                     sys::sceGuAlphaFunc(AlphaFunc::Greater, reference, 0xff);
                 }
-                match m.texture {
+                match m.texture.filter(|_| textured) {
                     Some(i) => {
                         sys::sceGuEnable(GuState::Texture2D);
                         let tex = &world.textures[i];
@@ -243,7 +340,7 @@ pub fn frame(
                     None => sys::sceGuDisable(GuState::Texture2D),
                 }
                 sys::sceGuDrawArray(
-                    GuPrimitive::Triangles,
+                    if wires { GuPrimitive::LineStrip } else { GuPrimitive::Triangles },
                     VERTEX,
                     m.count as i32,
                     core::ptr::null(),
@@ -252,11 +349,40 @@ pub fn frame(
                 stats.draw_calls += 1;
                 stats.triangles += m.count / 3;
             }
+            if !pass && !extras.spheres.is_empty() {
+                // Entities: untextured, culled, each with its model matrix.
+                sys::sceGuDisable(GuState::Texture2D);
+                for sp in extras.spheres {
+                    let r = sp.radius;
+                    let c = sp.centre;
+                    let model = crate::camera::columns([
+                        [r, 0.0, 0.0, 0.0],
+                        [0.0, r, 0.0, 0.0],
+                        [0.0, 0.0, r, 0.0],
+                        [c[0], c[1], c[2], 1.0],
+                    ]);
+                    sys::sceGuSetMatrix(MatrixMode::Model, &model);
+                    let mesh = spheres.mesh(sp.color);
+                    sys::sceGuDrawArray(
+                        if wires { GuPrimitive::LineStrip } else { GuPrimitive::Triangles },
+                        VERTEX,
+                        288,
+                        core::ptr::null(),
+                        mesh,
+                    );
+                    stats.draw_calls += 1;
+                    stats.triangles += 96;
+                }
+                sys::sceGuSetMatrix(MatrixMode::Model, &camera::identity());
+                bound = None;
+            }
         }
         if offset != [0.0, 0.0] {
             sys::sceGuTexOffset(0.0, 0.0);
         }
-        particles(world, glow, camera, t, tunables, &mut stats);
+        if !wires {
+            particles(world, glow, camera, t, tunables, &mut stats);
+        }
         sys::sceGuDisable(GuState::Fog);
         sys::sceGuDisable(GuState::Blend);
         sys::sceGuDisable(GuState::AlphaTest);

@@ -124,6 +124,7 @@ fn run(log: &mut Log) -> Result<(), String> {
         None
     };
     let glow = world::glow();
+    let mut spheres = gfx::SphereMeshes::default();
     if let Some(script) = script {
         let mut n = 0u32;
         for run in &script.runs {
@@ -136,8 +137,24 @@ fn run(log: &mut Log) -> Result<(), String> {
             for shot in &run.shots {
                 // Twice, so both colour buffers hold this view and the capture reads a
                 // finished frame.
-                gfx::frame(&world, &glow, &shot.camera, shot.time, &tunables, &[]);
-                let stats = gfx::frame(&world, &glow, &shot.camera, shot.time, &tunables, &[]);
+                // Entities where a frozen clock puts them: patrols at `time`, the
+                // ball pit simulated from its start in 1/60 s steps.
+                let mut entities = patrol_spheres(&world, shot.time);
+                if let Some(spec) = &world.level.pit {
+                    let mut pit = pebble_play::BallPit::new(spec, &world.level);
+                    for _ in 0..libm::round(shot.time * 60.0).clamp(0.0, 36_000.0) as u32 {
+                        pit.step(1.0 / 60.0);
+                    }
+                    entities.extend(ball_spheres(&pit));
+                }
+                let extras = gfx::Extras {
+                    environment: world.environment,
+                    mode: gfx::DisplayMode::Textured,
+                    spheres: &entities,
+                    hud: &[],
+                };
+                gfx::frame(&world, &glow, &shot.camera, shot.time, &tunables, &extras, &mut spheres);
+                let stats = gfx::frame(&world, &glow, &shot.camera, shot.time, &tunables, &extras, &mut spheres);
                 let path = capture::write(n, &shot.camera, shot.time, &ctx)?;
                 log.line(format!(
                     "capture {n}: {path} (time {} s; {} draw calls, {} triangles, {} particles, {} display-list bytes)",
@@ -154,7 +171,32 @@ fn run(log: &mut Log) -> Result<(), String> {
     let map_file = choose_map()?;
     let world = load(&map_file, log)?;
     let ctx = context(&map_file, &world);
-    play(&world, &glow, &tunables, &ctx, log)
+    play(&world, &glow, &tunables, &ctx, log, &mut spheres)
+}
+
+/// The patrol spheres at time `t`.
+fn patrol_spheres(world: &World, t: f64) -> Vec<gfx::Sphere> {
+    world
+        .level
+        .patrols
+        .iter()
+        .map(|p| gfx::Sphere {
+            centre: p.position(t),
+            radius: p.radius,
+            color: p.color,
+        })
+        .collect()
+}
+
+/// Ball colours: four, by index.
+const BALL_COLORS: [u32; 4] = [0xff3050e0, 0xff30c0f0, 0xff60d050, 0xffe07040];
+
+fn ball_spheres(pit: &pebble_play::BallPit) -> impl Iterator<Item = gfx::Sphere> + '_ {
+    pit.positions.iter().enumerate().map(|(k, p)| gfx::Sphere {
+        centre: *p,
+        radius: pit.spec.radius,
+        color: BALL_COLORS[k % BALL_COLORS.len()],
+    })
 }
 
 fn context<'a>(map_file: &'a str, world: &'a World) -> capture::Context<'a> {
@@ -241,23 +283,31 @@ fn now_seconds() -> f64 {
     (unsafe { sys::sceKernelGetSystemTimeWide() }) as f64 * 1e-6
 }
 
-/// Fly mode: stick / D-pad move on XZ at 9.5 m/s (Square ×2.5), Cross / Circle up /
-/// down, L / R turn, Triangle + stick looks, Start returns to the spawn, Select
-/// toggles the HUD, L + R + Square writes a capture. Home quits.
+/// Walk mode (when the map has ground) and fly mode; controls in psp/README.md.
 fn play(
     world: &World,
     glow: &world::Texture,
     tunables: &Tunables,
     ctx: &capture::Context<'_>,
     log: &mut Log,
+    spheres: &mut gfx::SphereMeshes,
 ) -> Result<(), String> {
+    let level = &world.level;
     let spawn = Camera {
         eye: world.spawn.position,
         yaw: world.spawn.yaw,
         pitch: 0.05,
         fov_deg: world.spawn.fov_deg,
     };
+    let can_walk = !level.ground.is_empty() || !level.boxes.is_empty();
+    let mut walking = can_walk;
     let mut cam = spawn;
+    let mut walker = pebble_play::Walker::at_eye(level, spawn.eye);
+    let mut triggers = pebble_play::TriggerState::default();
+    let mut pit = level.pit.as_ref().map(|p| pebble_play::BallPit::new(p, level));
+    let mut environment = world.environment;
+    let mut mode = gfx::DisplayMode::Textured;
+    let mut message: Option<(String, f64)> = None;
     let mut clock = 0.0f64;
     let mut last = now_seconds();
     let mut hud = true;
@@ -277,52 +327,126 @@ fn play(
         let pad = read_pad();
         let pressed = pad.buttons & !held;
         held = pad.buttons;
+        let b = |x: CtrlButtons| pad.buttons.contains(x);
         let axis = |v: u8| {
             let a = (f32::from(v) - 128.0) / 128.0;
             if a.abs() < 20.0 / 128.0 { 0.0 } else { a }
         };
         let (mut sx, mut sy) = (axis(pad.lx), axis(pad.ly));
-        if pad.buttons.contains(CtrlButtons::UP) { sy = -1.0; }
-        if pad.buttons.contains(CtrlButtons::DOWN) { sy = 1.0; }
-        if pad.buttons.contains(CtrlButtons::LEFT) { sx = -1.0; }
-        if pad.buttons.contains(CtrlButtons::RIGHT) { sx = 1.0; }
-        let dt = dt as f32;
-        if pad.buttons.contains(CtrlButtons::TRIANGLE) {
-            cam.yaw += sx * 2.8 * dt;
-            cam.pitch = (cam.pitch - sy * 2.2 * dt).clamp(-camera::PITCH_LIMIT, camera::PITCH_LIMIT);
+        let look = b(CtrlButtons::TRIANGLE);
+        if !look {
+            if b(CtrlButtons::UP) { sy = -1.0; }
+            if b(CtrlButtons::DOWN) { sy = 1.0; }
+            if b(CtrlButtons::LEFT) { sx = -1.0; }
+            if b(CtrlButtons::RIGHT) { sx = 1.0; }
         } else {
-            let speed = if pad.buttons.contains(CtrlButtons::SQUARE) { 9.5 * 2.5 } else { 9.5 };
-            let (s, c) = (libm::sinf(cam.yaw), libm::cosf(cam.yaw));
-            let forward = [s, -c];
-            let right = [c, s];
-            cam.eye[0] += (forward[0] * -sy + right[0] * sx) * speed * dt;
-            cam.eye[2] += (forward[1] * -sy + right[1] * sx) * speed * dt;
-            if pad.buttons.contains(CtrlButtons::CROSS) { cam.eye[1] += 8.0 * dt; }
-            if pad.buttons.contains(CtrlButtons::CIRCLE) { cam.eye[1] -= 8.0 * dt; }
+            if pressed.contains(CtrlButtons::LEFT) { environment = environment.previous(); }
+            if pressed.contains(CtrlButtons::RIGHT) { environment = environment.next(); }
         }
+        let dtf = dt as f32;
         let both = CtrlButtons::LTRIGGER | CtrlButtons::RTRIGGER;
-        if !pad.buttons.contains(both) {
-            if pad.buttons.contains(CtrlButtons::LTRIGGER) { cam.yaw -= 2.4 * dt; }
-            if pad.buttons.contains(CtrlButtons::RTRIGGER) { cam.yaw += 2.4 * dt; }
+        if look {
+            cam.yaw += sx * 2.8 * dtf;
+            cam.pitch = (cam.pitch - sy * 2.2 * dtf).clamp(-camera::PITCH_LIMIT, camera::PITCH_LIMIT);
+            sx = 0.0;
+            sy = 0.0;
         }
-        if pressed.contains(CtrlButtons::START) { cam = spawn; }
-        if pressed.contains(CtrlButtons::SELECT) { hud = !hud; }
+        if !b(both) && !b(CtrlButtons::SELECT) {
+            if b(CtrlButtons::LTRIGGER) { cam.yaw -= 2.4 * dtf; }
+            if b(CtrlButtons::RTRIGGER) { cam.yaw += 2.4 * dtf; }
+        }
+        let (s, c) = (libm::sinf(cam.yaw), libm::cosf(cam.yaw));
+        // Stick up = forward (−sy), right = strafe.
+        let dir = [s * -sy + c * sx, -c * -sy + s * sx];
+        if walking {
+            let input = pebble_play::WalkInput {
+                move_xz: dir,
+                speed: if b(CtrlButtons::SQUARE) { 2.0 } else { 1.0 },
+                jump: pressed.contains(CtrlButtons::CROSS),
+            };
+            if !walker.step(level, &input, dtf) {
+                walker = pebble_play::Walker::at_eye(level, spawn.eye);
+                message = Some((String::from("fell out of the map: back to the spawn"), clock));
+            }
+            cam.eye = walker.eye();
+        } else {
+            let speed = if b(CtrlButtons::SQUARE) { 9.5 * 2.5 } else { 9.5 };
+            cam.eye[0] += dir[0] * speed * dtf;
+            cam.eye[2] += dir[1] * speed * dtf;
+            if b(CtrlButtons::CROSS) { cam.eye[1] += 8.0 * dtf; }
+            if b(CtrlButtons::CIRCLE) { cam.eye[1] -= 8.0 * dtf; }
+        }
+        if pressed.contains(CtrlButtons::START) {
+            cam = spawn;
+            walker = pebble_play::Walker::at_eye(level, spawn.eye);
+        }
+        if pressed.contains(CtrlButtons::SELECT) {
+            if b(CtrlButtons::RTRIGGER) {
+                if can_walk {
+                    walking = !walking;
+                    walker = pebble_play::Walker::at_eye(level, cam.eye);
+                }
+            } else if b(CtrlButtons::LTRIGGER) {
+                mode = mode.next();
+            } else {
+                hud = !hud;
+            }
+        }
+        let body = [cam.eye[0], cam.eye[1] - 0.7, cam.eye[2]];
+        for k in triggers.update(&level.triggers, body) {
+            let t = &level.triggers[k];
+            let text = format!("trigger {}: {}", t.id, t.event);
+            log.line(text.clone());
+            message = Some((text, clock));
+        }
+        if let Some(p) = pit.as_mut() {
+            p.step(dtf);
+        }
+        let mut entities = patrol_spheres(world, clock);
+        if let Some(p) = &pit {
+            entities.extend(ball_spheres(p));
+        }
+        if message.as_ref().is_some_and(|(_, at)| clock - at > 3.0) {
+            message = None;
+        }
         let lines: Vec<String> = if hud {
-            Vec::from([
+            let mut l = Vec::from([
                 format!("FPS {fps:.0}  Tris {}  Draws {}  Parts {}", stats.triangles, stats.draw_calls, stats.particles),
-                format!("{}  env {}", world.name, world.environment.name()),
+                format!("{}  env {}  {}  {}", world.name, environment.name(), mode.name(), if walking { "walk" } else { "fly" }),
                 format!("pos {:.1} {:.1} {:.1}", cam.eye[0], cam.eye[1], cam.eye[2]),
-                String::from("Stick move  Tri+stick look  L/R turn  X/O up/down"),
-                String::from("Start spawn  Select HUD  L+R+Square capture"),
-            ])
+                String::from(if walking {
+                    "Stick move  X jump  Sq run  Tri+stick look  L/R turn"
+                } else {
+                    "Stick move  X/O up/down  Sq fast  Tri+stick look  L/R turn"
+                }),
+                String::from("Start spawn  Sel HUD  R+Sel walk/fly  L+Sel mode"),
+                String::from("Tri+Left/Right env  L+R+Square capture  Home quit"),
+            ]);
+            if let Some((m, _)) = &message {
+                l.push(String::new());
+                l.push(m.clone());
+            }
+            l
         } else {
             Vec::new()
         };
-        stats = gfx::frame(world, glow, &cam, clock, tunables, &lines);
-        if pad.buttons.contains(both) && pressed.contains(CtrlButtons::SQUARE) {
+        let extras = gfx::Extras {
+            environment,
+            mode,
+            spheres: &entities,
+            hud: &lines,
+        };
+        stats = gfx::frame(world, glow, &cam, clock, tunables, &extras, spheres);
+        if b(both) && pressed.contains(CtrlButtons::SQUARE) {
             // The HUD-free frame is what a capture compares against the editor.
-            gfx::frame(world, glow, &cam, clock, tunables, &[]);
-            match capture::write(captures, &cam, clock, ctx) {
+            let bare = gfx::Extras { hud: &[], ..extras };
+            gfx::frame(world, glow, &cam, clock, tunables, &bare, spheres);
+            let ctx = capture::Context {
+                environment: environment.name(),
+                mode: mode.name(),
+                ..*ctx
+            };
+            match capture::write(captures, &cam, clock, &ctx) {
                 Ok(path) => log.line(format!("capture {captures}: {path}")),
                 Err(e) => log.line(format!("capture failed: {e}")),
             }

@@ -83,6 +83,20 @@ impl Environment {
         }
     }
 
+    /// The next preset in the cycle day → dawn → dusk → night.
+    pub fn next(self) -> Self {
+        match self {
+            Self::Day => Self::Dawn,
+            Self::Dawn => Self::Dusk,
+            Self::Dusk => Self::Night,
+            Self::Night => Self::Day,
+        }
+    }
+
+    pub fn previous(self) -> Self {
+        self.next().next().next()
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Self::Day => "day",
@@ -116,6 +130,8 @@ pub struct World {
     pub name: String,
     pub environment: Environment,
     pub spawn: Spawn,
+    /// Colliders, ground, triggers, patrols and the ball pit (shared rules).
+    pub level: pebble_play::Level,
     pub textures: Vec<Texture>,
     pub meshes: Vec<Mesh>,
     pub triangles: u32,
@@ -156,7 +172,6 @@ impl World {
                 scroll,
             });
         }
-        let header = view.header();
         let text = |tag: &str| {
             view.metadata_by_tag(tag)
                 .and_then(|m| m.text())
@@ -166,17 +181,13 @@ impl World {
         let environment = text("env_preset")
             .and_then(|s| Environment::from_name(&s))
             .unwrap_or(Environment::Day);
-        let mut spawn = Spawn {
-            position: header.spawn_pos,
-            yaw: header.spawn_rot,
-            fov_deg: FOV_DEG,
+        let (level, problems) = pebble_play::Level::from_view(&view);
+        warnings.extend(problems);
+        let spawn = Spawn {
+            position: level.spawn,
+            yaw: level.spawn_yaw,
+            fov_deg: level.fov_deg.unwrap_or(FOV_DEG),
         };
-        if let Some(json) = text("player_spawn") {
-            match parse_spawn(&json) {
-                Some(s) => spawn = s,
-                None => warnings.push(format!("player_spawn is not readable: {json}")),
-            }
-        }
         let particles = match view.emitter_lump() {
             // Its warnings were reported by the parse above.
             Some(lump) => pbm::ParticleField::prepare(lump.records(), textures.len() as u32, &mut |_| {}),
@@ -186,6 +197,7 @@ impl World {
             name,
             environment,
             spawn,
+            level,
             textures,
             meshes,
             triangles,
@@ -271,45 +283,5 @@ fn texture_from(
         alpha: alpha_mode,
         swizzled,
         levels,
-    })
-}
-
-/// `{"position": [x, y, z], "yaw": r, "camera_fov": deg}` — the fields the exporter
-/// writes; read without a JSON library (no_std), tolerant of order and spacing.
-fn parse_spawn(json: &str) -> Option<Spawn> {
-    let numbers_after = |key: &str, n: usize| -> Option<Vec<f32>> {
-        let at = json.find(&format!("\"{key}\""))? + key.len() + 2;
-        let rest = json[at..].trim_start().strip_prefix(':')?;
-        let mut out = Vec::new();
-        let mut token = String::new();
-        for ch in rest.chars() {
-            if ch.is_ascii_digit() || matches!(ch, '-' | '+' | '.' | 'e' | 'E') {
-                token.push(ch);
-            } else if !token.is_empty() {
-                out.push(token.parse().ok()?);
-                token.clear();
-                if out.len() == n {
-                    break;
-                }
-            }
-            if out.len() < n && matches!(ch, '}' | ']') && !out.is_empty() && n == 1 {
-                break;
-            }
-        }
-        if out.len() < n && !token.is_empty() {
-            out.push(token.parse().ok()?);
-        }
-        (out.len() == n).then_some(out)
-    };
-    let p = numbers_after("position", 3)?;
-    let yaw = numbers_after("yaw", 1).map(|v| v[0]).unwrap_or(0.0);
-    let fov = numbers_after("camera_fov", 1)
-        .map(|v| v[0])
-        .filter(|f| (10.0..=170.0).contains(f))
-        .unwrap_or(FOV_DEG);
-    Some(Spawn {
-        position: [p[0], p[1], p[2]],
-        yaw,
-        fov_deg: fov,
     })
 }
