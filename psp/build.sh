@@ -22,6 +22,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 2
 fi
 export RUSTC_WRAPPER="$here/tools/rustc-nightly-wrapper" RUSTC_BOOTSTRAP=1
+# Always psp/target: the host's CARGO_TARGET_DIR (CI sets one) would put the EBOOT
+# elsewhere, and a fixed path keeps the build reproducible.
+unset CARGO_TARGET_DIR
 cd "$here"
 cargo psp --release
 built="$here/target/mipsel-sony-psp/release/EBOOT.PBP"
