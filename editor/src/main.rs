@@ -43,6 +43,8 @@ enum Command {
     Import(cli::import::ImportArgs),
     /// Draw a map or project to a PNG with no window (or benchmark the renderer).
     Render(cli::render::RenderArgs),
+    /// Compare a device capture with the editor's PSP-look preview (HTML report).
+    Compare(cli::compare::CompareArgs),
     /// Write the bundled showcase project (textures and project file) into a folder.
     Showcase(cli::showcase::ShowcaseArgs),
     /// Inspect Pebble projects (*.pebble.ron).
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Export(args)) => cli::export::run(args),
         Some(Command::Render(args)) => cli::render::run(args),
         Some(Command::Showcase(args)) => cli::showcase::run(args),
+        Some(Command::Compare(args)) => cli::compare::run(args),
     };
     match result {
         Ok(code) => code,

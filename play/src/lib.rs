@@ -16,11 +16,13 @@ extern crate std;
 pub mod balls;
 pub mod json;
 pub mod level;
+pub mod shapes;
 pub mod vec;
 pub mod walk;
 
 pub use balls::BallPit;
 pub use level::{Level, Patrol, Trigger};
+pub use shapes::Sphere;
 pub use walk::{WalkInput, Walker};
 
 use alloc::vec::Vec;

@@ -81,13 +81,7 @@ impl DisplayMode {
     }
 }
 
-/// A shaded sphere drawn with the entities (patrols, balls).
-#[derive(Clone, Copy, Debug)]
-pub struct Sphere {
-    pub centre: [f32; 3],
-    pub radius: f32,
-    pub color: u32,
-}
+pub use pebble_play::Sphere;
 
 /// What a frame draws besides the map.
 pub struct Extras<'a> {
@@ -97,8 +91,8 @@ pub struct Extras<'a> {
     pub hud: &'a [alloc::string::String],
 }
 
-/// Unit spheres (6 stacks × 8 slices, 288 vertices, untextured), one per colour,
-/// lit once: colour × (0.4 + 0.6·max(0, n·(0.5, 0.8, 0.3))).
+/// Unit spheres (`pebble_play::shapes::unit_sphere`, the editor's too), one per
+/// colour, made on first use.
 #[derive(Default)]
 pub struct SphereMeshes(Vec<(u32, crate::world::Aligned)>);
 
@@ -107,35 +101,14 @@ impl SphereMeshes {
         if let Some((_, m)) = self.0.iter().find(|(c, _)| *c == color) {
             return m.as_ptr() as *const c_void;
         }
-        let (stacks, slices) = (6, 8);
-        let point = |i: u32, j: u32| {
-            let theta = core::f32::consts::PI * i as f32 / stacks as f32;
-            let phi = core::f32::consts::TAU * j as f32 / slices as f32;
-            let (st, ct) = (libm::sinf(theta), libm::cosf(theta));
-            [st * libm::cosf(phi), ct, -st * libm::sinf(phi)]
-        };
-        let shade = |n: [f32; 3]| {
-            let l = 0.4 + 0.6 * (0.5 * n[0] + 0.8 * n[1] + 0.3 * n[2]).max(0.0);
-            let ch = |s: u32| (((color >> s) & 0xff) as f32 * l) as u32;
-            ch(0) | ch(8) << 8 | ch(16) << 16 | 0xff00_0000
-        };
         let mut bytes = Vec::with_capacity(288 * 24);
-        let mut push = |p: [f32; 3]| {
+        for (p, c) in pebble_play::shapes::unit_sphere(color) {
             for v in [0.0f32, 0.0] {
                 bytes.extend_from_slice(&v.to_le_bytes());
             }
-            bytes.extend_from_slice(&shade(p).to_le_bytes());
-            for c in p {
-                bytes.extend_from_slice(&c.to_le_bytes());
-            }
-        };
-        for i in 0..stacks {
-            for j in 0..slices {
-                let (a, b, c, d) = (point(i, j), point(i + 1, j), point(i + 1, j + 1), point(i, j + 1));
-                // Counter-clockwise seen from outside.
-                for p in [a, b, c, a, c, d] {
-                    push(p);
-                }
+            bytes.extend_from_slice(&c.to_le_bytes());
+            for v in p {
+                bytes.extend_from_slice(&v.to_le_bytes());
             }
         }
         self.0.push((color, crate::world::Aligned::from_bytes(&bytes)));

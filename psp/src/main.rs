@@ -139,14 +139,7 @@ fn run(log: &mut Log) -> Result<(), String> {
                 // finished frame.
                 // Entities where a frozen clock puts them: patrols at `time`, the
                 // ball pit simulated from its start in 1/60 s steps.
-                let mut entities = patrol_spheres(&world, shot.time);
-                if let Some(spec) = &world.level.pit {
-                    let mut pit = pebble_play::BallPit::new(spec, &world.level);
-                    for _ in 0..libm::round(shot.time * 60.0).clamp(0.0, 36_000.0) as u32 {
-                        pit.step(1.0 / 60.0);
-                    }
-                    entities.extend(ball_spheres(&pit));
-                }
+                let entities = pebble_play::shapes::entities_at(&world.level, shot.time);
                 let extras = gfx::Extras {
                     environment: world.environment,
                     mode: gfx::DisplayMode::Textured,
@@ -172,31 +165,6 @@ fn run(log: &mut Log) -> Result<(), String> {
     let world = load(&map_file, log)?;
     let ctx = context(&map_file, &world);
     play(&world, &glow, &tunables, &ctx, log, &mut spheres)
-}
-
-/// The patrol spheres at time `t`.
-fn patrol_spheres(world: &World, t: f64) -> Vec<gfx::Sphere> {
-    world
-        .level
-        .patrols
-        .iter()
-        .map(|p| gfx::Sphere {
-            centre: p.position(t),
-            radius: p.radius,
-            color: p.color,
-        })
-        .collect()
-}
-
-/// Ball colours: four, by index.
-const BALL_COLORS: [u32; 4] = [0xff3050e0, 0xff30c0f0, 0xff60d050, 0xffe07040];
-
-fn ball_spheres(pit: &pebble_play::BallPit) -> impl Iterator<Item = gfx::Sphere> + '_ {
-    pit.positions.iter().enumerate().map(|(k, p)| gfx::Sphere {
-        centre: *p,
-        radius: pit.spec.radius,
-        color: BALL_COLORS[k % BALL_COLORS.len()],
-    })
 }
 
 fn context<'a>(map_file: &'a str, world: &'a World) -> capture::Context<'a> {
@@ -402,9 +370,17 @@ fn play(
         if let Some(p) = pit.as_mut() {
             p.step(dtf);
         }
-        let mut entities = patrol_spheres(world, clock);
+        let mut entities: Vec<gfx::Sphere> = level
+            .patrols
+            .iter()
+            .map(|p| gfx::Sphere {
+                centre: p.position(clock),
+                radius: p.radius,
+                color: p.color,
+            })
+            .collect();
         if let Some(p) = &pit {
-            entities.extend(ball_spheres(p));
+            entities.extend(pebble_play::shapes::ball_spheres(p));
         }
         if message.as_ref().is_some_and(|(_, at)| clock - at > 3.0) {
             message = None;

@@ -13,6 +13,7 @@
 //! read-back), [`psp`] (the 5551 dither the PSP look applies).
 
 pub mod camera;
+pub mod compare;
 pub mod environment;
 pub mod frustum;
 pub mod gpu;
@@ -27,7 +28,7 @@ pub use camera::{Camera, ViewAxis};
 pub use gpu::Gpu;
 pub use overlay::{Overlay, OverlayOptions};
 pub use pbm::particle::ViewBasis;
-pub use renderer::{Extras, FrameStats, PickHit, RenderOptions, Renderer};
+pub use renderer::{Extras, FrameStats, PickHit, RenderOptions, Renderer, SolidVertex};
 pub use scene::DrawScene;
 pub use scene_model::SceneSync;
 

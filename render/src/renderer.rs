@@ -91,6 +91,17 @@ pub struct Extras<'a> {
     pub selected: &'a [u32],
     /// The pick id under the cursor, drawn with the hover tint.
     pub hovered: Option<u32>,
+    /// Untextured opaque triangles in world space drawn after the opaque chunks, as
+    /// the runtime draws its entities (patrol spheres, balls); in both looks.
+    pub solids: &'a [SolidVertex],
+}
+
+/// A vertex of [`Extras::solids`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SolidVertex {
+    pub pos: [f32; 3],
+    /// 0xAABBGGRR.
+    pub color: u32,
 }
 
 /// Selection: orange at 35 %; hover: white at 20 %.
@@ -513,7 +524,7 @@ impl Renderer {
         });
         let draw_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("draw uniforms"),
-            size: DRAW_STRIDE * (chunk_count + scene.particles.emitters.len()).max(1) as u64,
+            size: DRAW_STRIDE * (chunk_count + scene.particles.emitters.len() + 1) as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -782,7 +793,7 @@ impl Renderer {
             targets: std::sync::Mutex::new(None),
             depth_map: std::sync::Mutex::default(),
         };
-        renderer.draw_capacity = (chunk_count + renderer.scene.particles.emitters.len()).max(1);
+        renderer.draw_capacity = chunk_count + renderer.scene.particles.emitters.len() + 1;
         renderer.relayout();
         Ok(renderer)
     }
@@ -795,7 +806,8 @@ impl Renderer {
             .enumerate()
             .flat_map(|(b, batch)| (0..batch.chunks.len() as u32).map(move |c| (b as u32, c)))
             .collect();
-        let need = (self.flat.len() + self.scene.particles.emitters.len()).max(1);
+        // One slot per chunk and emitter, and one for the solids.
+        let need = self.flat.len() + self.scene.particles.emitters.len() + 1;
         if need > self.draw_capacity {
             let capacity = need.next_power_of_two();
             self.draw_buffer = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
@@ -1084,8 +1096,7 @@ impl Renderer {
             .queue
             .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
         let emitters = &self.scene.particles.emitters;
-        let mut draws =
-            vec![0u8; (DRAW_STRIDE as usize) * (self.flat.len() + emitters.len()).max(1)];
+        let mut draws = vec![0u8; (DRAW_STRIDE as usize) * (self.flat.len() + emitters.len() + 1)];
         for i in 0..self.flat.len() {
             let c = self.chunk(i);
             let pick_id = self.batch_of(i).pick_id;
@@ -1144,6 +1155,18 @@ impl Renderer {
             draws[at..at + std::mem::size_of::<DrawUniform>()]
                 .copy_from_slice(bytemuck::bytes_of(&u));
         }
+        let solids = DrawUniform {
+            uv_offset: [0.0; 2],
+            alpha_ref: -1.0,
+            textured: 0.0,
+            clamp: 0.0,
+            pick_id: 0,
+            _pad: [0; 2],
+            tint: [0.0; 4],
+        };
+        let at = (self.flat.len() + emitters.len()) * DRAW_STRIDE as usize;
+        draws[at..at + std::mem::size_of::<DrawUniform>()]
+            .copy_from_slice(bytemuck::bytes_of(&solids));
         self.gpu.queue.write_buffer(&self.draw_buffer, 0, &draws);
     }
 
@@ -1439,8 +1462,46 @@ impl Renderer {
             pass.set_bind_group(0, &self.frame_group, &[]);
             let mut bound: Option<Pass> = None;
             let mut bound_batch = None;
+            // Entities go after the opaque chunks, before cutouts and blends.
+            let solid_buffer = (!extras.solids.is_empty()).then(|| {
+                let vertices: Vec<GpuVertex> = extras
+                    .solids
+                    .iter()
+                    .map(|v| GpuVertex {
+                        pos: v.pos,
+                        uv: [0.0; 2],
+                        color: v.color,
+                        face: 0,
+                    })
+                    .collect();
+                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("solids"),
+                    contents: bytemuck::cast_slice(&vertices),
+                    usage: wgpu::BufferUsages::VERTEX,
+                })
+            });
+            let solid_slot = ((self.flat.len() + emitters.len()) as u64 * DRAW_STRIDE) as u32;
+            let mut solids_pending = solid_buffer.is_some();
+            let draw_solids = |pass: &mut wgpu::RenderPass<'_>, stats: &mut FrameStats| {
+                if let Some(buffer) = &solid_buffer {
+                    pass.set_pipeline(&pipelines.opaque);
+                    pass.set_vertex_buffer(0, buffer.slice(..));
+                    pass.set_bind_group(1, &self.draw_group, &[solid_slot]);
+                    pass.set_bind_group(2, &self.white, &[]);
+                    let n = extras.solids.len() as u32;
+                    pass.draw(0..n, 0..1);
+                    stats.draw_calls += 1;
+                    stats.triangles += n as usize / 3;
+                }
+            };
             for i in list {
                 let c = self.chunk(i);
+                if solids_pending && c.pass != Pass::Opaque {
+                    draw_solids(&mut pass, &mut stats);
+                    solids_pending = false;
+                    bound = None;
+                    bound_batch = None;
+                }
                 let batch = self.flat[i].0;
                 if bound_batch != Some(batch) {
                     pass.set_vertex_buffer(0, self.batches[batch as usize].buffer.slice(..));
@@ -1465,6 +1526,9 @@ impl Renderer {
                 stats.chunks_drawn += 1;
                 stats.draw_calls += 1;
                 stats.triangles += c.count as usize / 3;
+            }
+            if solids_pending {
+                draw_solids(&mut pass, &mut stats);
             }
             if !batches.is_empty() {
                 pass.set_vertex_buffer(0, self.particle_vertices.slice(..));

@@ -215,6 +215,7 @@ fn selection_tints_its_entity_and_overlays_draw_over_the_scene() {
         overlay: Some(&overlay),
         selected: &selected,
         hovered: Some(ids[0].0),
+        ..Default::default()
     };
     let (plain, _) = renderer.render(&camera, &options()).expect("renders");
     let (marked, stats) = renderer
@@ -274,4 +275,58 @@ fn the_preview_light_shades_faces_by_their_direction() {
         "the top faces the light more than the front: {t} vs {f}"
     );
     assert!(f >= 110, "nothing goes black: {f}");
+}
+
+/// Entities (patrol spheres, balls) come as untextured solids drawn after the opaque
+/// chunks: in front they show; behind, the editor's depth hides them, while the PSP
+/// look (no depth writes, as the device) draws them over.
+#[test]
+fn solids_are_drawn_with_the_depth_test() {
+    let Some(gpu) = test_gpu("solids_are_drawn_with_the_depth_test") else {
+        return;
+    };
+    let (scene, _) = scene();
+    let (renderer, _) = SceneSync::renderer(&gpu, &scene, &loader).expect("renderer");
+    let camera = Camera::psp(Vec3::ZERO, 0.0, 0.0);
+    let blue = 0xFFFF_0000u32;
+    // A large blue triangle in front of the red box (x 1, z −4.5) and one behind
+    // the green box (x −1, z −6).
+    use pebble_render::Extras;
+    let tri = |x: f32, z: f32| {
+        [[x - 0.6, 0.1, z], [x + 0.6, 0.1, z], [x, 0.9, z]]
+            .map(|pos| pebble_render::SolidVertex { pos, color: blue })
+    };
+    let solids: Vec<_> = tri(1.0, -4.0).into_iter().chain(tri(-1.0, -6.0)).collect();
+    let extras = Extras {
+        solids: &solids,
+        ..Default::default()
+    };
+    let front = pixel(&camera, Vec3::new(1.0, 0.45, -4.0));
+    let behind = pixel(&camera, Vec3::new(-1.0, 0.45, -6.0));
+    for psp in [false, true] {
+        let options = RenderOptions { psp, ..options() };
+        let (img, stats) = renderer
+            .render_with(&camera, &options, &extras)
+            .expect("renders");
+        let f = img.get_pixel(front.0, front.1).0;
+        assert!(
+            f[2] > 200 && f[0] < 60 && f[1] < 60,
+            "psp {psp}: the solid in front shows: {f:?}"
+        );
+        let b = img.get_pixel(behind.0, behind.1).0;
+        if psp {
+            // The device writes no depth by default, so what is drawn later wins:
+            // the entity shows through the box, as on the PSP.
+            assert!(
+                b[2] > 200 && b[1] < 60,
+                "psp: drawn over the box as on the device: {b:?}"
+            );
+        } else {
+            assert!(
+                b[1] > 200 && b[2] < 60,
+                "the green box hides the solid behind it: {b:?}"
+            );
+        }
+        assert!(stats.triangles >= 2);
+    }
 }

@@ -164,6 +164,8 @@ impl CallbackTrait for ViewportCallback {
             overlay: self.overlay.as_deref(),
             selected: &self.selected,
             hovered: self.hovered,
+            // The scene's patrols and ball pit are shown by overlay markers here.
+            solids: &[],
         };
         match res.renderer.encode(&self.camera, &self.options, &extras) {
             Ok((commands, texture, stats)) => {

@@ -1,5 +1,6 @@
 //! Command-line subcommands, one module each, and their shared output helper.
 
+pub mod compare;
 pub mod export;
 pub mod import;
 pub mod pbm;

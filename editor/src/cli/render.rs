@@ -107,7 +107,7 @@ fn parse_cam(text: &str, fov: f32) -> anyhow::Result<Camera> {
 }
 
 /// The map a path names: read as is, or a project exported in memory.
-fn load_map(path: &Path, bake: bool) -> anyhow::Result<pbm::Map> {
+pub(crate) fn load_map(path: &Path, bake: bool) -> anyhow::Result<pbm::Map> {
     if path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pbm"))
@@ -126,6 +126,23 @@ fn load_map(path: &Path, bake: bool) -> anyhow::Result<pbm::Map> {
     let (bytes, _) = export(&scene, &options, &mut |_| {}, &AtomicBool::new(false))?;
     let (map, _) = pbm::Map::read(&bytes).map_err(|e| anyhow::anyhow!("{e}"))?;
     Ok(map)
+}
+
+/// The map's patrol spheres and balls where a frozen clock at `t` puts them (the
+/// runtime's own rules from `pebble-play`), as triangles to draw.
+pub(crate) fn entity_solids(map: &pbm::Map, t: f64) -> Vec<pebble_render::SolidVertex> {
+    let Ok(bytes) = map.to_bytes() else {
+        return Vec::new();
+    };
+    let Ok((view, _)) = pbm::MapView::parse(&bytes) else {
+        return Vec::new();
+    };
+    let (level, _) = pebble_play::Level::from_view(&view);
+    pebble_play::shapes::entities_at(&level, t)
+        .iter()
+        .flat_map(pebble_play::shapes::sphere_triangles)
+        .map(|(pos, color)| pebble_render::SolidVertex { pos, color })
+        .collect()
 }
 
 pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
@@ -171,7 +188,15 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
     if args.bench {
         return bench(&gpu, &renderer, &options, lo, hi);
     }
-    let (image, stats) = renderer.render(&camera, &options)?;
+    let solids = entity_solids(&map, args.time);
+    let (image, stats) = renderer.render_with(
+        &camera,
+        &options,
+        &pebble_render::Extras {
+            solids: &solids,
+            ..Default::default()
+        },
+    )?;
     let output = args.output.as_deref().context("--output is required")?;
     super::write_png(output, &image)?;
     let mode = if args.psp {

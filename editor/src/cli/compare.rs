@@ -1,0 +1,277 @@
+//! `pebble compare`: a device capture against the editor's PSP-look preview of the
+//! same camera, scene time, environment and size — PSNR, SSIM on luminance, mean
+//! absolute error per channel, the share of pixels over a threshold, and a heat map —
+//! written as an HTML report; exits 1 below the thresholds given.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context as _, bail};
+use clap::Args;
+use pebble_model::glam::Vec3;
+use pebble_render::compare::{self, Comparison, Mask};
+use pebble_render::environment::Environment;
+use pebble_render::{Camera, DrawScene, Extras, Gpu, RenderOptions, Renderer};
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The capture (`captures/capture_NNN.bmp`); its sidecar `.json` beside it gives
+    /// the camera, scene time and environment.
+    pub capture: PathBuf,
+    /// The project (`.pebble.ron`, exported in memory with its bake) or `.pbm` map
+    /// the capture shows.
+    #[arg(long)]
+    pub project: PathBuf,
+    /// Fail (exit 1) when SSIM is below this.
+    #[arg(long)]
+    pub min_ssim: Option<f64>,
+    /// Fail (exit 1) when PSNR (dB) is below this.
+    #[arg(long)]
+    pub min_psnr: Option<f64>,
+    /// A pixel counts as different when a channel differs by more than this.
+    #[arg(long, default_value_t = 32)]
+    pub threshold: u8,
+    /// Leave a rectangle out (x,y,w,h in capture pixels, e.g. a HUD); repeatable.
+    #[arg(long, value_name = "X,Y,W,H")]
+    pub mask: Vec<String>,
+    /// Report folder (index.html, the images, report.json).
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+/// What a capture's sidecar says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sidecar {
+    pub position: Vec3,
+    /// Radians.
+    pub yaw: f32,
+    pub pitch: f32,
+    pub fov: f32,
+    pub time: f64,
+    pub environment: String,
+    pub map_hash: Option<String>,
+}
+
+pub fn read_sidecar(path: &Path) -> anyhow::Result<Sidecar> {
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!(
+            "cannot read the capture's sidecar {} (the runtime writes it beside each capture)",
+            path.display()
+        )
+    })?;
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not valid JSON", path.display()))?;
+    let num = |k: &str| -> anyhow::Result<f64> {
+        v.get(k)
+            .and_then(serde_json::Value::as_f64)
+            .filter(|x| x.is_finite())
+            .with_context(|| format!("{}: field {k:?} is missing or not a number", path.display()))
+    };
+    let position = v
+        .get("position")
+        .and_then(|p| p.as_array())
+        .filter(|a| a.len() == 3)
+        .and_then(|a| {
+            let f = |i: usize| a[i].as_f64().map(|x| x as f32);
+            Some(Vec3::new(f(0)?, f(1)?, f(2)?))
+        })
+        .with_context(|| format!("{}: \"position\" must be [x, y, z]", path.display()))?;
+    Ok(Sidecar {
+        position,
+        yaw: num("yaw")? as f32,
+        pitch: num("pitch")? as f32,
+        fov: num("fov")? as f32,
+        time: num("time")?,
+        environment: v
+            .get("environment")
+            .and_then(|e| e.as_str())
+            .unwrap_or("day")
+            .to_string(),
+        map_hash: v
+            .get("map_fnv1a64")
+            .and_then(|h| h.as_str())
+            .map(str::to_string),
+    })
+}
+
+fn parse_mask(text: &str) -> anyhow::Result<Mask> {
+    let v: Vec<u32> = text
+        .split(',')
+        .map(|p| p.trim().parse())
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("--mask {text:?}: expected four whole numbers x,y,w,h"))?;
+    match v[..] {
+        [x, y, w, h] => Ok([x, y, w, h]),
+        _ => bail!(
+            "--mask {text:?}: expected four numbers x,y,w,h, got {}",
+            v.len()
+        ),
+    }
+}
+
+/// The editor's PSP-look picture of `map` for a capture's sidecar, at the capture's
+/// size.
+pub fn preview(
+    map: &pbm::Map,
+    sidecar: &Sidecar,
+    width: u32,
+    height: u32,
+) -> anyhow::Result<image::RgbImage> {
+    let mut scene = DrawScene::from_map(map);
+    scene.environment = Environment::preset(&sidecar.environment);
+    let gpu = Gpu::headless()?;
+    let renderer = Renderer::new(&gpu, scene)?;
+    let mut camera = Camera::psp(sidecar.position, sidecar.yaw, sidecar.pitch);
+    camera.fov_y_deg = sidecar.fov;
+    let options = RenderOptions {
+        width,
+        height,
+        time: sidecar.time,
+        psp: true,
+        ..Default::default()
+    };
+    let solids = super::render::entity_solids(map, sidecar.time);
+    let (image, _) = renderer.render_with(
+        &camera,
+        &options,
+        &Extras {
+            solids: &solids,
+            ..Default::default()
+        },
+    )?;
+    Ok(image::DynamicImage::ImageRgba8(image).to_rgb8())
+}
+
+pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
+    let masks: Vec<Mask> = args
+        .mask
+        .iter()
+        .map(|m| parse_mask(m))
+        .collect::<Result<_, _>>()?;
+    let device = image::open(&args.capture)
+        .with_context(|| format!("cannot read the capture {}", args.capture.display()))?
+        .to_rgb8();
+    let sidecar = read_sidecar(&args.capture.with_extension("json"))?;
+    let map = super::render::load_map(&args.project, true)
+        .with_context(|| format!("cannot load {}", args.project.display()))?;
+    let mut notes = Vec::new();
+    if let (Some(want), Ok(bytes)) = (&sidecar.map_hash, map.to_bytes()) {
+        let have = format!("{:016x}", pbm::fnv::fnv1a64(&bytes));
+        if &have != want {
+            notes.push(format!(
+                "the capture was taken of a different build of the map (fnv1a64 {want}; {} exports to {have})",
+                args.project.display()
+            ));
+        }
+    }
+    let editor = preview(&map, &sidecar, device.width(), device.height())?;
+    let c =
+        compare::compare(&device, &editor, &masks, args.threshold).map_err(anyhow::Error::msg)?;
+    write_report(
+        &args.output,
+        &args.capture,
+        &device,
+        &editor,
+        &masks,
+        &c,
+        &notes,
+    )?;
+    let mut out = format!(
+        "{}: PSNR {:.2} dB, SSIM {:.4}, mean error R {:.2} G {:.2} B {:.2}, {:.2} % of pixels over {} → {}\n",
+        args.capture.display(),
+        c.psnr,
+        c.ssim,
+        c.mae[0],
+        c.mae[1],
+        c.mae[2],
+        c.over_threshold * 100.0,
+        c.threshold,
+        args.output.join("index.html").display()
+    );
+    for n in &notes {
+        out.push_str(&format!("  note: {n}\n"));
+    }
+    let mut failed = Vec::new();
+    if let Some(min) = args.min_ssim.filter(|m| c.ssim < *m) {
+        failed.push(format!("SSIM {:.4} < {min}", c.ssim));
+    }
+    if let Some(min) = args.min_psnr.filter(|m| c.psnr < *m) {
+        failed.push(format!("PSNR {:.2} dB < {min}", c.psnr));
+    }
+    if !failed.is_empty() {
+        out.push_str(&format!("  below the thresholds: {}\n", failed.join(", ")));
+    }
+    super::emit(&out)?;
+    Ok(if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn write_report(
+    dir: &Path,
+    capture: &Path,
+    device: &image::RgbImage,
+    editor: &image::RgbImage,
+    masks: &[Mask],
+    c: &Comparison,
+    notes: &[String],
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let png = |name: &str, img: &image::RgbImage| -> anyhow::Result<()> {
+        let rgba = image::DynamicImage::ImageRgb8(img.clone()).to_rgba8();
+        super::write_png(&dir.join(name), &rgba)
+    };
+    png("device.png", device)?;
+    png("editor.png", editor)?;
+    png("difference.png", &compare::difference(device, editor))?;
+    png("heatmap.png", &compare::heat_map(device, editor, masks))?;
+    let json = serde_json::json!({
+        "capture": capture.display().to_string(),
+        "psnr_db": if c.psnr.is_finite() { serde_json::json!(c.psnr) } else { serde_json::json!("inf") },
+        "ssim": c.ssim,
+        "mae": c.mae,
+        "over_threshold": c.over_threshold,
+        "threshold": c.threshold,
+        "pixels": c.pixels,
+        "masks": masks,
+        "notes": notes,
+    });
+    pbm::file::write_atomic(&dir.join("report.json"), format!("{json:#}\n").as_bytes())
+        .with_context(|| format!("cannot write {}", dir.join("report.json").display()))?;
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let notes_html: String = notes
+        .iter()
+        .map(|n| format!("<p class=note>{}</p>", esc(n)))
+        .collect();
+    let html = format!(
+        r#"<!doctype html><meta charset=utf-8><title>Pebble compare — {name}</title>
+<style>body{{font:14px system-ui;background:#1b1d22;color:#ddd;margin:24px}}img{{image-rendering:pixelated;width:480px;border:1px solid #444}}
+figure{{display:inline-block;margin:0 12px 12px 0}}td{{padding:2px 12px 2px 0}}.note{{color:#fc6}}</style>
+<h1>{name}</h1>{notes_html}
+<table><tr><td>PSNR</td><td>{psnr:.2} dB</td></tr><tr><td>SSIM (luminance)</td><td>{ssim:.4}</td></tr>
+<tr><td>mean abs. error R / G / B</td><td>{r:.2} / {g:.2} / {b:.2}</td></tr>
+<tr><td>pixels over {t}</td><td>{over:.2} %</td></tr><tr><td>pixels compared</td><td>{n}</td></tr></table>
+<figure><img src=device.png><figcaption>device</figcaption></figure>
+<figure><img src=editor.png><figcaption>editor (PSP look)</figcaption></figure>
+<figure><img src=difference.png><figcaption>|difference| ×4</figcaption></figure>
+<figure><img src=heatmap.png><figcaption>heat map (largest channel difference; masked: blue)</figcaption></figure>
+"#,
+        name = esc(&capture.display().to_string()),
+        psnr = c.psnr,
+        ssim = c.ssim,
+        r = c.mae[0],
+        g = c.mae[1],
+        b = c.mae[2],
+        t = c.threshold,
+        over = c.over_threshold * 100.0,
+        n = c.pixels,
+    );
+    pbm::file::write_atomic(&dir.join("index.html"), html.as_bytes())
+        .with_context(|| format!("cannot write {}", dir.join("index.html").display()))
+}
