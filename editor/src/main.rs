@@ -43,6 +43,8 @@ enum Command {
     Import(cli::import::ImportArgs),
     /// Draw a map or project to a PNG with no window (or benchmark the renderer).
     Render(cli::render::RenderArgs),
+    /// Put a map and the bundled PSP runtime on a memory stick (or list the sticks).
+    Deploy(cli::deploy::DeployArgs),
     /// Compare a device capture with the editor's PSP-look preview (HTML report).
     Compare(cli::compare::CompareArgs),
     /// Write the bundled showcase project (textures and project file) into a folder.
@@ -78,6 +80,7 @@ fn main() -> ExitCode {
         Some(Command::Render(args)) => cli::render::run(args),
         Some(Command::Showcase(args)) => cli::showcase::run(args),
         Some(Command::Compare(args)) => cli::compare::run(args),
+        Some(Command::Deploy(args)) => cli::deploy::run(args),
     };
     match result {
         Ok(code) => code,

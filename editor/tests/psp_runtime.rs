@@ -323,7 +323,7 @@ fn play(root: &Path, path: &Path, map: &pbm::Map) {
             v.name, times[0]
         );
         assert!(
-            difference < 12.0,
+            difference < 8.0,
             "{name} {}: the device's picture is far from the editor's ({difference:.2})",
             v.name
         );

@@ -5,5 +5,6 @@
 //! [`export`] pipeline turns a model scene into `.pbm` bytes with baked lighting.
 //! Data flows one way: model → export → `pbm` bytes.
 
+pub mod deploy;
 pub mod export;
 pub mod import;

@@ -1,6 +1,7 @@
 //! Command-line subcommands, one module each, and their shared output helper.
 
 pub mod compare;
+pub mod deploy;
 pub mod export;
 pub mod import;
 pub mod pbm;

@@ -1,0 +1,166 @@
+//! `pebble deploy`: puts a map and the bundled PSP runtime on a memory stick (a PSP
+//! in USB mode, a card reader, or any folder laid out like one, such as an
+//! emulator's memory-stick folder), and `pebble deploy --list` shows the targets
+//! found. The copy itself is `pebble_io::deploy` (staged, verified, atomic per
+//! file, safe to interrupt).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+use anyhow::{Context as _, bail};
+use clap::Args;
+use pebble_io::deploy::{self, DeployFile, DirVolume, Plan};
+use pebble_io::export::{ExportOptions, export};
+use pebble_model::project;
+
+/// The runtime, built from `psp/` and bundled so users need no PSP toolchain.
+pub const EBOOT: &[u8] = include_bytes!("../../../assets/psp/EBOOT.PBP");
+
+/// The game folder the runtime reads (psp/README.md).
+pub const DEFAULT_FOLDER: &str = "PEBBLE";
+
+#[derive(Debug, Args)]
+pub struct DeployArgs {
+    /// The project (`.pebble.ron`, exported first) or `.pbm` map to deploy.
+    #[arg(required_unless_present = "list")]
+    pub input: Option<PathBuf>,
+    /// The memory stick's root (or any folder): files go to `PSP/GAME/<NAME>/` there.
+    #[arg(long, required_unless_present = "list")]
+    pub to: Option<PathBuf>,
+    /// The game folder's name under `PSP/GAME/`.
+    #[arg(long, default_value = DEFAULT_FOLDER)]
+    pub name: String,
+    /// For a project: skip the lighting bake.
+    #[arg(long)]
+    pub no_bake: bool,
+    /// List the memory sticks mounted on this machine instead.
+    #[arg(long)]
+    pub list: bool,
+}
+
+/// The map's bytes: a `.pbm` as is (checked), or a project exported in memory.
+fn map_bytes(path: &Path, bake: bool) -> anyhow::Result<Vec<u8>> {
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pbm"))
+    {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        pbm::MapView::parse(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        return Ok(bytes);
+    }
+    let scene = project::load(path)?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let mut options = ExportOptions::new(dir);
+    options.bake = bake;
+    options.ao_rays = scene.settings().export.ao_rays;
+    let (bytes, _) = export(&scene, &options, &mut |_| {}, &AtomicBool::new(false))
+        .with_context(|| format!("cannot export {}", path.display()))?;
+    Ok(bytes)
+}
+
+fn human(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 => format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64),
+        b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64),
+        b if b >= 1 << 10 => format!("{:.1} KiB", b as f64 / 1024.0),
+        b => format!("{b} B"),
+    }
+}
+
+pub fn run(args: DeployArgs) -> anyhow::Result<ExitCode> {
+    if args.list {
+        let targets = deploy::find_targets(&args.name);
+        let mut out = String::new();
+        if targets.is_empty() {
+            out.push_str("no memory stick found: connect the PSP and choose USB Connection (the volume's root must hold a PSP folder), or deploy to a folder with --to DIR\n");
+        }
+        for t in &targets {
+            out.push_str(&format!(
+                "{}  {}  {} free{}\n",
+                t.root.display(),
+                t.label,
+                human(t.free),
+                if t.deployed {
+                    format!(", PSP/GAME/{} present", args.name)
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        super::emit(&out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (Some(input), Some(to)) = (args.input.as_deref(), args.to.as_deref()) else {
+        bail!("give the project or map to deploy and --to TARGET (or --list)");
+    };
+    let map = map_bytes(input, !args.no_bake)?;
+    let hash = pbm::fnv::fnv1a64(&map);
+    let plan = Plan {
+        folder: args.name.clone(),
+        files: vec![
+            DeployFile {
+                name: "EBOOT.PBP".into(),
+                bytes: EBOOT.to_vec(),
+            },
+            DeployFile {
+                name: "map.pbm".into(),
+                bytes: map,
+            },
+        ],
+    };
+    let volume = DirVolume {
+        root: to.to_path_buf(),
+    };
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("copying [{bar:40}] {bytes}/{total_bytes}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let report = deploy::deploy(&volume, &plan, &mut |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    });
+    bar.finish_and_clear();
+    let report = report?;
+    if !report.written.is_empty() {
+        // Which map is there, written only when something changed (so a repeated
+        // deployment writes nothing at all).
+        let seconds = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        let manifest = serde_json::json!({
+            "map": "map.pbm",
+            "map_fnv1a64": format!("{hash:016x}"),
+            "source": input.display().to_string(),
+            "pebble_version": env!("CARGO_PKG_VERSION"),
+            "deployed_unix_time": seconds,
+        });
+        let plan = Plan {
+            folder: args.name.clone(),
+            files: vec![DeployFile {
+                name: "pebble_manifest.json".into(),
+                bytes: format!("{manifest:#}\n").into_bytes(),
+            }],
+        };
+        deploy::deploy(&volume, &plan, &mut |_, _| {})?;
+    }
+    super::emit(&format!(
+        "deployed {} to {}: {} written ({}), {} unchanged; map fnv1a64 {hash:016x}\n",
+        input.display(),
+        report.folder.display(),
+        if report.written.is_empty() {
+            "nothing".to_string()
+        } else {
+            report.written.join(", ")
+        },
+        human(report.bytes_written),
+        report.skipped.len()
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
