@@ -45,6 +45,9 @@ enum Command {
     Render(cli::render::RenderArgs),
     /// Put a map and the bundled PSP runtime on a memory stick (or list the sticks).
     Deploy(cli::deploy::DeployArgs),
+    /// Device captures: bring them into a project.
+    #[command(subcommand)]
+    Capture(cli::capture::CaptureCommand),
     /// Compare a device capture with the editor's PSP-look preview (HTML report).
     Compare(cli::compare::CompareArgs),
     /// Write the bundled showcase project (textures and project file) into a folder.
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Some(Command::Render(args)) => cli::render::run(args),
         Some(Command::Showcase(args)) => cli::showcase::run(args),
         Some(Command::Compare(args)) => cli::compare::run(args),
+        Some(Command::Capture(cmd)) => cli::capture::run(cmd),
         Some(Command::Deploy(args)) => cli::deploy::run(args),
     };
     match result {

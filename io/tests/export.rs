@@ -41,6 +41,9 @@ fn imported(name: &str) -> (Scene, PathBuf) {
 fn export_map(scene: &Scene, dir: &Path) -> (Vec<u8>, Map) {
     let mut options = ExportOptions::new(dir);
     options.bake = false;
+    // Layout and fidelity checks see the triangles as authored (cutting for the GE
+    // is tested on its own below).
+    options.max_extent = 0.0;
     let (bytes, report) =
         export(scene, &options, &mut |_| {}, &AtomicBool::new(false)).expect("exports");
     assert_eq!(report.bytes, bytes.len());
@@ -431,4 +434,64 @@ fn tiles_pack_into_atlases_edge_to_edge_and_the_rest_stays_standalone() {
         );
     }
     assert!(pbm::compliance::check(&map).is_empty());
+}
+
+#[test]
+fn large_triangles_are_cut_for_the_ge_by_default() {
+    use pebble_model::command::{AddEntities, AddMaterial};
+    use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
+    use pebble_model::{Command, Entity, Material, Primitive};
+    let mut scene = Scene::new();
+    let mut add = AddMaterial::new(Material::default());
+    add.apply(&mut scene).expect("material");
+    let mat = add.created().expect("id");
+    let p = Primitive::Plane {
+        width: 21.0,
+        depth: 9.0,
+        standoff: 0.0,
+    };
+    let geometry = p.generate(mat).expect("plane");
+    AddEntities::new(
+        "Add",
+        vec![Entity::new(
+            "Courtyard floor",
+            EntityKind::Mesh(MeshEntity {
+                source: GeometrySource::Primitive(p),
+                geometry,
+                collidable: false,
+            }),
+        )],
+    )
+    .apply(&mut scene)
+    .expect("adds");
+    let dir = scratch("cut");
+    let options = ExportOptions::new(&dir);
+    assert_eq!(options.max_extent, 2.0);
+    let (bytes, _) = export(
+        &scene,
+        &ExportOptions {
+            bake: false,
+            ..options
+        },
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )
+    .expect("exports");
+    let (map, _) = Map::read(&bytes).expect("reads");
+    let mut area = 0.0f32;
+    let mut triangles = 0;
+    for m in &map.meshes {
+        for t in m.vertices.chunks_exact(3) {
+            let p = |k: usize| pebble_model::glam::Vec3::from(t[k].pos);
+            area += (p(1) - p(0)).cross(p(2) - p(0)).length() * 0.5;
+            for axis in 0..3 {
+                let lo = t.iter().map(|v| v.pos[axis]).fold(f32::MAX, f32::min);
+                let hi = t.iter().map(|v| v.pos[axis]).fold(f32::MIN, f32::max);
+                assert!(hi - lo <= 2.0 + 1e-4, "a triangle spans {} m", hi - lo);
+            }
+            triangles += 1;
+        }
+    }
+    assert!((area - 21.0 * 9.0).abs() < 1e-2, "area {area}");
+    assert!(triangles >= 11 * 5 * 2, "{triangles} pieces");
 }

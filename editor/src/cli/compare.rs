@@ -34,6 +34,10 @@ pub struct CompareArgs {
     /// Leave a rectangle out (x,y,w,h in capture pixels, e.g. a HUD); repeatable.
     #[arg(long, value_name = "X,Y,W,H")]
     pub mask: Vec<String>,
+    /// Compare only inside this rectangle (x,y,w,h in capture pixels): everything
+    /// else is masked.
+    #[arg(long, value_name = "X,Y,W,H")]
+    pub region: Option<String>,
     /// Report folder (index.html, the images, report.json).
     #[arg(short, long)]
     pub output: PathBuf,
@@ -143,7 +147,7 @@ pub fn preview(
 }
 
 pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
-    let masks: Vec<Mask> = args
+    let mut masks: Vec<Mask> = args
         .mask
         .iter()
         .map(|m| parse_mask(m))
@@ -151,6 +155,21 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     let device = image::open(&args.capture)
         .with_context(|| format!("cannot read the capture {}", args.capture.display()))?
         .to_rgb8();
+    if let Some(region) = &args.region {
+        let [x, y, w, h] = parse_mask(region).map_err(|e| anyhow::anyhow!("--region: {e}"))?;
+        let (iw, ih) = device.dimensions();
+        let (x1, y1) = ((x + w).min(iw), (y + h).min(ih));
+        if x >= x1 || y >= y1 {
+            bail!("--region {region:?} lies outside the {iw}×{ih} capture");
+        }
+        // Everything around the region: above, below, left, right.
+        masks.extend([
+            [0, 0, iw, y],
+            [0, y1, iw, ih - y1],
+            [0, y, x, y1 - y],
+            [x1, y, iw - x1, y1 - y],
+        ]);
+    }
     let sidecar = read_sidecar(&args.capture.with_extension("json"))?;
     let map = super::render::load_map(&args.project, true)
         .with_context(|| format!("cannot load {}", args.project.display()))?;

@@ -1,5 +1,6 @@
 //! Command-line subcommands, one module each, and their shared output helper.
 
+pub mod capture;
 pub mod compare;
 pub mod deploy;
 pub mod export;

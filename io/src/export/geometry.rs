@@ -66,7 +66,7 @@ impl Names {
 }
 
 /// A triangle's vertices and their world-space unit normals.
-type Tri = ([Vertex; 3], [Vec3; 3]);
+use super::slice::Tri;
 
 /// Texture id, scroll bits and draw class of a group of triangles.
 type GroupKey = (i32, [u32; 2], Class);
@@ -257,6 +257,7 @@ pub(crate) fn build(
         }
         let mut k = 0;
         for ((tid, scroll, class), tris) in groups {
+            let tris = super::slice::slice(tris, run.options.max_extent);
             let mut chunks = Vec::new();
             chunk(tris, &mut chunks);
             for c in chunks {

@@ -11,6 +11,7 @@ pub mod bake;
 pub mod bvh;
 mod geometry;
 mod lumps;
+mod slice;
 mod textures;
 
 use std::path::{Path, PathBuf};
@@ -47,6 +48,10 @@ pub struct ExportOptions {
     pub bake: bool,
     pub ao_rays: u32,
     pub threads: Option<usize>,
+    /// Triangles larger than this many metres on an axis are cut along a world grid
+    /// of that spacing, so the GE does not drop them when they run past the camera
+    /// (0: never cut). See `slice`.
+    pub max_extent: f32,
 }
 
 impl ExportOptions {
@@ -56,6 +61,7 @@ impl ExportOptions {
             bake: true,
             ao_rays: 32,
             threads: None,
+            max_extent: 2.0,
         }
     }
 }
