@@ -614,10 +614,13 @@ fn editor_shot(map: &Path, camera: &Camera, t: f64, out: &Path) -> RgbImage {
     let status = Command::new(env!("CARGO_BIN_EXE_pebble"))
         .arg("render")
         .arg(map)
+        // PPSSPP ignores the GE's LOD bias: preview at 0 to compare with it.
         .args([
             "--cam",
             &cam,
             "--psp",
+            "--lod-bias",
+            "0",
             "--size",
             "480x272",
             "--time",

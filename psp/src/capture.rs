@@ -48,6 +48,8 @@ pub struct Context<'a> {
     pub hash: u64,
     pub environment: &'a str,
     pub mode: &'a str,
+    /// The LOD bias the frame was drawn with (the `bias` tunable).
+    pub lod_bias: f32,
 }
 
 /// Writes `captures/capture_NNN.bmp` and `.json` for the frame on display; returns
@@ -59,7 +61,7 @@ pub fn write(n: u32, camera: &Camera, time: f64, ctx: &Context<'_>) -> Result<St
     let bmp_path = format!("{folder}/capture_{n:03}.bmp");
     files::write(&bmp_path, &bmp(&rgb))?;
     let json = format!(
-        "{{\"capture\": {n}, \"map\": \"{}\", \"map_fnv1a64\": \"{:016x}\", \"position\": [{}, {}, {}], \"yaw\": {}, \"pitch\": {}, \"fov\": {}, \"time\": {}, \"environment\": \"{}\", \"display_mode\": \"{}\", \"width\": {WIDTH}, \"height\": {HEIGHT}}}\n",
+        "{{\"capture\": {n}, \"map\": \"{}\", \"map_fnv1a64\": \"{:016x}\", \"position\": [{}, {}, {}], \"yaw\": {}, \"pitch\": {}, \"fov\": {}, \"time\": {}, \"environment\": \"{}\", \"display_mode\": \"{}\", \"lod_bias\": {}, \"width\": {WIDTH}, \"height\": {HEIGHT}}}\n",
         ctx.map_file,
         ctx.hash,
         camera.eye[0],
@@ -71,6 +73,7 @@ pub fn write(n: u32, camera: &Camera, time: f64, ctx: &Context<'_>) -> Result<St
         time,
         ctx.environment,
         ctx.mode,
+        ctx.lod_bias,
     );
     files::write(&format!("{folder}/capture_{n:03}.json"), json.as_bytes())?;
     Ok(bmp_path)

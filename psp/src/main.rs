@@ -133,7 +133,7 @@ fn run(log: &mut Log) -> Result<(), String> {
                 None => choose_map()?,
             };
             let world = load(&map_file, log)?;
-            let ctx = context(&map_file, &world);
+            let ctx = context(&map_file, &world, &tunables);
             for shot in &run.shots {
                 // Twice, so both colour buffers hold this view and the capture reads a
                 // finished frame.
@@ -163,17 +163,18 @@ fn run(log: &mut Log) -> Result<(), String> {
     }
     let map_file = choose_map()?;
     let world = load(&map_file, log)?;
-    let ctx = context(&map_file, &world);
+    let ctx = context(&map_file, &world, &tunables);
     play(&world, &glow, &tunables, &ctx, log, &mut spheres)
 }
 
-fn context<'a>(map_file: &'a str, world: &'a World) -> capture::Context<'a> {
+fn context<'a>(map_file: &'a str, world: &'a World, tunables: &Tunables) -> capture::Context<'a> {
     capture::Context {
         dir: GAME_DIR,
         map_file,
         hash: world.hash,
         environment: world.environment.name(),
         mode: "textured",
+        lod_bias: tunables.bias,
     }
 }
 

@@ -65,6 +65,9 @@ pub struct RenderOptions {
     /// Shade faces by a fixed light (for scenes not baked yet); never in the PSP
     /// look, which shows the baked vertex colours as the device does.
     pub preview_light: bool,
+    /// The PSP look's mip level bias (the runtime's `bias` tunable; +1 by default,
+    /// as the GE is set). PPSSPP ignores it, so comparisons with the emulator use 0.
+    pub lod_bias: f32,
 }
 
 impl Default for RenderOptions {
@@ -78,6 +81,7 @@ impl Default for RenderOptions {
             occlusion: true,
             fog: true,
             preview_light: false,
+            lod_bias: 1.0,
         }
     }
 }
@@ -1075,7 +1079,12 @@ impl Renderer {
         let fog_on = options.fog && env.fog.is_some();
         let frame = FrameUniform {
             clip_from_world: clip_from_world.to_cols_array_2d(),
-            fog: [near, far, if fog_on { 1.0 } else { 0.0 }, 0.0],
+            fog: [
+                near,
+                far,
+                if fog_on { 1.0 } else { 0.0 },
+                options.lod_bias.clamp(-4.0, 6.0),
+            ],
             fog_color: [env.clear[0], env.clear[1], env.clear[2], 1.0],
             light: {
                 // Toward a sun high over the right shoulder of a default view.

@@ -3,7 +3,7 @@
 
 struct Frame {
     clip_from_world: mat4x4<f32>,
-    // near, far, fog on (0/1), unused
+    // near, far, fog on (0/1), the PSP look's mip level bias
     fog: vec4<f32>,
     fog_color: vec4<f32>,
     // Preview light for scenes not baked yet: direction toward the light, and 1 to
@@ -62,9 +62,9 @@ fn shade(in: VertexOut) -> vec4<f32> {
     return finish(in, textureSample(tex, tex_sampler, in.uv));
 }
 
-// The PSP look samples one mip level coarser, as the GE's global LOD bias +1 does.
+// The PSP look samples mip levels with the GE's global LOD bias (+1 by default).
 fn shade_psp(in: VertexOut) -> vec4<f32> {
-    return finish(in, textureSampleBias(tex, tex_sampler, in.uv, 1.0));
+    return finish(in, textureSampleBias(tex, tex_sampler, in.uv, frame.fog.w));
 }
 
 fn finish(in: VertexOut, texel: vec4<f32>) -> vec4<f32> {

@@ -576,6 +576,7 @@ impl PebbleApp {
                 occlusion: true,
                 fog: true,
                 preview_light: self.preview_light,
+                lod_bias: 1.0,
             },
             overlay,
             selected: self.scene.selection().iter().map(|id| id.0).collect(),

@@ -34,6 +34,11 @@ pub struct CompareArgs {
     /// Leave a rectangle out (x,y,w,h in capture pixels, e.g. a HUD); repeatable.
     #[arg(long, value_name = "X,Y,W,H")]
     pub mask: Vec<String>,
+    /// The PSP look's mip level bias; default: the sidecar's `lod_bias` (what the
+    /// runtime used), else +1. PPSSPP ignores the bias (bias 0, 1 and 4 give the same
+    /// capture there), so compare emulator captures with 0.
+    #[arg(long, allow_hyphen_values = true)]
+    pub lod_bias: Option<f32>,
     /// Compare only inside this rectangle (x,y,w,h in capture pixels): everything
     /// else is masked.
     #[arg(long, value_name = "X,Y,W,H")]
@@ -54,6 +59,8 @@ pub struct Sidecar {
     pub time: f64,
     pub environment: String,
     pub map_hash: Option<String>,
+    /// The runtime's LOD bias when it wrote the capture.
+    pub lod_bias: Option<f32>,
 }
 
 pub fn read_sidecar(path: &Path) -> anyhow::Result<Sidecar> {
@@ -95,6 +102,10 @@ pub fn read_sidecar(path: &Path) -> anyhow::Result<Sidecar> {
             .get("map_fnv1a64")
             .and_then(|h| h.as_str())
             .map(str::to_string),
+        lod_bias: v
+            .get("lod_bias")
+            .and_then(serde_json::Value::as_f64)
+            .map(|b| b as f32),
     })
 }
 
@@ -120,6 +131,7 @@ pub fn preview(
     sidecar: &Sidecar,
     width: u32,
     height: u32,
+    lod_bias: f32,
 ) -> anyhow::Result<image::RgbImage> {
     let mut scene = DrawScene::from_map(map);
     scene.environment = Environment::preset(&sidecar.environment);
@@ -132,6 +144,7 @@ pub fn preview(
         height,
         time: sidecar.time,
         psp: true,
+        lod_bias,
         ..Default::default()
     };
     let solids = super::render::entity_solids(map, sidecar.time);
@@ -183,7 +196,8 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
             ));
         }
     }
-    let editor = preview(&map, &sidecar, device.width(), device.height())?;
+    let lod_bias = args.lod_bias.or(sidecar.lod_bias).unwrap_or(1.0);
+    let editor = preview(&map, &sidecar, device.width(), device.height(), lod_bias)?;
     let c =
         compare::compare(&device, &editor, &masks, args.threshold).map_err(anyhow::Error::msg)?;
     write_report(

@@ -61,6 +61,10 @@ pub struct RenderArgs {
     /// For a project: skip the lighting bake.
     #[arg(long)]
     pub no_bake: bool,
+    /// The PSP look's mip level bias (the runtime's `bias` tunable; PPSSPP ignores
+    /// it, so use 0 to match the emulator).
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
+    pub lod_bias: f32,
     /// Output PNG.
     #[arg(short, long, required_unless_present = "bench")]
     pub output: Option<PathBuf>,
@@ -184,6 +188,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         occlusion: !args.no_occlusion,
         fog: !args.no_fog,
         preview_light: args.preview_light,
+        lod_bias: args.lod_bias,
     };
     if args.bench {
         return bench(&gpu, &renderer, &options, lo, hi);
