@@ -194,26 +194,14 @@ fn play(root: &Path, path: &Path, map: &pbm::Map) {
     }
     std::fs::write(game.join("pebble_capture.txt"), script).expect("writes the script");
     let captures = 2 * views.len() * times.len();
-    let status = Command::new("node")
-        .arg(root.join("tools/psp-emu/run.mjs"))
-        .args(["--eboot"])
-        .arg(root.join("assets/psp/EBOOT.PBP"))
-        .arg("--game")
-        .arg(&game)
-        .arg("--out")
-        .arg(&out)
-        .args([
-            "--wait",
-            &format!("captures/capture_{:03}.json", captures - 1),
-        ])
-        .args(["--timeout", "120"])
-        .status()
-        .expect("runs node tools/psp-emu/run.mjs");
-    let log = std::fs::read_to_string(out.join("pebble_log.txt")).unwrap_or_default();
-    assert!(
-        status.success(),
-        "{name}: the emulator run failed; runtime log:\n{log}"
+    let (ok, log) = run_emulator(
+        &root.join("assets/psp/EBOOT.PBP"),
+        &game,
+        &out,
+        &format!("captures/capture_{:03}.json", captures - 1),
+        120,
     );
+    assert!(ok, "{name}: the emulator run failed; runtime log:\n{log}");
     assert!(
         !log.lines().any(|l| l.starts_with("error:")),
         "{name}: the runtime logged an error:\n{log}"
@@ -523,22 +511,14 @@ fn runtime_scrolls_the_way_the_file_means() {
         "map waterfall.pbm\ncapture 0 1.5 0 0 0 0\ncapture 0 1.5 0 0 0 0.2\n",
     )
     .expect("writes the script");
-    let status = Command::new("node")
-        .arg(root.join("tools/psp-emu/run.mjs"))
-        .arg("--eboot")
-        .arg(root.join("assets/psp/EBOOT.PBP"))
-        .arg("--game")
-        .arg(&game)
-        .arg("--out")
-        .arg(&out)
-        .args(["--wait", "captures/capture_001.json", "--timeout", "120"])
-        .status()
-        .expect("runs node tools/psp-emu/run.mjs");
-    let log = std::fs::read_to_string(out.join("pebble_log.txt")).unwrap_or_default();
-    assert!(
-        status.success(),
-        "the emulator run failed; runtime log:\n{log}"
+    let (ok, log) = run_emulator(
+        &root.join("assets/psp/EBOOT.PBP"),
+        &game,
+        &out,
+        "captures/capture_001.json",
+        120,
     );
+    assert!(ok, "the emulator run failed; runtime log:\n{log}");
     let rows: Vec<f32> = (0..2)
         .map(|k| {
             bar_row(
@@ -575,20 +555,15 @@ fn runtime_reports_a_broken_map() {
         "map broken.pbm\ncapture 0 1.6 4 0 0 0\n",
     )
     .expect("writes");
-    let status = Command::new("node")
-        .arg(root.join("tools/psp-emu/run.mjs"))
-        .arg("--eboot")
-        .arg(root.join("assets/psp/EBOOT.PBP"))
-        .arg("--game")
-        .arg(&game)
-        .arg("--out")
-        .arg(&out)
-        .args(["--wait", "captures/capture_000.json", "--timeout", "90"])
-        .status()
-        .expect("runs node tools/psp-emu/run.mjs");
-    let log =
-        std::fs::read_to_string(out.join("pebble_log.txt")).expect("the runtime wrote its log");
-    assert!(!status.success(), "the harness must report the error");
+    let (ok, log) = run_emulator(
+        &root.join("assets/psp/EBOOT.PBP"),
+        &game,
+        &out,
+        "captures/capture_000.json",
+        90,
+    );
+    assert!(!log.is_empty(), "the runtime wrote its log");
+    assert!(!ok, "the harness must report the error");
     let error = log
         .lines()
         .find(|l| l.starts_with("error:"))
@@ -649,6 +624,25 @@ fn mean_difference(a: &RgbImage, b: &RgbImage) -> f64 {
         .map(|(p, q)| (0..3).map(|c| f64::from(p[c].abs_diff(q[c]))).sum::<f64>())
         .sum();
     sum / (a.width() * a.height() * 3) as f64
+}
+
+/// Runs `eboot` in the emulator harness on `game`, waiting for `wait` (relative to
+/// the game folder) up to `timeout` seconds; returns whether it succeeded and the
+/// runtime's log (empty when it wrote none).
+fn run_emulator(eboot: &Path, game: &Path, out: &Path, wait: &str, timeout: u32) -> (bool, String) {
+    let status = Command::new("node")
+        .arg(repo().join("tools/psp-emu/run.mjs"))
+        .arg("--eboot")
+        .arg(eboot)
+        .arg("--game")
+        .arg(game)
+        .arg("--out")
+        .arg(out)
+        .args(["--wait", wait, "--timeout", &timeout.to_string()])
+        .status()
+        .expect("runs node tools/psp-emu/run.mjs");
+    let log = std::fs::read_to_string(out.join("pebble_log.txt")).unwrap_or_default();
+    (status.success(), log)
 }
 
 fn tempdir(label: &str) -> PathBuf {

@@ -4,15 +4,12 @@
 //! found. The copy itself is `pebble_io::deploy` (staged, verified, atomic per
 //! file, safe to interrupt).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 
-use anyhow::{Context as _, bail};
+use anyhow::bail;
 use clap::Args;
 use pebble_io::deploy::{self, DeployFile, DirVolume, Plan};
-use pebble_io::export::{ExportOptions, export};
-use pebble_model::project;
 
 /// The runtime, built from `psp/` and bundled so users need no PSP toolchain.
 pub const EBOOT: &[u8] = include_bytes!("../../../assets/psp/EBOOT.PBP");
@@ -37,30 +34,6 @@ pub struct DeployArgs {
     /// List the memory sticks mounted on this machine instead.
     #[arg(long)]
     pub list: bool,
-}
-
-/// The map's bytes: a `.pbm` as is (checked), or a project exported in memory.
-fn map_bytes(path: &Path, bake: bool) -> anyhow::Result<Vec<u8>> {
-    if path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("pbm"))
-    {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        pbm::MapView::parse(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        return Ok(bytes);
-    }
-    let scene = project::load(path)?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    let mut options = ExportOptions::new(dir);
-    options.bake = bake;
-    options.ao_rays = scene.settings().export.ao_rays;
-    let (bytes, _) = export(&scene, &options, &mut |_| {}, &AtomicBool::new(false))
-        .with_context(|| format!("cannot export {}", path.display()))?;
-    Ok(bytes)
 }
 
 fn human(bytes: u64) -> String {
@@ -98,7 +71,7 @@ pub fn run(args: DeployArgs) -> anyhow::Result<ExitCode> {
     let (Some(input), Some(to)) = (args.input.as_deref(), args.to.as_deref()) else {
         bail!("give the project or map to deploy and --to TARGET (or --list)");
     };
-    let map = map_bytes(input, !args.no_bake)?;
+    let map = super::render::map_bytes(input, !args.no_bake)?;
     let hash = pbm::fnv::fnv1a64(&map);
     let plan = Plan {
         folder: args.name.clone(),

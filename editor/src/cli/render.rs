@@ -112,12 +112,23 @@ fn parse_cam(text: &str, fov: f32) -> anyhow::Result<Camera> {
 
 /// The map a path names: read as is, or a project exported in memory.
 pub(crate) fn load_map(path: &Path, bake: bool) -> anyhow::Result<pbm::Map> {
+    let bytes = map_bytes(path, bake)?;
+    let (map, _) =
+        pbm::Map::read(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok(map)
+}
+
+/// The bytes of the map a path names: a `.pbm` as is (checked), or a project
+/// exported in memory.
+pub(crate) fn map_bytes(path: &Path, bake: bool) -> anyhow::Result<Vec<u8>> {
     if path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pbm"))
     {
-        let (map, _warnings) = pbm::file::read_map(path)?;
-        return Ok(map);
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        pbm::MapView::parse(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        return Ok(bytes);
     }
     let scene = project::load(path)?;
     let dir = match path.parent() {
@@ -127,9 +138,9 @@ pub(crate) fn load_map(path: &Path, bake: bool) -> anyhow::Result<pbm::Map> {
     let mut options = ExportOptions::new(dir);
     options.bake = bake;
     options.ao_rays = scene.settings().export.ao_rays;
-    let (bytes, _) = export(&scene, &options, &mut |_| {}, &AtomicBool::new(false))?;
-    let (map, _) = pbm::Map::read(&bytes).map_err(|e| anyhow::anyhow!("{e}"))?;
-    Ok(map)
+    let (bytes, _) = export(&scene, &options, &mut |_| {}, &AtomicBool::new(false))
+        .with_context(|| format!("cannot export {}", path.display()))?;
+    Ok(bytes)
 }
 
 /// The map's patrol spheres and balls where a frozen clock at `t` puts them (the
