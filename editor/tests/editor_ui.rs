@@ -204,3 +204,43 @@ fn a_drag_on_empty_space_box_selects_and_escape_clears() {
     harness.run_steps(2);
     assert!(harness.state().scene().selection().is_empty());
 }
+
+/// One click: the scene exported and deployed with the runtime to the chosen folder
+/// in the background, the outcome in the status bar; an unplugged target is a clear
+/// error there.
+#[test]
+fn export_and_deploy_in_one_click() {
+    let Some(mut harness) = harness() else { return };
+    let stick = std::env::temp_dir().join(format!("pebble-ui-deploy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&stick);
+    std::fs::create_dir_all(&stick).expect("a fake memory stick");
+    harness.state_mut().deploy.target = stick.display().to_string();
+    harness.get_by_label("Export & Deploy").click();
+    harness.run_steps(2);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while harness.state().deploy.busy() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        harness.run_steps(1);
+    }
+    let status = harness.state().deploy.status.clone().unwrap_or_default();
+    assert!(status.starts_with("deployed to"), "{status}");
+    let game = stick.join("PSP/GAME/PEBBLE");
+    assert!(game.join("EBOOT.PBP").is_file() && game.join("map.pbm").is_file());
+    let map = std::fs::read(game.join("map.pbm")).expect("map");
+    pbm::MapView::parse(&map).expect("a valid map was deployed");
+
+    // A target that is not there.
+    harness.state_mut().deploy.target = stick.join("unplugged").display().to_string();
+    harness.get_by_label("Export & Deploy").click();
+    harness.run_steps(2);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while harness.state().deploy.busy() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        harness.run_steps(1);
+    }
+    let status = harness.state().deploy.status.clone().unwrap_or_default();
+    assert!(
+        status.contains("deploy failed") && status.contains("is the PSP connected"),
+        "{status}"
+    );
+}

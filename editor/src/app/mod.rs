@@ -10,6 +10,7 @@
 //! switch the viewport to the PSP look or the preview light; edit the selected
 //! entity's name, transform and kind fields and its materials in the inspector.
 
+pub mod deploy;
 pub mod gizmo;
 mod inspector;
 pub mod navigation;
@@ -99,6 +100,8 @@ pub struct PebbleApp {
     last_hover_pick: f64,
     /// Smoothed frame time, seconds.
     frame_time: f32,
+    /// Export & Deploy: the target and the running job.
+    pub deploy: deploy::DeployState,
 }
 
 /// Grid step for snapped moves, metres.
@@ -159,6 +162,7 @@ impl PebbleApp {
             box_start: None,
             last_hover_pick: f64::NEG_INFINITY,
             frame_time: 0.0,
+            deploy: deploy::DeployState::default(),
         })
     }
 
@@ -269,6 +273,25 @@ impl PebbleApp {
                     self.orbit.frame(b.min, b.max);
                 }
             });
+            let mut deploy_now = false;
+            ui.menu_button("Deploy", |ui| {
+                deploy_now = self.deploy.menu_ui(ui);
+            });
+            ui.separator();
+            if ui
+                .add_enabled(!self.deploy.busy(), egui::Button::new("Export & Deploy"))
+                .on_hover_text(if self.deploy.target.is_empty() {
+                    "choose where in the Deploy menu".to_string()
+                } else {
+                    format!("to {}", self.deploy.target)
+                })
+                .clicked()
+            {
+                deploy_now = true;
+            }
+            if deploy_now {
+                self.export_and_deploy();
+            }
             ui.separator();
             let label = if self.playing { "Pause" } else { "Play" };
             if ui.button(label).clicked() {
@@ -276,6 +299,18 @@ impl PebbleApp {
             }
             ui.label(format!("t = {:.1} s", self.clock));
         });
+    }
+
+    /// Exports the scene and deploys it to the Deploy menu's target, in the
+    /// background (the status bar follows it).
+    pub fn export_and_deploy(&mut self) {
+        let dir = match self.path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+            _ => PathBuf::from("."),
+        };
+        if let Err(e) = self.deploy.start(&self.scene, dir) {
+            self.message = e;
+        }
     }
 
     fn outliner_ui(&mut self, ui: &mut egui::Ui) {
@@ -635,6 +670,14 @@ impl PebbleApp {
             }
             ui.separator();
             ui.label(&self.message);
+            if let Some(status) = &self.deploy.status {
+                ui.separator();
+                if status.starts_with("deploy failed") {
+                    ui.colored_label(egui::Color32::LIGHT_RED, status);
+                } else {
+                    ui.label(status);
+                }
+            }
         });
     }
 }
@@ -644,6 +687,12 @@ impl eframe::App for PebbleApp {
         let ctx = ui.ctx().clone();
         let dt = ctx.input(|i| i.stable_dt).min(0.1);
         self.frame_time = self.frame_time * 0.9 + dt * 0.1;
+        if self.deploy.busy() {
+            if let Some(Err(e)) = self.deploy.poll() {
+                self.message = format!("deploy failed: {e}");
+            }
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
         if self.playing {
             self.clock += f64::from(dt);
             ctx.request_repaint();
