@@ -244,3 +244,70 @@ fn export_and_deploy_in_one_click() {
         "{status}"
     );
 }
+
+/// The Compare panel: a capture (here the preview itself, rendered by `pebble
+/// render` with its sidecar) loads with perfect figures, and "Move the viewport
+/// here" puts the camera, clock and PSP look where the capture was taken.
+#[test]
+fn the_compare_panel_loads_a_capture_and_moves_the_viewport_there() {
+    let Some(mut harness) = harness() else { return };
+    let dir = std::env::temp_dir().join(format!("pebble-ui-compare-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let capture = dir.join("capture_000.png");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_pebble"))
+        .arg("render")
+        .arg(showcase_path())
+        .args([
+            "--cam",
+            "2,1.6,6,20,-8",
+            "--psp",
+            "--size",
+            "480x272",
+            "--time",
+            "0.5",
+            "-o",
+        ])
+        .arg(&capture)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("runs pebble render");
+    assert!(status.success());
+    std::fs::write(
+        dir.join("capture_000.json"),
+        format!(
+            r#"{{"position": [2, 1.6, 6], "yaw": {}, "pitch": {}, "fov": 65, "time": 0.5, "environment": "day", "lod_bias": 1}}"#,
+            20f32.to_radians(),
+            (-8f32).to_radians()
+        ),
+    )
+    .expect("sidecar");
+    harness.state_mut().compare.open = true;
+    harness.state_mut().compare.capture = capture.display().to_string();
+    harness.run_steps(2);
+    harness.get_by_label("Load").click();
+    harness.run_steps(3);
+    let state = harness.state();
+    assert_eq!(state.compare.error, None);
+    let f = state.compare.figures().expect("figures");
+    assert!(f.psnr.is_infinite() && (f.ssim - 1.0).abs() < 1e-9, "{f:?}");
+    harness.get_by_label("Move the viewport here").click();
+    harness.run_steps(2);
+    let (camera, _) = harness.state().view();
+    assert!(
+        (camera.eye - Vec3::new(2.0, 1.6, 6.0)).length() < 1e-3,
+        "{:?}",
+        camera.eye
+    );
+    assert!((camera.yaw - 20f32.to_radians()).abs() < 1e-5);
+    for mode in [
+        "Difference",
+        "Heat map",
+        "Flicker",
+        "Slider",
+        "Side by side",
+    ] {
+        harness.get_by_label(mode).click();
+        harness.run_steps(1);
+    }
+}

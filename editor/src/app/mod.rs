@@ -10,6 +10,7 @@
 //! switch the viewport to the PSP look or the preview light; edit the selected
 //! entity's name, transform and kind fields and its materials in the inspector.
 
+pub mod compare;
 pub mod deploy;
 pub mod gizmo;
 mod inspector;
@@ -102,6 +103,8 @@ pub struct PebbleApp {
     frame_time: f32,
     /// Export & Deploy: the target and the running job.
     pub deploy: deploy::DeployState,
+    /// The Compare panel (Tools menu).
+    pub compare: compare::CompareState,
 }
 
 /// Grid step for snapped moves, metres.
@@ -163,6 +166,7 @@ impl PebbleApp {
             last_hover_pick: f64::NEG_INFINITY,
             frame_time: 0.0,
             deploy: deploy::DeployState::default(),
+            compare: compare::CompareState::default(),
         })
     }
 
@@ -273,6 +277,11 @@ impl PebbleApp {
                     self.orbit.frame(b.min, b.max);
                 }
             });
+            ui.menu_button("Tools", |ui| {
+                if ui.button("Compare a device capture…").clicked() {
+                    self.compare.open = true;
+                }
+            });
             let mut deploy_now = false;
             ui.menu_button("Deploy", |ui| {
                 deploy_now = self.deploy.menu_ui(ui);
@@ -299,6 +308,28 @@ impl PebbleApp {
             }
             ui.label(format!("t = {:.1} s", self.clock));
         });
+    }
+
+    /// The project's folder (assets and captures resolve against it).
+    fn project_dir(&self) -> PathBuf {
+        match self.path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+            _ => PathBuf::from("."),
+        }
+    }
+
+    /// Puts the viewport where the loaded capture was taken: its camera, its scene
+    /// time (paused) and the PSP look.
+    pub fn go_to_capture(&mut self) {
+        if let Some(s) = self.compare.sidecar() {
+            self.orbit.yaw = s.yaw;
+            self.orbit.pitch = s.pitch;
+            self.orbit.fov_y_deg = s.fov;
+            self.orbit.pivot = s.position + self.orbit.forward() * self.orbit.distance;
+            self.clock = s.time;
+            self.playing = false;
+            self.psp = true;
+        }
     }
 
     /// Exports the scene and deploys it to the Deploy menu's target, in the
@@ -687,6 +718,12 @@ impl eframe::App for PebbleApp {
         let ctx = ui.ctx().clone();
         let dt = ctx.input(|i| i.stable_dt).min(0.1);
         self.frame_time = self.frame_time * 0.9 + dt * 0.1;
+        if self.compare.open {
+            let dir = self.project_dir();
+            if self.compare.window_ui(&ctx, &self.scene, &dir) {
+                self.go_to_capture();
+            }
+        }
         if self.deploy.busy() {
             if let Some(Err(e)) = self.deploy.poll() {
                 self.message = format!("deploy failed: {e}");
