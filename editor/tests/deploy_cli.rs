@@ -98,3 +98,64 @@ fn missing_targets_and_broken_maps_are_clear_errors() {
     let out = pebble().args(["deploy", "--list"]).output().expect("runs");
     assert!(out.status.success());
 }
+
+/// PSPLink: the files go to the usbhostfs folder, then `pspsh -e reset` and
+/// `pspsh -e ./PSP/GAME/PEBBLE/EBOOT.PBP` run (a stand-in pspsh records them); a
+/// failing pspsh and a missing one are clear errors.
+#[cfg(unix)]
+#[test]
+fn psplink_resets_and_runs_the_deployed_runtime() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempdir("psplink");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    let log = dir.join("pspsh.log");
+    let fake = bin.join("pspsh");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\n[ -e '{}' ] && exit 3\nexit 0\n",
+            log.display(),
+            dir.join("fail").display()
+        ),
+    )
+    .expect("writes the stand-in");
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let host = dir.join("host");
+    std::fs::create_dir_all(&host).expect("mkdir");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = |path: &str| {
+        pebble()
+            .env("PATH", path)
+            .arg("deploy")
+            .arg(fixture("full.pbm"))
+            .arg("--psplink")
+            .arg("--to")
+            .arg(&host)
+            .output()
+            .expect("runs pebble deploy")
+    };
+    let out = run(&path);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("started through PSPLink"));
+    assert_eq!(
+        std::fs::read_to_string(&log).expect("pspsh ran"),
+        "-e reset\n-e ./PSP/GAME/PEBBLE/EBOOT.PBP\n"
+    );
+    assert!(host.join("PSP/GAME/PEBBLE/map.pbm").is_file());
+    std::fs::write(dir.join("fail"), b"").expect("make pspsh fail");
+    let out = run(&path);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pspsh -e reset` failed"));
+    let out = run("/nonexistent");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pspsh is not on PATH"));
+}

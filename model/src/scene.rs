@@ -47,6 +47,10 @@ pub struct ExportSettings {
     pub ao_rays: u32,
     /// Most vertices per exported mesh chunk.
     pub chunk_vertices: u32,
+    /// The PSP runtime's `pebble_render.txt` (`key=value` lines: bias, filter, mips,
+    /// …; psp/README.md), deployed beside the map; empty: none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub runtime_tunables: String,
 }
 
 impl Default for ExportSettings {
@@ -57,6 +61,7 @@ impl Default for ExportSettings {
             bake_lighting: true,
             ao_rays: 32,
             chunk_vertices: 384,
+            runtime_tunables: String::new(),
         }
     }
 }

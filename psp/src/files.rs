@@ -9,9 +9,31 @@ use core::ffi::c_void;
 
 use psp::sys::{self, IoOpenFlags, SceUid};
 
-/// The runtime's own folder. The deploy step installs the EBOOT and maps here; the
-/// program cannot learn its path at run time in every loader, so it is fixed.
-pub const GAME_DIR: &str = "ms0:/PSP/GAME/PEBBLE";
+/// The runtime's own folder on the memory stick. The deploy step installs the EBOOT
+/// and maps here; the program cannot learn its path at run time in every loader, so
+/// it is fixed.
+pub const STICK_DIR: &str = "ms0:/PSP/GAME/PEBBLE";
+/// The same folder on the PC under PSPLink (usbhostfs serves it as `host0:`).
+pub const HOST_DIR: &str = "host0:/PSP/GAME/PEBBLE";
+
+/// 0: not chosen yet, 1: the stick, 2: the host.
+static WHERE: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+/// The folder the runtime reads and writes: the stick's, unless it holds no map and
+/// no capture script while the PSPLink host's folder does (chosen once).
+pub fn game_dir() -> &'static str {
+    use core::sync::atomic::Ordering::Relaxed;
+    match WHERE.load(Relaxed) {
+        1 => STICK_DIR,
+        2 => HOST_DIR,
+        _ => {
+            let has = |d: &str| exists(&format!("{d}/pebble_capture.txt")) || !list(d, ".pbm").is_empty();
+            let host = !has(STICK_DIR) && has(HOST_DIR);
+            WHERE.store(if host { 2 } else { 1 }, Relaxed);
+            if host { HOST_DIR } else { STICK_DIR }
+        }
+    }
+}
 
 /// A NUL-terminated copy of `path` for the system calls.
 fn c_path(path: &str) -> Vec<u8> {

@@ -1,9 +1,10 @@
 //! # pebble-psp — the Pebble PSP runtime
 //!
 //! Plays exported `.pbm` maps on a PSP (or PPSSPP). Maps, the capture script and
-//! the tunables live in the runtime's own folder, `ms0:/PSP/GAME/PEBBLE/` (fixed:
-//! see [`files::GAME_DIR`]). Parsing, particles, UV scroll and texture chains come
-//! from the shared `pbm` crate, so the device shows what the editor previews.
+//! the tunables live in the runtime's own folder, `ms0:/PSP/GAME/PEBBLE/` (fixed;
+//! or `host0:/PSP/GAME/PEBBLE/` under PSPLink: see [`files::game_dir`]). Parsing,
+//! particles, UV scroll and texture chains come from the shared `pbm` crate, so the
+//! device shows what the editor previews.
 //!
 //! Modules: [`files`] (memory stick), [`world`] (a map made ready for the GE),
 //! [`camera`], [`gfx`] (GE set-up and the passes), [`capture`] (BMP + JSON),
@@ -29,7 +30,6 @@ use alloc::vec::Vec;
 use psp::sys::{self, CtrlButtons, CtrlMode, SceCtrlData};
 
 use camera::Camera;
-use files::GAME_DIR;
 use tunables::Tunables;
 use world::World;
 
@@ -48,7 +48,7 @@ impl Log {
         let mut text = self.0.join("\n");
         text.push('\n');
         // A log that cannot be written must not stop the program.
-        let _ = files::write(&format!("{GAME_DIR}/pebble_log.txt"), text.as_bytes());
+        let _ = files::write(&format!("{}/pebble_log.txt", files::game_dir()), text.as_bytes());
     }
 }
 
@@ -66,7 +66,7 @@ fn psp_main() {
 /// True when a capture script drives this run (errors then end the program, so a
 /// harness is not left waiting).
 fn scripted() -> bool {
-    files::exists(&format!("{GAME_DIR}/pebble_capture.txt"))
+    files::exists(&format!("{}/pebble_capture.txt", files::game_dir()))
 }
 
 /// Keeps the error on screen until Home exits (or, in a scripted run, after two
@@ -78,7 +78,7 @@ fn show_error(e: &str) -> ! {
         lines.push(part);
     }
     lines.push(String::new());
-    lines.push(format!("Maps go in {GAME_DIR}/"));
+    lines.push(format!("Maps go in {}/", files::game_dir()));
     lines.push(String::from("Press Home to quit."));
     let shown = now_seconds();
     loop {
@@ -109,14 +109,14 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 }
 
 fn run(log: &mut Log) -> Result<(), String> {
-    let (tunables, problems) = match files::read(&format!("{GAME_DIR}/pebble_render.txt")) {
+    let (tunables, problems) = match files::read(&format!("{}/pebble_render.txt", files::game_dir())) {
         Ok(bytes) => Tunables::parse(&String::from_utf8_lossy(&bytes)),
         Err(_) => (Tunables::default(), Vec::new()),
     };
     for p in problems {
         log.line(format!("warning: {p}"));
     }
-    let script_path = format!("{GAME_DIR}/pebble_capture.txt");
+    let script_path = format!("{}/pebble_capture.txt", files::game_dir());
     let script = if files::exists(&script_path) {
         let bytes = files::read(&script_path)?;
         Some(script::parse(&String::from_utf8_lossy(&bytes)).map_err(|e| format!("pebble_capture.txt {e}"))?)
@@ -169,7 +169,7 @@ fn run(log: &mut Log) -> Result<(), String> {
 
 fn context<'a>(map_file: &'a str, world: &'a World, tunables: &Tunables) -> capture::Context<'a> {
     capture::Context {
-        dir: GAME_DIR,
+        dir: files::game_dir(),
         map_file,
         hash: world.hash,
         environment: world.environment.name(),
@@ -180,7 +180,7 @@ fn context<'a>(map_file: &'a str, world: &'a World, tunables: &Tunables) -> capt
 
 /// Reads and prepares a map, logging what it holds.
 fn load(map_file: &str, log: &mut Log) -> Result<World, String> {
-    let bytes = files::read(&format!("{GAME_DIR}/{map_file}"))?;
+    let bytes = files::read(&format!("{}/{map_file}", files::game_dir()))?;
     let world = World::load(&bytes).map_err(|e| format!("{map_file}: {e}"))?;
     drop(bytes);
     // The GE reads textures and vertices from main memory: flush them there (the
@@ -206,9 +206,9 @@ fn load(map_file: &str, log: &mut Log) -> Result<World, String> {
 
 /// The one `.pbm` in the folder, or the user's pick among several.
 fn choose_map() -> Result<String, String> {
-    let maps = files::list(GAME_DIR, ".pbm");
+    let maps = files::list(files::game_dir(), ".pbm");
     match maps.len() {
-        0 => Err(format!("no .pbm map in {GAME_DIR}/ — export one from Pebble and deploy it")),
+        0 => Err(format!("no .pbm map in {}/ — export one from Pebble and deploy it", files::game_dir())),
         1 => Ok(maps[0].clone()),
         _ => {
             let mut pick = 0usize;

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use eframe::egui;
-use pebble_io::deploy::{self, DeployFile, DirVolume, Plan, Target};
+use pebble_io::deploy::{self, DirVolume, Target};
 use pebble_io::export::{ExportOptions, export};
 use pebble_model::Scene;
 
@@ -68,19 +68,11 @@ impl DeployState {
                 let (bytes, _) = export(&scene, &options, &mut |_| {}, &AtomicBool::new(false))
                     .map_err(|e| format!("export failed: {e}"))?;
                 let hash = pbm::fnv::fnv1a64(&bytes);
-                let plan = Plan {
-                    folder: crate::cli::deploy::DEFAULT_FOLDER.into(),
-                    files: vec![
-                        DeployFile {
-                            name: "EBOOT.PBP".into(),
-                            bytes: crate::cli::deploy::EBOOT.to_vec(),
-                        },
-                        DeployFile {
-                            name: "map.pbm".into(),
-                            bytes,
-                        },
-                    ],
-                };
+                let plan = crate::cli::deploy::plan(
+                    crate::cli::deploy::DEFAULT_FOLDER,
+                    bytes,
+                    &scene.settings().export.runtime_tunables,
+                );
                 let volume = DirVolume { root: target };
                 let report = deploy::deploy(&volume, &plan, &mut |done, total| {
                     send(Event::Progress(format!(

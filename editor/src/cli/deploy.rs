@@ -34,6 +34,71 @@ pub struct DeployArgs {
     /// List the memory sticks mounted on this machine instead.
     #[arg(long)]
     pub list: bool,
+    /// PSPLink: `--to` is the folder `usbhostfs_pc` serves; after copying, reset the
+    /// PSP and run the runtime there with `pspsh -e`.
+    #[arg(long)]
+    pub psplink: bool,
+}
+
+/// What a deployment copies: the runtime, the map, and the project's runtime
+/// tunables as `pebble_render.txt` when it sets any.
+pub fn plan(folder: &str, map: Vec<u8>, tunables: &str) -> Plan {
+    let mut files = vec![
+        DeployFile {
+            name: "EBOOT.PBP".into(),
+            bytes: EBOOT.to_vec(),
+        },
+        DeployFile {
+            name: "map.pbm".into(),
+            bytes: map,
+        },
+    ];
+    if !tunables.trim().is_empty() {
+        let mut text = tunables.trim_end().to_string();
+        text.push('\n');
+        files.push(DeployFile {
+            name: "pebble_render.txt".into(),
+            bytes: text.into_bytes(),
+        });
+    }
+    Plan {
+        folder: folder.to_string(),
+        files,
+    }
+}
+
+/// `pspsh` on PATH, if any.
+fn pspsh() -> Option<PathBuf> {
+    let name = if cfg!(windows) { "pspsh.exe" } else { "pspsh" };
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Resets the PSP and starts the deployed runtime through PSPLink.
+fn launch_psplink(folder: &str) -> anyhow::Result<()> {
+    let Some(sh) = pspsh() else {
+        bail!(
+            "PSPLink: pspsh is not on PATH (install psplinkusb's pspsh and usbhostfs_pc, and start usbhostfs_pc in the --to folder)"
+        );
+    };
+    for command in [
+        "reset".to_string(),
+        format!("./PSP/GAME/{folder}/EBOOT.PBP"),
+    ] {
+        let out = std::process::Command::new(&sh)
+            .args(["-e", &command])
+            .output()
+            .map_err(|e| anyhow::anyhow!("PSPLink: cannot run {}: {e}", sh.display()))?;
+        if !out.status.success() {
+            bail!(
+                "PSPLink: `pspsh -e {command}` failed ({}): {} — is the PSP running PSPLink and usbhostfs_pc connected?",
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
+        }
+    }
+    Ok(())
 }
 
 fn human(bytes: u64) -> String {
@@ -52,6 +117,13 @@ pub fn run(args: DeployArgs) -> anyhow::Result<ExitCode> {
         if targets.is_empty() {
             out.push_str("no memory stick found: connect the PSP and choose USB Connection (the volume's root must hold a PSP folder), or deploy to a folder with --to DIR\n");
         }
+        out.push_str(&match pspsh() {
+            Some(p) => format!(
+                "PSPLink: pspsh at {} (deploy with --psplink --to the usbhostfs_pc folder)\n",
+                p.display()
+            ),
+            None => "PSPLink: pspsh not on PATH\n".to_string(),
+        });
         for t in &targets {
             out.push_str(&format!(
                 "{}  {}  {} free{}\n",
@@ -73,19 +145,19 @@ pub fn run(args: DeployArgs) -> anyhow::Result<ExitCode> {
     };
     let map = super::render::map_bytes(input, !args.no_bake)?;
     let hash = pbm::fnv::fnv1a64(&map);
-    let plan = Plan {
-        folder: args.name.clone(),
-        files: vec![
-            DeployFile {
-                name: "EBOOT.PBP".into(),
-                bytes: EBOOT.to_vec(),
-            },
-            DeployFile {
-                name: "map.pbm".into(),
-                bytes: map,
-            },
-        ],
+    let tunables = if input
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pbm"))
+    {
+        String::new()
+    } else {
+        pebble_model::project::load(input)?
+            .settings()
+            .export
+            .runtime_tunables
+            .clone()
     };
+    let plan = plan(&args.name, map, &tunables);
     let volume = DirVolume {
         root: to.to_path_buf(),
     };
@@ -123,8 +195,11 @@ pub fn run(args: DeployArgs) -> anyhow::Result<ExitCode> {
         };
         deploy::deploy(&volume, &plan, &mut |_, _| {})?;
     }
+    if args.psplink {
+        launch_psplink(&args.name)?;
+    }
     super::emit(&format!(
-        "deployed {} to {}: {} written ({}), {} unchanged; map fnv1a64 {hash:016x}\n",
+        "deployed {} to {}: {} written ({}), {} unchanged; map fnv1a64 {hash:016x}{}\n",
         input.display(),
         report.folder.display(),
         if report.written.is_empty() {
@@ -133,7 +208,27 @@ pub fn run(args: DeployArgs) -> anyhow::Result<ExitCode> {
             report.written.join(", ")
         },
         human(report.bytes_written),
-        report.skipped.len()
+        report.skipped.len(),
+        if args.psplink {
+            "; started through PSPLink"
+        } else {
+            ""
+        }
     ))?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plan_carries_the_runtime_tunables_only_when_set() {
+        let p = plan("PEBBLE", vec![1, 2, 3], "bias=0\nfilter=nearest");
+        let names: Vec<&str> = p.files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["EBOOT.PBP", "map.pbm", "pebble_render.txt"]);
+        assert_eq!(p.files[2].bytes, b"bias=0\nfilter=nearest\n");
+        assert_eq!(p.files[0].bytes, EBOOT);
+        assert_eq!(plan("PEBBLE", vec![1], "  \n").files.len(), 2);
+    }
 }
