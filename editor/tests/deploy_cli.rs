@@ -158,4 +158,89 @@ fn psplink_resets_and_runs_the_deployed_runtime() {
     let out = run("/nonexistent");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("pspsh is not on PATH"));
+    // The one-option spelling.
+    std::fs::remove_file(dir.join("fail")).expect("pspsh works again");
+    let out = pebble()
+        .env("PATH", &path)
+        .arg("deploy")
+        .arg(fixture("basic.pbm"))
+        .arg("--psplink-root")
+        .arg(&host)
+        .output()
+        .expect("runs pebble deploy");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        std::fs::read_to_string(&log)
+            .expect("log")
+            .ends_with("-e reset\n-e ./PSP/GAME/PEBBLE/EBOOT.PBP\n")
+    );
+}
+
+/// `pebble capture import`: captures and sidecars from a deployed folder land in
+/// the project's `captures/`, again is a no-op, a different capture under a taken
+/// name gets a suffix; one BMP with a pose given by hand gets a sidecar.
+#[test]
+fn captures_come_into_the_project() {
+    let dir = tempdir("import");
+    let project = dir.join("p/level.pebble.ron");
+    std::fs::create_dir_all(project.parent().expect("dir")).expect("mkdir");
+    std::fs::write(&project, "").expect("a project file");
+    let caps = dir.join("stick/PSP/GAME/PEBBLE/captures");
+    std::fs::create_dir_all(&caps).expect("mkdir");
+    image::RgbImage::from_pixel(4, 4, image::Rgb([9, 9, 9]))
+        .save(caps.join("capture_000.bmp"))
+        .expect("bmp");
+    std::fs::write(
+        caps.join("capture_000.json"),
+        r#"{"position":[0,0,0],"yaw":0,"pitch":0,"fov":65,"time":0}"#,
+    )
+    .expect("json");
+    let import = |from: &Path, extra: &[&str]| {
+        pebble()
+            .args(["capture", "import"])
+            .arg(from)
+            .arg("--project")
+            .arg(&project)
+            .args(extra)
+            .output()
+            .expect("runs pebble capture import")
+    };
+    let out = import(&dir.join("stick"), &[]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("1 captures imported"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = import(&dir.join("stick"), &[]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 already there"));
+    image::RgbImage::from_pixel(4, 4, image::Rgb([200, 9, 9]))
+        .save(caps.join("capture_000.bmp"))
+        .expect("bmp");
+    let out = import(&dir.join("stick"), &[]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("capture_000_2"));
+    let into = dir.join("p/captures");
+    assert!(into.join("capture_000.bmp").is_file() && into.join("capture_000_2.json").is_file());
+    // One screenshot with its camera given by hand.
+    let shot = dir.join("scrshot.bmp");
+    image::RgbImage::from_pixel(4, 4, image::Rgb([1, 2, 3]))
+        .save(&shot)
+        .expect("bmp");
+    let out = import(&shot, &["--pose", "1,2,3,90,-10", "--time", "2.5"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sidecar: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(into.join("capture_000_3.json")).expect("sidecar"),
+    )
+    .expect("JSON");
+    assert_eq!(sidecar["position"], serde_json::json!([1.0, 2.0, 3.0]));
+    assert_eq!(sidecar["time"], 2.5);
+    let out = import(&shot, &[]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--pose"));
 }

@@ -23,8 +23,11 @@ pub struct DeployArgs {
     #[arg(required_unless_present = "list")]
     pub input: Option<PathBuf>,
     /// The memory stick's root (or any folder): files go to `PSP/GAME/<NAME>/` there.
-    #[arg(long, required_unless_present = "list")]
+    #[arg(long, required_unless_present_any = ["list", "psplink_root"])]
     pub to: Option<PathBuf>,
+    /// PSPLink in one option: the folder `usbhostfs_pc` serves (`--psplink --to DIR`).
+    #[arg(long, value_name = "DIR", conflicts_with = "to")]
+    pub psplink_root: Option<PathBuf>,
     /// The game folder's name under `PSP/GAME/`.
     #[arg(long, default_value = DEFAULT_FOLDER)]
     pub name: String,
@@ -140,7 +143,11 @@ pub fn run(args: DeployArgs) -> anyhow::Result<ExitCode> {
         super::emit(&out)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let (Some(input), Some(to)) = (args.input.as_deref(), args.to.as_deref()) else {
+    let psplink = args.psplink || args.psplink_root.is_some();
+    let (Some(input), Some(to)) = (
+        args.input.as_deref(),
+        args.to.as_deref().or(args.psplink_root.as_deref()),
+    ) else {
         bail!("give the project or map to deploy and --to TARGET (or --list)");
     };
     let map = super::render::map_bytes(input, !args.no_bake)?;
@@ -195,7 +202,7 @@ pub fn run(args: DeployArgs) -> anyhow::Result<ExitCode> {
         };
         deploy::deploy(&volume, &plan, &mut |_, _| {})?;
     }
-    if args.psplink {
+    if psplink {
         launch_psplink(&args.name)?;
     }
     super::emit(&format!(
@@ -209,7 +216,7 @@ pub fn run(args: DeployArgs) -> anyhow::Result<ExitCode> {
         },
         human(report.bytes_written),
         report.skipped.len(),
-        if args.psplink {
+        if psplink {
             "; started through PSPLink"
         } else {
             ""
