@@ -311,3 +311,40 @@ fn the_compare_panel_loads_a_capture_and_moves_the_viewport_there() {
         harness.run_steps(1);
     }
 }
+
+/// The History window lists the undo steps; clicking one jumps there (undoing or
+/// redoing as needed).
+#[test]
+fn the_history_window_jumps_through_the_undo_list() {
+    let Some(mut harness) = harness() else { return };
+    let right = entity(harness.state(), "Right wall");
+    let left = entity(harness.state(), "Left wall");
+    harness.get_by_label("Right wall  (mesh)").click();
+    harness.run_steps(2);
+    harness.get_by_label("Left wall  (mesh)").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().scene().selection(), &[left]);
+    harness.state_mut().show_history = true;
+    harness.run_steps(2);
+    harness.get_by_label("(opened)").click();
+    harness.run_steps(2);
+    assert!(
+        harness.state().scene().selection().is_empty(),
+        "back to the start"
+    );
+    // The first "Select" entry: the right wall alone.
+    harness
+        .get_all_by_label("Select")
+        .next()
+        .expect("an entry")
+        .click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().scene().selection(), &[right]);
+    harness
+        .get_all_by_label("Select")
+        .nth(1)
+        .expect("a second entry")
+        .click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().scene().selection(), &[left]);
+}

@@ -105,6 +105,8 @@ pub struct PebbleApp {
     pub deploy: deploy::DeployState,
     /// The Compare panel (Tools menu).
     pub compare: compare::CompareState,
+    /// The History window (View menu): the undo list, click to jump.
+    pub show_history: bool,
 }
 
 /// Grid step for snapped moves, metres.
@@ -167,6 +169,7 @@ impl PebbleApp {
             frame_time: 0.0,
             deploy: deploy::DeployState::default(),
             compare: compare::CompareState::default(),
+            show_history: false,
         })
     }
 
@@ -271,6 +274,7 @@ impl PebbleApp {
                 ui.checkbox(&mut self.preview_light, "Preview light (unbaked)");
                 ui.checkbox(&mut self.overlays, "Overlays");
                 ui.checkbox(&mut self.snap, "Snap moves to 0.25 m (Ctrl inverts)");
+                ui.checkbox(&mut self.show_history, "History");
                 if ui.button("Frame all  (Home)").clicked()
                     && let Some(b) = self.scene.bounds()
                 {
@@ -341,6 +345,40 @@ impl PebbleApp {
         };
         if let Err(e) = self.deploy.start(&self.scene, dir) {
             self.message = e;
+        }
+    }
+
+    /// The undo list, oldest first: applied entries, then undone ones (greyed);
+    /// clicking one undoes or redoes up to it.
+    fn history_ui(&mut self, ctx: &egui::Context) {
+        let mut open = self.show_history;
+        let mut jump = None;
+        egui::Window::new("History")
+            .open(&mut open)
+            .default_width(240.0)
+            .show(ctx, |ui| {
+                let position = self.history.position();
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    if ui.selectable_label(position == 0, "(opened)").clicked() {
+                        jump = Some(0);
+                    }
+                    for (k, e) in self.history.entries().into_iter().enumerate() {
+                        let text = if e.applied {
+                            egui::RichText::new(&e.name)
+                        } else {
+                            egui::RichText::new(&e.name).weak()
+                        };
+                        if ui.selectable_label(position == k + 1, text).clicked() {
+                            jump = Some(k + 1);
+                        }
+                    }
+                });
+            });
+        self.show_history = open;
+        if let Some(to) = jump
+            && let Err(e) = self.history.jump_to(&mut self.scene, to)
+        {
+            self.message = format!("cannot redo: {e}");
         }
     }
 
@@ -718,6 +756,9 @@ impl eframe::App for PebbleApp {
         let ctx = ui.ctx().clone();
         let dt = ctx.input(|i| i.stable_dt).min(0.1);
         self.frame_time = self.frame_time * 0.9 + dt * 0.1;
+        if self.show_history {
+            self.history_ui(&ctx);
+        }
         if self.compare.open {
             let dir = self.project_dir();
             if self.compare.window_ui(&ctx, &self.scene, &dir) {
