@@ -264,8 +264,11 @@ pub(crate) fn bake(
     let ao_rays = run.options.ao_rays;
     let cancel = run.cancel;
     let work = |map: &mut Map| {
-        let bvh = occluders(map);
-        let (points, slots) = unique_points(map, normals);
+        // The tree and the unique points need each other's inputs only: build them
+        // side by side (each has serial stretches the other fills).
+        let shared: &Map = map;
+        let (bvh, (points, slots)) =
+            rayon::join(|| occluders(shared), || unique_points(shared, normals));
         let light: Vec<(Vec3, u64)> = points
             .par_iter()
             .map(|(p, n)| {
