@@ -348,3 +348,27 @@ fn the_history_window_jumps_through_the_undo_list() {
     harness.run_steps(2);
     assert_eq!(harness.state().scene().selection(), &[left]);
 }
+
+/// The Assets window lists the showcase's textures with thumbnails and its meshes.
+#[test]
+fn the_assets_window_lists_textures_and_meshes() {
+    let Some(mut harness) = harness() else { return };
+    harness.state_mut().assets.open = true;
+    harness.run_steps(3);
+    let textures = pebble_editor::app::assets::AssetsState::textures(harness.state().scene());
+    assert!(
+        textures.iter().any(|(p, _)| p.ends_with("water.png")),
+        "{textures:?}"
+    );
+    for (path, _) in &textures {
+        assert!(
+            harness.query_by_label_contains(path).is_some(),
+            "{path} is listed"
+        );
+    }
+    assert!(harness.query_by_label_contains("Back wall — ").is_some());
+    assert!(
+        harness.query_by_label_contains("missing").is_none(),
+        "every showcase texture loads"
+    );
+}

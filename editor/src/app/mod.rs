@@ -10,6 +10,7 @@
 //! switch the viewport to the PSP look or the preview light; edit the selected
 //! entity's name, transform and kind fields and its materials in the inspector.
 
+pub mod assets;
 pub mod compare;
 pub mod deploy;
 pub mod gizmo;
@@ -107,6 +108,8 @@ pub struct PebbleApp {
     pub compare: compare::CompareState,
     /// The History window (View menu): the undo list, click to jump.
     pub show_history: bool,
+    /// The Assets window (View menu).
+    pub assets: assets::AssetsState,
 }
 
 /// Grid step for snapped moves, metres.
@@ -170,6 +173,7 @@ impl PebbleApp {
             deploy: deploy::DeployState::default(),
             compare: compare::CompareState::default(),
             show_history: false,
+            assets: assets::AssetsState::default(),
         })
     }
 
@@ -275,6 +279,7 @@ impl PebbleApp {
                 ui.checkbox(&mut self.overlays, "Overlays");
                 ui.checkbox(&mut self.snap, "Snap moves to 0.25 m (Ctrl inverts)");
                 ui.checkbox(&mut self.show_history, "History");
+                ui.checkbox(&mut self.assets.open, "Assets");
                 if ui.button("Frame all  (Home)").clicked()
                     && let Some(b) = self.scene.bounds()
                 {
@@ -310,7 +315,16 @@ impl PebbleApp {
             if ui.button(label).clicked() {
                 self.playing = !self.playing;
             }
-            ui.label(format!("t = {:.1} s", self.clock));
+            // Drag to scrub the scene clock (or type a time).
+            ui.add(
+                egui::DragValue::new(&mut self.clock)
+                    .speed(0.05)
+                    .range(0.0..=86_400.0)
+                    .prefix("t = ")
+                    .suffix(" s")
+                    .fixed_decimals(2),
+            )
+            .on_hover_text("scene clock: drag to scrub");
         });
     }
 
@@ -758,6 +772,9 @@ impl eframe::App for PebbleApp {
         self.frame_time = self.frame_time * 0.9 + dt * 0.1;
         if self.show_history {
             self.history_ui(&ctx);
+        }
+        if self.assets.open {
+            self.assets.window_ui(&ctx, &self.scene, &self.path);
         }
         if self.compare.open {
             let dir = self.project_dir();
