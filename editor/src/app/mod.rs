@@ -110,6 +110,10 @@ pub struct PebbleApp {
     pub show_history: bool,
     /// The Assets window (View menu).
     pub assets: assets::AssetsState,
+    /// Mouse navigation scheme (View menu).
+    pub nav_preset: navigation::Preset,
+    /// Fly speed, m/s (the wheel changes it while flying).
+    pub fly_speed: f32,
 }
 
 /// Grid step for snapped moves, metres.
@@ -174,6 +178,8 @@ impl PebbleApp {
             compare: compare::CompareState::default(),
             show_history: false,
             assets: assets::AssetsState::default(),
+            nav_preset: navigation::Preset::default(),
+            fly_speed: 5.0,
         })
     }
 
@@ -280,6 +286,11 @@ impl PebbleApp {
                 ui.checkbox(&mut self.snap, "Snap moves to 0.25 m (Ctrl inverts)");
                 ui.checkbox(&mut self.show_history, "History");
                 ui.checkbox(&mut self.assets.open, "Assets");
+                ui.separator();
+                ui.label("Navigation");
+                for p in navigation::Preset::ALL {
+                    ui.radio_value(&mut self.nav_preset, p, p.name());
+                }
                 if ui.button("Frame all  (Home)").clicked()
                     && let Some(b) = self.scene.bounds()
                 {
@@ -443,19 +454,67 @@ impl PebbleApp {
         let (modifiers, scroll) = ui.input(|i| (i.modifiers, i.smooth_scroll_delta.y));
         let delta = response.drag_delta() * ppp;
         let delta = Vec2::new(delta.x, delta.y);
-        let orbiting = (response.dragged_by(egui::PointerButton::Middle) && modifiers.shift)
-            || (response.dragged_by(egui::PointerButton::Primary) && modifiers.alt);
-        if orbiting {
-            self.orbit.orbit(delta);
-        } else if response.dragged_by(egui::PointerButton::Middle)
-            && let Some(p) = response.interact_pointer_pos()
+        let dt = ui.input(|i| i.stable_dt).min(0.1);
+        let button = [
+            (egui::PointerButton::Primary, navigation::Button::Left),
+            (egui::PointerButton::Middle, navigation::Button::Middle),
+            (egui::PointerButton::Secondary, navigation::Button::Right),
+        ]
+        .into_iter()
+        .find(|(b, _)| response.dragged_by(*b))
+        .map(|(_, b)| b);
+        let action = button.and_then(|b| {
+            navigation::drag_action(
+                self.nav_preset,
+                b,
+                modifiers.shift,
+                modifiers.ctrl,
+                modifiers.alt,
+            )
+        });
+        match action {
+            Some(navigation::DragAction::Orbit) => self.orbit.orbit(delta),
+            Some(navigation::DragAction::Pan) => {
+                if let Some(p) = response.interact_pointer_pos() {
+                    let to = Vec2::new(p.x, p.y) * ppp;
+                    self.orbit.pan(to - delta, to, h as f32);
+                }
+            }
+            // Drag up zooms in, 50 pixels a notch.
+            Some(navigation::DragAction::Zoom) => self.orbit.zoom(-delta.y / 50.0, ZOOM_STEP),
+            Some(navigation::DragAction::FlyLook) => {
+                self.orbit.look(delta);
+                let (keys, fast) = ui.input(|i| {
+                    let k = |key| if i.key_down(key) { 1.0 } else { 0.0 };
+                    (
+                        Vec3::new(
+                            k(egui::Key::D) - k(egui::Key::A),
+                            k(egui::Key::E) - k(egui::Key::Q),
+                            k(egui::Key::W) - k(egui::Key::S),
+                        ),
+                        i.modifiers.shift,
+                    )
+                });
+                let speed = self.fly_speed * if fast { 4.0 } else { 1.0 };
+                self.orbit.fly(keys * speed * dt);
+                ui.ctx().request_repaint();
+            }
+            None => {}
+        }
+        if self.nav_preset == navigation::Preset::Fusion360
+            && response.double_clicked_by(egui::PointerButton::Middle)
+            && let Some(b) = self.scene.bounds()
         {
-            let to = Vec2::new(p.x, p.y) * ppp;
-            self.orbit.pan(to - delta, to, h as f32);
+            self.orbit.frame(b.min, b.max);
         }
         if response.hovered() && scroll != 0.0 {
-            // 50 points of smooth scroll make one notch.
-            self.orbit.zoom(scroll / 50.0, ZOOM_STEP);
+            if action == Some(navigation::DragAction::FlyLook) {
+                // While flying the wheel sets the speed.
+                self.fly_speed = (self.fly_speed * 1.2f32.powf(scroll / 50.0)).clamp(0.25, 200.0);
+            } else {
+                // 50 points of smooth scroll make one notch.
+                self.orbit.zoom(scroll / 50.0, ZOOM_STEP);
+            }
         }
         let camera = self.orbit.camera();
         let view = gizmo::View {

@@ -37,6 +37,67 @@ impl Default for OrbitCamera {
     }
 }
 
+/// Mouse navigation schemes (issue 8's table): what a drag does with which button
+/// and modifiers. Left drags without Alt are the editor's own (select, gizmo, box).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Preset {
+    #[default]
+    Fusion360,
+    Blender,
+    UnityUnreal,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 3] = [Preset::Fusion360, Preset::Blender, Preset::UnityUnreal];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Fusion360 => "Fusion 360",
+            Preset::Blender => "Blender",
+            Preset::UnityUnreal => "Unity / Unreal",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Button {
+    Left,
+    Middle,
+    Right,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DragAction {
+    Orbit,
+    Pan,
+    Zoom,
+    /// Turn in place; W/A/S/D, Q/E move while it lasts.
+    FlyLook,
+}
+
+/// What a drag with `button` and the modifiers held does under `preset`.
+pub fn drag_action(
+    preset: Preset,
+    button: Button,
+    shift: bool,
+    ctrl: bool,
+    alt: bool,
+) -> Option<DragAction> {
+    use DragAction::*;
+    match button {
+        Button::Left => alt.then_some(Orbit),
+        Button::Right => Some(if alt { Zoom } else { FlyLook }),
+        Button::Middle if ctrl => Some(Zoom),
+        Button::Middle => Some(match (preset, shift) {
+            (Preset::Fusion360, false) => Pan,
+            (Preset::Fusion360, true) => Orbit,
+            (Preset::Blender, false) => Orbit,
+            (Preset::Blender, true) => Pan,
+            (Preset::UnityUnreal, _) => Pan,
+        }),
+    }
+}
+
 impl OrbitCamera {
     pub fn forward(&self) -> Vec3 {
         let (sy, cy) = self.yaw.sin_cos();
@@ -86,6 +147,22 @@ impl OrbitCamera {
         self.distance = (self.distance * factor).clamp(0.05, 5_000.0);
     }
 
+    /// Turns the view in place (fly look): the eye stays, the pivot moves with the
+    /// direction of view.
+    pub fn look(&mut self, delta: Vec2) {
+        let eye = self.eye();
+        self.yaw += delta.x * ORBIT_SPEED;
+        self.pitch = (self.pitch - delta.y * ORBIT_SPEED).clamp(-PITCH_LIMIT, PITCH_LIMIT);
+        self.pivot = eye + self.forward() * self.distance;
+    }
+
+    /// Moves eye and pivot together by `local` metres along (right, up, forward).
+    pub fn fly(&mut self, local: Vec3) {
+        let forward = self.forward();
+        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
+        self.pivot += right * local.x + Vec3::Y * local.y + forward * local.z;
+    }
+
     /// Puts the box `lo..hi` in view, keeping the direction of view.
     pub fn frame(&mut self, lo: Vec3, hi: Vec3) {
         let radius = ((hi - lo).length() * 0.5).max(0.25);
@@ -97,6 +174,69 @@ impl OrbitCamera {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_presets_follow_the_table() {
+        use DragAction::*;
+        let a = |p, b, shift, ctrl, alt| drag_action(p, b, shift, ctrl, alt);
+        for p in Preset::ALL {
+            assert_eq!(
+                a(p, Button::Middle, false, true, false),
+                Some(Zoom),
+                "{p:?} ctrl+middle"
+            );
+            assert_eq!(
+                a(p, Button::Left, false, false, true),
+                Some(Orbit),
+                "{p:?} alt+left"
+            );
+            assert_eq!(
+                a(p, Button::Left, false, false, false),
+                None,
+                "{p:?} left is the editor's"
+            );
+            assert_eq!(a(p, Button::Right, false, false, false), Some(FlyLook));
+            assert_eq!(a(p, Button::Right, false, false, true), Some(Zoom));
+        }
+        assert_eq!(
+            a(Preset::Fusion360, Button::Middle, false, false, false),
+            Some(Pan)
+        );
+        assert_eq!(
+            a(Preset::Fusion360, Button::Middle, true, false, false),
+            Some(Orbit)
+        );
+        assert_eq!(
+            a(Preset::Blender, Button::Middle, false, false, false),
+            Some(Orbit)
+        );
+        assert_eq!(
+            a(Preset::Blender, Button::Middle, true, false, false),
+            Some(Pan)
+        );
+        assert_eq!(
+            a(Preset::UnityUnreal, Button::Middle, false, false, false),
+            Some(Pan)
+        );
+        assert_eq!(
+            a(Preset::UnityUnreal, Button::Middle, true, false, false),
+            Some(Pan)
+        );
+    }
+
+    #[test]
+    fn fly_look_turns_in_place_and_fly_moves_along_the_view() {
+        let mut c = OrbitCamera::default();
+        let eye = c.eye();
+        c.look(Vec2::new(120.0, -40.0));
+        assert!((c.eye() - eye).length() < 1e-4, "the eye stays");
+        assert!(c.yaw != 0.0);
+        let before = c.eye();
+        c.fly(Vec3::new(0.0, 0.0, 2.0));
+        assert!((c.eye() - (before + c.forward() * 2.0)).length() < 1e-4);
+        c.fly(Vec3::new(0.0, 1.0, 0.0));
+        assert!((c.eye().y - (before + c.forward() * 2.0).y - 1.0).abs() < 1e-4);
+    }
 
     /// Where a world point lands on a `w × h` screen.
     fn project(o: &OrbitCamera, p: Vec3, w: f32, h: f32) -> Vec2 {
