@@ -2,13 +2,15 @@
 //! 3D viewport. Every change goes through a command in the history (undo/redo);
 //! the viewport follows the scene's change journal.
 //!
-//! Today's slice: open a project (the bundled showcase by default), navigate with the
-//! Fusion 360 preset (middle drag pans, Shift + middle or Alt + left orbits, the
-//! wheel zooms, F / Home frame), click to select through the ID buffer (Shift adds),
+//! Today's slice: open a project (the bundled showcase by default), navigate with a
+//! preset of `navigation` (Fusion 360 by default, Blender, Unity/Unreal; right drag
+//! flies; the wheel zooms; F / Home frame), click to select through the ID buffer (Shift adds),
 //! drag on empty space to box-select (skipping hidden and locked), Esc to clear,
 //! hide entities from the outliner, undo / redo, save, play the scene clock, and
 //! switch the viewport to the PSP look or the preview light; edit the selected
-//! entity's name, transform and kind fields and its materials in the inspector.
+//! entity's name, transform and kind fields and its materials in the inspector;
+//! the History and Assets windows; Export & Deploy ([`deploy`]) and the Compare
+//! panel ([`compare`]).
 
 pub mod assets;
 pub mod compare;
