@@ -372,3 +372,40 @@ fn the_assets_window_lists_textures_and_meshes() {
         "every showcase texture loads"
     );
 }
+
+/// The wheel zooms towards the surface under the cursor, eased over a few frames:
+/// that point stays where it is on screen while the view closes in.
+#[test]
+fn the_wheel_zooms_towards_the_point_under_the_cursor() {
+    let Some(mut harness) = harness() else { return };
+    // A point on the back wall, away from the centre of the view.
+    let target = Vec3::new(6.0, 3.0, -10.0);
+    let at = screen(harness.state(), target);
+    harness.hover_at(at);
+    for _ in 0..6 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        harness.run_steps(1);
+    }
+    let (before, _) = harness.state().view();
+    harness.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, 150.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run_steps(30);
+    let (after, _) = harness.state().view();
+    let d = |c: &pebble_render::Camera| (c.eye - target).length();
+    assert!(
+        d(&after) < d(&before) * 0.85,
+        "closer: {} → {}",
+        d(&before),
+        d(&after)
+    );
+    let moved = screen(harness.state(), target) - at;
+    assert!(
+        moved.length() < 3.0,
+        "the point under the cursor moved {moved:?} points"
+    );
+}

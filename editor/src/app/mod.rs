@@ -116,6 +116,13 @@ pub struct PebbleApp {
     pub nav_preset: navigation::Preset,
     /// Fly speed, m/s (the wheel changes it while flying).
     pub fly_speed: f32,
+    /// Zoom per wheel notch (0.02–0.4) and its direction.
+    pub zoom_step: f32,
+    pub zoom_invert: bool,
+    /// The surface point under the cursor at the last hover pick (zoom anchor).
+    hover_point: Option<Vec3>,
+    /// Where a wheel zoom is going; the view eases there over ~120 ms.
+    zoom_target: Option<OrbitCamera>,
 }
 
 /// Grid step for snapped moves, metres.
@@ -182,6 +189,10 @@ impl PebbleApp {
             assets: assets::AssetsState::default(),
             nav_preset: navigation::Preset::default(),
             fly_speed: 5.0,
+            zoom_step: ZOOM_STEP,
+            zoom_invert: false,
+            hover_point: None,
+            zoom_target: None,
         })
     }
 
@@ -293,6 +304,12 @@ impl PebbleApp {
                 for p in navigation::Preset::ALL {
                     ui.radio_value(&mut self.nav_preset, p, p.name());
                 }
+                ui.add(
+                    egui::Slider::new(&mut self.zoom_step, 0.02..=0.4)
+                        .text("zoom per notch")
+                        .custom_formatter(|v, _| format!("{:.0} %", v * 100.0)),
+                );
+                ui.checkbox(&mut self.zoom_invert, "Invert zoom");
                 if ui.button("Frame all  (Home)").clicked()
                     && let Some(b) = self.scene.bounds()
                 {
@@ -509,14 +526,37 @@ impl PebbleApp {
         {
             self.orbit.frame(b.min, b.max);
         }
+        if action.is_some() {
+            // Any other navigation ends a zoom in flight where it is.
+            self.zoom_target = None;
+        }
         if response.hovered() && scroll != 0.0 {
             if action == Some(navigation::DragAction::FlyLook) {
                 // While flying the wheel sets the speed.
                 self.fly_speed = (self.fly_speed * 1.2f32.powf(scroll / 50.0)).clamp(0.25, 200.0);
             } else {
-                // 50 points of smooth scroll make one notch.
-                self.orbit.zoom(scroll / 50.0, ZOOM_STEP);
+                // 50 points of smooth scroll make one notch; touchpads give fractions.
+                let notches = scroll / 50.0 * if self.zoom_invert { -1.0 } else { 1.0 };
+                let mut target = self.zoom_target.unwrap_or(self.orbit);
+                match self.hover_point {
+                    Some(anchor) => target.zoom_towards(anchor, notches, self.zoom_step),
+                    None => target.zoom(notches, self.zoom_step),
+                }
+                self.zoom_target = Some(target);
             }
+        }
+        if let Some(target) = self.zoom_target {
+            // Ease towards the target: 95 % of the way in ~120 ms.
+            let k = 1.0 - (-dt / 0.04).exp();
+            self.orbit.pivot = self.orbit.pivot.lerp(target.pivot, k);
+            self.orbit.distance += (target.distance - self.orbit.distance) * k;
+            if (self.orbit.distance - target.distance).abs() < target.distance * 1e-3
+                && self.orbit.pivot.distance(target.pivot) < target.distance * 1e-3
+            {
+                self.orbit = target;
+                self.zoom_target = None;
+            }
+            ui.ctx().request_repaint();
         }
         let camera = self.orbit.camera();
         let view = gizmo::View {
@@ -640,17 +680,15 @@ impl PebbleApp {
                 let now = ui.input(|i| i.time);
                 if now - self.last_hover_pick >= 0.04 && !response.dragged() {
                     self.last_hover_pick = now;
-                    self.hovered = match response.hover_pos() {
-                        Some(p) => {
-                            let (x, y) = pixel(p);
-                            res.renderer
-                                .pick(&camera, w, h, self.clock, x, y)
-                                .ok()
-                                .flatten()
-                                .map(|hit| hit.id)
-                        }
-                        None => None,
-                    };
+                    let hit = response.hover_pos().and_then(|p| {
+                        let (x, y) = pixel(p);
+                        res.renderer
+                            .pick(&camera, w, h, self.clock, x, y)
+                            .ok()
+                            .flatten()
+                    });
+                    self.hovered = hit.map(|hit| hit.id);
+                    self.hover_point = hit.map(|hit| hit.world);
                 }
                 // Box select: a left drag that starts on empty space.
                 if response.drag_started_by(egui::PointerButton::Primary)

@@ -147,6 +147,18 @@ impl OrbitCamera {
         self.distance = (self.distance * factor).clamp(0.05, 5_000.0);
     }
 
+    /// Zooms by `notches` steps of `step` towards `anchor` (the surface under the
+    /// cursor): the eye moves along its line to the anchor, so the anchor stays
+    /// where it is on screen; the view direction does not change.
+    pub fn zoom_towards(&mut self, anchor: Vec3, notches: f32, step: f32) {
+        let factor = (1.0 - step.clamp(0.02, 0.4)).powf(notches);
+        let distance = (self.distance * factor).clamp(0.05, 5_000.0);
+        let f = distance / self.distance;
+        let eye = anchor + (self.eye() - anchor) * f;
+        self.distance = distance;
+        self.pivot = eye + self.forward() * distance;
+    }
+
     /// Turns the view in place (fly look): the eye stays, the pivot moves with the
     /// direction of view.
     pub fn look(&mut self, delta: Vec2) {
@@ -222,6 +234,28 @@ mod tests {
             a(Preset::UnityUnreal, Button::Middle, true, false, false),
             Some(Pan)
         );
+    }
+
+    #[test]
+    fn zooming_towards_a_point_keeps_it_under_the_cursor() {
+        let mut c = OrbitCamera::default();
+        let anchor = Vec3::new(3.0, 0.5, -4.0);
+        let project = |c: &OrbitCamera| {
+            let clip = c.camera().clip_from_world(16.0 / 9.0) * anchor.extend(1.0);
+            clip.truncate().truncate() / clip.w
+        };
+        let before = project(&c);
+        let (d0, yaw) = (c.distance, c.yaw);
+        c.zoom_towards(anchor, 2.0, 0.12);
+        assert!((c.distance - d0 * 0.88f32.powi(2)).abs() < 1e-4);
+        assert!(
+            (project(&c) - before).length() < 1e-4,
+            "{} vs {before}",
+            project(&c)
+        );
+        assert_eq!(c.yaw, yaw);
+        c.zoom_towards(anchor, -2.0, 0.12);
+        assert!((c.distance - d0).abs() < 1e-3);
     }
 
     #[test]
