@@ -409,3 +409,26 @@ fn the_wheel_zooms_towards_the_point_under_the_cursor() {
         "the point under the cursor moved {moved:?} points"
     );
 }
+
+/// The view cube: clicking a face turns the view to look at it.
+#[test]
+fn the_view_cube_turns_the_view() {
+    let Some(mut harness) = harness() else { return };
+    harness.get_by_label("Top").click();
+    harness.run_steps(2);
+    let (camera, _) = harness.state().view();
+    assert!(
+        camera.forward().y < -0.99,
+        "looking down: {}",
+        camera.forward()
+    );
+    harness.get_by_label("Left").click();
+    harness.run_steps(2);
+    let (camera, _) = harness.state().view();
+    assert!(
+        camera.forward().x > 0.99,
+        "looking along +X: {}",
+        camera.forward()
+    );
+    assert!(harness.query_by_label_contains("facing 90°").is_some());
+}

@@ -392,6 +392,36 @@ impl PebbleApp {
         }
     }
 
+    /// The view cube in the viewport's top-right corner: the faces to look at, and
+    /// where the view faces now.
+    fn view_cube_ui(&mut self, ctx: &egui::Context, rect: egui::Rect) {
+        egui::Area::new(egui::Id::unique("pebble view cube"))
+            .fixed_pos(rect.right_top() + egui::vec2(-150.0, 8.0))
+            .order(egui::Order::Foreground)
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.set_width(130.0);
+                    egui::Grid::new("view cube faces").show(ui, |ui| {
+                        for (k, face) in navigation::Face::ALL.into_iter().enumerate() {
+                            if ui.small_button(face.name()).clicked() {
+                                self.zoom_target = None;
+                                self.orbit.look_at_face(face);
+                            }
+                            if k % 3 == 2 {
+                                ui.end_row();
+                            }
+                        }
+                    });
+                    let heading = self.orbit.yaw.to_degrees().rem_euclid(360.0);
+                    ui.small(format!(
+                        "facing {heading:.0}°, {:.0}° {}",
+                        self.orbit.pitch.to_degrees().abs(),
+                        if self.orbit.pitch < 0.0 { "down" } else { "up" }
+                    ));
+                });
+            });
+    }
+
     /// The undo list, oldest first: applied entries, then undone ones (greyed);
     /// clicking one undoes or redoes up to it.
     fn history_ui(&mut self, ctx: &egui::Context) {
@@ -800,6 +830,7 @@ impl PebbleApp {
             hovered: self.hovered,
         };
         viewport::paint(ui, rect, callback);
+        self.view_cube_ui(ui.ctx(), rect);
         if let (Some(start), Some(now)) = (self.box_start, response.interact_pointer_pos()) {
             ui.painter().rect_stroke(
                 egui::Rect::from_two_pos(start, now),

@@ -98,7 +98,59 @@ pub fn drag_action(
     }
 }
 
+/// The view cube's faces: the side of the scene the view looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Face {
+    Front,
+    Back,
+    Left,
+    Right,
+    Top,
+    Bottom,
+}
+
+impl Face {
+    pub const ALL: [Face; 6] = [
+        Face::Top,
+        Face::Front,
+        Face::Left,
+        Face::Right,
+        Face::Back,
+        Face::Bottom,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Face::Front => "Front",
+            Face::Back => "Back",
+            Face::Left => "Left",
+            Face::Right => "Right",
+            Face::Top => "Top",
+            Face::Bottom => "Bottom",
+        }
+    }
+
+    /// Yaw and pitch (radians) that look at this face: Front looks down −Z from +Z,
+    /// Left looks down +X from −X, Top looks down.
+    pub fn yaw_pitch(self) -> (f32, f32) {
+        use std::f32::consts::{FRAC_PI_2, PI};
+        match self {
+            Face::Front => (0.0, 0.0),
+            Face::Back => (PI, 0.0),
+            Face::Left => (FRAC_PI_2, 0.0),
+            Face::Right => (-FRAC_PI_2, 0.0),
+            Face::Top => (0.0, -PITCH_LIMIT),
+            Face::Bottom => (0.0, PITCH_LIMIT),
+        }
+    }
+}
+
 impl OrbitCamera {
+    /// Looks at `face` of the pivot, keeping pivot and distance.
+    pub fn look_at_face(&mut self, face: Face) {
+        (self.yaw, self.pitch) = face.yaw_pitch();
+    }
+
     pub fn forward(&self) -> Vec3 {
         let (sy, cy) = self.yaw.sin_cos();
         let (sp, cp) = self.pitch.sin_cos();
@@ -256,6 +308,22 @@ mod tests {
         assert_eq!(c.yaw, yaw);
         c.zoom_towards(anchor, -2.0, 0.12);
         assert!((c.distance - d0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_view_cube_faces_look_where_they_say() {
+        let mut c = OrbitCamera::default();
+        for (face, dir) in [
+            (Face::Front, Vec3::NEG_Z),
+            (Face::Back, Vec3::Z),
+            (Face::Left, Vec3::X),
+            (Face::Right, Vec3::NEG_X),
+            (Face::Top, Vec3::NEG_Y),
+            (Face::Bottom, Vec3::Y),
+        ] {
+            c.look_at_face(face);
+            assert!(c.forward().dot(dir) > 0.999, "{face:?}: {}", c.forward());
+        }
     }
 
     #[test]
