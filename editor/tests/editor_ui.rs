@@ -205,6 +205,19 @@ fn a_drag_on_empty_space_box_selects_and_escape_clears() {
     assert!(harness.state().scene().selection().is_empty());
 }
 
+/// Clicks Export & Deploy and waits (at most 5 minutes) for the outcome in the
+/// status bar.
+fn deploy_and_wait(harness: &mut Harness<'_, PebbleApp>) -> String {
+    harness.get_by_label("Export & Deploy").click();
+    harness.run_steps(2);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while harness.state().deploy.busy() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        harness.run_steps(1);
+    }
+    harness.state().deploy.status.clone().unwrap_or_default()
+}
+
 /// One click: the scene exported and deployed with the runtime to the chosen folder
 /// in the background, the outcome in the status bar; an unplugged target is a clear
 /// error there.
@@ -215,14 +228,7 @@ fn export_and_deploy_in_one_click() {
     let _ = std::fs::remove_dir_all(&stick);
     std::fs::create_dir_all(&stick).expect("a fake memory stick");
     harness.state_mut().deploy.target = stick.display().to_string();
-    harness.get_by_label("Export & Deploy").click();
-    harness.run_steps(2);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
-    while harness.state().deploy.busy() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-        harness.run_steps(1);
-    }
-    let status = harness.state().deploy.status.clone().unwrap_or_default();
+    let status = deploy_and_wait(&mut harness);
     assert!(status.starts_with("deployed to"), "{status}");
     let game = stick.join("PSP/GAME/PEBBLE");
     assert!(game.join("EBOOT.PBP").is_file() && game.join("map.pbm").is_file());
@@ -231,14 +237,7 @@ fn export_and_deploy_in_one_click() {
 
     // A target that is not there.
     harness.state_mut().deploy.target = stick.join("unplugged").display().to_string();
-    harness.get_by_label("Export & Deploy").click();
-    harness.run_steps(2);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
-    while harness.state().deploy.busy() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-        harness.run_steps(1);
-    }
-    let status = harness.state().deploy.status.clone().unwrap_or_default();
+    let status = deploy_and_wait(&mut harness);
     assert!(
         status.contains("deploy failed") && status.contains("is the PSP connected"),
         "{status}"

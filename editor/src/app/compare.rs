@@ -5,10 +5,8 @@
 //! the viewport to the capture's camera. The figures are `pebble compare`'s.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 
 use eframe::egui;
-use pebble_io::export::{ExportOptions, export};
 use pebble_model::Scene;
 use pebble_render::compare::{self, Comparison};
 
@@ -95,9 +93,7 @@ impl CompareState {
             .with_context(|| format!("cannot read the capture {}", path.display()))?
             .to_rgb8();
         let sidecar = read_sidecar(&path.with_extension("json"))?;
-        let mut options = ExportOptions::new(project_dir);
-        options.ao_rays = scene.settings().export.ao_rays;
-        let (bytes, _) = export(scene, &options, &mut |_| {}, &AtomicBool::new(false))?;
+        let bytes = crate::cli::render::export_in_memory(scene, project_dir.to_path_buf(), true)?;
         let (map, _) = pbm::Map::read(&bytes).map_err(|e| anyhow::anyhow!("{e}"))?;
         let editor = preview(
             &map,

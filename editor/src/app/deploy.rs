@@ -5,12 +5,10 @@
 //! `pebble_io::deploy`: staged, verified, safe to interrupt.
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use eframe::egui;
 use pebble_io::deploy::{self, DirVolume, Target};
-use pebble_io::export::{ExportOptions, export};
 use pebble_model::Scene;
 
 enum Event {
@@ -63,10 +61,8 @@ impl DeployState {
             };
             let result = (|| -> Result<String, String> {
                 send(Event::Progress("exporting…".into()));
-                let mut options = ExportOptions::new(project_dir);
-                options.ao_rays = scene.settings().export.ao_rays;
-                let (bytes, _) = export(&scene, &options, &mut |_| {}, &AtomicBool::new(false))
-                    .map_err(|e| format!("export failed: {e}"))?;
+                let bytes = crate::cli::render::export_in_memory(&scene, project_dir, true)
+                    .map_err(|e| format!("export failed: {e:#}"))?;
                 let hash = pbm::fnv::fnv1a64(&bytes);
                 let plan = crate::cli::deploy::plan(
                     crate::cli::deploy::DEFAULT_FOLDER,

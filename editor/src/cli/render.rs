@@ -135,11 +135,20 @@ pub(crate) fn map_bytes(path: &Path, bake: bool) -> anyhow::Result<Vec<u8>> {
         Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
         _ => PathBuf::from("."),
     };
-    let mut options = ExportOptions::new(dir);
+    export_in_memory(&scene, dir, bake).with_context(|| format!("cannot export {}", path.display()))
+}
+
+/// A scene's map bytes, exported with the project's settings (assets under
+/// `project_dir`): what deploying, previewing and comparing all start from.
+pub(crate) fn export_in_memory(
+    scene: &pebble_model::Scene,
+    project_dir: PathBuf,
+    bake: bool,
+) -> anyhow::Result<Vec<u8>> {
+    let mut options = ExportOptions::new(project_dir);
     options.bake = bake;
     options.ao_rays = scene.settings().export.ao_rays;
-    let (bytes, _) = export(&scene, &options, &mut |_| {}, &AtomicBool::new(false))
-        .with_context(|| format!("cannot export {}", path.display()))?;
+    let (bytes, _) = export(scene, &options, &mut |_| {}, &AtomicBool::new(false))?;
     Ok(bytes)
 }
 
