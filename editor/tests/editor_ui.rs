@@ -409,25 +409,187 @@ fn the_wheel_zooms_towards_the_point_under_the_cursor() {
     );
 }
 
-/// The view cube: clicking a face turns the view to look at it.
+/// The view cube: clicking a face, then a corner, turns the view to look from
+/// there (eased), a drag on it orbits, Home gives the iso view of everything;
+/// 7 gives an orthographic top view and orbiting returns to perspective.
 #[test]
 fn the_view_cube_turns_the_view() {
+    use pebble_model::glam::IVec3;
     let Some(mut harness) = harness() else { return };
-    harness.get_by_label("Top").click();
-    harness.run_steps(2);
+    let top = harness.state().view_cube_point(IVec3::Y);
+    click(&mut harness, top);
+    harness.run_steps(60);
     let (camera, _) = harness.state().view();
     assert!(
         camera.forward().y < -0.99,
         "looking down: {}",
         camera.forward()
     );
-    harness.get_by_label("Left").click();
+    // From the top the front-right-top corner is at the bottom right of the cube.
+    let corner = harness.state().view_cube_point(IVec3::new(1, 1, 1));
+    click(&mut harness, corner);
+    harness.run_steps(60);
+    let (camera, _) = harness.state().view();
+    let from = -camera.forward();
+    assert!(
+        from.dot(Vec3::ONE.normalize()) > 0.999,
+        "looking from front-right-top: {from}"
+    );
+    // A drag across the cube orbits (yaw changes).
+    let centre = harness.state().view_cube_rect().center();
+    harness.hover_at(centre);
+    harness.run_steps(1);
+    harness.drag_at(centre);
+    harness.run_steps(1);
+    for k in 1..=4 {
+        harness.hover_at(centre + egui::vec2(8.0 * k as f32, 0.0));
+        harness.run_steps(1);
+    }
+    harness.drop_at(centre + egui::vec2(32.0, 0.0));
+    harness.run_steps(2);
+    let (turned, _) = harness.state().view();
+    assert!(
+        (turned.yaw - camera.yaw).abs() > 0.1,
+        "the drag orbited: {} → {}",
+        camera.yaw,
+        turned.yaw
+    );
+    harness.get_by_label("Home").click();
+    harness.run_steps(60);
+    let (camera, _) = harness.state().view();
+    assert!((-camera.forward()).dot(Vec3::ONE.normalize()) > 0.999);
+    assert_eq!(camera.ortho_height, 0.0);
+    // 7: orthographic from the top; an Alt + left drag orbits back to perspective.
+    harness.key_press(egui::Key::Num7);
+    harness.run_steps(60);
+    let (camera, rect) = harness.state().view();
+    assert!(camera.ortho_height > 0.0 && camera.forward().y < -0.99);
+    let mid = rect.center();
+    harness.hover_at(mid);
+    harness.run_steps(1);
+    harness.event(egui::Event::ModifiersChanged(egui::Modifiers::ALT));
+    harness.event(egui::Event::PointerButton {
+        pos: mid,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::ALT,
+    });
+    harness.run_steps(1);
+    for k in 1..=4 {
+        harness.event(egui::Event::PointerMoved(
+            mid + egui::vec2(10.0 * k as f32, 10.0 * k as f32),
+        ));
+        harness.run_steps(1);
+    }
+    harness.event(egui::Event::PointerButton {
+        pos: mid + egui::vec2(40.0, 40.0),
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::ALT,
+    });
+    harness.event(egui::Event::ModifiersChanged(egui::Modifiers::NONE));
     harness.run_steps(2);
     let (camera, _) = harness.state().view();
+    assert_eq!(camera.ortho_height, 0.0, "orbiting returns to perspective");
+}
+
+/// E gives the rotate gizmo: a drag along the Y ring turns the selected wall
+/// about Y by the angle swept; R gives the scale gizmo: a drag to the right on its
+/// centre grows it uniformly; each drag is one undo entry.
+#[test]
+fn the_rotate_and_scale_gizmos_turn_and_grow_the_selection() {
+    use pebble_editor::app::gizmo;
+    let Some(mut harness) = harness() else { return };
+    let id = entity(harness.state(), "Back wall");
+    let at = screen(harness.state(), Vec3::new(6.0, 3.0, -10.0));
+    click(&mut harness, at);
+    assert_eq!(harness.state().scene().selection(), &[id]);
+    let start = harness
+        .state()
+        .scene()
+        .entity(id)
+        .expect("entity")
+        .transform;
+    let pivot = harness
+        .state()
+        .scene()
+        .world_transform(id)
+        .translation
+        .into();
+    harness.key_press(egui::Key::E);
+    harness.run_steps(2);
+    let (camera, rect) = harness.state().view();
+    let view = gizmo::View {
+        camera,
+        size: pebble_model::glam::Vec2::new(rect.width(), rect.height()),
+    };
+    let len = view.handle_length(pivot);
+    // The Y ring's front half: 0.6 rad round from the direction of the viewer.
+    let toward = (camera.eye - pivot).with_y(0.0).normalize();
+    let ring = |a: f32| pivot + pebble_model::glam::Quat::from_rotation_y(a) * toward * len;
+    let grab = screen(harness.state(), ring(0.6));
+    harness.hover_at(grab);
+    harness.run_steps(1);
+    harness.drag_at(grab);
+    harness.run_steps(1);
+    for k in 1..=5 {
+        harness.hover_at(screen(harness.state(), ring(0.6 + 0.1 * k as f32)));
+        harness.run_steps(1);
+    }
+    harness.drop_at(screen(harness.state(), ring(1.1)));
+    harness.run_steps(2);
+    let turned = harness
+        .state()
+        .scene()
+        .entity(id)
+        .expect("entity")
+        .transform;
+    let (axis, angle) = (turned.rotation * start.rotation.inverse()).to_axis_angle();
     assert!(
-        camera.forward().x > 0.99,
-        "looking along +X: {}",
-        camera.forward()
+        (angle - 0.5).abs() < 0.03 && axis.y.abs() > 0.99,
+        "turned {angle} rad about {axis}"
     );
-    assert!(harness.query_by_label_contains("facing 90°").is_some());
+    assert!(
+        (turned.translation - start.translation).length() < 1e-3,
+        "about its own pivot"
+    );
+    assert!((turned.scale - start.scale).length() < 1e-6);
+    assert_eq!(
+        harness.state().history_undo_name().as_deref(),
+        Some("Rotate")
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    let undone = harness
+        .state()
+        .scene()
+        .entity(id)
+        .expect("entity")
+        .transform;
+    assert!(undone.rotation.angle_between(start.rotation) < 1e-5);
+
+    harness.key_press(egui::Key::R);
+    harness.run_steps(2);
+    let centre = screen(harness.state(), pivot);
+    harness.hover_at(centre);
+    harness.run_steps(1);
+    harness.drag_at(centre);
+    harness.run_steps(1);
+    for k in 1..=5 {
+        harness.hover_at(centre + egui::vec2(30.0 * k as f32, 0.0));
+        harness.run_steps(1);
+    }
+    harness.drop_at(centre + egui::vec2(150.0, 0.0));
+    harness.run_steps(2);
+    let grown = harness
+        .state()
+        .scene()
+        .entity(id)
+        .expect("entity")
+        .transform;
+    let ratio = grown.scale / start.scale;
+    assert!(
+        (ratio - Vec3::splat(2.0)).abs().max_element() < 0.05,
+        "doubled: {ratio}"
+    );
 }

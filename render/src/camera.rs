@@ -23,6 +23,9 @@ pub struct Camera {
     pub fov_y_deg: f32,
     pub near: f32,
     pub far: f32,
+    /// Orthographic when positive: the height of the view in metres (the editor's
+    /// top / front / side views); 0 is perspective with `fov_y_deg`.
+    pub ortho_height: f32,
 }
 
 /// A fixed orthogonal-ish view direction for `--view`.
@@ -43,6 +46,7 @@ impl Camera {
             fov_y_deg: PSP_FOV_Y_DEG,
             near: PSP_NEAR,
             far: PSP_FAR,
+            ortho_height: 0.0,
         }
     }
 
@@ -65,10 +69,22 @@ impl Camera {
         )
     }
 
-    /// Right-handed perspective with depth mapped to [0, 1] (near → 0).
+    /// Right-handed perspective (or orthographic when `ortho_height` > 0) with depth
+    /// mapped to [0, 1] (near → 0).
     pub fn clip_from_view(&self, aspect: f32) -> Mat4 {
         let near = self.near.max(1e-4);
         let far = self.far.max(near + 1e-3);
+        if self.ortho_height > 0.0 {
+            let h = 2.0 / self.ortho_height;
+            let w = h / aspect.max(1e-3);
+            let r = 1.0 / (near - far);
+            return Mat4::from_cols(
+                Vec4::new(w, 0.0, 0.0, 0.0),
+                Vec4::new(0.0, h, 0.0, 0.0),
+                Vec4::new(0.0, 0.0, r, 0.0),
+                Vec4::new(0.0, 0.0, r * near, 1.0),
+            );
+        }
         let h = 1.0 / (self.fov_y_deg.to_radians().clamp(1e-3, 3.1) * 0.5).tan();
         let w = h / aspect.max(1e-3);
         let r = far / (near - far);
@@ -102,6 +118,7 @@ impl Camera {
             fov_y_deg,
             near: (distance - radius).max(0.05) * 0.5,
             far: distance + radius * 2.0,
+            ortho_height: 0.0,
         }
     }
 }
@@ -120,6 +137,26 @@ mod tests {
         let clip = c.clip_from_world(16.0 / 9.0) * Vec3::new(0.0, 0.0, -5.0).extend(1.0);
         let ndc = clip.truncate() / clip.w;
         assert!(ndc.x.abs() < 1e-6 && ndc.y.abs() < 1e-6 && (0.0..=1.0).contains(&ndc.z));
+    }
+
+    #[test]
+    fn an_orthographic_camera_keeps_sizes_whatever_the_depth() {
+        let c = Camera {
+            ortho_height: 10.0,
+            ..Camera::psp(Vec3::new(0.0, 0.0, 50.0), 0.0, 0.0)
+        };
+        let m = c.clip_from_world(2.0);
+        for z in [-40.0, 0.0, 40.0] {
+            let top = m * Vec3::new(0.0, 5.0, z).extend(1.0);
+            let right = m * Vec3::new(10.0, 0.0, z).extend(1.0);
+            assert!((top.y / top.w - 1.0).abs() < 1e-5 && (right.x / right.w - 1.0).abs() < 1e-5);
+        }
+        let depth = |z: f32| {
+            let p = m * Vec3::new(0.0, 0.0, z).extend(1.0);
+            p.z / p.w
+        };
+        assert!(depth(50.0 - PSP_NEAR).abs() < 1e-5 && (depth(50.0 - PSP_FAR) - 1.0).abs() < 1e-5);
+        assert!(depth(0.0) < depth(-10.0));
     }
 
     #[test]

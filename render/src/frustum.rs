@@ -74,6 +74,7 @@ mod tests {
                 fov_y_deg: fov,
                 near: 0.08,
                 far: 200.0,
+                ortho_height: 0.0,
             };
             let m = camera.clip_from_world(aspect);
             let (c, h) = (Vec3::from(centre), Vec3::from(half));

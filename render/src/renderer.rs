@@ -1037,7 +1037,14 @@ impl Renderer {
                         let s = pbm::particle::evaluate(e, p, t, size);
                         let depth = view.depth(s.position);
                         let extent = s.height.max(s.width);
-                        if depth + 0.75 * extent < camera.near || extent * focal_px < 1.5 * depth {
+                        // On screen it spans extent · focal / depth pixels (no depth
+                        // in an orthographic view).
+                        let per_px = if camera.ortho_height > 0.0 {
+                            1.0
+                        } else {
+                            depth
+                        };
+                        if depth + 0.75 * extent < camera.near || extent * focal_px < 1.5 * per_px {
                             return None;
                         }
                         Some((depth, pbm::particle::billboard(params.flags, &s, &view)))
@@ -1396,7 +1403,12 @@ impl Renderer {
         self.write_uniforms(clip_from_world, options, extras);
         let env = &self.scene.environment;
         let emitters = &self.scene.particles.emitters;
-        let focal_px = height as f32 * 0.5 / (camera.fov_y_deg.to_radians() * 0.5).tan();
+        // Pixels per metre at unit depth (perspective) or at any depth (orthographic).
+        let focal_px = if camera.ortho_height > 0.0 {
+            height as f32 / camera.ortho_height
+        } else {
+            height as f32 * 0.5 / (camera.fov_y_deg.to_radians() * 0.5).tan()
+        };
         let (particle_vertices, batches) = self.particles(
             camera,
             &Frustum::from_clip_from_world(clip_from_world),
@@ -1420,11 +1432,12 @@ impl Renderer {
         let color_view = color.create_view(&Default::default());
         let depth_view = depth.create_view(&Default::default());
         let list = self.draw_list(clip_from_world, camera, options);
-        let (list, chunks_occluded) = if options.cull && options.occlusion && !options.psp {
-            self.occlusion_cull(list, clip_from_world, width, height)
-        } else {
-            (list, 0)
-        };
+        let (list, chunks_occluded) =
+            if options.cull && options.occlusion && !options.psp && camera.ortho_height <= 0.0 {
+                self.occlusion_cull(list, clip_from_world, width, height)
+            } else {
+                (list, 0)
+            };
         let mut stats = FrameStats {
             chunks: self.flat.len(),
             chunks_occluded,

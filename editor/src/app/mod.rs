@@ -18,6 +18,7 @@ pub mod deploy;
 pub mod gizmo;
 mod inspector;
 pub mod navigation;
+pub mod view_cube;
 pub mod viewport;
 
 use std::path::{Path, PathBuf};
@@ -27,7 +28,7 @@ use anyhow::Context as _;
 use eframe::egui;
 use pebble_model::command::SetTransforms;
 use pebble_model::command::{Select, SetEntity};
-use pebble_model::glam::{Vec2, Vec3};
+use pebble_model::glam::{Affine3A, Quat, Vec2, Vec3};
 use pebble_model::history::History;
 use pebble_model::{EntityId, Scene, Transform, project};
 use pebble_render::{Gpu, Overlay, OverlayOptions, RenderOptions, SceneSync};
@@ -90,10 +91,14 @@ pub struct PebbleApp {
     overlay: Option<(u64, Arc<Overlay>)>,
     hovered: Option<u32>,
     message: String,
-    /// A gizmo drag: its maths and the selection's transforms when it started.
-    drag: Option<(gizmo::Drag, Vec<(EntityId, Transform)>)>,
-    /// Snap gizmo moves to `SNAP_STEP` (Ctrl inverts while dragging).
-    snap: bool,
+    /// A gizmo drag in progress.
+    drag: Option<GizmoDrag>,
+    /// W / E / R: what the gizmo does; Q: world or local axes.
+    pub gizmo_mode: gizmo::Mode,
+    pub gizmo_space: gizmo::Space,
+    /// Snap gizmo drags (Ctrl inverts while dragging), and the steps.
+    pub snap: bool,
+    pub snap_steps: gizmo::Snap,
     /// Where the viewport was last drawn, in points.
     viewport: egui::Rect,
     /// The inspector's name field while it is being typed in.
@@ -121,12 +126,28 @@ pub struct PebbleApp {
     pub zoom_invert: bool,
     /// The surface point under the cursor at the last hover pick (zoom anchor).
     hover_point: Option<Vec3>,
-    /// Where a wheel zoom is going; the view eases there over ~120 ms.
-    zoom_target: Option<OrbitCamera>,
+    /// Where the view is going (a wheel zoom, a framing, a view cube click) and
+    /// the easing's time constant: it gets 95 % of the way in three of them.
+    view_target: Option<(OrbitCamera, f32)>,
 }
 
-/// Grid step for snapped moves, metres.
-const SNAP_STEP: f32 = 0.25;
+/// A gizmo drag: its maths and, per moved entity, its local transform, world
+/// transform and parent's world transform when the drag started.
+#[derive(Debug, Clone)]
+struct GizmoDrag {
+    drag: gizmo::Drag,
+    start: Vec<(EntityId, Transform, Affine3A, Affine3A)>,
+}
+
+/// The view cube's size in points, and how far its projection reaches (in cube
+/// radii: a corner seen head-on is √3 from the centre).
+const VIEW_CUBE_SIZE: f32 = 96.0;
+const VIEW_CUBE_REACH: f32 = 1.8;
+
+/// Easing time constants: a wheel zoom settles in ~120 ms, a framing or a view
+/// change in ~220 ms.
+const ZOOM_EASE: f32 = 0.04;
+const VIEW_EASE: f32 = 0.073;
 
 impl PebbleApp {
     /// The app on `scene` (loaded from `path`), drawing with the creation context's
@@ -177,7 +198,10 @@ impl PebbleApp {
             hovered: None,
             message,
             drag: None,
+            gizmo_mode: gizmo::Mode::default(),
+            gizmo_space: gizmo::Space::default(),
             snap: false,
+            snap_steps: gizmo::Snap::default(),
             viewport: egui::Rect::NOTHING,
             name_edit: None,
             box_start: None,
@@ -192,7 +216,7 @@ impl PebbleApp {
             zoom_step: ZOOM_STEP,
             zoom_invert: false,
             hover_point: None,
-            zoom_target: None,
+            view_target: None,
         })
     }
 
@@ -203,6 +227,11 @@ impl PebbleApp {
     /// The camera the viewport drew with, and its rectangle in points.
     pub fn view(&self) -> (pebble_render::Camera, egui::Rect) {
         (self.orbit.camera(), self.viewport)
+    }
+
+    /// The name of the step Undo would take back.
+    pub fn history_undo_name(&self) -> Option<String> {
+        self.history.undo_name()
     }
 
     /// Stops the scene clock (tests compare frames).
@@ -222,6 +251,58 @@ impl PebbleApp {
         }
     }
 
+    /// The gizmo on the selection: at its pivot, with world axes, or with the
+    /// active (last selected) entity's axes in local space and for scaling.
+    fn gizmo(&self) -> Option<gizmo::Gizmo> {
+        let pivot = self.selection_pivot()?;
+        let orientation =
+            if self.gizmo_space == gizmo::Space::Local || self.gizmo_mode == gizmo::Mode::Scale {
+                self.scene
+                    .selection()
+                    .iter()
+                    .rev()
+                    .find(|id| self.scene.is_pickable(**id))
+                    .map(|id| {
+                        self.scene
+                            .world_transform(*id)
+                            .to_scale_rotation_translation()
+                            .1
+                            .normalize()
+                    })
+                    .unwrap_or(Quat::IDENTITY)
+            } else {
+                Quat::IDENTITY
+            };
+        Some(gizmo::Gizmo {
+            mode: self.gizmo_mode,
+            pivot,
+            orientation,
+        })
+    }
+
+    /// The selected entities a gizmo drag moves: pickable ones without a selected
+    /// ancestor (that one carries them already).
+    fn moved_entities(&self) -> Vec<EntityId> {
+        let selection = self.scene.selection();
+        selection
+            .iter()
+            .copied()
+            .filter(|id| self.scene.is_pickable(*id))
+            .filter(|id| {
+                let mut parent = self.scene.entity(*id).and_then(|e| e.parent);
+                let mut guard = 0;
+                while let Some(p) = parent {
+                    if selection.contains(&p) || guard > 10_000 {
+                        return false;
+                    }
+                    guard += 1;
+                    parent = self.scene.entity(p).and_then(|e| e.parent);
+                }
+                true
+            })
+            .collect()
+    }
+
     /// Where the gizmo sits: the middle of the selected entities' world positions.
     fn selection_pivot(&self) -> Option<Vec3> {
         let points: Vec<Vec3> = self
@@ -234,6 +315,17 @@ impl PebbleApp {
         (!points.is_empty()).then(|| points.iter().sum::<Vec3>() / points.len() as f32)
     }
 
+    /// Eases the view to `to` over ~220 ms.
+    fn go_to(&mut self, to: OrbitCamera) {
+        self.view_target = Some((to, VIEW_EASE));
+    }
+
+    /// Where the view is going (or is, when it is still).
+    fn view_goal(&self) -> OrbitCamera {
+        self.view_target.map_or(self.orbit, |(t, _)| t)
+    }
+
+    /// F: frames the selection (everything when nothing is selected).
     fn frame_selection(&mut self) {
         let boxes: Vec<_> = self
             .scene
@@ -246,8 +338,45 @@ impl PebbleApp {
             .reduce(|a, b| a.union(b))
             .or_else(|| self.scene.bounds());
         if let Some(b) = b {
-            self.orbit.frame(b.min, b.max);
+            let mut to = self.view_goal();
+            to.frame(b.min, b.max);
+            self.go_to(to);
         }
+    }
+
+    /// Home: frames everything.
+    fn frame_all(&mut self) {
+        if let Some(b) = self.scene.bounds() {
+            let mut to = self.view_goal();
+            to.frame(b.min, b.max);
+            self.go_to(to);
+        }
+    }
+
+    /// Looks at the pivot from `dir` (a view cube cell), keeping pivot, distance
+    /// and projection.
+    pub fn look_from(&mut self, dir: pebble_model::glam::IVec3) {
+        let mut to = self.view_goal();
+        (to.yaw, to.pitch) = view_cube::yaw_pitch_from(dir);
+        self.go_to(to);
+    }
+
+    /// The view cube's home: an iso view from front-right-top framing everything.
+    pub fn home_view(&mut self) {
+        let mut to = self.view_goal();
+        (to.yaw, to.pitch) = view_cube::yaw_pitch_from(pebble_model::glam::IVec3::new(1, 1, 1));
+        to.ortho = false;
+        if let Some(b) = self.scene.bounds() {
+            to.frame(b.min, b.max);
+        }
+        self.go_to(to);
+    }
+
+    /// Numpad 7 / 1 / 3 (Ctrl: the opposite side): an orthographic view from `face`.
+    fn ortho_view(&mut self, face: navigation::Face) {
+        let mut to = self.view_goal();
+        to.ortho_from(face);
+        self.go_to(to);
     }
 
     fn save(&mut self) {
@@ -296,7 +425,21 @@ impl PebbleApp {
                 ui.checkbox(&mut self.psp, "PSP preview");
                 ui.checkbox(&mut self.preview_light, "Preview light (unbaked)");
                 ui.checkbox(&mut self.overlays, "Overlays");
-                ui.checkbox(&mut self.snap, "Snap moves to 0.25 m (Ctrl inverts)");
+                ui.checkbox(&mut self.snap, "Snap (Ctrl inverts while dragging)");
+                ui.horizontal(|ui| {
+                    ui.label("Gizmo");
+                    for m in [
+                        gizmo::Mode::Translate,
+                        gizmo::Mode::Rotate,
+                        gizmo::Mode::Scale,
+                    ] {
+                        ui.radio_value(&mut self.gizmo_mode, m, m.name());
+                    }
+                });
+                ui.horizontal(|ui| {
+                    ui.radio_value(&mut self.gizmo_space, gizmo::Space::World, "World");
+                    ui.radio_value(&mut self.gizmo_space, gizmo::Space::Local, "Local  (Q)");
+                });
                 ui.checkbox(&mut self.show_history, "History");
                 ui.checkbox(&mut self.assets.open, "Assets");
                 ui.separator();
@@ -310,10 +453,32 @@ impl PebbleApp {
                         .custom_formatter(|v, _| format!("{:.0} %", v * 100.0)),
                 );
                 ui.checkbox(&mut self.zoom_invert, "Invert zoom");
-                if ui.button("Frame all  (Home)").clicked()
-                    && let Some(b) = self.scene.bounds()
-                {
-                    self.orbit.frame(b.min, b.max);
+                if ui.button("Frame all  (Home)").clicked() {
+                    self.frame_all();
+                }
+                if ui.button("Frame selection  (F)").clicked() {
+                    self.frame_selection();
+                }
+                ui.separator();
+                ui.label("Projection");
+                for (face, label) in [
+                    (navigation::Face::Top, "Top  (Numpad 7)"),
+                    (navigation::Face::Front, "Front  (Numpad 1)"),
+                    (navigation::Face::Right, "Right  (Numpad 3)"),
+                ] {
+                    if ui.button(label).clicked() {
+                        self.ortho_view(face);
+                    }
+                }
+                let label = if self.orbit.ortho {
+                    "Perspective  (Numpad 5)"
+                } else {
+                    "Orthographic  (Numpad 5)"
+                };
+                if ui.button(label).clicked() {
+                    let mut to = self.view_goal();
+                    to.ortho = !to.ortho;
+                    self.go_to(to);
                 }
             });
             ui.menu_button("Tools", |ui| {
@@ -392,34 +557,120 @@ impl PebbleApp {
         }
     }
 
-    /// The view cube in the viewport's top-right corner: the faces to look at, and
-    /// where the view faces now.
-    fn view_cube_ui(&mut self, ctx: &egui::Context, rect: egui::Rect) {
-        egui::Area::new(egui::Id::unique("pebble view cube"))
-            .fixed_pos(rect.right_top() + egui::vec2(-150.0, 8.0))
-            .order(egui::Order::Foreground)
-            .show(ctx, |ui| {
-                egui::Frame::popup(ui.style()).show(ui, |ui| {
-                    ui.set_width(130.0);
-                    egui::Grid::new("view cube faces").show(ui, |ui| {
-                        for (k, face) in navigation::Face::ALL.into_iter().enumerate() {
-                            if ui.small_button(face.name()).clicked() {
-                                self.zoom_target = None;
-                                self.orbit.look_at_face(face);
-                            }
-                            if k % 3 == 2 {
-                                ui.end_row();
-                            }
-                        }
-                    });
-                    let heading = self.orbit.yaw.to_degrees().rem_euclid(360.0);
-                    ui.small(format!(
-                        "facing {heading:.0}°, {:.0}° {}",
-                        self.orbit.pitch.to_degrees().abs(),
-                        if self.orbit.pitch < 0.0 { "down" } else { "up" }
-                    ));
-                });
+    /// Where the view cube is drawn, in points.
+    pub fn view_cube_rect(&self) -> egui::Rect {
+        egui::Rect::from_min_size(
+            self.viewport.right_top() + egui::vec2(-VIEW_CUBE_SIZE - 12.0, 12.0),
+            egui::vec2(VIEW_CUBE_SIZE, VIEW_CUBE_SIZE),
+        )
+    }
+
+    /// The point of the view cube that shows `dir` (a face's centre, an edge's or
+    /// a corner's middle), in points — for tests and tooltips.
+    pub fn view_cube_point(&self, dir: pebble_model::glam::IVec3) -> egui::Pos2 {
+        let rect = self.view_cube_rect();
+        let p = view_cube::project(
+            self.orbit.yaw,
+            self.orbit.pitch,
+            dir.as_vec3() * 0.85 / dir.abs().max_element().max(1) as f32,
+        );
+        rect.center() + egui::vec2(p.x, p.y) * (VIEW_CUBE_SIZE / 2.0 / VIEW_CUBE_REACH)
+    }
+
+    /// The view cube in the viewport's top-right corner, turned with the view: a
+    /// click on a face, edge or corner looks from there (animated, pivot and
+    /// projection kept), a drag orbits, and Home below it gives the iso view
+    /// framing everything.
+    fn view_cube_ui(&mut self, ui: &mut egui::Ui) {
+        let rect = self.view_cube_rect();
+        let scale = VIEW_CUBE_SIZE / 2.0 / VIEW_CUBE_REACH;
+        let response = ui.interact(
+            rect,
+            egui::Id::unique("pebble view cube"),
+            egui::Sense::click_and_drag(),
+        );
+        let (yaw, pitch) = (self.orbit.yaw, self.orbit.pitch);
+        let to_cube = |p: egui::Pos2| {
+            let d = (p - rect.center()) / scale;
+            Vec2::new(d.x, d.y)
+        };
+        let hovered = response
+            .hover_pos()
+            .and_then(|p| view_cube::hit(yaw, pitch, to_cube(p)));
+        if response.clicked()
+            && let Some(cell) = response
+                .interact_pointer_pos()
+                .and_then(|p| view_cube::hit(yaw, pitch, to_cube(p)))
+        {
+            self.look_from(cell.dir);
+        }
+        if response.dragged() {
+            let d = response.drag_delta() * ui.ctx().pixels_per_point();
+            self.view_target = None;
+            self.orbit.orbit(Vec2::new(d.x, d.y) * 2.0);
+        }
+        let painter = ui.painter_at(rect.expand(2.0));
+        let light = Vec3::new(0.3, 0.8, 0.5).normalize();
+        let mut cells = view_cube::visible(yaw, pitch);
+        // Draw the sides lit by their facing, edges and corners a shade darker.
+        cells.sort_by_key(|(c, _)| !c.is_face());
+        for (cell, quad) in &cells {
+            let shade = 0.55 + 0.35 * cell.normal.dot(light).max(0.0);
+            let base = if cell.is_face() { 150.0 } else { 120.0 };
+            let v = (base * shade) as u8;
+            let hot = hovered.is_some_and(|h| h.dir == cell.dir);
+            let fill = if hot {
+                egui::Color32::from_rgb(255, 170, 40)
+            } else {
+                egui::Color32::from_rgb(v, v, v.saturating_add(12))
+            };
+            let points: Vec<egui::Pos2> = quad
+                .iter()
+                .map(|p| rect.center() + egui::vec2(p.x, p.y) * scale)
+                .collect();
+            painter.add(egui::Shape::convex_polygon(
+                points,
+                fill,
+                egui::Stroke::new(0.5, egui::Color32::from_gray(40)),
+            ));
+        }
+        for (cell, quad) in &cells {
+            if cell.is_face() {
+                let centre = quad.iter().fold(Vec2::ZERO, |a, p| a + *p) / 4.0;
+                painter.text(
+                    rect.center() + egui::vec2(centre.x, centre.y) * scale,
+                    egui::Align2::CENTER_CENTER,
+                    view_cube::face_name(cell.normal),
+                    egui::FontId::proportional(11.0),
+                    egui::Color32::from_gray(15),
+                );
+            }
+        }
+        let below = egui::Rect::from_min_size(
+            rect.left_bottom() + egui::vec2(0.0, 4.0),
+            egui::vec2(VIEW_CUBE_SIZE, 20.0),
+        );
+        ui.scope_builder(egui::UiBuilder::new().max_rect(below), |ui| {
+            ui.horizontal(|ui| {
+                if ui
+                    .small_button("Home")
+                    .on_hover_text("iso view, frame all")
+                    .clicked()
+                {
+                    self.home_view();
+                }
+                let label = if self.orbit.ortho { "Ortho" } else { "Persp" };
+                if ui
+                    .small_button(label)
+                    .on_hover_text("toggle the projection (Numpad 5)")
+                    .clicked()
+                {
+                    let mut to = self.view_goal();
+                    to.ortho = !to.ortho;
+                    self.go_to(to);
+                }
             });
+        });
     }
 
     /// The undo list, oldest first: applied entries, then undone ones (greyed);
@@ -552,13 +803,12 @@ impl PebbleApp {
         }
         if self.nav_preset == navigation::Preset::Fusion360
             && response.double_clicked_by(egui::PointerButton::Middle)
-            && let Some(b) = self.scene.bounds()
         {
-            self.orbit.frame(b.min, b.max);
+            self.frame_all();
         }
         if action.is_some() {
-            // Any other navigation ends a zoom in flight where it is.
-            self.zoom_target = None;
+            // Any other navigation ends a transition in flight where it is.
+            self.view_target = None;
         }
         if response.hovered() && scroll != 0.0 {
             if action == Some(navigation::DragAction::FlyLook) {
@@ -567,24 +817,21 @@ impl PebbleApp {
             } else {
                 // 50 points of smooth scroll make one notch; touchpads give fractions.
                 let notches = scroll / 50.0 * if self.zoom_invert { -1.0 } else { 1.0 };
-                let mut target = self.zoom_target.unwrap_or(self.orbit);
+                let mut target = self.view_goal();
                 match self.hover_point {
                     Some(anchor) => target.zoom_towards(anchor, notches, self.zoom_step),
                     None => target.zoom(notches, self.zoom_step),
                 }
-                self.zoom_target = Some(target);
+                self.view_target = Some((target, ZOOM_EASE));
             }
         }
-        if let Some(target) = self.zoom_target {
-            // Ease towards the target: 95 % of the way in ~120 ms.
-            let k = 1.0 - (-dt / 0.04).exp();
-            self.orbit.pivot = self.orbit.pivot.lerp(target.pivot, k);
-            self.orbit.distance += (target.distance - self.orbit.distance) * k;
-            if (self.orbit.distance - target.distance).abs() < target.distance * 1e-3
-                && self.orbit.pivot.distance(target.pivot) < target.distance * 1e-3
-            {
+        if let Some((target, ease)) = self.view_target {
+            // Exponential easing: 95 % of the way in three time constants.
+            let k = 1.0 - (-dt / ease).exp();
+            self.orbit = self.orbit.lerp(&target, k);
+            if self.orbit.close_to(&target) {
                 self.orbit = target;
-                self.zoom_target = None;
+                self.view_target = None;
             }
             ui.ctx().request_repaint();
         }
@@ -600,31 +847,45 @@ impl PebbleApp {
                 let local = (p - rect.min) * ppp;
                 Vec2::new(local.x, local.y)
             });
-        let pivot = self.selection_pivot();
+        // A drag is recognised once the pointer has moved a little: it grabs what
+        // was under the pointer where the button went down.
+        let press_origin = ui.input(|i| i.pointer.press_origin());
+        let grab = press_origin.map(|p| {
+            let local = (p - rect.min) * ppp;
+            Vec2::new(local.x, local.y)
+        });
+        let active_gizmo = self.gizmo();
         let mut on_gizmo = false;
-        if let (Some(pivot), Some(cursor)) = (pivot, cursor) {
+        if let (Some(g), Some(cursor)) = (active_gizmo, cursor) {
             let pressed = response.drag_started_by(egui::PointerButton::Primary) && !modifiers.alt;
+            let grab = grab.unwrap_or(cursor);
             if pressed
                 && self.drag.is_none()
-                && let Some(handle) = gizmo::hit(&view, pivot, cursor)
-                && let Some(drag) = gizmo::Drag::start(&view, pivot, handle, cursor)
+                && let Some(handle) = gizmo::hit(&view, &g, grab)
+                && let Some(drag) = gizmo::Drag::start(&view, g, handle, grab)
             {
                 let start = self
-                    .scene
-                    .selection()
-                    .iter()
-                    .filter_map(|id| self.scene.entity(*id).map(|e| (*id, e.transform)))
+                    .moved_entities()
+                    .into_iter()
+                    .filter_map(|id| {
+                        let e = self.scene.entity(id)?;
+                        let parent = e
+                            .parent
+                            .map_or(Affine3A::IDENTITY, |p| self.scene.world_transform(p));
+                        Some((id, e.transform, self.scene.world_transform(id), parent))
+                    })
                     .collect();
-                self.drag = Some((drag, start));
+                self.drag = Some(GizmoDrag { drag, start });
             }
-            on_gizmo = gizmo::hit(&view, pivot, cursor).is_some();
+            on_gizmo = gizmo::hit(&view, &g, cursor).is_some();
         }
-        if let Some((drag, start)) = self.drag.clone() {
+        if let Some(GizmoDrag { drag, start }) = self.drag.clone() {
+            let name = drag.gizmo.mode.name();
             let escape = ui.input(|i| i.key_pressed(egui::Key::Escape));
             if escape {
                 // Back to where the drag began: the drag's steps are one undo entry.
                 self.history.end_edit();
-                if self.history.undo_name().is_some_and(|n| n == "Move") {
+                if self.history.undo_name().is_some_and(|n| n == name) {
                     self.history.undo(&mut self.scene);
                 }
                 self.drag = None;
@@ -632,34 +893,19 @@ impl PebbleApp {
                 && let Some(cursor) = cursor
             {
                 let snap = self.snap != modifiers.ctrl;
-                let offset = drag.offset(&view, cursor, snap.then_some(SNAP_STEP));
+                let change = drag.change(&view, cursor, snap.then_some(self.snap_steps));
                 let moved: Vec<(EntityId, Transform)> = start
                     .iter()
-                    .map(|(id, t)| {
-                        // The offset is in world space; a child moves in its parent's.
-                        let local = self
-                            .scene
-                            .entity(*id)
-                            .and_then(|e| e.parent)
-                            .map(|p| {
-                                self.scene
-                                    .world_transform(p)
-                                    .inverse()
-                                    .transform_vector3(offset)
-                            })
-                            .unwrap_or(offset);
+                    .map(|(id, local, world, parent)| {
                         (
                             *id,
-                            Transform {
-                                translation: t.translation + local,
-                                ..*t
-                            },
+                            moved_transform(&change, &drag.gizmo, *local, *world, *parent),
                         )
                     })
                     .collect();
                 if let Err(e) = self.history.execute_continuous(
                     &mut self.scene,
-                    SetTransforms::new("Move", moved),
+                    SetTransforms::new(name, moved),
                     u64::MAX,
                 ) {
                     self.message = e.to_string();
@@ -724,7 +970,7 @@ impl PebbleApp {
                 if response.drag_started_by(egui::PointerButton::Primary)
                     && !modifiers.alt
                     && self.drag.is_none()
-                    && let Some(p) = response.interact_pointer_pos()
+                    && let Some(p) = press_origin.or(response.interact_pointer_pos())
                 {
                     let (x, y) = pixel(p);
                     let empty =
@@ -784,26 +1030,30 @@ impl PebbleApp {
             .overlays
             .then(|| self.overlay.as_ref().map(|(_, o)| o.clone()))
             .flatten();
-        if let Some(pivot) = self.selection_pivot() {
+        if let Some(g) = self.gizmo() {
             let active = self
                 .drag
                 .as_ref()
-                .map(|(d, _)| d.handle)
-                .or_else(|| cursor.and_then(|c| gizmo::hit(&view, pivot, c)));
+                .map(|d| d.drag.handle)
+                .or_else(|| cursor.and_then(|c| gizmo::hit(&view, &g, c)));
             let mut with_gizmo = overlay.as_deref().cloned().unwrap_or_default();
-            for (a, b, axis) in gizmo::lines(&view, pivot) {
-                let handle = axis.map_or(gizmo::Handle::Screen, gizmo::Handle::Axis);
-                let color = if active == Some(handle) {
+            for line in gizmo::lines(&view, &g) {
+                let mut color: u32 = if active == Some(line.handle) {
                     0xFF_20_E0_FF
                 } else {
-                    match axis {
+                    match line.axis {
                         Some(0) => 0xFF_30_30_F0,
                         Some(1) => 0xFF_30_E0_30,
                         Some(2) => 0xFF_F0_60_30,
                         _ => 0xFF_E0_E0_E0,
                     }
                 };
-                for p in [a, b] {
+                if line.back {
+                    // The far half of a ring: a third as bright.
+                    let c = color.to_le_bytes().map(|v| v / 3);
+                    color = u32::from_le_bytes([c[0], c[1], c[2], 0xFF]);
+                }
+                for p in [line.from, line.to] {
                     with_gizmo.on_top.push(pebble_render::overlay::LineVertex {
                         pos: p.to_array(),
                         color,
@@ -830,7 +1080,7 @@ impl PebbleApp {
             hovered: self.hovered,
         };
         viewport::paint(ui, rect, callback);
-        self.view_cube_ui(ui.ctx(), rect);
+        self.view_cube_ui(ui);
         if let (Some(start), Some(now)) = (self.box_start, response.interact_pointer_pos()) {
             ui.painter().rect_stroke(
                 egui::Rect::from_two_pos(start, now),
@@ -895,6 +1145,36 @@ impl PebbleApp {
     }
 }
 
+/// An entity's new local transform after a gizmo change, from its local, world and
+/// parent's world transforms at the drag's start. A move keeps rotation and scale
+/// bit for bit; a turn keeps the scale; a scale keeps the rotation.
+fn moved_transform(
+    change: &gizmo::Change,
+    g: &gizmo::Gizmo,
+    local: Transform,
+    world: Affine3A,
+    parent: Affine3A,
+) -> Transform {
+    if change.is_identity() {
+        return local;
+    }
+    let new_local = Transform::from_affine(parent.inverse() * gizmo::apply(change, g, world));
+    match change {
+        gizmo::Change::Translate(_) => Transform {
+            translation: new_local.translation,
+            ..local
+        },
+        gizmo::Change::Rotate(_) => Transform {
+            scale: local.scale,
+            ..new_local
+        },
+        gizmo::Change::Scale(_) => Transform {
+            rotation: local.rotation,
+            ..new_local
+        },
+    }
+}
+
 impl eframe::App for PebbleApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
@@ -947,8 +1227,62 @@ impl eframe::App for PebbleApp {
         if frame_sel {
             self.frame_selection();
         }
-        if home && let Some(b) = self.scene.bounds() {
-            self.orbit.frame(b.min, b.max);
+        if home {
+            self.frame_all();
+        }
+        // Gizmo and view keys; W/E/Q belong to fly mode while the right button is down.
+        let flying = ctx.input(|i| i.pointer.secondary_down());
+        if !typing && !flying {
+            let (keys, ctrl) = ctx.input(|i| {
+                let plain = !i.modifiers.command && !i.modifiers.alt;
+                let k = |key| plain && i.key_pressed(key);
+                (
+                    [
+                        k(egui::Key::W),
+                        k(egui::Key::E),
+                        k(egui::Key::R),
+                        k(egui::Key::Q),
+                        i.key_pressed(egui::Key::Num7),
+                        i.key_pressed(egui::Key::Num1),
+                        i.key_pressed(egui::Key::Num3),
+                        i.key_pressed(egui::Key::Num5),
+                    ],
+                    i.modifiers.ctrl,
+                )
+            });
+            let [w, e, r, q, top, front, side, persp] = keys;
+            if self.drag.is_none() {
+                for (pressed, mode) in [
+                    (w, gizmo::Mode::Translate),
+                    (e, gizmo::Mode::Rotate),
+                    (r, gizmo::Mode::Scale),
+                ] {
+                    if pressed {
+                        self.gizmo_mode = mode;
+                    }
+                }
+                if q {
+                    self.gizmo_space = match self.gizmo_space {
+                        gizmo::Space::World => gizmo::Space::Local,
+                        gizmo::Space::Local => gizmo::Space::World,
+                    };
+                }
+            }
+            use navigation::Face;
+            for (pressed, face, opposite) in [
+                (top, Face::Top, Face::Bottom),
+                (front, Face::Front, Face::Back),
+                (side, Face::Right, Face::Left),
+            ] {
+                if pressed {
+                    self.ortho_view(if ctrl { opposite } else { face });
+                }
+            }
+            if persp {
+                let mut to = self.view_goal();
+                to.ortho = !to.ortho;
+                self.go_to(to);
+            }
         }
         let title = format!(
             "{}{} — Pebble",

@@ -23,6 +23,8 @@ pub struct OrbitCamera {
     /// Radians; negative looks down.
     pub pitch: f32,
     pub fov_y_deg: f32,
+    /// Orthographic: the view is as tall as a perspective view's at the pivot.
+    pub ortho: bool,
 }
 
 impl Default for OrbitCamera {
@@ -33,6 +35,7 @@ impl Default for OrbitCamera {
             yaw: 0.0,
             pitch: -0.35,
             fov_y_deg: 60.0,
+            ortho: false,
         }
     }
 }
@@ -164,6 +167,20 @@ impl OrbitCamera {
     /// The render camera: near and far scaled to the distance so close-ups and
     /// overviews both keep depth precision.
     pub fn camera(&self) -> Camera {
+        if self.ortho {
+            // Pulled far back so nothing between the pivot and the viewer is cut;
+            // sizes do not depend on the depth.
+            let back = (self.distance * 10.0).max(500.0);
+            return Camera {
+                eye: self.pivot - self.forward() * back,
+                yaw: self.yaw,
+                pitch: self.pitch,
+                fov_y_deg: self.fov_y_deg,
+                near: 0.1,
+                far: back * 2.0 + self.distance * 20.0,
+                ortho_height: self.view_height(),
+            };
+        }
         Camera {
             eye: self.eye(),
             yaw: self.yaw,
@@ -171,11 +188,57 @@ impl OrbitCamera {
             fov_y_deg: self.fov_y_deg,
             near: (self.distance * 0.01).clamp(0.02, 1.0),
             far: (self.distance * 20.0).max(200.0),
+            ortho_height: 0.0,
         }
     }
 
-    /// Orbits around the pivot by a drag of `delta` pixels.
+    /// The height the view shows at the pivot, metres.
+    pub fn view_height(&self) -> f32 {
+        2.0 * self.distance * (self.fov_y_deg.to_radians() * 0.5).tan()
+    }
+
+    /// Numpad 7 / 1 / 3: an orthographic view from a face, keeping the pivot and
+    /// the size of the picture.
+    pub fn ortho_from(&mut self, face: Face) {
+        self.look_at_face(face);
+        self.ortho = true;
+    }
+
+    /// A step of `t` (0..1) from `self` to `to`: everything linearly, yaw the short
+    /// way round. With the angles unchanged the eye moves on a straight line, so a
+    /// zoom towards a point keeps that point still all the way.
+    pub fn lerp(&self, to: &OrbitCamera, t: f32) -> OrbitCamera {
+        let t = t.clamp(0.0, 1.0);
+        let mut dyaw = (to.yaw - self.yaw).rem_euclid(std::f32::consts::TAU);
+        if dyaw > std::f32::consts::PI {
+            dyaw -= std::f32::consts::TAU;
+        }
+        OrbitCamera {
+            pivot: self.pivot.lerp(to.pivot, t),
+            distance: self.distance + (to.distance - self.distance) * t,
+            yaw: self.yaw + dyaw * t,
+            pitch: self.pitch + (to.pitch - self.pitch) * t,
+            fov_y_deg: self.fov_y_deg + (to.fov_y_deg - self.fov_y_deg) * t,
+            ortho: to.ortho,
+        }
+    }
+
+    /// Whether two views are the same to within a thousandth of the distance.
+    pub fn close_to(&self, other: &OrbitCamera) -> bool {
+        let eps = other.distance * 1e-3;
+        (self.distance - other.distance).abs() < eps
+            && self.pivot.distance(other.pivot) < eps
+            && (self.yaw - other.yaw)
+                .rem_euclid(std::f32::consts::TAU)
+                .min((other.yaw - self.yaw).rem_euclid(std::f32::consts::TAU))
+                < 1e-3
+            && (self.pitch - other.pitch).abs() < 1e-3
+    }
+
+    /// Orbits around the pivot by a drag of `delta` pixels; an orthographic view
+    /// becomes perspective.
     pub fn orbit(&mut self, delta: Vec2) {
+        self.ortho = false;
         self.yaw += delta.x * ORBIT_SPEED;
         self.pitch = (self.pitch - delta.y * ORBIT_SPEED).clamp(-PITCH_LIMIT, PITCH_LIMIT);
     }
@@ -324,6 +387,55 @@ mod tests {
             c.look_at_face(face);
             assert!(c.forward().dot(dir) > 0.999, "{face:?}: {}", c.forward());
         }
+    }
+
+    #[test]
+    fn orthographic_views_keep_the_picture_size_and_orbit_returns_to_perspective() {
+        let mut o = OrbitCamera::default();
+        let h = o.view_height();
+        o.ortho_from(Face::Top);
+        assert!(o.ortho && o.forward().dot(Vec3::NEG_Y) > 0.999);
+        let c = o.camera();
+        assert!((c.ortho_height - h).abs() < 1e-4);
+        // A metre at the pivot spans as many pixels at any depth.
+        let span = |y: f32| {
+            let m = c.clip_from_world(1.0);
+            let a = m * (o.pivot + Vec3::new(0.0, y, 0.0)).extend(1.0);
+            let b = m * (o.pivot + Vec3::new(1.0, y, 0.0)).extend(1.0);
+            (b.x / b.w - a.x / a.w).abs()
+        };
+        assert!((span(0.0) - span(-30.0)).abs() < 1e-5 && (span(0.0) - 2.0 / h).abs() < 1e-4);
+        // Something well above the pivot (between it and the viewer) is not cut.
+        let above = c.clip_from_world(1.0) * (o.pivot + Vec3::Y * o.distance * 3.0).extend(1.0);
+        assert!((0.0..=1.0).contains(&(above.z / above.w)));
+        // Pan keeps the grabbed point under the cursor in orthographic too.
+        let grab = o.pivot + Vec3::new(1.5, 0.0, -0.5);
+        let from = project(&o, grab, 800.0, 600.0);
+        let to = from + Vec2::new(60.0, 25.0);
+        o.pan(from, to, 600.0);
+        assert!((project(&o, grab, 800.0, 600.0) - to).length() < 0.05);
+        o.orbit(Vec2::new(10.0, 0.0));
+        assert!(!o.ortho, "orbiting returns to perspective");
+    }
+
+    #[test]
+    fn transitions_take_the_short_way_and_end_exactly() {
+        let a = OrbitCamera {
+            yaw: 3.0,
+            ..OrbitCamera::default()
+        };
+        let b = OrbitCamera {
+            yaw: -3.0,
+            distance: 48.0,
+            pivot: Vec3::new(4.0, 0.0, 0.0),
+            ..OrbitCamera::default()
+        };
+        let mid = a.lerp(&b, 0.5);
+        // 3 → −3 rad is 0.28 rad the short way, through π.
+        assert!((mid.yaw - (3.0 + (std::f32::consts::TAU - 6.0) * 0.5)).abs() < 1e-4);
+        assert!((mid.distance - 30.0).abs() < 1e-3, "{}", mid.distance);
+        assert!(a.lerp(&b, 1.0).close_to(&b));
+        assert!(!a.lerp(&b, 0.9).close_to(&b));
     }
 
     #[test]
