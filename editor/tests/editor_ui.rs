@@ -124,13 +124,19 @@ fn the_inspector_renames_and_hiding_makes_unpickable() {
     harness.run_steps(2);
     assert_eq!(harness.state().scene().selection(), &[id]);
     // Rename through the inspector's name field.
-    // The inspector's name field is the only text input for a mesh.
+    // The inspector's name field: the text input holding the name.
+    let name_field = |h: &Harness<'_, PebbleApp>| {
+        h.query_all_by_role(egui::accesskit::Role::TextInput)
+            .find(|n| n.value().as_deref() == Some("Right wall"))
+            .map(|n| n.rect().center())
+            .expect("the name field")
+    };
+    let field = name_field(&harness);
+    click(&mut harness, field);
     harness
-        .get_by_role(egui::accesskit::Role::TextInput)
-        .focus();
-    harness.run_steps(1);
-    harness
-        .get_by_role(egui::accesskit::Role::TextInput)
+        .query_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.value().as_deref() == Some("Right wall"))
+        .expect("the name field")
         .type_text(" east");
     harness.run_steps(1);
     harness.key_press(egui::Key::Enter);
@@ -149,11 +155,14 @@ fn the_inspector_renames_and_hiding_makes_unpickable() {
         &[left],
         "visible: picked"
     );
+    // The row's first checkbox is "visible" (the second is "locked").
+    let row = harness.get_by_label("Left wall  (mesh)").rect();
     let checkbox = harness
-        .get_by_label("Left wall  (mesh)")
-        .rect()
-        .left_center()
-        - egui::vec2(25.0, 0.0);
+        .query_all_by_role(egui::accesskit::Role::CheckBox)
+        .map(|n| n.rect().center())
+        .filter(|c| (c.y - row.center().y).abs() < 4.0 && c.x < row.left())
+        .min_by(|a, b| a.x.total_cmp(&b.x))
+        .expect("the visible checkbox");
     click(&mut harness, checkbox);
     assert!(
         !harness

@@ -1,4 +1,4 @@
-//! The Assets window: every texture the project's materials use, with a thumbnail,
+//! The Assets panel: every texture the project's materials use, with a thumbnail,
 //! its size and the materials using it (a missing file is named in red), and every
 //! mesh entity with its triangle count.
 
@@ -43,63 +43,68 @@ impl AssetsState {
         by_path
     }
 
-    pub fn window_ui(&mut self, ctx: &egui::Context, scene: &Scene, project: &Path) {
-        let mut open = self.open;
-        egui::Window::new("Assets")
-            .open(&mut open)
-            .default_width(360.0)
-            .show(ctx, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    ui.heading("Textures");
-                    for (path, users) in Self::textures(scene) {
-                        let thumb = self.thumbnails.entry(path.clone()).or_insert_with(|| {
-                            let file = pebble_model::project::resolve_asset(project, &path);
-                            image::open(&file)
-                                .map(|img| {
-                                    let size = [img.width(), img.height()];
-                                    let small = img.thumbnail(THUMB, THUMB).to_rgba8();
-                                    let pixels = egui::ColorImage::from_rgba_unmultiplied(
-                                        [small.width() as usize, small.height() as usize],
-                                        small.as_raw(),
+    /// The Assets panel's contents.
+    pub fn pane_ui(&mut self, ui: &mut egui::Ui, scene: &Scene, project: &Path) {
+        let ctx = ui.ctx().clone();
+        {
+            {
+                egui::ScrollArea::vertical()
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        ui.heading("Textures");
+                        for (path, users) in Self::textures(scene) {
+                            let thumb = self.thumbnails.entry(path.clone()).or_insert_with(|| {
+                                let file = pebble_model::project::resolve_asset(project, &path);
+                                image::open(&file)
+                                    .map(|img| {
+                                        let size = [img.width(), img.height()];
+                                        let small = img.thumbnail(THUMB, THUMB).to_rgba8();
+                                        let pixels = egui::ColorImage::from_rgba_unmultiplied(
+                                            [small.width() as usize, small.height() as usize],
+                                            small.as_raw(),
+                                        );
+                                        (
+                                            ctx.load_texture(
+                                                &path,
+                                                pixels,
+                                                egui::TextureOptions::NEAREST,
+                                            ),
+                                            size,
+                                        )
+                                    })
+                                    .map_err(|e| format!("{}: {e}", file.display()))
+                            });
+                            ui.horizontal(|ui| match thumb {
+                                Ok((t, size)) => {
+                                    ui.image((t.id(), egui::vec2(THUMB as f32, THUMB as f32)));
+                                    ui.label(format!(
+                                        "{path}\n{}×{} — {}",
+                                        size[0],
+                                        size[1],
+                                        users.join(", ")
+                                    ));
+                                }
+                                Err(e) => {
+                                    ui.colored_label(
+                                        egui::Color32::LIGHT_RED,
+                                        format!("{path}: missing\n{e}"),
                                     );
-                                    (
-                                        ctx.load_texture(
-                                            &path,
-                                            pixels,
-                                            egui::TextureOptions::NEAREST,
-                                        ),
-                                        size,
-                                    )
-                                })
-                                .map_err(|e| format!("{}: {e}", file.display()))
-                        });
-                        ui.horizontal(|ui| match thumb {
-                            Ok((t, size)) => {
-                                ui.image((t.id(), egui::vec2(THUMB as f32, THUMB as f32)));
+                                }
+                            });
+                        }
+                        ui.separator();
+                        ui.heading("Meshes");
+                        for e in scene.entities_of(Kind::Mesh) {
+                            if let EntityKind::Mesh(m) = &e.kind {
                                 ui.label(format!(
-                                    "{path}\n{}×{} — {}",
-                                    size[0],
-                                    size[1],
-                                    users.join(", ")
+                                    "{} — {} triangles",
+                                    e.name,
+                                    m.geometry.faces.len()
                                 ));
                             }
-                            Err(e) => {
-                                ui.colored_label(
-                                    egui::Color32::LIGHT_RED,
-                                    format!("{path}: missing\n{e}"),
-                                );
-                            }
-                        });
-                    }
-                    ui.separator();
-                    ui.heading("Meshes");
-                    for e in scene.entities_of(Kind::Mesh) {
-                        if let EntityKind::Mesh(m) = &e.kind {
-                            ui.label(format!("{} — {} triangles", e.name, m.geometry.faces.len()));
                         }
-                    }
-                });
-            });
-        self.open = open;
+                    });
+            }
+        }
     }
 }

@@ -44,7 +44,7 @@ impl Mode {
 }
 
 /// Which axes the gizmo uses (Q toggles). Scale always uses the entity's own axes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Space {
     #[default]
     World,
@@ -62,7 +62,7 @@ pub enum Handle {
 }
 
 /// Grid, angle and scale steps for snapping.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Snap {
     pub step: f32,
     pub angle_deg: f32,

@@ -15,9 +15,12 @@
 pub mod assets;
 pub mod compare;
 pub mod deploy;
+pub mod files;
 pub mod gizmo;
 mod inspector;
+pub mod log;
 pub mod navigation;
+pub mod preferences;
 pub mod view_cube;
 pub mod viewport;
 
@@ -34,6 +37,7 @@ use pebble_model::{EntityId, Scene, Transform, project};
 use pebble_render::{Gpu, Overlay, OverlayOptions, RenderOptions, SceneSync};
 
 use navigation::{OrbitCamera, ZOOM_STEP};
+use preferences::Preferences;
 use viewport::{ViewportCallback, ViewportResources};
 
 /// The bundled showcase, opened when no project is named.
@@ -52,8 +56,11 @@ pub fn run(project: PathBuf) -> anyhow::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1280.0, 800.0])
-            .with_title("Pebble"),
+            .with_title("Pebble")
+            .with_app_id("pebble"),
         renderer: eframe::Renderer::Wgpu,
+        // The layout and preferences are saved by `App::save`; window size too.
+        persist_window: true,
         ..Default::default()
     };
     eframe::run_native(
@@ -77,6 +84,85 @@ fn loader(project: &Path) -> impl Fn(&str) -> Result<image::RgbaImage, String> +
     }
 }
 
+/// The docked panels (egui_tiles): each is a tab that can be dragged to another
+/// place; the arrangement is saved between runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Pane {
+    Viewport,
+    Outliner,
+    Inspector,
+    Assets,
+    History,
+    Log,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 6] = [
+        Pane::Viewport,
+        Pane::Outliner,
+        Pane::Inspector,
+        Pane::Assets,
+        Pane::History,
+        Pane::Log,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Viewport => "Viewport",
+            Pane::Outliner => "Outliner",
+            Pane::Inspector => "Inspector",
+            Pane::Assets => "Assets",
+            Pane::History => "History",
+            Pane::Log => "Log",
+        }
+    }
+}
+
+/// Storage key of the panel layout.
+const LAYOUT_KEY: &str = "pebble.layout";
+
+/// The first layout: outliner and assets on the left, the viewport in the middle,
+/// the inspector over history and log on the right.
+pub fn default_layout() -> egui_tiles::Tree<Pane> {
+    let mut tiles = egui_tiles::Tiles::default();
+    let outliner = tiles.insert_pane(Pane::Outliner);
+    let assets = tiles.insert_pane(Pane::Assets);
+    let left = tiles.insert_tab_tile(vec![outliner, assets]);
+    let viewport = tiles.insert_pane(Pane::Viewport);
+    let middle = tiles.insert_tab_tile(vec![viewport]);
+    let inspector = tiles.insert_pane(Pane::Inspector);
+    let top_right = tiles.insert_tab_tile(vec![inspector]);
+    let history = tiles.insert_pane(Pane::History);
+    let log = tiles.insert_pane(Pane::Log);
+    let bottom_right = tiles.insert_tab_tile(vec![history, log]);
+    let right = tiles.insert_vertical_tile(vec![top_right, bottom_right]);
+    if let Some(egui_tiles::Tile::Container(egui_tiles::Container::Linear(l))) =
+        tiles.get_mut(right)
+    {
+        l.shares.set_share(top_right, 0.62);
+        l.shares.set_share(bottom_right, 0.38);
+    }
+    let root = tiles.insert_horizontal_tile(vec![left, middle, right]);
+    if let Some(egui_tiles::Tile::Container(egui_tiles::Container::Linear(l))) = tiles.get_mut(root)
+    {
+        l.shares.set_share(left, 0.2);
+        l.shares.set_share(middle, 0.56);
+        l.shares.set_share(right, 0.24);
+    }
+    egui_tiles::Tree::new(egui::Id::unique("pebble layout"), root, tiles)
+}
+
+/// A saved layout is used only when it still holds every panel once.
+fn layout_is_complete(tree: &egui_tiles::Tree<Pane>) -> bool {
+    Pane::ALL.iter().all(|p| {
+        tree.tiles
+            .tiles()
+            .filter(|t| matches!(t, egui_tiles::Tile::Pane(q) if q == p))
+            .count()
+            == 1
+    })
+}
+
 #[derive(Debug)]
 pub struct PebbleApp {
     scene: Scene,
@@ -93,12 +179,10 @@ pub struct PebbleApp {
     message: String,
     /// A gizmo drag in progress.
     drag: Option<GizmoDrag>,
-    /// W / E / R: what the gizmo does; Q: world or local axes.
+    /// W / E / R: what the gizmo does (Q toggles the preferences' gizmo space).
     pub gizmo_mode: gizmo::Mode,
-    pub gizmo_space: gizmo::Space,
-    /// Snap gizmo drags (Ctrl inverts while dragging), and the steps.
-    pub snap: bool,
-    pub snap_steps: gizmo::Snap,
+    /// What is saved between runs (navigation, snapping, recent files…).
+    pub prefs: Preferences,
     /// Where the viewport was last drawn, in points.
     viewport: egui::Rect,
     /// The inspector's name field while it is being typed in.
@@ -117,15 +201,40 @@ pub struct PebbleApp {
     pub show_history: bool,
     /// The Assets window (View menu).
     pub assets: assets::AssetsState,
-    /// Mouse navigation scheme (View menu).
-    pub nav_preset: navigation::Preset,
-    /// Fly speed, m/s (the wheel changes it while flying).
-    pub fly_speed: f32,
-    /// Zoom per wheel notch (0.02–0.4) and its direction.
-    pub zoom_step: f32,
-    pub zoom_invert: bool,
     /// The surface point under the cursor at the last hover pick (zoom anchor).
     hover_point: Option<Vec3>,
+    /// The docked panels.
+    layout: egui_tiles::Tree<Pane>,
+    /// Bring these panels to the front next frame (View menu, tests).
+    pub show_log: bool,
+    pub show_inspector: bool,
+    pub show_outliner: bool,
+    /// The Preferences window.
+    pub show_preferences: bool,
+    /// The outliner's name filter.
+    outliner_search: String,
+    /// The Log panel: its buffer and filters; the status message last logged.
+    log: log::LogBuffer,
+    log_view: log::LogView,
+    logged_message: String,
+    /// A file dialog open on its thread.
+    dialog: Option<files::Dialog>,
+    /// An action waiting for "save your changes?".
+    pub pending: Option<files::Pending>,
+    /// Unsaved work found beside the project: restore or discard?
+    pub recovery: Option<project::RecoveryInfo>,
+    /// A scene loaded (Open, New, Restore) waiting to replace the current one at
+    /// the next frame (the viewport's GPU resources are rebuilt then); whether it
+    /// starts unsaved.
+    next_scene: Option<(Scene, PathBuf, bool)>,
+    /// Export .pbm and Import running in the background.
+    pub export_job: Option<files::ExportJob>,
+    pub import_job: Option<files::ImportJob>,
+    autosave: project::Autosave,
+    /// The project has no file yet (File → New): Save asks where.
+    untitled: bool,
+    /// Closing was confirmed (or nothing was unsaved).
+    allow_close: bool,
     /// Where the view is going (a wheel zoom, a framing, a view cube click) and
     /// the easing's time constant: it gets 95 % of the way in three of them.
     view_target: Option<(OrbitCamera, f32)>,
@@ -167,6 +276,7 @@ impl PebbleApp {
             info: rs.adapter.get_info(),
         };
         let (renderer, sync) = SceneSync::renderer(&gpu, &scene, &loader(&path))?;
+        let warnings = sync.warnings.clone();
         let message = match sync.warnings.first() {
             Some(w) => format!("{} warning(s): {w}", sync.warnings.len()),
             None => format!("opened {}", path.display()),
@@ -184,6 +294,26 @@ impl PebbleApp {
         if let Some(b) = scene.bounds() {
             orbit.frame(b.min, b.max);
         }
+        let prefs = cc
+            .storage
+            .and_then(|s| eframe::get_value::<Preferences>(s, preferences::KEY))
+            .map(Preferences::sanitized)
+            .unwrap_or_default();
+        let layout = cc
+            .storage
+            .and_then(|s| eframe::get_value::<egui_tiles::Tree<Pane>>(s, LAYOUT_KEY))
+            .filter(layout_is_complete)
+            .unwrap_or_else(default_layout);
+        let log = log::buffer();
+        for w in &warnings {
+            tracing::warn!(target: "pebble", "{w}");
+        }
+        let recovery = project::find_recovery(&path);
+        let mut prefs = prefs;
+        files::push_recent(&mut prefs.recent, &path);
+        let autosave = project::Autosave::new(std::time::Duration::from_secs(u64::from(
+            prefs.autosave_seconds.max(1),
+        )));
         Ok(Self {
             scene,
             history: History::new(500),
@@ -199,9 +329,6 @@ impl PebbleApp {
             message,
             drag: None,
             gizmo_mode: gizmo::Mode::default(),
-            gizmo_space: gizmo::Space::default(),
-            snap: false,
-            snap_steps: gizmo::Snap::default(),
             viewport: egui::Rect::NOTHING,
             name_edit: None,
             box_start: None,
@@ -211,12 +338,27 @@ impl PebbleApp {
             compare: compare::CompareState::default(),
             show_history: false,
             assets: assets::AssetsState::default(),
-            nav_preset: navigation::Preset::default(),
-            fly_speed: 5.0,
-            zoom_step: ZOOM_STEP,
-            zoom_invert: false,
             hover_point: None,
             view_target: None,
+            prefs,
+            layout,
+            show_log: false,
+            show_inspector: false,
+            show_outliner: false,
+            show_preferences: false,
+            outliner_search: String::new(),
+            log,
+            log_view: log::LogView::default(),
+            logged_message: String::new(),
+            dialog: None,
+            pending: None,
+            recovery,
+            next_scene: None,
+            export_job: None,
+            import_job: None,
+            autosave,
+            untitled: false,
+            allow_close: false,
         })
     }
 
@@ -227,6 +369,11 @@ impl PebbleApp {
     /// The camera the viewport drew with, and its rectangle in points.
     pub fn view(&self) -> (pebble_render::Camera, egui::Rect) {
         (self.orbit.camera(), self.viewport)
+    }
+
+    /// Whether there are changes not saved yet.
+    pub fn is_dirty(&self) -> bool {
+        self.history.is_dirty()
     }
 
     /// The name of the step Undo would take back.
@@ -255,24 +402,25 @@ impl PebbleApp {
     /// active (last selected) entity's axes in local space and for scaling.
     fn gizmo(&self) -> Option<gizmo::Gizmo> {
         let pivot = self.selection_pivot()?;
-        let orientation =
-            if self.gizmo_space == gizmo::Space::Local || self.gizmo_mode == gizmo::Mode::Scale {
-                self.scene
-                    .selection()
-                    .iter()
-                    .rev()
-                    .find(|id| self.scene.is_pickable(**id))
-                    .map(|id| {
-                        self.scene
-                            .world_transform(*id)
-                            .to_scale_rotation_translation()
-                            .1
-                            .normalize()
-                    })
-                    .unwrap_or(Quat::IDENTITY)
-            } else {
-                Quat::IDENTITY
-            };
+        let orientation = if self.prefs.gizmo_space == gizmo::Space::Local
+            || self.gizmo_mode == gizmo::Mode::Scale
+        {
+            self.scene
+                .selection()
+                .iter()
+                .rev()
+                .find(|id| self.scene.is_pickable(**id))
+                .map(|id| {
+                    self.scene
+                        .world_transform(*id)
+                        .to_scale_rotation_translation()
+                        .1
+                        .normalize()
+                })
+                .unwrap_or(Quat::IDENTITY)
+        } else {
+            Quat::IDENTITY
+        };
         Some(gizmo::Gizmo {
             mode: self.gizmo_mode,
             pivot,
@@ -379,22 +527,431 @@ impl PebbleApp {
         self.go_to(to);
     }
 
-    fn save(&mut self) {
+    /// Saves to the project's file (asks where for a new project). Returns whether
+    /// it was saved.
+    pub fn save(&mut self) -> bool {
+        if self.untitled {
+            self.open_dialog(files::DialogKind::SaveAs);
+            return false;
+        }
         match project::save(&self.path, &self.scene) {
             Ok(()) => {
                 self.history.mark_saved();
+                self.autosave.saved(&self.path, std::time::Instant::now());
                 self.message = format!("saved {}", self.path.display());
+                files::push_recent(&mut self.prefs.recent, &self.path);
+                true
             }
-            Err(e) => self.message = format!("cannot save: {e}"),
+            Err(e) => {
+                self.message = format!("cannot save: {e} — your work is still open; try Save As");
+                false
+            }
+        }
+    }
+
+    /// Saves under a new name. Texture paths are rebased when the folder changes
+    /// (one undoable step), so the copy finds its textures.
+    pub fn save_as(&mut self, to: PathBuf) -> bool {
+        let to = if to.to_string_lossy().ends_with(".ron") {
+            to
+        } else {
+            PathBuf::from(format!("{}.pebble.ron", to.display()))
+        };
+        let new_dir = match to.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+            _ => PathBuf::from("."),
+        };
+        let moved = files::rebased_textures(&self.scene, &self.project_dir(), &new_dir);
+        if !moved.is_empty() {
+            let commands: Vec<Box<dyn pebble_model::Command>> = moved
+                .into_iter()
+                .filter_map(|(id, texture)| {
+                    let mut m = self.scene.material(id)?.clone();
+                    m.texture = Some(texture);
+                    Some(Box::new(pebble_model::command::SetMaterial::new(id, m))
+                        as Box<dyn pebble_model::Command>)
+                })
+                .collect();
+            self.run_command(pebble_model::CommandGroup::new(
+                "Rebase texture paths",
+                commands,
+            ));
+        }
+        let (old, was_untitled) = (std::mem::replace(&mut self.path, to), self.untitled);
+        self.untitled = false;
+        if self.save() {
+            true
+        } else {
+            self.path = old;
+            self.untitled = was_untitled;
+            false
+        }
+    }
+
+    /// Opens a project, asking first when there is unsaved work.
+    pub fn open_path(&mut self, path: PathBuf) {
+        if self.history.is_dirty() && self.pending.is_none() {
+            self.pending = Some(files::Pending::Open(path));
+            return;
+        }
+        self.pending = None;
+        match project::load(&path) {
+            Ok(scene) => {
+                self.recovery = project::find_recovery(&path);
+                self.next_scene = Some((scene, path, false));
+            }
+            Err(e) => self.message = format!("cannot open: {e}"),
+        }
+    }
+
+    /// Starts an empty project, asking first when there is unsaved work.
+    pub fn new_project(&mut self) {
+        if self.history.is_dirty() && self.pending.is_none() {
+            self.pending = Some(files::Pending::New);
+            return;
+        }
+        self.pending = None;
+        let dir = self.project_dir();
+        self.next_scene = Some((Scene::new(), dir.join("untitled.pebble.ron"), true));
+    }
+
+    /// Exports the scene to `path` in the background (progress in a window, with
+    /// Cancel).
+    pub fn export_to(&mut self, path: PathBuf) {
+        if self.export_job.is_some() {
+            self.message = "an export is already running".into();
+            return;
+        }
+        let path = if path.extension().is_some_and(|e| e == "pbm") {
+            path
+        } else {
+            path.with_extension("pbm")
+        };
+        tracing::info!(target: "pebble", "exporting to {}", path.display());
+        self.export_job = Some(files::ExportJob::start(
+            &self.scene,
+            self.project_dir(),
+            path,
+        ));
+    }
+
+    /// Imports a glTF, TMD, image or .pbm into the scene in the background; it
+    /// arrives as one undoable step.
+    pub fn import_path(&mut self, path: PathBuf) {
+        if self.import_job.is_some() {
+            self.message = "an import is already running".into();
+            return;
+        }
+        self.message = format!("importing {}…", path.display());
+        self.import_job = Some(files::ImportJob::start(path, self.project_dir()));
+    }
+
+    fn open_dialog(&mut self, kind: files::DialogKind) {
+        if self.dialog.is_some() {
+            return;
+        }
+        let name = match kind {
+            files::DialogKind::SaveAs => self
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned()),
+            files::DialogKind::Export => self.path.file_name().map(|n| {
+                n.to_string_lossy()
+                    .trim_end_matches(".ron")
+                    .trim_end_matches(".pebble")
+                    .to_string()
+                    + ".pbm"
+            }),
+            _ => None,
+        };
+        self.dialog = Some(files::Dialog::open(kind, &self.project_dir(), name));
+    }
+
+    /// Puts a loaded scene in place: the viewport's GPU scene is rebuilt, the
+    /// history starts afresh, the view frames it.
+    fn install_scene(
+        &mut self,
+        frame: &mut eframe::Frame,
+        scene: Scene,
+        path: PathBuf,
+        unsaved: bool,
+    ) {
+        let Some(rs) = frame.wgpu_render_state() else {
+            self.message = "no GPU renderer".into();
+            return;
+        };
+        let gpu = Gpu {
+            device: rs.device.clone(),
+            queue: rs.queue.clone(),
+            info: rs.adapter.get_info(),
+        };
+        let built = SceneSync::renderer(&gpu, &scene, &loader(&path));
+        match built {
+            Ok((renderer, sync)) => {
+                for w in &sync.warnings {
+                    tracing::warn!(target: "pebble", "{w}");
+                }
+                self.message = match sync.warnings.first() {
+                    Some(w) => format!("{} warning(s): {w}", sync.warnings.len()),
+                    None => format!("opened {}", path.display()),
+                };
+                rs.renderer
+                    .write()
+                    .callback_resources
+                    .insert(ViewportResources::new(
+                        &rs.device,
+                        rs.target_format,
+                        renderer,
+                        sync,
+                    ));
+                self.scene = scene;
+                self.history = History::new(500);
+                if unsaved {
+                    self.history.mark_unsaved();
+                }
+                self.untitled = unsaved && !path.exists();
+                if !self.untitled {
+                    files::push_recent(&mut self.prefs.recent, &path);
+                }
+                self.path = path;
+                self.overlay = None;
+                self.hovered = None;
+                self.drag = None;
+                self.view_target = None;
+                self.orbit = OrbitCamera::default();
+                if let Some(b) = self.scene.bounds() {
+                    self.orbit.frame(b.min, b.max);
+                }
+            }
+            Err(e) => self.message = format!("cannot show {}: {e}", path.display()),
+        }
+    }
+
+    /// Takes what the dialogs and background jobs reported since last frame.
+    fn poll_files(&mut self, ctx: &egui::Context) {
+        if let Some(d) = &self.dialog {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+            if let Some(picked) = d.poll() {
+                let kind = d.kind;
+                self.dialog = None;
+                if let Some(path) = picked {
+                    match kind {
+                        files::DialogKind::Open => self.open_path(path),
+                        files::DialogKind::SaveAs => {
+                            if self.save_as(path) && self.pending == Some(files::Pending::Close) {
+                                self.allow_close = true;
+                                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                            }
+                        }
+                        files::DialogKind::Import => self.import_path(path),
+                        files::DialogKind::Export => self.export_to(path),
+                    }
+                }
+            }
+        }
+        if let Some(job) = &mut self.export_job {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+            if let Some(r) = job.poll() {
+                self.export_job = None;
+                match r {
+                    Ok(m) => self.message = m,
+                    Err(e) => self.message = e,
+                }
+            }
+        }
+        if let Some(job) = &self.import_job {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+            if let Some(r) = job.poll() {
+                let path = job.path.clone();
+                self.import_job = None;
+                match r {
+                    Ok(imported) => {
+                        let command = imported.command.without_settings();
+                        let n = command.entities().len();
+                        self.run_command(command);
+                        self.message = format!("imported {} ({n} entities)", path.display());
+                        for w in &imported.report.warnings {
+                            tracing::warn!(target: "pebble", "{}: {w}", path.display());
+                        }
+                    }
+                    Err(e) => self.message = e,
+                }
+            }
+        }
+    }
+
+    /// The questions that must be answered before going on: unsaved changes,
+    /// recovered work; and the export's progress with Cancel.
+    fn modals_ui(&mut self, ctx: &egui::Context) {
+        if let Some(pending) = self.pending.clone() {
+            let what = match &pending {
+                files::Pending::New => "starting a new project".to_string(),
+                files::Pending::Open(p) => format!("opening {}", p.display()),
+                files::Pending::Close => "closing Pebble".to_string(),
+            };
+            let mut answer = None;
+            egui::Modal::new(egui::Id::unique("pebble unsaved")).show(ctx, |ui| {
+                ui.heading("Unsaved changes");
+                ui.label(format!(
+                    "{} has changes that are not saved. Save them before {what}?",
+                    self.path
+                        .file_name()
+                        .map(|n| n.to_string_lossy())
+                        .unwrap_or_default()
+                ));
+                ui.horizontal(|ui| {
+                    if ui.button("Save").clicked() {
+                        answer = Some(0);
+                    }
+                    if ui.button("Don't save").clicked() {
+                        answer = Some(1);
+                    }
+                    if ui.button("Cancel").clicked() {
+                        answer = Some(2);
+                    }
+                });
+            });
+            match answer {
+                // Save As for a new project goes on once the dialog answers.
+                Some(0) if self.save() => self.go_on(ctx, pending),
+                Some(1) => self.go_on(ctx, pending),
+                Some(2) => self.pending = None,
+                _ => {}
+            }
+        }
+        if let Some(info) = self.recovery.clone() {
+            let mut answer = None;
+            egui::Modal::new(egui::Id::unique("pebble recovery")).show(ctx, |ui| {
+                ui.heading("Recover unsaved work?");
+                ui.label(format!(
+                    "Pebble found work on {} that was not saved (autosaved {}), newer than the project file.",
+                    self.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(),
+                    files::recovery_age(&info)
+                ));
+                ui.horizontal(|ui| {
+                    if ui.button("Restore").clicked() {
+                        answer = Some(true);
+                    }
+                    if ui.button("Discard").clicked() {
+                        answer = Some(false);
+                    }
+                });
+            });
+            match answer {
+                Some(true) => match project::load_recovery(&info) {
+                    Ok(scene) => {
+                        self.recovery = None;
+                        self.next_scene = Some((scene, self.path.clone(), true));
+                    }
+                    Err(e) => {
+                        self.recovery = None;
+                        self.message = format!(
+                            "cannot restore: {e} (the file is kept: {})",
+                            info.path.display()
+                        );
+                    }
+                },
+                Some(false) => {
+                    self.recovery = None;
+                    if let Err(e) = project::discard_recovery(&info) {
+                        self.message = format!("{e}");
+                    }
+                }
+                None => {}
+            }
+        }
+        let mut cancel = false;
+        if let Some(job) = &self.export_job {
+            egui::Window::new("Exporting")
+                .collapsible(false)
+                .resizable(false)
+                .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -40.0))
+                .show(ctx, |ui| {
+                    ui.label(job.path.display().to_string());
+                    ui.add(
+                        egui::ProgressBar::new(job.fraction)
+                            .text(format!("{} {:.0} %", job.stage, job.fraction * 100.0))
+                            .desired_width(320.0),
+                    );
+                    cancel = ui.button("Cancel").clicked();
+                });
+        }
+        if cancel && let Some(job) = &self.export_job {
+            job.cancel();
+        }
+    }
+
+    /// Carries out an action once unsaved changes were saved or let go.
+    fn go_on(&mut self, ctx: &egui::Context, pending: files::Pending) {
+        // Saved, or let go: either way the autosave of these changes is done with.
+        self.history.mark_saved();
+        let _ = std::fs::remove_file(project::recovery_path(&self.path));
+        self.pending = None;
+        match pending {
+            files::Pending::New => self.new_project(),
+            files::Pending::Open(p) => self.open_path(p),
+            files::Pending::Close => {
+                self.allow_close = true;
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
         }
     }
 
     fn menu_ui(&mut self, ui: &mut egui::Ui) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
+                if ui.button("New  (Ctrl+N)").clicked() {
+                    self.new_project();
+                }
+                if ui.button("Open…  (Ctrl+O)").clicked() {
+                    self.open_dialog(files::DialogKind::Open);
+                }
+                ui.menu_button("Open recent", |ui| {
+                    if self.prefs.recent.is_empty() {
+                        ui.label("(none yet)");
+                    }
+                    for p in self.prefs.recent.clone() {
+                        let exists = p.exists();
+                        if ui
+                            .add_enabled(exists, egui::Button::new(p.display().to_string()))
+                            .on_disabled_hover_text("the file is gone")
+                            .clicked()
+                        {
+                            self.open_path(p);
+                        }
+                    }
+                });
+                ui.separator();
                 if ui.button("Save  (Ctrl+S)").clicked() {
                     self.save();
                 }
+                if ui.button("Save As…  (Ctrl+Shift+S)").clicked() {
+                    self.open_dialog(files::DialogKind::SaveAs);
+                }
+                ui.separator();
+                if ui
+                    .add_enabled(
+                        self.import_job.is_none(),
+                        egui::Button::new("Import…  (glTF, TMD, image, .pbm)"),
+                    )
+                    .clicked()
+                {
+                    self.open_dialog(files::DialogKind::Import);
+                }
+                if ui
+                    .add_enabled(
+                        self.export_job.is_none(),
+                        egui::Button::new("Export .pbm…  (Ctrl+E)"),
+                    )
+                    .clicked()
+                {
+                    self.open_dialog(files::DialogKind::Export);
+                }
+                ui.separator();
+                if ui.button("Preferences…").clicked() {
+                    self.show_preferences = true;
+                }
+                ui.separator();
                 if ui.button("Quit").clicked() {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                 }
@@ -425,7 +982,7 @@ impl PebbleApp {
                 ui.checkbox(&mut self.psp, "PSP preview");
                 ui.checkbox(&mut self.preview_light, "Preview light (unbaked)");
                 ui.checkbox(&mut self.overlays, "Overlays");
-                ui.checkbox(&mut self.snap, "Snap (Ctrl inverts while dragging)");
+                ui.checkbox(&mut self.prefs.snap, "Snap (Ctrl inverts while dragging)");
                 ui.horizontal(|ui| {
                     ui.label("Gizmo");
                     for m in [
@@ -437,22 +994,45 @@ impl PebbleApp {
                     }
                 });
                 ui.horizontal(|ui| {
-                    ui.radio_value(&mut self.gizmo_space, gizmo::Space::World, "World");
-                    ui.radio_value(&mut self.gizmo_space, gizmo::Space::Local, "Local  (Q)");
+                    ui.radio_value(&mut self.prefs.gizmo_space, gizmo::Space::World, "World");
+                    ui.radio_value(
+                        &mut self.prefs.gizmo_space,
+                        gizmo::Space::Local,
+                        "Local  (Q)",
+                    );
                 });
-                ui.checkbox(&mut self.show_history, "History");
-                ui.checkbox(&mut self.assets.open, "Assets");
+                ui.horizontal(|ui| {
+                    ui.label("Panels:");
+                    if ui.small_button("Outliner").clicked() {
+                        self.show_outliner = true;
+                    }
+                    if ui.small_button("Inspector").clicked() {
+                        self.show_inspector = true;
+                    }
+                    if ui.small_button("Assets").clicked() {
+                        self.assets.open = true;
+                    }
+                    if ui.small_button("History").clicked() {
+                        self.show_history = true;
+                    }
+                    if ui.small_button("Log").clicked() {
+                        self.show_log = true;
+                    }
+                });
+                if ui.button("Reset the panel layout").clicked() {
+                    self.layout = default_layout();
+                }
                 ui.separator();
                 ui.label("Navigation");
                 for p in navigation::Preset::ALL {
-                    ui.radio_value(&mut self.nav_preset, p, p.name());
+                    ui.radio_value(&mut self.prefs.nav_preset, p, p.name());
                 }
                 ui.add(
-                    egui::Slider::new(&mut self.zoom_step, 0.02..=0.4)
+                    egui::Slider::new(&mut self.prefs.zoom_step, 0.02..=0.4)
                         .text("zoom per notch")
                         .custom_formatter(|v, _| format!("{:.0} %", v * 100.0)),
                 );
-                ui.checkbox(&mut self.zoom_invert, "Invert zoom");
+                ui.checkbox(&mut self.prefs.zoom_invert, "Invert zoom");
                 if ui.button("Frame all  (Home)").clicked() {
                     self.frame_all();
                 }
@@ -675,31 +1255,26 @@ impl PebbleApp {
 
     /// The undo list, oldest first: applied entries, then undone ones (greyed);
     /// clicking one undoes or redoes up to it.
-    fn history_ui(&mut self, ctx: &egui::Context) {
-        let mut open = self.show_history;
+    fn history_ui(&mut self, ui: &mut egui::Ui) {
         let mut jump = None;
-        egui::Window::new("History")
-            .open(&mut open)
-            .default_width(240.0)
-            .show(ctx, |ui| {
-                let position = self.history.position();
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    if ui.selectable_label(position == 0, "(opened)").clicked() {
-                        jump = Some(0);
+        let position = self.history.position();
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                if ui.selectable_label(position == 0, "(opened)").clicked() {
+                    jump = Some(0);
+                }
+                for (k, e) in self.history.entries().into_iter().enumerate() {
+                    let text = if e.applied {
+                        egui::RichText::new(&e.name)
+                    } else {
+                        egui::RichText::new(&e.name).weak()
+                    };
+                    if ui.selectable_label(position == k + 1, text).clicked() {
+                        jump = Some(k + 1);
                     }
-                    for (k, e) in self.history.entries().into_iter().enumerate() {
-                        let text = if e.applied {
-                            egui::RichText::new(&e.name)
-                        } else {
-                            egui::RichText::new(&e.name).weak()
-                        };
-                        if ui.selectable_label(position == k + 1, text).clicked() {
-                            jump = Some(k + 1);
-                        }
-                    }
-                });
+                }
             });
-        self.show_history = open;
         if let Some(to) = jump
             && let Err(e) = self.history.jump_to(&mut self.scene, to)
         {
@@ -707,37 +1282,138 @@ impl PebbleApp {
         }
     }
 
+    /// The entity tree: visibility and lock toggles, click to select (Shift adds,
+    /// Ctrl toggles), drag a row onto another to make it a child (onto the list's
+    /// end to make it a root), and a name filter that lists matches flat.
     fn outliner_ui(&mut self, ui: &mut egui::Ui) {
-        ui.heading("Outliner");
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            let entities: Vec<(EntityId, String, bool, &'static str)> = self
+        ui.add(
+            egui::TextEdit::singleline(&mut self.outliner_search)
+                .hint_text("search by name")
+                .desired_width(f32::INFINITY),
+        );
+        let needle = self.outliner_search.trim().to_lowercase();
+        // (id, depth) in tree order, or the matches when searching.
+        let rows: Vec<(EntityId, usize)> = if needle.is_empty() {
+            let mut out = Vec::new();
+            let mut stack: Vec<(EntityId, usize)> = self
                 .scene
-                .entities()
-                .map(|e| (e.id, e.name.clone(), e.visible, e.kind.kind().name()))
+                .children(None)
+                .into_iter()
+                .rev()
+                .map(|id| (id, 0))
                 .collect();
-            for (id, name, visible, kind) in entities {
-                ui.horizontal(|ui| {
-                    let mut shown = visible;
-                    if ui
-                        .checkbox(&mut shown, "")
-                        .on_hover_text("visible")
-                        .changed()
-                        && let Some(e) = self.scene.entity(id)
-                    {
-                        let mut e = e.clone();
-                        e.visible = shown;
-                        self.run_command(SetEntity::new(if shown { "Show" } else { "Hide" }, e));
-                    }
-                    let selected = self.scene.selection().contains(&id);
-                    if ui
-                        .selectable_label(selected, format!("{name}  ({kind})"))
-                        .clicked()
-                    {
-                        self.select(vec![id]);
-                    }
-                });
+            while let Some((id, depth)) = stack.pop() {
+                out.push((id, depth));
+                if out.len() > 100_000 {
+                    break;
+                }
+                for c in self.scene.children(Some(id)).into_iter().rev() {
+                    stack.push((c, depth + 1));
+                }
             }
-        });
+            out
+        } else {
+            self.scene
+                .entities()
+                .filter(|e| e.name.to_lowercase().contains(&needle))
+                .map(|e| (e.id, 0))
+                .collect()
+        };
+        let modifiers = ui.input(|i| i.modifiers);
+        let mut reparent: Option<(EntityId, Option<EntityId>)> = None;
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for (id, depth) in rows {
+                    let Some(e) = self.scene.entity(id) else {
+                        continue;
+                    };
+                    let (name, visible, locked, kind) =
+                        (e.name.clone(), e.visible, e.locked, e.kind.kind().name());
+                    ui.horizontal(|ui| {
+                        ui.add_space(depth as f32 * 14.0);
+                        let mut shown = visible;
+                        if ui
+                            .checkbox(&mut shown, "")
+                            .on_hover_text("visible")
+                            .changed()
+                            && let Some(e) = self.scene.entity(id)
+                        {
+                            let mut e = e.clone();
+                            e.visible = shown;
+                            self.run_command(SetEntity::new(
+                                if shown { "Show" } else { "Hide" },
+                                e,
+                            ));
+                        }
+                        let mut lock = locked;
+                        if ui
+                            .checkbox(&mut lock, "")
+                            .on_hover_text("locked: cannot be picked in the viewport")
+                            .changed()
+                            && let Some(e) = self.scene.entity(id)
+                        {
+                            let mut e = e.clone();
+                            e.locked = lock;
+                            self.run_command(SetEntity::new(
+                                if lock { "Lock" } else { "Unlock" },
+                                e,
+                            ));
+                        }
+                        let selected = self.scene.selection().contains(&id);
+                        let row = ui
+                            .add(egui::Button::selectable(
+                                selected,
+                                format!("{name}  ({kind})"),
+                            ))
+                            .interact(egui::Sense::drag());
+                        if row.clicked() {
+                            let mut ids = if modifiers.shift || modifiers.command {
+                                self.scene.selection().to_vec()
+                            } else {
+                                Vec::new()
+                            };
+                            if modifiers.command && ids.contains(&id) {
+                                ids.retain(|i| *i != id);
+                            } else if !ids.contains(&id) {
+                                ids.push(id);
+                            }
+                            self.select(ids);
+                        }
+                        if row.drag_started() {
+                            egui::DragAndDrop::set_payload(ui.ctx(), id);
+                        }
+                        if let Some(dragged) = row.dnd_hover_payload::<EntityId>()
+                            && *dragged != id
+                        {
+                            ui.painter().rect_stroke(
+                                row.rect,
+                                2.0,
+                                egui::Stroke::new(1.5, egui::Color32::from_rgb(255, 170, 40)),
+                                egui::StrokeKind::Outside,
+                            );
+                        }
+                        if let Some(dragged) = row.dnd_release_payload::<EntityId>()
+                            && *dragged != id
+                        {
+                            reparent = Some((*dragged, Some(id)));
+                        }
+                    });
+                }
+                // The space below the rows: drop here to make a root entity.
+                let rest = ui.allocate_response(
+                    egui::vec2(ui.available_width(), ui.available_height().max(24.0)),
+                    egui::Sense::hover(),
+                );
+                if let Some(dragged) = rest.dnd_release_payload::<EntityId>() {
+                    reparent = Some((*dragged, None));
+                }
+            });
+        if let Some((child, parent)) = reparent
+            && self.scene.entity(child).is_some_and(|e| e.parent != parent)
+        {
+            self.run_command(pebble_model::command::Reparent::new(vec![child], parent));
+        }
     }
 
     fn viewport_ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
@@ -765,7 +1441,7 @@ impl PebbleApp {
         .map(|(_, b)| b);
         let action = button.and_then(|b| {
             navigation::drag_action(
-                self.nav_preset,
+                self.prefs.nav_preset,
                 b,
                 modifiers.shift,
                 modifiers.ctrl,
@@ -795,13 +1471,13 @@ impl PebbleApp {
                         i.modifiers.shift,
                     )
                 });
-                let speed = self.fly_speed * if fast { 4.0 } else { 1.0 };
+                let speed = self.prefs.fly_speed * if fast { 4.0 } else { 1.0 };
                 self.orbit.fly(keys * speed * dt);
                 ui.ctx().request_repaint();
             }
             None => {}
         }
-        if self.nav_preset == navigation::Preset::Fusion360
+        if self.prefs.nav_preset == navigation::Preset::Fusion360
             && response.double_clicked_by(egui::PointerButton::Middle)
         {
             self.frame_all();
@@ -813,14 +1489,15 @@ impl PebbleApp {
         if response.hovered() && scroll != 0.0 {
             if action == Some(navigation::DragAction::FlyLook) {
                 // While flying the wheel sets the speed.
-                self.fly_speed = (self.fly_speed * 1.2f32.powf(scroll / 50.0)).clamp(0.25, 200.0);
+                self.prefs.fly_speed =
+                    (self.prefs.fly_speed * 1.2f32.powf(scroll / 50.0)).clamp(0.25, 200.0);
             } else {
                 // 50 points of smooth scroll make one notch; touchpads give fractions.
-                let notches = scroll / 50.0 * if self.zoom_invert { -1.0 } else { 1.0 };
+                let notches = scroll / 50.0 * if self.prefs.zoom_invert { -1.0 } else { 1.0 };
                 let mut target = self.view_goal();
                 match self.hover_point {
-                    Some(anchor) => target.zoom_towards(anchor, notches, self.zoom_step),
-                    None => target.zoom(notches, self.zoom_step),
+                    Some(anchor) => target.zoom_towards(anchor, notches, self.prefs.zoom_step),
+                    None => target.zoom(notches, self.prefs.zoom_step),
                 }
                 self.view_target = Some((target, ZOOM_EASE));
             }
@@ -892,8 +1569,8 @@ impl PebbleApp {
             } else if response.dragged_by(egui::PointerButton::Primary)
                 && let Some(cursor) = cursor
             {
-                let snap = self.snap != modifiers.ctrl;
-                let change = drag.change(&view, cursor, snap.then_some(self.snap_steps));
+                let snap = self.prefs.snap != modifiers.ctrl;
+                let change = drag.change(&view, cursor, snap.then_some(self.prefs.snap_steps));
                 let moved: Vec<(EntityId, Transform)> = start
                     .iter()
                     .map(|(id, local, world, parent)| {
@@ -1180,12 +1857,51 @@ impl eframe::App for PebbleApp {
         let ctx = ui.ctx().clone();
         let dt = ctx.input(|i| i.stable_dt).min(0.1);
         self.frame_time = self.frame_time * 0.9 + dt * 0.1;
-        if self.show_history {
-            self.history_ui(&ctx);
+        if let Some((scene, path, unsaved)) = self.next_scene.take() {
+            self.install_scene(frame, scene, path, unsaved);
         }
-        if self.assets.open {
-            self.assets.window_ui(&ctx, &self.scene, &self.path);
+        self.poll_files(&ctx);
+        // Closing with unsaved work asks first.
+        if ctx.input(|i| i.viewport().close_requested())
+            && !self.allow_close
+            && self.history.is_dirty()
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.pending = Some(files::Pending::Close);
         }
+        if self.prefs.autosave_seconds > 0 {
+            self.autosave.interval =
+                std::time::Duration::from_secs(u64::from(self.prefs.autosave_seconds));
+            let dirty = self.history.is_dirty() && !self.untitled;
+            if let Err(e) =
+                self.autosave
+                    .tick(std::time::Instant::now(), &self.path, &self.scene, dirty)
+            {
+                self.message = format!("autosave failed: {e}");
+            }
+        }
+        // Bring requested panels to the front of their tab groups.
+        for (flag, pane) in [
+            (&mut self.show_history, Pane::History),
+            (&mut self.assets.open, Pane::Assets),
+            (&mut self.show_log, Pane::Log),
+            (&mut self.show_inspector, Pane::Inspector),
+            (&mut self.show_outliner, Pane::Outliner),
+        ] {
+            if std::mem::take(flag) {
+                self.layout
+                    .make_active(|_, t| matches!(t, egui_tiles::Tile::Pane(p) if *p == pane));
+            }
+        }
+        if self.show_preferences {
+            let mut open = true;
+            egui::Window::new("Preferences")
+                .open(&mut open)
+                .collapsible(false)
+                .show(&ctx, |ui| self.prefs.ui(ui));
+            self.show_preferences = open;
+        }
+        self.modals_ui(&ctx);
         if self.compare.open {
             let dir = self.project_dir();
             if self.compare.window_ui(&ctx, &self.scene, &dir) {
@@ -1210,7 +1926,7 @@ impl eframe::App for PebbleApp {
                 cmd && !i.modifiers.shift && i.key_pressed(egui::Key::Z),
                 cmd && (i.key_pressed(egui::Key::Y)
                     || (i.modifiers.shift && i.key_pressed(egui::Key::Z))),
-                cmd && i.key_pressed(egui::Key::S),
+                cmd && !i.modifiers.shift && i.key_pressed(egui::Key::S),
                 !typing && !i.modifiers.command && i.key_pressed(egui::Key::F),
                 !typing && i.key_pressed(egui::Key::Home),
             )
@@ -1223,6 +1939,27 @@ impl eframe::App for PebbleApp {
         }
         if save {
             self.save();
+        }
+        let (save_as, open, new, export) = ctx.input(|i| {
+            let cmd = i.modifiers.command && !typing;
+            (
+                cmd && i.modifiers.shift && i.key_pressed(egui::Key::S),
+                cmd && i.key_pressed(egui::Key::O),
+                cmd && i.key_pressed(egui::Key::N),
+                cmd && i.key_pressed(egui::Key::E),
+            )
+        });
+        if save_as {
+            self.open_dialog(files::DialogKind::SaveAs);
+        }
+        if open {
+            self.open_dialog(files::DialogKind::Open);
+        }
+        if new {
+            self.new_project();
+        }
+        if export {
+            self.open_dialog(files::DialogKind::Export);
         }
         if frame_sel {
             self.frame_selection();
@@ -1262,7 +1999,7 @@ impl eframe::App for PebbleApp {
                     }
                 }
                 if q {
-                    self.gizmo_space = match self.gizmo_space {
+                    self.prefs.gizmo_space = match self.prefs.gizmo_space {
                         gizmo::Space::World => gizmo::Space::Local,
                         gizmo::Space::Local => gizmo::Space::World,
                     };
@@ -1295,14 +2032,77 @@ impl eframe::App for PebbleApp {
         ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
         egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui, frame));
-        egui::Panel::left("outliner")
-            .default_size(260.0)
-            .show(ui, |ui| self.outliner_ui(ui));
-        egui::Panel::right("inspector")
-            .default_size(300.0)
+        egui::CentralPanel::default()
+            .frame(egui::Frame::central_panel(ui.style()).inner_margin(0.0))
             .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| self.inspector_ui(ui));
+                let mut layout = std::mem::replace(
+                    &mut self.layout,
+                    egui_tiles::Tree::empty(egui::Id::unique("pebble layout")),
+                );
+                layout.ui(&mut Panes { app: self, frame }, ui);
+                self.layout = layout;
             });
-        egui::CentralPanel::default().show(ui, |ui| self.viewport_ui(ui, frame));
+        // Every status message also goes to the log.
+        if self.message != self.logged_message {
+            self.logged_message = self.message.clone();
+            let m = &self.message;
+            if m.contains("cannot") || m.contains("failed") || m.contains("error") {
+                tracing::error!(target: "pebble", "{m}");
+            } else {
+                tracing::info!(target: "pebble", "{m}");
+            }
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, preferences::KEY, &self.prefs);
+        eframe::set_value(storage, LAYOUT_KEY, &self.layout);
+    }
+}
+
+/// The panels' contents for egui_tiles.
+struct Panes<'a> {
+    app: &'a mut PebbleApp,
+    frame: &'a mut eframe::Frame,
+}
+
+impl egui_tiles::Behavior<Pane> for Panes<'_> {
+    fn tab_title_for_pane(&mut self, pane: &Pane) -> egui::WidgetText {
+        pane.title().into()
+    }
+
+    fn pane_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        _tile: egui_tiles::TileId,
+        pane: &mut Pane,
+    ) -> egui_tiles::UiResponse {
+        let app = &mut *self.app;
+        match pane {
+            Pane::Viewport => app.viewport_ui(ui, self.frame),
+            Pane::Outliner => app.outliner_ui(ui),
+            Pane::Inspector => {
+                egui::ScrollArea::vertical()
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| app.inspector_ui(ui));
+            }
+            Pane::Assets => {
+                let path = app.path.clone();
+                app.assets.pane_ui(ui, &app.scene, &path);
+            }
+            Pane::History => app.history_ui(ui),
+            Pane::Log => {
+                let buffer = app.log.clone();
+                app.log_view.ui(ui, &buffer);
+            }
+        }
+        egui_tiles::UiResponse::None
+    }
+
+    fn simplification_options(&self) -> egui_tiles::SimplificationOptions {
+        egui_tiles::SimplificationOptions {
+            all_panes_must_have_tabs: true,
+            ..Default::default()
+        }
     }
 }

@@ -42,7 +42,7 @@ impl Default for OrbitCamera {
 
 /// Mouse navigation schemes (issue 8's table): what a drag does with which button
 /// and modifiers. Left drags without Alt are the editor's own (select, gizmo, box).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Preset {
     #[default]
     Fusion360,

@@ -1,0 +1,302 @@
+//! Files: the system's file dialogs (rfd through the XDG desktop portal, each on a
+//! helper thread so the editor keeps drawing while one is open), recent files, the
+//! question before unsaved work would be dropped, the recovery prompt for an
+//! autosave newer than its project, and Import / Export .pbm as background jobs with
+//! progress and Cancel. The app (`mod.rs`) owns the scene; this module owns the
+//! jobs and dialogs and hands results back.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+use pebble_io::export::{ExportOptions, ExportProgress, export_to_file};
+use pebble_io::import::{ImportOptions, Imported, import_file};
+use pebble_model::Scene;
+use pebble_model::project::RecoveryInfo;
+
+/// How many recent files the File menu keeps.
+pub const RECENT_MAX: usize = 10;
+
+/// What a file dialog is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DialogKind {
+    Open,
+    SaveAs,
+    Import,
+    Export,
+}
+
+/// A dialog open on its own thread.
+#[derive(Debug)]
+pub struct Dialog {
+    pub kind: DialogKind,
+    rx: Receiver<Option<PathBuf>>,
+}
+
+impl Dialog {
+    /// Opens the system dialog for `kind`, starting in `dir`.
+    pub fn open(kind: DialogKind, dir: &Path, file_name: Option<String>) -> Self {
+        let (tx, rx) = channel();
+        let dir = dir.to_owned();
+        std::thread::spawn(move || {
+            let mut d = rfd::FileDialog::new().set_directory(&dir);
+            d = match kind {
+                DialogKind::Open | DialogKind::SaveAs => d.add_filter("Pebble project", &["ron"]),
+                DialogKind::Import => d
+                    .add_filter(
+                        "Models, maps and images",
+                        &[
+                            "gltf", "glb", "tmd", "pbm", "png", "jpg", "jpeg", "tga", "bmp",
+                        ],
+                    )
+                    .add_filter("glTF", &["gltf", "glb"])
+                    .add_filter("PlayStation TMD", &["tmd"])
+                    .add_filter("Pebble map", &["pbm"]),
+                DialogKind::Export => d.add_filter("Pebble map", &["pbm"]),
+            };
+            if let Some(name) = file_name {
+                d = d.set_file_name(name);
+            }
+            let picked = match kind {
+                DialogKind::Open | DialogKind::Import => d.set_title("Open").pick_file(),
+                DialogKind::SaveAs | DialogKind::Export => d.save_file(),
+            };
+            let _ = tx.send(picked);
+        });
+        Self { kind, rx }
+    }
+
+    /// `Some` once the dialog closed: the chosen path, or `None` when cancelled.
+    pub fn poll(&self) -> Option<Option<PathBuf>> {
+        match self.rx.try_recv() {
+            Ok(p) => Some(p),
+            Err(TryRecvError::Empty) => None,
+            // The dialog thread died (no portal, no display): treat as cancelled.
+            Err(TryRecvError::Disconnected) => Some(None),
+        }
+    }
+}
+
+/// An action that would drop unsaved work, waiting for the user's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pending {
+    New,
+    Open(PathBuf),
+    Close,
+}
+
+/// An export running on a helper thread.
+#[derive(Debug)]
+pub struct ExportJob {
+    pub path: PathBuf,
+    cancel: Arc<AtomicBool>,
+    rx: Receiver<JobEvent>,
+    /// The stage running and its share done (0..1).
+    pub stage: String,
+    pub fraction: f32,
+}
+
+#[derive(Debug)]
+enum JobEvent {
+    Progress(String, f32),
+    Done(Result<String, String>),
+}
+
+impl ExportJob {
+    /// Exports `scene` (assets under `project_dir`) to `path` with the project's
+    /// export settings; the file is written atomically, only when complete.
+    pub fn start(scene: &Scene, project_dir: PathBuf, path: PathBuf) -> Self {
+        let scene = scene.clone();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = channel();
+        let (flag, out) = (cancel.clone(), path.clone());
+        std::thread::spawn(move || {
+            let mut options = ExportOptions::new(project_dir);
+            options.ao_rays = scene.settings().export.ao_rays;
+            let progress_tx = tx.clone();
+            let mut on_progress = move |p: ExportProgress| {
+                let f = if p.total == 0 {
+                    0.0
+                } else {
+                    p.done as f32 / p.total as f32
+                };
+                let _ = progress_tx.send(JobEvent::Progress(p.stage.to_string(), f));
+            };
+            let result = export_to_file(&scene, &options, &out, &mut on_progress, &flag)
+                .map(|r| {
+                    format!(
+                        "exported {} ({} meshes, {} textures)",
+                        out.display(),
+                        r.meshes,
+                        r.textures
+                    )
+                })
+                .map_err(|e| format!("export to {} failed: {e}", out.display()));
+            let _ = tx.send(JobEvent::Done(result));
+        });
+        Self {
+            path,
+            cancel,
+            rx,
+            stage: "starting".into(),
+            fraction: 0.0,
+        }
+    }
+
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// `Some` once finished: what was written, or why not (a cancel included).
+    pub fn poll(&mut self) -> Option<Result<String, String>> {
+        loop {
+            match self.rx.try_recv() {
+                Ok(JobEvent::Progress(stage, f)) => {
+                    self.stage = stage;
+                    self.fraction = f;
+                }
+                Ok(JobEvent::Done(r)) => return Some(r),
+                Err(TryRecvError::Empty) => return None,
+                Err(TryRecvError::Disconnected) => {
+                    return Some(Err("the export stopped unexpectedly".into()));
+                }
+            }
+        }
+    }
+}
+
+/// An import running on a helper thread (reading and converting can take seconds
+/// for a big glTF); its command is executed on the UI thread when it arrives.
+#[derive(Debug)]
+pub struct ImportJob {
+    pub path: PathBuf,
+    rx: Receiver<Result<Imported, String>>,
+}
+
+impl ImportJob {
+    pub fn start(path: PathBuf, project_dir: PathBuf) -> Self {
+        let (tx, rx) = channel();
+        let file = path.clone();
+        std::thread::spawn(move || {
+            let options = ImportOptions::new(project_dir);
+            let r = import_file(&file, &options, &mut |_| {})
+                .map_err(|e| format!("cannot import {}: {e}", file.display()));
+            let _ = tx.send(r);
+        });
+        Self { path, rx }
+    }
+
+    pub fn poll(&self) -> Option<Result<Imported, String>> {
+        match self.rx.try_recv() {
+            Ok(r) => Some(r),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Err("the import stopped unexpectedly".into())),
+        }
+    }
+}
+
+/// Puts `path` first in `recent`, without duplicates, at most [`RECENT_MAX`].
+pub fn push_recent(recent: &mut Vec<PathBuf>, path: &Path) {
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+    recent.retain(|p| *p != path);
+    recent.insert(0, path);
+    recent.truncate(RECENT_MAX);
+}
+
+/// The texture paths of `scene` rewritten for a project saved in `to_dir` instead
+/// of `from_dir`: relative where the file lies under the new folder, absolute
+/// otherwise (with `/` separators). Returns (material, new path) for each change.
+pub fn rebased_textures(
+    scene: &Scene,
+    from_dir: &Path,
+    to_dir: &Path,
+) -> Vec<(pebble_model::MaterialId, String)> {
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
+    let (from, to) = (canon(from_dir), canon(to_dir));
+    if from == to {
+        return Vec::new();
+    }
+    scene
+        .materials()
+        .filter_map(|(id, m)| {
+            let rel = m.texture.as_deref()?;
+            let abs = canon(&from.join(rel));
+            let new = match abs.strip_prefix(&to) {
+                Ok(inside) => inside.to_string_lossy().replace('\\', "/"),
+                Err(_) => abs.to_string_lossy().replace('\\', "/"),
+            };
+            (new != rel).then_some((id, new))
+        })
+        .collect()
+}
+
+/// When the recovery file was written, for the prompt.
+pub fn recovery_age(info: &RecoveryInfo) -> String {
+    match info.recovery_modified.elapsed() {
+        Ok(d) if d.as_secs() < 120 => format!("{} s ago", d.as_secs()),
+        Ok(d) if d.as_secs() < 7200 => format!("{} min ago", d.as_secs() / 60),
+        Ok(d) if d.as_secs() < 172_800 => format!("{} h ago", d.as_secs() / 3600),
+        Ok(d) => format!("{} days ago", d.as_secs() / 86_400),
+        Err(_) => "just now".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_files_are_unique_newest_first_and_bounded() {
+        let mut recent = Vec::new();
+        for k in 0..12 {
+            push_recent(&mut recent, Path::new(&format!("/nowhere/p{k}.pebble.ron")));
+        }
+        push_recent(&mut recent, Path::new("/nowhere/p5.pebble.ron"));
+        assert_eq!(recent.len(), RECENT_MAX);
+        assert_eq!(recent[0], Path::new("/nowhere/p5.pebble.ron"));
+        assert_eq!(
+            recent
+                .iter()
+                .filter(|p| p.ends_with("p5.pebble.ron"))
+                .count(),
+            1
+        );
+        assert_eq!(recent[1], Path::new("/nowhere/p11.pebble.ron"));
+    }
+
+    #[test]
+    fn saving_elsewhere_rebases_texture_paths() {
+        use pebble_model::Material;
+        use pebble_model::command::AddMaterial;
+        let dir = std::env::temp_dir().join(format!("pebble-rebase-{}", std::process::id()));
+        let (old, inside, outside) = (dir.join("old"), dir.join("old/sub"), dir.join("new"));
+        for d in [&old, &inside, &outside] {
+            std::fs::create_dir_all(d).expect("temp dirs");
+        }
+        let mut scene = Scene::new();
+        let mut history = pebble_model::history::History::new(10);
+        for tex in ["textures/a.png", "sub/textures/b.png"] {
+            let m = Material {
+                texture: Some(tex.into()),
+                ..Material::default()
+            };
+            history
+                .execute(&mut scene, AddMaterial::new(m))
+                .expect("adds");
+        }
+        // Into a subfolder: the one under it becomes relative, the other absolute.
+        let moved = rebased_textures(&scene, &old, &inside);
+        let paths: Vec<&str> = moved.iter().map(|(_, p)| p.as_str()).collect();
+        assert_eq!(paths.len(), 2);
+        assert!(paths.contains(&"textures/b.png"), "{paths:?}");
+        assert!(
+            paths
+                .iter()
+                .any(|p| p.ends_with("old/textures/a.png") && p.starts_with('/')),
+            "{paths:?}"
+        );
+        assert!(rebased_textures(&scene, &old, &old).is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,182 @@
+//! Preferences: what the user sets once and expects to find next time (navigation
+//! preset, zoom, fly speed, snapping steps, gizmo space, autosave interval, recent
+//! files), saved with eframe's storage beside the window layout, and the
+//! Preferences window that edits them.
+
+use std::path::PathBuf;
+
+use eframe::egui;
+use serde::{Deserialize, Serialize};
+
+use super::gizmo::{Snap, Space};
+use super::navigation::{Preset, ZOOM_STEP};
+
+/// The storage key.
+pub const KEY: &str = "pebble.preferences";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Preferences {
+    pub nav_preset: Preset,
+    /// Zoom per wheel notch, 0.02–0.4.
+    pub zoom_step: f32,
+    pub zoom_invert: bool,
+    /// Metres per second when flying.
+    pub fly_speed: f32,
+    pub snap: bool,
+    pub snap_steps: Snap,
+    pub gizmo_space: Space,
+    /// Seconds between autosaves of unsaved work (0: never).
+    pub autosave_seconds: u32,
+    pub recent: Vec<PathBuf>,
+}
+
+impl Default for Preferences {
+    fn default() -> Self {
+        Self {
+            nav_preset: Preset::default(),
+            zoom_step: ZOOM_STEP,
+            zoom_invert: false,
+            fly_speed: 5.0,
+            snap: false,
+            snap_steps: Snap::default(),
+            gizmo_space: Space::default(),
+            autosave_seconds: 60,
+            recent: Vec::new(),
+        }
+    }
+}
+
+impl Preferences {
+    /// Keeps every value in its range (a hand-edited or old file may not).
+    pub fn sanitized(mut self) -> Self {
+        let d = Self::default();
+        let ok = |v: f32, lo: f32, hi: f32| v.is_finite() && (lo..=hi).contains(&v);
+        if !ok(self.zoom_step, 0.02, 0.4) {
+            self.zoom_step = d.zoom_step;
+        }
+        if !ok(self.fly_speed, 0.25, 200.0) {
+            self.fly_speed = d.fly_speed;
+        }
+        if !ok(self.snap_steps.step, 0.001, 100.0) {
+            self.snap_steps.step = d.snap_steps.step;
+        }
+        if !ok(self.snap_steps.angle_deg, 0.1, 180.0) {
+            self.snap_steps.angle_deg = d.snap_steps.angle_deg;
+        }
+        if !ok(self.snap_steps.scale_step, 0.001, 10.0) {
+            self.snap_steps.scale_step = d.snap_steps.scale_step;
+        }
+        self.recent.truncate(super::files::RECENT_MAX);
+        self
+    }
+
+    /// The Preferences window's contents.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        egui::Grid::new("preferences grid")
+            .num_columns(2)
+            .spacing([16.0, 6.0])
+            .show(ui, |ui| {
+                ui.label("Navigation");
+                ui.vertical(|ui| {
+                    for p in Preset::ALL {
+                        ui.radio_value(&mut self.nav_preset, p, p.name());
+                    }
+                });
+                ui.end_row();
+                ui.label("Zoom per wheel notch");
+                ui.add(
+                    egui::Slider::new(&mut self.zoom_step, 0.02..=0.4)
+                        .custom_formatter(|v, _| format!("{:.0} %", v * 100.0)),
+                );
+                ui.end_row();
+                ui.label("");
+                ui.checkbox(&mut self.zoom_invert, "Invert the wheel");
+                ui.end_row();
+                ui.label("Fly speed");
+                ui.add(
+                    egui::Slider::new(&mut self.fly_speed, 0.25..=200.0)
+                        .logarithmic(true)
+                        .suffix(" m/s"),
+                );
+                ui.end_row();
+                ui.label("Snapping");
+                ui.checkbox(&mut self.snap, "On (Ctrl inverts while dragging)");
+                ui.end_row();
+                ui.label("Grid step");
+                ui.add(
+                    egui::DragValue::new(&mut self.snap_steps.step)
+                        .range(0.001..=100.0)
+                        .speed(0.01)
+                        .suffix(" m"),
+                );
+                ui.end_row();
+                ui.label("Angle step");
+                ui.add(
+                    egui::DragValue::new(&mut self.snap_steps.angle_deg)
+                        .range(0.1..=180.0)
+                        .speed(0.5)
+                        .suffix("°"),
+                );
+                ui.end_row();
+                ui.label("Scale step");
+                ui.add(
+                    egui::DragValue::new(&mut self.snap_steps.scale_step)
+                        .range(0.001..=10.0)
+                        .speed(0.01),
+                );
+                ui.end_row();
+                ui.label("Gizmo axes");
+                ui.horizontal(|ui| {
+                    ui.radio_value(&mut self.gizmo_space, Space::World, "World");
+                    ui.radio_value(&mut self.gizmo_space, Space::Local, "Local");
+                });
+                ui.end_row();
+                ui.label("Autosave every");
+                ui.add(
+                    egui::DragValue::new(&mut self.autosave_seconds)
+                        .range(0..=3600)
+                        .suffix(" s"),
+                )
+                .on_hover_text(
+                    "unsaved work goes to a recovery file beside the project; 0 turns it off",
+                );
+                ui.end_row();
+            });
+        if ui.button("Restore defaults").clicked() {
+            let recent = std::mem::take(&mut self.recent);
+            *self = Self {
+                recent,
+                ..Self::default()
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preferences_round_trip_and_bad_values_fall_back() {
+        let p = Preferences {
+            nav_preset: Preset::Blender,
+            zoom_step: 0.2,
+            snap_steps: Snap {
+                step: 0.5,
+                angle_deg: 5.0,
+                scale_step: 0.25,
+            },
+            recent: vec![PathBuf::from("/maps/a.pebble.ron")],
+            ..Preferences::default()
+        };
+        let text = ron::to_string(&p).expect("serialises");
+        let back: Preferences = ron::from_str(&text).expect("parses");
+        assert_eq!(back, p);
+        // Missing fields take their defaults; out-of-range ones are reset.
+        let old: Preferences = ron::from_str("(zoom_step: 9.0, fly_speed: -1.0)").expect("parses");
+        let old = old.sanitized();
+        assert_eq!(old.zoom_step, ZOOM_STEP);
+        assert_eq!(old.fly_speed, Preferences::default().fly_speed);
+    }
+}

@@ -1,0 +1,269 @@
+//! The editor's files and panels driven with egui_kittest on a wgpu adapter: Export
+//! .pbm in the background (a valid map; Cancel leaves nothing), the question before
+//! closing unsaved work, the recovery prompt, Save As into another folder keeping
+//! the textures found, the Log panel, and reparenting by dragging in the outliner.
+//! Skips loudly without an adapter (`PEBBLE_REQUIRE_GPU=1` makes that a failure).
+
+use std::path::{Path, PathBuf};
+
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use pebble_editor::app::{PebbleApp, showcase_path};
+use pebble_model::{EntityId, project};
+
+fn harness_on(path: PathBuf) -> Option<Harness<'static, PebbleApp>> {
+    pebble_render::gpu::test_gpu("editor_files")?;
+    let scene = project::load(&path).expect("the project loads");
+    let mut harness = Harness::builder()
+        .with_size(egui::Vec2::new(1280.0, 800.0))
+        .wgpu()
+        .build_eframe(move |cc| PebbleApp::new(cc, scene, path).expect("the app starts"));
+    harness.state_mut().pause();
+    harness.run_steps(3);
+    Some(harness)
+}
+
+/// A copy of the showcase project (and its textures) in a fresh folder.
+fn showcase_copy(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pebble-files-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let from = showcase_path();
+    let from_dir = from.parent().expect("a folder");
+    copy_dir(from_dir, &dir);
+    dir.join(from.file_name().expect("a name"))
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("creates");
+    for e in std::fs::read_dir(from).expect("reads") {
+        let e = e.expect("entry");
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).expect("copies");
+        }
+    }
+}
+
+fn entity(app: &PebbleApp, name: &str) -> EntityId {
+    app.scene()
+        .entities()
+        .find(|e| e.name == name)
+        .map(|e| e.id)
+        .unwrap_or_else(|| panic!("no entity {name}"))
+}
+
+fn wait_for(harness: &mut Harness<'_, PebbleApp>, done: impl Fn(&PebbleApp) -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(240);
+    while !done(harness.state()) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        harness.run_steps(1);
+    }
+    assert!(done(harness.state()), "timed out");
+}
+
+#[test]
+fn export_runs_in_the_background_and_cancel_leaves_no_file() {
+    let project = showcase_copy("export");
+    let Some(mut harness) = harness_on(project.clone()) else {
+        return;
+    };
+    let out = project.with_file_name("out.pbm");
+    harness.state_mut().export_to(out.clone());
+    harness.run_steps(3);
+    // The editor keeps drawing while it runs: the progress window is there.
+    assert!(
+        harness.query_by_label("Cancel").is_some() || harness.state().export_job.is_none(),
+        "the progress window with Cancel"
+    );
+    wait_for(&mut harness, |a| a.export_job.is_none());
+    let bytes = std::fs::read(&out).expect("the map was written");
+    let (map, _) = pbm::MapView::parse(&bytes).expect("a valid map");
+    assert!(map.meshes().len() > 0);
+
+    let cancelled = project.with_file_name("cancelled.pbm");
+    harness.state_mut().export_to(cancelled.clone());
+    harness.run_steps(3);
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(1);
+    wait_for(&mut harness, |a| a.export_job.is_none());
+    assert!(!cancelled.exists(), "a cancelled export writes nothing");
+    assert!(
+        harness.query_by_label_contains("cancelled").is_some(),
+        "the status bar says so"
+    );
+}
+
+#[test]
+fn closing_with_unsaved_work_asks_first() {
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    // An edit: hide the back wall from the outliner.
+    let row = harness.get_by_label("Back wall  (mesh)").rect();
+    let checkbox = harness
+        .query_all_by_role(egui::accesskit::Role::CheckBox)
+        .map(|n| n.rect().center())
+        .filter(|c| (c.y - row.center().y).abs() < 4.0 && c.x < row.left())
+        .min_by(|a, b| a.x.total_cmp(&b.x))
+        .expect("the visible checkbox");
+    harness.hover_at(checkbox);
+    harness.run_steps(1);
+    harness.drag_at(checkbox);
+    harness.run_steps(1);
+    harness.drop_at(checkbox);
+    harness.run_steps(2);
+    let close = |h: &mut Harness<'_, PebbleApp>| {
+        h.input_mut()
+            .viewports
+            .entry(egui::ViewportId::ROOT)
+            .or_default()
+            .events
+            .push(egui::ViewportEvent::Close);
+        h.run_steps(2);
+    };
+    close(&mut harness);
+    assert!(harness.query_by_label("Unsaved changes").is_some(), "asks");
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label("Unsaved changes").is_none());
+    assert!(
+        harness.state().pending.is_none(),
+        "still open, still unsaved"
+    );
+    close(&mut harness);
+    harness.get_by_label("Don't save").click();
+    harness.run_steps(1);
+    let closing = harness
+        .output()
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .is_some_and(|v| v.commands.contains(&egui::ViewportCommand::Close));
+    assert!(closing, "Don't save closes the window");
+}
+
+#[test]
+fn unsaved_work_found_beside_a_project_can_be_restored() {
+    let project = showcase_copy("recovery");
+    // Work from a session that ended without saving: a renamed wall.
+    let mut scene = project::load(&project).expect("loads");
+    let id = scene
+        .entities()
+        .find(|e| e.name == "Back wall")
+        .map(|e| e.id)
+        .expect("the back wall");
+    let mut wall = scene.entity(id).expect("entity").clone();
+    wall.name = "Back wall (recovered)".into();
+    let mut history = pebble_model::history::History::new(10);
+    history
+        .execute(
+            &mut scene,
+            pebble_model::command::SetEntity::new("Rename", wall),
+        )
+        .expect("renames");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    project::save(&project::recovery_path(&project), &scene).expect("writes the recovery file");
+
+    let Some(mut harness) = harness_on(project.clone()) else {
+        return;
+    };
+    assert!(
+        harness.query_by_label("Recover unsaved work?").is_some(),
+        "asks"
+    );
+    harness.get_by_label("Restore").click();
+    harness.run_steps(3);
+    let app = harness.state();
+    assert!(
+        app.scene()
+            .entities()
+            .any(|e| e.name == "Back wall (recovered)")
+    );
+    assert!(app.is_dirty(), "restored work is unsaved until saved");
+    // Saving removes the recovery file.
+    assert!(harness.state_mut().save());
+    assert!(!project::recovery_path(&project).exists());
+}
+
+#[test]
+fn save_as_into_another_folder_keeps_the_textures_found() {
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("pebble-files-saveas-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("creates");
+    let to = dir.join("copy.pebble.ron");
+    assert!(harness.state_mut().save_as(to.clone()));
+    harness.run_steps(2);
+    let copy = project::load(&to).expect("the copy loads");
+    let textures: Vec<String> = copy
+        .materials()
+        .filter_map(|(_, m)| m.texture.clone())
+        .collect();
+    assert!(!textures.is_empty());
+    for t in &textures {
+        let file = project::resolve_asset(&to, t);
+        assert!(file.exists(), "{t} → {}", file.display());
+    }
+    assert!(!harness.state().is_dirty());
+    // The copy heads the recent files.
+    assert_eq!(
+        harness.state().prefs.recent.first().map(|p| p.file_name()),
+        Some(to.file_name())
+    );
+}
+
+#[test]
+fn the_log_panel_shows_what_happened() {
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    assert!(
+        harness.query_by_label("INFO").is_none(),
+        "the log is behind History"
+    );
+    harness.state_mut().show_log = true;
+    harness.run_steps(3);
+    // The status bar says it, and the log panel lists it with its level.
+    assert!(
+        harness.query_all_by_label_contains("opened").count() >= 2,
+        "the opening is logged"
+    );
+    assert!(harness.query_all_by_label("INFO").count() >= 1);
+}
+
+#[test]
+fn dragging_a_row_onto_another_in_the_outliner_reparents_it() {
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    let (left, right) = (
+        entity(harness.state(), "Left wall"),
+        entity(harness.state(), "Right wall"),
+    );
+    let from = harness.get_by_label("Left wall  (mesh)").rect().center();
+    let to = harness.get_by_label("Right wall  (mesh)").rect().center();
+    harness.hover_at(from);
+    harness.run_steps(1);
+    harness.drag_at(from);
+    harness.run_steps(1);
+    for k in 1..=6 {
+        harness.hover_at(from + (to - from) * (k as f32 / 6.0));
+        harness.run_steps(1);
+    }
+    harness.drop_at(to);
+    harness.run_steps(3);
+    assert_eq!(
+        harness.state().scene().entity(left).and_then(|e| e.parent),
+        Some(right)
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().scene().entity(left).and_then(|e| e.parent),
+        None
+    );
+}
