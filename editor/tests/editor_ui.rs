@@ -602,3 +602,102 @@ fn the_rotate_and_scale_gizmos_turn_and_grow_the_selection() {
         "doubled: {ratio}"
     );
 }
+
+/// The inspector shows every field of an emitter with its unit, and an edit there
+/// is one undoable step; the environment selector switches the preset (undoable).
+#[test]
+fn the_inspector_edits_every_emitter_field_and_the_environment_switches() {
+    let Some(mut harness) = harness() else { return };
+    let id = entity(harness.state(), "Campfire sparks");
+    harness.get_by_label_contains("Campfire sparks").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().scene().selection(), &[id]);
+    for field in [
+        "particles",
+        "spread",
+        "speed",
+        "life",
+        "gravity",
+        "damping",
+        "spawn radius",
+        "size",
+        "knee",
+        "aspect",
+        "angle",
+        "spin",
+        "wobble",
+        "colour at birth",
+        "at death",
+        "flipbook",
+        "additive blending",
+        "upright",
+        "velocity",
+        "phase-aligned",
+        "seed",
+    ] {
+        assert!(
+            harness.query_all_by_label_contains(field).count() > 0,
+            "the inspector shows {field}"
+        );
+    }
+    let before = harness.state().scene().entity(id).cloned().expect("entity");
+    // The inspector scrolls to the checkbox first (it is low on a long panel).
+    harness
+        .get_by_label("aligned with the velocity")
+        .scroll_to_me();
+    harness.run_steps(2);
+    harness
+        .get_by_label("aligned with the velocity")
+        .click_accesskit();
+    harness.run_steps(2);
+    let after = harness.state().scene().entity(id).cloned().expect("entity");
+    let flag = |e: &pebble_model::Entity| match &e.kind {
+        pebble_model::EntityKind::Emitter(em) => em.velocity_aligned,
+        _ => panic!("an emitter"),
+    };
+    assert_ne!(flag(&before), flag(&after), "toggled");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().scene().entity(id).cloned().expect("entity"),
+        before
+    );
+
+    use pebble_model::scene::Environment;
+    let env = |h: &Harness<'_, PebbleApp>| h.state().scene().settings().environment;
+    assert_eq!(env(&harness), Environment::Day);
+    let combo = harness
+        .query_all_by_role(egui::accesskit::Role::ComboBox)
+        .find(|n| format!("{n:?}").contains("day"))
+        .map(|n| n.rect().center())
+        .expect("the environment selector");
+    click(&mut harness, combo);
+    harness.get_by_label("night").click();
+    harness.run_steps(2);
+    assert_eq!(env(&harness), Environment::Night);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert_eq!(env(&harness), Environment::Day);
+}
+
+/// Snapshots of the main window (egui_kittest, compared pixel by pixel with
+/// `tests/snapshots/*.png`; `UPDATE_SNAPSHOTS=1` rewrites them after a deliberate
+/// change): as it opens on the showcase, and with the campfire's sparks selected
+/// (inspector, rotate gizmo) in the orthographic top view.
+#[test]
+fn the_main_window_matches_its_snapshots() {
+    let Some(mut harness) = harness() else { return };
+    harness.run_steps(4);
+    // The status bar's frame rate and the project's path differ from machine to
+    // machine.
+    let status = egui::Rect::from_min_max(egui::pos2(0.0, 776.0), egui::pos2(1280.0, 800.0));
+    harness.mask(status);
+    harness.snapshot("main_window");
+    harness.get_by_label_contains("Campfire sparks").click();
+    harness.run_steps(2);
+    harness.key_press(egui::Key::E);
+    harness.key_press(egui::Key::Num7);
+    harness.run_steps(60);
+    harness.mask(status);
+    harness.snapshot("main_window_top_rotate");
+}

@@ -21,9 +21,10 @@ fn vec3_ui(ui: &mut egui::Ui, v: &mut Vec3, speed: f64, suffix: &str) -> bool {
     let mut changed = false;
     ui.horizontal(|ui| {
         for (label, c) in [("x", &mut v.x), ("y", &mut v.y), ("z", &mut v.z)] {
-            ui.label(label);
+            let l = ui.label(label);
             changed |= ui
                 .add(egui::DragValue::new(c).speed(speed).suffix(suffix))
+                .labelled_by(l.id)
                 .changed();
         }
     });
@@ -41,7 +42,7 @@ fn range_ui(
 ) -> bool {
     let mut changed = false;
     ui.horizontal(|ui| {
-        ui.label(label);
+        let l = ui.label(label);
         for v in pair.iter_mut() {
             changed |= ui
                 .add(
@@ -50,9 +51,217 @@ fn range_ui(
                         .range(range.clone())
                         .suffix(suffix),
                 )
+                .labelled_by(l.id)
                 .changed();
         }
     });
+    changed
+}
+
+/// A 0xAABBGGRR colour with its alpha.
+fn abgr_ui(ui: &mut egui::Ui, label: &str, color: &mut u32) -> bool {
+    let mut rgba = color.to_le_bytes();
+    let changed = ui
+        .horizontal(|ui| {
+            ui.label(label);
+            ui.color_edit_button_srgba_unmultiplied(&mut rgba).changed()
+        })
+        .inner;
+    if changed {
+        *color = u32::from_le_bytes(rgba);
+    }
+    changed
+}
+
+fn f32_ui(
+    ui: &mut egui::Ui,
+    label: &str,
+    v: &mut f32,
+    speed: f64,
+    range: std::ops::RangeInclusive<f32>,
+    suffix: &str,
+) -> bool {
+    ui.add(
+        egui::DragValue::new(v)
+            .speed(speed)
+            .range(range)
+            .max_decimals(3)
+            .prefix(format!("{label} "))
+            .suffix(suffix),
+    )
+    .changed()
+}
+
+/// Every field of an emitter, with the ranges the runtime accepts
+/// (`pbm-format.md`, "Reference loader sanitising").
+fn emitter_ui(ui: &mut egui::Ui, em: &mut pebble_model::entity::Emitter) -> bool {
+    use std::f32::consts::{PI, TAU};
+    let mut changed = false;
+    changed |= ui
+        .add(
+            egui::DragValue::new(&mut em.count)
+                .range(0..=64)
+                .prefix("particles "),
+        )
+        .changed();
+    ui.horizontal(|ui| {
+        ui.label("texture");
+        let mut text = em.texture.clone().unwrap_or_default();
+        if ui
+            .add(egui::TextEdit::singleline(&mut text).hint_text("(built-in glow)"))
+            .changed()
+        {
+            em.texture = (!text.trim().is_empty()).then_some(text);
+            changed = true;
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("flipbook");
+        changed |= ui
+            .add(
+                egui::DragValue::new(&mut em.atlas_cols)
+                    .range(1..=16)
+                    .suffix(" cols"),
+            )
+            .changed();
+        changed |= ui
+            .add(
+                egui::DragValue::new(&mut em.atlas_rows)
+                    .range(1..=16)
+                    .suffix(" rows"),
+            )
+            .changed();
+        changed |= ui
+            .add(
+                egui::DragValue::new(&mut em.anim_loops)
+                    .range(1..=16)
+                    .suffix(" loops"),
+            )
+            .changed();
+    });
+    ui.label("direction");
+    changed |= vec3_ui(ui, &mut em.dir, 0.01, "");
+    let mut spread = em.spread.to_degrees();
+    if f32_ui(
+        ui,
+        "spread",
+        &mut spread,
+        0.5,
+        0.0..=180.0,
+        "° (cone half-angle)",
+    ) {
+        em.spread = spread.to_radians().clamp(0.0, PI);
+        changed = true;
+    }
+    changed |= range_ui(ui, "speed", &mut em.speed, 0.02, -200.0..=200.0, " m/s");
+    changed |= range_ui(ui, "life", &mut em.life, 0.01, 0.01..=600.0, " s");
+    ui.label("gravity");
+    changed |= vec3_ui(ui, &mut em.gravity, 0.02, " m/s²");
+    changed |= f32_ui(ui, "damping", &mut em.damping, 0.01, 0.0..=32.0, " /s");
+    changed |= f32_ui(
+        ui,
+        "spawn radius",
+        &mut em.spawn_radius,
+        0.01,
+        0.0..=200.0,
+        " m",
+    );
+    changed |= range_ui(ui, "size", &mut em.size, 0.01, 0.0005..=200.0, " m");
+    ui.horizontal(|ui| {
+        changed |= f32_ui(ui, "× at knee", &mut em.size_mid, 0.01, 0.0..=64.0, "");
+        changed |= f32_ui(ui, "× at death", &mut em.size_end, 0.01, 0.0..=64.0, "");
+    });
+    changed |= f32_ui(ui, "knee", &mut em.knee, 0.01, 0.05..=0.95, " of life");
+    changed |= f32_ui(ui, "aspect", &mut em.aspect, 0.01, 0.01..=64.0, " (w / h)");
+    let mut angle = [em.angle[0].to_degrees(), em.angle[1].to_degrees()];
+    if range_ui(ui, "angle", &mut angle, 0.5, -360.0..=360.0, "°") {
+        em.angle = [angle[0].to_radians(), angle[1].to_radians()].map(|a| a.clamp(-TAU, TAU));
+        changed = true;
+    }
+    changed |= range_ui(ui, "spin", &mut em.spin, 0.01, -64.0..=64.0, " rad/s");
+    ui.horizontal(|ui| {
+        changed |= f32_ui(ui, "wobble", &mut em.wobble_amp, 0.01, 0.0..=100.0, " m");
+        changed |= f32_ui(ui, "at", &mut em.wobble_freq, 0.01, 0.0..=64.0, " Hz");
+    });
+    changed |= abgr_ui(ui, "colour at birth", &mut em.color_start);
+    changed |= abgr_ui(ui, "at the knee", &mut em.color_mid);
+    changed |= abgr_ui(ui, "at death", &mut em.color_end);
+    changed |= ui.checkbox(&mut em.additive, "additive blending").changed();
+    changed |= ui
+        .checkbox(&mut em.y_locked, "upright (Y-locked billboards)")
+        .changed();
+    changed |= ui
+        .checkbox(&mut em.velocity_aligned, "aligned with the velocity")
+        .changed();
+    changed |= ui
+        .checkbox(
+            &mut em.phase_aligned,
+            "flipbook follows the life (phase-aligned)",
+        )
+        .changed();
+    changed |= ui
+        .add(egui::DragValue::new(&mut em.seed).prefix("seed "))
+        .changed();
+    changed
+}
+
+/// A collider's shape and size (a triangle mesh names its mesh entity).
+fn collider_ui(
+    ui: &mut egui::Ui,
+    c: &mut pebble_model::entity::Collider,
+    meshes: &[(EntityId, String)],
+) -> bool {
+    use pebble_model::entity::Collider;
+    let mut changed = false;
+    let name = match c {
+        Collider::Box { .. } => "Box",
+        Collider::TriMesh { .. } => "Triangle mesh",
+        Collider::Ramp { .. } => "Ramp",
+    };
+    egui::ComboBox::from_id_salt("collider shape")
+        .selected_text(name)
+        .show_ui(ui, |ui| {
+            let size = match c {
+                Collider::Box { size } | Collider::Ramp { size } => *size,
+                Collider::TriMesh { .. } => Vec3::ONE,
+            };
+            if ui.selectable_label(name == "Box", "Box").clicked() && name != "Box" {
+                *c = Collider::Box { size };
+                changed = true;
+            }
+            if ui.selectable_label(name == "Ramp", "Ramp").clicked() && name != "Ramp" {
+                *c = Collider::Ramp { size };
+                changed = true;
+            }
+            if let Some((first, _)) = meshes.first()
+                && ui
+                    .selectable_label(name == "Triangle mesh", "Triangle mesh")
+                    .clicked()
+                && name != "Triangle mesh"
+            {
+                *c = Collider::TriMesh { mesh: *first };
+                changed = true;
+            }
+        });
+    match c {
+        Collider::Box { size } | Collider::Ramp { size } => {
+            ui.label("size");
+            changed |= vec3_ui(ui, size, 0.02, " m");
+        }
+        Collider::TriMesh { mesh } => {
+            let current = meshes
+                .iter()
+                .find(|(id, _)| id == mesh)
+                .map_or_else(|| format!("missing ({mesh})"), |(_, n)| n.clone());
+            egui::ComboBox::from_id_salt("collider mesh")
+                .selected_text(current)
+                .show_ui(ui, |ui| {
+                    for (id, n) in meshes {
+                        changed |= ui.selectable_value(mesh, *id, n).changed();
+                    }
+                });
+        }
+    }
     changed
 }
 
@@ -78,7 +287,6 @@ impl PebbleApp {
     }
 
     pub(super) fn inspector_ui(&mut self, ui: &mut egui::Ui) {
-        ui.heading("Inspector");
         if ui.input(|i| i.pointer.any_released()) {
             self.history.end_edit();
         }
@@ -100,7 +308,12 @@ impl PebbleApp {
             Some((editing, text)) if editing == id => text,
             _ => entity.name.clone(),
         };
-        let response = ui.text_edit_singleline(&mut name);
+        let response = ui
+            .horizontal(|ui| {
+                let l = ui.label("name");
+                ui.text_edit_singleline(&mut name).labelled_by(l.id)
+            })
+            .inner;
         if response.lost_focus() {
             if name != entity.name && !name.trim().is_empty() {
                 let mut e = entity.clone();
@@ -183,27 +396,147 @@ impl PebbleApp {
                     .changed();
                 kind_changed |= ui.checkbox(shadows, "casts shadows").changed();
             }
-            EntityKind::Emitter(em) => {
+            EntityKind::Emitter(em) => kind_changed |= emitter_ui(ui, em),
+            EntityKind::Light(Light::Hemisphere {
+                sky,
+                ground,
+                ao_strength,
+                ao_radius,
+            }) => {
+                ui.horizontal(|ui| {
+                    ui.label("sky");
+                    kind_changed |= ui.color_edit_button_rgb(sky).changed();
+                    ui.label("ground");
+                    kind_changed |= ui.color_edit_button_rgb(ground).changed();
+                });
                 kind_changed |= ui
                     .add(
-                        egui::DragValue::new(&mut em.count)
-                            .range(0..=64)
-                            .prefix("particles "),
+                        egui::DragValue::new(ao_strength)
+                            .speed(0.01)
+                            .range(0.0..=1.0)
+                            .prefix("AO strength "),
                     )
                     .changed();
-                kind_changed |= range_ui(
-                    ui,
-                    "speed",
-                    &mut em.speed,
-                    0.02,
-                    f32::MIN..=f32::MAX,
-                    " m/s",
-                );
-                kind_changed |= range_ui(ui, "life", &mut em.life, 0.01, 0.01..=60.0, " s");
-                kind_changed |= range_ui(ui, "size", &mut em.size, 0.01, f32::MIN..=f32::MAX, " m");
-                ui.label("gravity");
-                kind_changed |= vec3_ui(ui, &mut em.gravity, 0.02, " m/s²");
-                kind_changed |= ui.checkbox(&mut em.additive, "additive").changed();
+                kind_changed |= ui
+                    .add(
+                        egui::DragValue::new(ao_radius)
+                            .speed(0.02)
+                            .range(0.01..=50.0)
+                            .prefix("AO radius ")
+                            .suffix(" m"),
+                    )
+                    .changed();
+            }
+            EntityKind::Collider(c) => {
+                let meshes: Vec<(EntityId, String)> = self
+                    .scene
+                    .entities_of(pebble_model::Kind::Mesh)
+                    .map(|e| (e.id, e.name.clone()))
+                    .collect();
+                kind_changed |= collider_ui(ui, c, &meshes);
+            }
+            EntityKind::BallPit(b) => {
+                kind_changed |= ui
+                    .add(
+                        egui::DragValue::new(&mut b.count)
+                            .range(0..=256)
+                            .prefix("balls "),
+                    )
+                    .changed();
+                kind_changed |= ui
+                    .add(
+                        egui::DragValue::new(&mut b.radius)
+                            .speed(0.005)
+                            .range(0.01..=5.0)
+                            .prefix("radius ")
+                            .suffix(" m"),
+                    )
+                    .changed();
+                kind_changed |= ui
+                    .add(
+                        egui::DragValue::new(&mut b.mass)
+                            .speed(0.01)
+                            .range(0.001..=1000.0)
+                            .prefix("mass ")
+                            .suffix(" kg"),
+                    )
+                    .changed();
+                kind_changed |= ui
+                    .add(
+                        egui::DragValue::new(&mut b.restitution)
+                            .speed(0.01)
+                            .range(0.0..=1.0)
+                            .prefix("bounce "),
+                    )
+                    .changed();
+                ui.label("spawn box, from");
+                kind_changed |= vec3_ui(ui, &mut b.spawn_min, 0.02, " m");
+                ui.label("to");
+                kind_changed |= vec3_ui(ui, &mut b.spawn_max, 0.02, " m");
+            }
+            EntityKind::Patrol(p) => {
+                kind_changed |= ui
+                    .add(
+                        egui::DragValue::new(&mut p.radius)
+                            .speed(0.01)
+                            .range(0.01..=10.0)
+                            .prefix("radius ")
+                            .suffix(" m"),
+                    )
+                    .changed();
+                kind_changed |= ui
+                    .add(
+                        egui::DragValue::new(&mut p.speed)
+                            .speed(0.02)
+                            .range(0.0..=50.0)
+                            .prefix("speed ")
+                            .suffix(" m/s"),
+                    )
+                    .changed();
+                kind_changed |= abgr_ui(ui, "colour", &mut p.color);
+                ui.label("waypoints");
+                let mut remove = None;
+                for (k, w) in p.waypoints.iter_mut().enumerate() {
+                    ui.horizontal(|ui| {
+                        ui.label(format!("{k}"));
+                        kind_changed |= vec3_ui(ui, w, 0.02, " m");
+                        if ui.small_button("✕").on_hover_text("remove").clicked() {
+                            remove = Some(k);
+                        }
+                    });
+                }
+                if let Some(k) = remove {
+                    p.waypoints.remove(k);
+                    kind_changed = true;
+                }
+                if ui.small_button("add a waypoint").clicked() {
+                    let last = p.waypoints.last().copied().unwrap_or_default();
+                    p.waypoints.push(last + Vec3::X);
+                    kind_changed = true;
+                }
+            }
+            EntityKind::Custom(c) => {
+                ui.horizontal(|ui| {
+                    ui.label("tag");
+                    kind_changed |= ui.text_edit_singleline(&mut c.tag).changed();
+                });
+                ui.label("JSON");
+                kind_changed |= ui
+                    .add(
+                        egui::TextEdit::multiline(&mut c.json)
+                            .code_editor()
+                            .desired_rows(4),
+                    )
+                    .changed();
+                if let Err(e) = serde_json::from_str::<serde_json::Value>(&c.json) {
+                    ui.colored_label(egui::Color32::LIGHT_RED, format!("not valid JSON: {e}"));
+                }
+            }
+            EntityKind::Walkable(m) => {
+                ui.label(format!(
+                    "walkable surface: {} triangles (exported to walkable_mesh, never drawn)",
+                    m.faces.len()
+                ));
             }
             EntityKind::Trigger(tr) => {
                 ui.label("size");

@@ -205,6 +205,8 @@ pub struct PebbleApp {
     hover_point: Option<Vec3>,
     /// The docked panels.
     layout: egui_tiles::Tree<Pane>,
+    /// Scene clock speed (1 = real time).
+    pub clock_speed: f32,
     /// Bring these panels to the front next frame (View menu, tests).
     pub show_log: bool,
     pub show_inspector: bool,
@@ -250,7 +252,7 @@ struct GizmoDrag {
 
 /// The view cube's size in points, and how far its projection reaches (in cube
 /// radii: a corner seen head-on is √3 from the centre).
-const VIEW_CUBE_SIZE: f32 = 96.0;
+const VIEW_CUBE_SIZE: f32 = 120.0;
 const VIEW_CUBE_REACH: f32 = 1.8;
 
 /// Easing time constants: a wheel zoom settles in ~120 ms, a framing or a view
@@ -342,6 +344,7 @@ impl PebbleApp {
             view_target: None,
             prefs,
             layout,
+            clock_speed: 1.0,
             show_log: false,
             show_inspector: false,
             show_outliner: false,
@@ -1100,6 +1103,37 @@ impl PebbleApp {
                     .fixed_decimals(2),
             )
             .on_hover_text("scene clock: drag to scrub");
+            ui.add(
+                egui::DragValue::new(&mut self.clock_speed)
+                    .speed(0.01)
+                    .range(0.0..=8.0)
+                    .prefix("× ")
+                    .fixed_decimals(2),
+            )
+            .on_hover_text("clock speed");
+            ui.separator();
+            let env = self.scene.settings().environment;
+            let mut chosen = env;
+            egui::ComboBox::from_id_salt("environment")
+                .selected_text(env.preset_name())
+                .show_ui(ui, |ui| {
+                    use pebble_model::scene::Environment;
+                    for e in [
+                        Environment::Dawn,
+                        Environment::Day,
+                        Environment::Dusk,
+                        Environment::Night,
+                    ] {
+                        ui.selectable_value(&mut chosen, e, e.preset_name());
+                    }
+                })
+                .response
+                .on_hover_text("environment preset (sky, fog, default sun)");
+            if chosen != env {
+                let mut settings = self.scene.settings().clone();
+                settings.environment = chosen;
+                self.run_command(pebble_model::command::SetSettings::new(settings));
+            }
         });
     }
 
@@ -1915,7 +1949,7 @@ impl eframe::App for PebbleApp {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
         if self.playing {
-            self.clock += f64::from(dt);
+            self.clock += f64::from(dt * self.clock_speed);
             ctx.request_repaint();
         }
         // While a text field has the keyboard, keys are text, not shortcuts.
