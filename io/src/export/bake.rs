@@ -17,7 +17,7 @@ use pebble_model::scene::Environment;
 use pebble_model::{Kind, Scene};
 use rayon::prelude::*;
 
-use super::bvh::{Bvh, Triangle};
+use super::bvh::{Bvh, Triangle, Walk};
 use super::{ExportError, Run};
 
 /// Lights after the environment preset filled in what the scene does not set.
@@ -129,42 +129,73 @@ impl Lighting {
 fn occluders(map: &Map) -> Bvh {
     let mut alpha = Vec::new();
     let mut cutout_index = HashMap::new();
-    let mut tris = Vec::new();
-    for m in &map.meshes {
-        let tex = usize::try_from(m.texture_id)
-            .ok()
-            .and_then(|i| map.textures.get(i));
-        let cutout = match tex.map(|t| t.alpha_mode) {
-            Some(PbmAlpha::Blend) => continue,
-            Some(PbmAlpha::Cutout) => {
-                let t = tex.expect("checked above");
-                let next = cutout_index.len() as u32;
-                let idx = *cutout_index.entry(m.texture_id).or_insert_with(|| {
-                    let rgba = pbm::texture::decode(&t.data, t.format);
-                    alpha.push((
-                        u32::from(t.width),
-                        u32::from(t.height),
-                        rgba.chunks_exact(4).map(|p| p[3]).collect(),
-                    ));
-                    next
-                });
-                Some(idx)
+    // Per mesh: whether it occludes and its cutout map (numbered in mesh order).
+    let kinds: Vec<Option<Option<u32>>> = map
+        .meshes
+        .iter()
+        .map(|m| {
+            let tex = usize::try_from(m.texture_id)
+                .ok()
+                .and_then(|i| map.textures.get(i));
+            match tex.map(|t| t.alpha_mode) {
+                Some(PbmAlpha::Blend) => None,
+                Some(PbmAlpha::Cutout) => {
+                    let t = tex.expect("checked above");
+                    let next = cutout_index.len() as u32;
+                    let idx = *cutout_index.entry(m.texture_id).or_insert_with(|| {
+                        let rgba = pbm::texture::decode(&t.data, t.format);
+                        alpha.push((
+                            u32::from(t.width),
+                            u32::from(t.height),
+                            rgba.chunks_exact(4).map(|p| p[3]).collect(),
+                        ));
+                        next
+                    });
+                    Some(Some(idx))
+                }
+                _ => Some(None),
             }
-            _ => None,
-        };
-        for c in m.vertices.chunks_exact(3) {
-            tris.push(Triangle {
+        })
+        .collect();
+    // Each mesh fills its own stretch of the list, in parallel.
+    let total = map
+        .meshes
+        .iter()
+        .zip(&kinds)
+        .filter(|(_, kind)| kind.is_some())
+        .map(|(m, _)| m.vertices.len() / 3)
+        .sum();
+    let blank = Triangle {
+        p: [Vec3::ZERO; 3],
+        uv: [[0.0; 2]; 3],
+        cutout: None,
+    };
+    let mut tris = vec![blank; total];
+    let mut parts = Vec::with_capacity(map.meshes.len());
+    let mut rest = &mut tris[..];
+    for (m, kind) in map.meshes.iter().zip(&kinds) {
+        if let Some(cutout) = kind {
+            let (part, tail) = rest.split_at_mut(m.vertices.len() / 3);
+            parts.push((m, *cutout, part));
+            rest = tail;
+        }
+    }
+    parts.into_par_iter().for_each(|(m, cutout, part)| {
+        for (t, c) in part.iter_mut().zip(m.vertices.chunks_exact(3)) {
+            *t = Triangle {
                 p: [0, 1, 2].map(|k| Vec3::from(c[k].pos)),
                 uv: [0, 1, 2].map(|k| c[k].uv),
                 cutout,
-            });
+            };
         }
-    }
+    });
     Bvh::build(&tris, alpha)
 }
 
 /// A fast hasher for the bit patterns of vertex keys (SipHash's DoS resistance buys
-/// nothing here and costs a third of the bake's set-up).
+/// nothing here and costs a third of the bake's set-up): a folded multiply per
+/// 64-bit word, which mixes every input bit into the low bits (the table's index)
+/// and the high ones (its tags and the shard).
 #[derive(Default)]
 struct KeyHasher(u64);
 
@@ -179,12 +210,9 @@ impl std::hash::Hasher for KeyHasher {
         }
     }
 
-    fn write_u32(&mut self, v: u32) {
-        self.write_u64(u64::from(v));
-    }
-
     fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        let x = u128::from(self.0 ^ v) * 0x5851_f42d_4c95_7f2d_u128;
+        self.0 = (x as u64) ^ (x >> 64) as u64 ^ 0x2d35_8dcc_aa6c_78a5;
     }
 }
 
@@ -194,8 +222,30 @@ fn rnd(key: u32, i: u32, c: u32) -> f32 {
 }
 
 /// The light reaching a point and how many rays were traced for it.
-fn light_at(l: &Lighting, bvh: &Bvh, p: Vec3, n: Vec3, ao_rays: u32, key: u32) -> (Vec3, u64) {
+fn light_at(
+    l: &Lighting,
+    bvh: &Bvh,
+    walk: &mut Walk,
+    p: Vec3,
+    n: Vec3,
+    ao_rays: u32,
+    key: u32,
+) -> (Vec3, u64) {
     let o = p + n * 1e-3;
+    let ao = ao_rays > 0 && l.ao_strength > 0.0 && l.ao_radius > 0.0;
+    // Every ray starts at `o`: with AO on, the walks start at the subtrees around
+    // it (rays that leave the scene's box within the AO radius — AO rays, and
+    // shadow rays from low ground — skip the upper levels of the tree).
+    if ao {
+        bvh.focus(walk, o, l.ao_radius);
+    }
+    let occluded = |walk: &mut Walk, d: Vec3, tmax: f32| {
+        if ao {
+            bvh.occluded_near(walk, d, tmax)
+        } else {
+            bvh.occluded_by(walk, o, d, tmax)
+        }
+    };
     let mut sum = Vec3::ZERO;
     let mut rays = 0u64;
     for (dir, color, shadows) in &l.suns {
@@ -203,7 +253,7 @@ fn light_at(l: &Lighting, bvh: &Bvh, p: Vec3, n: Vec3, ao_rays: u32, key: u32) -
         let ndl = n.dot(to_light);
         if ndl > 0.0 {
             rays += u64::from(*shadows);
-            if !(*shadows && bvh.occluded(o, to_light, f32::INFINITY)) {
+            if !(*shadows && occluded(walk, to_light, f32::INFINITY)) {
                 sum += *color * ndl;
             }
         }
@@ -219,7 +269,7 @@ fn light_at(l: &Lighting, bvh: &Bvh, p: Vec3, n: Vec3, ao_rays: u32, key: u32) -
         let falloff = (1.0 - dist / radius).powi(2);
         if ndl > 0.0 {
             rays += u64::from(*shadows);
-            if !(*shadows && bvh.occluded(o, to_light, dist)) {
+            if !(*shadows && occluded(walk, to_light, dist)) {
                 sum += *color * ndl * falloff;
             }
         }
@@ -235,7 +285,7 @@ fn light_at(l: &Lighting, bvh: &Bvh, p: Vec3, n: Vec3, ao_rays: u32, key: u32) -
             let phi = std::f32::consts::TAU * u2;
             let d = (t1 * (r * phi.cos()) + t2 * (r * phi.sin()) + n * (1.0 - u1).max(0.0).sqrt())
                 .normalize();
-            if bvh.occluded(o, d, l.ao_radius) {
+            if occluded(walk, d, l.ao_radius) {
                 hits += 1;
             }
         }
@@ -271,7 +321,7 @@ pub(crate) fn bake(
             rayon::join(|| occluders(shared), || unique_points(shared, normals));
         let light: Vec<(Vec3, u64)> = points
             .par_iter()
-            .map(|(p, n)| {
+            .map_init(Walk::new, |walk, (p, n)| {
                 if cancel.load(std::sync::atomic::Ordering::Relaxed) {
                     return (Vec3::ZERO, 0);
                 }
@@ -281,7 +331,7 @@ pub(crate) fn bake(
                         ^ p.z.to_bits().rotate_left(22)
                         ^ n.x.to_bits().rotate_left(5),
                 );
-                light_at(&lighting, &bvh, *p, *n, ao_rays, key)
+                light_at(&lighting, &bvh, walk, *p, *n, ao_rays, key)
             })
             .collect();
         map.meshes
@@ -309,7 +359,18 @@ pub(crate) fn bake(
     Ok(rays)
 }
 
-type VertexKey = [u32; 6];
+/// A vertex's position and normal, bit for bit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct VertexKey([u32; 6]);
+
+impl std::hash::Hash for VertexKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for pair in self.0.chunks_exact(2) {
+            state.write_u64(u64::from(pair[0]) | u64::from(pair[1]) << 32);
+        }
+    }
+}
+
 type KeyMap<V> = HashMap<VertexKey, V, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// The unique (position, normal) points of the map's vertices and, mesh by mesh,
@@ -317,14 +378,14 @@ type KeyMap<V> = HashMap<VertexKey, V, std::hash::BuildHasherDefault<KeyHasher>>
 /// map only sees each mesh's distinct points.
 fn unique_points(map: &Map, normals: &[Vec<Vec3>]) -> (Vec<(Vec3, Vec3)>, Vec<Vec<u32>>) {
     let key = |p: [f32; 3], n: Vec3| -> VertexKey {
-        [
+        VertexKey([
             p[0].to_bits(),
             p[1].to_bits(),
             p[2].to_bits(),
             n.x.to_bits(),
             n.y.to_bits(),
             n.z.to_bits(),
-        ]
+        ])
     };
     // Per mesh: its distinct (key, position, normal) and each vertex's index there.
     type Distinct = Vec<(VertexKey, Vec3, Vec3)>;
@@ -356,7 +417,7 @@ fn unique_points(map: &Map, normals: &[Vec<Vec3>]) -> (Vec<(Vec3, Vec3)>, Vec<Ve
     const SHARDS: usize = 64;
     let shard_of = |k: &VertexKey| {
         use std::hash::{BuildHasher, BuildHasherDefault};
-        BuildHasherDefault::<KeyHasher>::default().hash_one(k) as usize >> 7 & (SHARDS - 1)
+        (BuildHasherDefault::<KeyHasher>::default().hash_one(k) >> 32) as usize & (SHARDS - 1)
     };
     let mut buckets: Vec<Vec<(u32, u32)>> = vec![Vec::new(); SHARDS];
     for (m, (distinct, _)) in local.iter().enumerate() {

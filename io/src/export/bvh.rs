@@ -33,10 +33,10 @@ pub type AlphaMap = (u32, u32, Vec<u8>);
 struct Wide {
     lo: [Vec4; 3],
     hi: [Vec4; 3],
-    /// Inner child: its node; leaf: its first pack of four triangles.
+    /// Inner child: its node; leaf: its pack of four triangles.
     child: [u32; 4],
-    /// Packs in a leaf child; 0 for an inner child or an empty slot.
-    count: [u32; 4],
+    /// Which slots are leaves (bit k for slot k); empty slots are not.
+    leaves: u32,
 }
 
 impl Wide {
@@ -45,7 +45,7 @@ impl Wide {
         lo: [Vec4::INFINITY; 3],
         hi: [Vec4::INFINITY; 3],
         child: [0; 4],
-        count: [0; 4],
+        leaves: 0,
     };
 }
 
@@ -84,18 +84,24 @@ const SAH_DEPTH: usize = 28;
 /// Ranges at most this large split by sorting their centroids (exact SAH on the
 /// widest axis) rather than binning, whose fixed cost would dominate.
 const SMALL_RANGE: usize = 32;
+/// Ranges at least this large split at the middle of their centroids (one pass,
+/// no bins): near the root the SAH's choice matters little, and the focused walks
+/// of [`Bvh::occluded_near`] start below these levels anyway.
+const MIDDLE_RANGE: usize = 4096;
 /// Ranges at least this large build their two halves in parallel.
 const PARALLEL_RANGE: usize = 1 << 14;
 /// Room for the deepest walk: three pushes per wide level.
 const STACK: usize = 3 * (SAH_DEPTH + 34);
 
 /// An any-hit BVH over triangles.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Bvh {
     wide: Vec<Wide>,
     packs: Vec<Pack>,
-    /// Per pack lane: what only a hit needs.
-    cold: Vec<Cold>,
+    /// Per pack, per lane: what only a hit needs.
+    cold: Vec<[Cold; 4]>,
+    /// The box around every triangle.
+    bounds: Bounds,
     alpha: Vec<AlphaMap>,
 }
 
@@ -179,8 +185,11 @@ impl Bvh {
     pub fn build(triangles: &[Triangle], alpha: Vec<AlphaMap>) -> Self {
         if triangles.is_empty() {
             return Self {
+                wide: Vec::new(),
+                packs: Vec::new(),
+                cold: Vec::new(),
+                bounds: Bounds::EMPTY,
                 alpha,
-                ..Self::default()
             };
         }
         let mut items: Vec<Item> = triangles
@@ -226,8 +235,8 @@ impl Bvh {
             .collect();
         let cold = leaves
             .par_iter()
-            .flat_map_iter(|&leaf| {
-                lanes(leaf).map(|t| match t {
+            .map(|&leaf| {
+                let mut lane = lanes(leaf).map(|t| match t {
                     Some(t) => Cold {
                         uv: t.uv,
                         cutout: t.cutout.unwrap_or(NO_CUTOUT),
@@ -236,13 +245,15 @@ impl Bvh {
                         uv: [[0.0; 2]; 3],
                         cutout: NO_CUTOUT,
                     },
-                })
+                });
+                [0; 4].map(|_| lane.next().expect("four lanes"))
             })
             .collect();
         Self {
             wide,
             packs,
             cold,
+            bounds: info.bounds,
             alpha,
         }
     }
@@ -300,9 +311,152 @@ impl Bvh {
     /// Whether anything blocks the ray from `o` along unit `d` before `tmax`
     /// (`f32::INFINITY` for an unbounded ray).
     pub fn occluded(&self, o: Vec3, d: Vec3, tmax: f32) -> bool {
-        if self.wide.is_empty() {
-            return false;
+        self.occluded_by(&mut Walk::new(), o, d, tmax)
+    }
+
+    /// [`Bvh::occluded`] with a reusable walk (no stack to set up per ray).
+    pub fn occluded_by(&self, walk: &mut Walk, o: Vec3, d: Vec3, tmax: f32) -> bool {
+        match self.wide.first() {
+            Some(root) => self.walk(root, &mut walk.stack, o, d, tmax),
+            None => false,
         }
+    }
+
+    /// Prepares `walk` for rays from `o`: those that stay within `reach` of it
+    /// then start below the root, at up to four subtrees whose boxes touch the
+    /// cube around `o` (every triangle such a ray can reach is in one of them),
+    /// tested as one node. See [`Bvh::occluded_near`].
+    ///
+    /// The start is found by opening, largest first, the subtrees that touch the
+    /// cube, for as long as their touching children still fit in four slots.
+    pub fn focus(&self, walk: &mut Walk, o: Vec3, reach: f32) {
+        walk.at = o;
+        walk.reach = reach;
+        walk.near = Wide::EMPTY;
+        if self.wide.is_empty() {
+            return;
+        }
+        // Generous against rounding: the hit point of a ray of length `reach` is
+        // within the cube mathematically; the margin covers the arithmetic.
+        let margin = reach * 1e-3 + 1e-2;
+        let q_lo = (o - Vec3::splat(reach + margin))
+            .to_array()
+            .map(Vec4::splat);
+        let q_hi = (o + Vec3::splat(reach + margin))
+            .to_array()
+            .map(Vec4::splat);
+        // The children of `w` whose boxes touch the cube, and their areas (−∞ for
+        // leaves, which cannot be opened).
+        let touching = |w: &Wide| {
+            let mut m = 0xF;
+            let mut e = [Vec4::ZERO; 3];
+            for axis in 0..3 {
+                m &=
+                    w.lo[axis].cmple(q_hi[axis]).bitmask() & w.hi[axis].cmpge(q_lo[axis]).bitmask();
+                e[axis] = w.hi[axis] - w.lo[axis];
+            }
+            let area = (e[0] * e[1] + e[1] * e[2] + e[2] * e[0]).to_array();
+            let inner = [0, 1, 2, 3].map(|k| {
+                if w.leaves & 1 << k == 0 {
+                    area[k]
+                } else {
+                    f32::NEG_INFINITY
+                }
+            });
+            (m, inner)
+        };
+        // The start entries: (node holding the entry, its slot, area if openable).
+        let mut entries = [(0u32, 0u32, 0.0f32); 4];
+        let mut len = 0;
+        let (mut m, area) = touching(&self.wide[0]);
+        while m != 0 {
+            let k = m.trailing_zeros();
+            m &= m - 1;
+            entries[len] = (0, k, area[k as usize]);
+            len += 1;
+        }
+        // Open the largest inner entry whose reachable children still fit.
+        loop {
+            let mut at = 0;
+            for i in 1..len {
+                if entries[i].2 > entries[at].2 {
+                    at = i;
+                }
+            }
+            if len == 0 || entries[at].2 == f32::NEG_INFINITY {
+                break;
+            }
+            let (node, slot, _) = entries[at];
+            let child = self.wide[node as usize].child[slot as usize];
+            let (m, area) = touching(&self.wide[child as usize]);
+            if len - 1 + m.count_ones() as usize > 4 {
+                entries[at].2 = f32::NEG_INFINITY;
+                continue;
+            }
+            len -= 1;
+            entries[at] = entries[len];
+            let mut m = m;
+            while m != 0 {
+                let k = m.trailing_zeros();
+                m &= m - 1;
+                entries[len] = (child, k, area[k as usize]);
+                len += 1;
+            }
+        }
+        for (slot, &(node, k, _)) in entries[..len].iter().enumerate() {
+            let (src, k) = (&self.wide[node as usize], k as usize);
+            let dst = &mut walk.near;
+            for axis in 0..3 {
+                dst.lo[axis][slot] = src.lo[axis][k];
+                dst.hi[axis][slot] = src.hi[axis][k];
+            }
+            dst.child[slot] = src.child[k];
+            dst.leaves |= (src.leaves >> k & 1) << slot;
+        }
+    }
+
+    /// [`Bvh::occluded`] for a ray from the point `walk` was last focused on: the
+    /// same answer, from fewer nodes when the ray's stretch inside the tree's box
+    /// is within the focus's reach (beyond the box there is nothing to hit).
+    ///
+    /// The same answer, not just a close one: every leaf the walk from the root
+    /// would enter lies under a start node, and the boxes from there down are
+    /// tested with the same numbers; the levels skipped hold boxes that contain
+    /// the start nodes', which a ray entering those enters too.
+    pub fn occluded_near(&self, walk: &mut Walk, d: Vec3, tmax: f32) -> bool {
+        let Walk {
+            stack,
+            near,
+            at,
+            reach,
+        } = walk;
+        let Some(root) = self.wide.first() else {
+            return false;
+        };
+        if tmax.min(self.exit(*at, d)) > *reach {
+            return self.walk(root, stack, *at, d, tmax);
+        }
+        // The same reach as from the root, so the boxes and triangles below the
+        // start nodes are tested exactly as that walk would test them.
+        self.walk(near, stack, *at, d, tmax)
+    }
+
+    /// How far a ray from `o` along `d` runs before it leaves the tree's box.
+    fn exit(&self, o: Vec3, d: Vec3) -> f32 {
+        let (o, d) = (Vec3A::from(o), Vec3A::from(d));
+        let inv = Vec3A::ONE / d;
+        let a = (self.bounds.lo - o) * inv;
+        let b = (self.bounds.hi - o) * inv;
+        // NaN (a zero direction on a face of the box) counts as unbounded.
+        let far = a.max(b);
+        [far.x, far.y, far.z]
+            .into_iter()
+            .map(|t| if t.is_nan() { f32::INFINITY } else { t })
+            .fold(f32::INFINITY, f32::min)
+    }
+
+    #[inline(always)]
+    fn walk(&self, start: &Wide, stack: &mut [u32; STACK], o: Vec3, d: Vec3, tmax: f32) -> bool {
         // No zero components: a finite reciprocal keeps NaN out of the slab tests.
         let away = |c: f32| {
             if c.abs() < 1e-12 {
@@ -321,52 +475,89 @@ impl Bvh {
             Vec4::splat(o_inv.y),
             Vec4::splat(o_inv.z),
         );
+        // Per axis, the slab a ray enters first: the low plane when the direction
+        // is positive. Lower bounds never exceed upper ones, so this picks what
+        // `min` and `max` of the two would, bit for bit.
+        let (sx, sy, sz) = (
+            usize::from(inv.x < 0.0),
+            usize::from(inv.y < 0.0),
+            usize::from(inv.z < 0.0),
+        );
         let limit = Vec4::splat(tmax);
         let o4 = [o.x, o.y, o.z].map(Vec4::splat);
         let d4 = [d.x, d.y, d.z].map(Vec4::splat);
-        let mut stack = [0u32; STACK];
         let mut sp = 0usize;
-        let mut n = 0usize;
+        let mut w = start;
         loop {
-            let w = &self.wide[n];
-            let (ax, bx) = (w.lo[0] * ix - ox, w.hi[0] * ix - ox);
-            let (ay, by) = (w.lo[1] * iy - oy, w.hi[1] * iy - oy);
-            let (az, bz) = (w.lo[2] * iz - oz, w.hi[2] * iz - oz);
-            let near = ax.min(bx).max(ay.min(by)).max(az.min(bz).max(Vec4::ZERO));
-            let far = ax.max(bx).min(ay.max(by)).min(az.max(bz).min(limit));
-            let mut mask = near.cmple(far).bitmask();
-            // Inner children go on the stack in slot order: most rays miss, and a
-            // miss visits every entered box whatever the order, so sorting by
-            // distance costs more than it saves.
-            while mask != 0 {
-                let k = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                let leaf = w.count[k];
-                if leaf > 0 {
-                    let a = w.child[k] as usize;
-                    for (j, pack) in self.packs[a..a + leaf as usize].iter().enumerate() {
-                        let (mut hits, u, v) = Self::hit4(pack, &o4, &d4, limit);
-                        while hits != 0 {
-                            let lane = hits.trailing_zeros() as usize;
-                            hits &= hits - 1;
-                            if !self.passes_cutout(&self.cold[(a + j) * 4 + lane], u[lane], v[lane])
-                            {
-                                return true;
-                            }
-                        }
+            let b = [&w.lo, &w.hi];
+            let nx = b[sx][0] * ix - ox;
+            let fx = b[1 - sx][0] * ix - ox;
+            let ny = b[sy][1] * iy - oy;
+            let fy = b[1 - sy][1] * iy - oy;
+            let nz = b[sz][2] * iz - oz;
+            let fz = b[1 - sz][2] * iz - oz;
+            let near = nx.max(ny).max(nz.max(Vec4::ZERO));
+            let far = fx.min(fy).min(fz.min(limit));
+            let mask = near.cmple(far).bitmask();
+            // Leaves first (a hit ends the walk), then inner children go on the
+            // stack in slot order: most rays miss, and a miss visits every entered
+            // box whatever the order, so sorting by distance costs more than it
+            // saves.
+            let mut leaves = mask & w.leaves;
+            while leaves != 0 {
+                let k = leaves.trailing_zeros() as usize;
+                leaves &= leaves - 1;
+                let a = w.child[k] as usize;
+                let (mut hits, u, v) = Self::hit4(&self.packs[a], &o4, &d4, limit);
+                while hits != 0 {
+                    let lane = hits.trailing_zeros() as usize;
+                    hits &= hits - 1;
+                    if !self.passes_cutout(&self.cold[a][lane], u[lane], v[lane]) {
+                        return true;
                     }
-                } else {
-                    // The tree's depth is bounded at build time, so the stack has room.
-                    stack[sp] = w.child[k];
-                    sp += 1;
                 }
+            }
+            let mut inner = mask & !w.leaves;
+            while inner != 0 {
+                let k = inner.trailing_zeros() as usize;
+                inner &= inner - 1;
+                // The tree's depth is bounded at build time, so the stack has room.
+                stack[sp] = w.child[k];
+                sp += 1;
             }
             if sp == 0 {
                 return false;
             }
             sp -= 1;
-            n = stack[sp] as usize;
+            w = &self.wide[stack[sp] as usize];
         }
+    }
+}
+
+/// Scratch for walking the tree: the stack, and where [`Bvh::focus`] says rays
+/// from one point start (a node of its own, the start subtrees as children).
+#[derive(Debug, Clone)]
+pub struct Walk {
+    stack: [u32; STACK],
+    near: Wide,
+    at: Vec3,
+    reach: f32,
+}
+
+impl Walk {
+    pub fn new() -> Self {
+        Self {
+            stack: [0; STACK],
+            near: Wide::EMPTY,
+            at: Vec3::ZERO,
+            reach: 0.0,
+        }
+    }
+}
+
+impl Default for Walk {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -386,6 +577,8 @@ fn split_range(items: &mut [Item], info: &RangeInfo, depth: usize) -> Option<Spl
     if depth < SAH_DEPTH {
         let split = if count <= SMALL_RANGE {
             sorted_split(items, info)
+        } else if count >= MIDDLE_RANGE {
+            middle_split(items, info).or_else(|| sah_split(items, info))
         } else {
             sah_split(items, info)
         };
@@ -397,41 +590,71 @@ fn split_range(items: &mut [Item], info: &RangeInfo, depth: usize) -> Option<Spl
     (count > MAX_LEAF || depth >= SAH_DEPTH).then(|| median_split(items, info))
 }
 
+/// A binary tree built in parts: large ranges build their halves in parallel,
+/// each into its own list, joined once at the end.
+enum Part {
+    Nodes(Vec<BinNode>),
+    Split(Bounds, Box<(Part, Part)>),
+}
+
+impl Part {
+    /// Appends this part's nodes to `out`, its root first, children as indices.
+    fn flatten_into(self, out: &mut Vec<BinNode>) {
+        match self {
+            Part::Nodes(nodes) => {
+                let base = out.len() as u32;
+                out.extend(nodes.into_iter().map(|mut b| {
+                    if !b.leaf {
+                        b.link = b.link.map(|c| c + base);
+                    }
+                    b
+                }));
+            }
+            Part::Split(bounds, halves) => {
+                let at = out.len();
+                out.push(BinNode {
+                    bounds,
+                    link: [0, 0],
+                    leaf: false,
+                });
+                let (l, r) = *halves;
+                let left = out.len() as u32;
+                l.flatten_into(out);
+                let right = out.len() as u32;
+                r.flatten_into(out);
+                out[at].link = [left, right];
+            }
+        }
+    }
+}
+
 /// Builds the binary tree over `items`, which start at `offset` in the final order;
 /// node 0 is the root and children are indices in the result. Large ranges build
 /// their halves in parallel; the result does not depend on it.
 fn build_range(items: &mut [Item], info: RangeInfo, offset: usize, depth: usize) -> Vec<BinNode> {
+    let part = build_part(items, info, offset, depth);
+    let mut nodes = Vec::with_capacity(items.len() / 2 * 2 + 1);
+    part.flatten_into(&mut nodes);
+    nodes
+}
+
+fn build_part(items: &mut [Item], info: RangeInfo, offset: usize, depth: usize) -> Part {
     if items.len() < PARALLEL_RANGE {
-        return build_sequential(items, info, offset, depth);
+        return Part::Nodes(build_sequential(items, info, offset, depth));
     }
     let Some(split) = split_range(items, &info, depth) else {
-        return vec![BinNode {
+        return Part::Nodes(vec![BinNode {
             bounds: info.bounds,
             link: [offset as u32, items.len() as u32],
             leaf: true,
-        }];
+        }]);
     };
     let (left, right) = items.split_at_mut(split.mid);
-    let (l, r) = rayon::join(
-        || build_range(left, split.left, offset, depth + 1),
-        || build_range(right, split.right, offset + split.mid, depth + 1),
+    let halves = rayon::join(
+        || build_part(left, split.left, offset, depth + 1),
+        || build_part(right, split.right, offset + split.mid, depth + 1),
     );
-    let mut nodes = Vec::with_capacity(1 + l.len() + r.len());
-    nodes.push(BinNode {
-        bounds: info.bounds,
-        link: [1, 1 + l.len() as u32],
-        leaf: false,
-    });
-    for part in [l, r] {
-        let base = nodes.len() as u32;
-        nodes.extend(part.into_iter().map(|mut b| {
-            if !b.leaf {
-                b.link = b.link.map(|c| c + base);
-            }
-            b
-        }));
-    }
-    nodes
+    Part::Split(info.bounds, Box::new(halves))
 }
 
 fn build_sequential(
@@ -494,6 +717,45 @@ fn range_info(items: &[Item]) -> RangeInfo {
     }
 }
 
+/// Splits a large range at the middle of its centroids' widest axis, in one pass
+/// that also gathers each side's bounds; `None` when a side would be empty.
+fn middle_split(items: &mut [Item], info: &RangeInfo) -> Option<Split> {
+    let e = info.cbounds.hi - info.cbounds.lo;
+    let axis = if e.x >= e.y && e.x >= e.z {
+        0
+    } else if e.y >= e.z {
+        1
+    } else {
+        2
+    };
+    let plane = info.cbounds.lo[axis] + e[axis] * 0.5;
+    let empty = RangeInfo {
+        bounds: Bounds::EMPTY,
+        cbounds: Bounds::EMPTY,
+    };
+    let (mut left, mut right) = (empty, empty);
+    let (mut i, mut j) = (0usize, items.len());
+    while i < j {
+        let item = items[i];
+        let c = item.centroid();
+        if c[axis] < plane {
+            left.bounds.grow(&item.bounds());
+            left.cbounds.grow_point(c);
+            i += 1;
+        } else {
+            right.bounds.grow(&item.bounds());
+            right.cbounds.grow_point(c);
+            j -= 1;
+            items.swap(i, j);
+        }
+    }
+    (i > 0 && i < items.len()).then_some(Split {
+        mid: i,
+        left,
+        right,
+    })
+}
+
 /// Splits a range at its median centroid along the widest centroid axis.
 fn median_split(items: &mut [Item], info: &RangeInfo) -> Split {
     let e = info.cbounds.hi - info.cbounds.lo;
@@ -554,27 +816,38 @@ fn sah_split(items: &mut [Item], info: &RangeInfo) -> Option<Split> {
         .into();
     let binned: [bool; 3] = binned;
     type Bins = [[Bin; BINS]; 3];
-    let bin = |chunk: &[Item]| {
-        let mut bins: Bins = [[Bin::EMPTY; BINS]; 3];
-        for item in chunk {
-            let (b, c) = (item.bounds(), item.centroid());
-            for (axis, bins) in bins.iter_mut().enumerate() {
-                if !binned[axis] {
-                    continue;
-                }
-                let bin = &mut bins[bin_of(c, axis)];
-                bin.bounds.grow(&b);
-                bin.cbounds.grow_point(c);
-                bin.count += 1;
+    let add = |bins: &mut Bins, item: &Item| {
+        let (b, c) = (item.bounds(), item.centroid());
+        for (axis, bins) in bins.iter_mut().enumerate() {
+            if !binned[axis] {
+                continue;
             }
+            let bin = &mut bins[bin_of(c, axis)];
+            bin.bounds.grow(&b);
+            bin.cbounds.grow_point(c);
+            bin.count += 1;
         }
-        bins
     };
     let merge = |mut a: Bins, b: Bins| {
         for (x, y) in a.iter_mut().flatten().zip(b.iter().flatten()) {
             x.add(y);
         }
         a
+    };
+    // Neighbouring items mostly fall in the same bin: alternating between two
+    // sets of bins keeps each update from waiting on the one before.
+    let bin = |chunk: &[Item]| {
+        let mut even: Bins = [[Bin::EMPTY; BINS]; 3];
+        let mut odd: Bins = [[Bin::EMPTY; BINS]; 3];
+        let mut pairs = chunk.chunks_exact(2);
+        for pair in &mut pairs {
+            add(&mut even, &pair[0]);
+            add(&mut odd, &pair[1]);
+        }
+        for item in pairs.remainder() {
+            add(&mut even, item);
+        }
+        merge(even, odd)
     };
     // Min, max and counts are exact, so the parallel reduction gives the same bins.
     let bins = if items.len() >= PARALLEL_RANGE {
@@ -727,7 +1000,7 @@ fn collapse(binary: &[BinNode]) -> (Vec<Wide>, Vec<(u32, u32)>) {
             }
             if kid.leaf {
                 node.child[slot] = leaves.len() as u32;
-                node.count[slot] = 1;
+                node.leaves |= 1 << slot;
                 leaves.push((kid.link[0], kid.link[1]));
             } else {
                 node.child[slot] = wide.len() as u32;
@@ -821,6 +1094,98 @@ mod tests {
     }
 
     #[test]
+    fn a_focused_walk_answers_like_testing_every_triangle() {
+        // A bumpy sheet of small triangles (like the ground the bake lights) plus
+        // scattered ones above it, so focused walks start deep in the tree.
+        let mut seed = 11u32;
+        let mut tris = Vec::new();
+        let h = |x: i32, z: i32| ((x * 7 + z * 13).rem_euclid(11)) as f32 * 0.02;
+        for z in 0..40 {
+            for x in 0..40 {
+                let p = |dx: i32, dz: i32| {
+                    Vec3::new(
+                        (x + dx) as f32 * 0.25,
+                        h(x + dx, z + dz),
+                        (z + dz) as f32 * 0.25,
+                    )
+                };
+                for p in [[p(0, 0), p(0, 1), p(1, 0)], [p(1, 0), p(0, 1), p(1, 1)]] {
+                    tris.push(Triangle {
+                        p,
+                        uv: [[0.0; 2]; 3],
+                        cutout: None,
+                    });
+                }
+            }
+        }
+        for _ in 0..300 {
+            let c = Vec3::new(
+                rng(&mut seed) * 10.0,
+                rng(&mut seed) * 2.0,
+                rng(&mut seed) * 10.0,
+            );
+            let p = [0, 1, 2].map(|_| {
+                c + (Vec3::new(rng(&mut seed), rng(&mut seed), rng(&mut seed)) - 0.5) * 0.6
+            });
+            tris.push(Triangle {
+                p,
+                uv: [[0.0; 2]; 3],
+                cutout: None,
+            });
+        }
+        let bvh = Bvh::build(&tris, Vec::new());
+        let mut walk = Walk::new();
+        let (mut hits, mut misses, mut near) = (0, 0, 0);
+        for _ in 0..400 {
+            let (x, z) = (rng(&mut seed) * 10.0, rng(&mut seed) * 10.0);
+            let o = Vec3::new(x, h((x * 4.0) as i32, (z * 4.0) as i32) + 0.05, z);
+            let reach = [0.3, 1.0, 2.5][(rng(&mut seed) * 3.0) as usize % 3];
+            bvh.focus(&mut walk, o, reach);
+            for _ in 0..8 {
+                let d = (Vec3::new(rng(&mut seed), rng(&mut seed), rng(&mut seed)) - 0.5)
+                    .normalize_or(Vec3::Y);
+                // Within the reach, beyond it, and unbounded (the sun's).
+                for tmax in [reach * rng(&mut seed), reach, reach * 3.0, f32::INFINITY] {
+                    let expected = brute(&tris, o, d, tmax);
+                    assert_eq!(
+                        bvh.occluded_near(&mut walk, d, tmax),
+                        expected,
+                        "ray {o} {d} {tmax}, focused on {reach}"
+                    );
+                    assert_eq!(bvh.occluded(o, d, tmax), expected);
+                    if expected {
+                        hits += 1
+                    } else {
+                        misses += 1
+                    }
+                    near += usize::from(tmax.min(bvh.exit(o, d)) <= reach);
+                }
+            }
+        }
+        assert!(hits > 500 && misses > 500, "{hits} hits, {misses} misses");
+        // Most rays took the focused walk.
+        assert!(near > 6_000, "{near} focused");
+    }
+
+    #[test]
+    fn a_focus_on_an_empty_tree_or_far_away_finds_nothing() {
+        let empty = Bvh::build(&[], Vec::new());
+        let mut walk = Walk::new();
+        empty.focus(&mut walk, Vec3::ZERO, 1.0);
+        assert!(!empty.occluded_near(&mut walk, Vec3::Y, 1.0));
+        let tri = Triangle {
+            p: [Vec3::ZERO, Vec3::X, Vec3::Z],
+            uv: [[0.0; 2]; 3],
+            cutout: None,
+        };
+        let bvh = Bvh::build(&[tri], Vec::new());
+        bvh.focus(&mut walk, Vec3::new(0.2, 50.0, 0.2), 1.0);
+        assert!(!bvh.occluded_near(&mut walk, Vec3::NEG_Y, 1.0));
+        // Longer than the reach: the walk from the root finds the triangle.
+        assert!(bvh.occluded_near(&mut walk, Vec3::NEG_Y, f32::INFINITY));
+    }
+
+    #[test]
     fn a_transparent_cutout_texel_lets_the_ray_through() {
         let quad = |cutout| {
             [
@@ -872,8 +1237,8 @@ mod tests {
         assert_eq!(a.wide.len(), b.wide.len());
         for (x, y) in a.wide.iter().zip(&b.wide) {
             assert_eq!(
-                (x.lo, x.hi, x.child, x.count),
-                (y.lo, y.hi, y.child, y.count)
+                (x.lo, x.hi, x.child, x.leaves),
+                (y.lo, y.hi, y.child, y.leaves)
             );
         }
     }
