@@ -279,14 +279,23 @@ fn light_at(
         // Cosine-weighted hemisphere around n.
         let (t1, t2) = n.any_orthonormal_pair();
         let mut hits = 0;
-        for i in 0..ao_rays {
-            let (u1, u2) = (rnd(key, i, 0), rnd(key, i, 1));
-            let r = u1.sqrt();
-            let phi = std::f32::consts::TAU * u2;
-            let d = (t1 * (r * phi.cos()) + t2 * (r * phi.sin()) + n * (1.0 - u1).max(0.0).sqrt())
-                .normalize();
-            if occluded(walk, d, l.ao_radius) {
-                hits += 1;
+        // Directions a batch at a time, apart from the walks: their square roots
+        // and divisions then overlap instead of waiting on one another.
+        const BATCH: u32 = 16;
+        let mut dirs = [Vec3::ZERO; BATCH as usize];
+        for first in (0..ao_rays).step_by(BATCH as usize) {
+            let batch = &mut dirs[..(ao_rays - first).min(BATCH) as usize];
+            for (i, d) in (first..).zip(batch.iter_mut()) {
+                let (u1, u2) = (rnd(key, i, 0), rnd(key, i, 1));
+                let r = u1.sqrt();
+                let phi = std::f32::consts::TAU * u2;
+                *d = (t1 * (r * phi.cos()) + t2 * (r * phi.sin()) + n * (1.0 - u1).max(0.0).sqrt())
+                    .normalize();
+            }
+            for d in batch {
+                if occluded(walk, *d, l.ao_radius) {
+                    hits += 1;
+                }
             }
         }
         ambient *= 1.0 - l.ao_strength * hits as f32 / ao_rays as f32;
