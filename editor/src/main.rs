@@ -30,10 +30,31 @@ struct OpenArgs {
     project: std::path::PathBuf,
 }
 
+#[derive(Debug, clap::Args)]
+struct BenchEditorArgs {
+    /// The project (default: the bundled showcase).
+    project: Option<std::path::PathBuf>,
+    /// Frames measured.
+    #[arg(long, default_value_t = 300)]
+    frames: usize,
+    /// Frames drawn before measuring.
+    #[arg(long, default_value_t = 60)]
+    warmup: usize,
+    /// Save a screenshot of the window (PNG) after the warm-up.
+    #[arg(long)]
+    screenshot: Option<std::path::PathBuf>,
+    /// Write the figures as JSON.
+    #[arg(long)]
+    json: Option<std::path::PathBuf>,
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Open a project in the editor window (no subcommand opens the bundled showcase).
     Open(OpenArgs),
+    /// Measure the whole editor's frame time and memory against the bare renderer
+    /// (opens a window; under Xvfb: xvfb-run -a -s "-screen 0 1280x800x24").
+    BenchEditor(BenchEditorArgs),
     /// Inspect and check .pbm map files.
     #[command(subcommand)]
     Pbm(cli::pbm::PbmCommand),
@@ -74,8 +95,18 @@ fn main() -> ExitCode {
     install_panic_hook();
     let args = Args::parse();
     let result = match args.command {
-        None => app::run(app::showcase_path()).map(|()| ExitCode::SUCCESS),
-        Some(Command::Open(args)) => app::run(args.project).map(|()| ExitCode::SUCCESS),
+        None => app::run(app::showcase_path(), None).map(|()| ExitCode::SUCCESS),
+        Some(Command::Open(args)) => app::run(args.project, None).map(|()| ExitCode::SUCCESS),
+        Some(Command::BenchEditor(args)) => app::run(
+            args.project.unwrap_or_else(app::showcase_path),
+            Some(app::bench::BenchOptions {
+                frames: args.frames,
+                warmup: args.warmup,
+                screenshot: args.screenshot,
+                json: args.json,
+            }),
+        )
+        .map(|()| ExitCode::SUCCESS),
         Some(Command::Pbm(cmd)) => cli::pbm::run(cmd),
         Some(Command::Project(cmd)) => cli::project::run(cmd),
         Some(Command::Import(args)) => cli::import::run(args),

@@ -1314,6 +1314,17 @@ impl Renderer {
             .map(|(_, stats)| stats)
     }
 
+    /// [`Renderer::draw`] with overlays and tints (what the editor's viewport draws).
+    pub fn draw_with(
+        &self,
+        camera: &Camera,
+        options: &RenderOptions,
+        extras: &Extras<'_>,
+    ) -> Result<FrameStats, RenderError> {
+        self.frame(camera, options, extras, false)
+            .map(|(_, stats)| stats)
+    }
+
     /// Records one frame into a command buffer the caller submits (the editor's
     /// viewport hands it to egui), and the texture it ends in: the scene at the view's
     /// size, or the 480×272 5551 frame in the PSP look.

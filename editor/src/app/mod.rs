@@ -13,6 +13,7 @@
 //! panel ([`compare`]).
 
 pub mod assets;
+pub mod bench;
 pub mod compare;
 pub mod deploy;
 pub mod files;
@@ -45,8 +46,9 @@ pub fn showcase_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/showcase/showcase.pebble.ron")
 }
 
-/// Opens the editor window on `project` and runs until it closes.
-pub fn run(project: PathBuf) -> anyhow::Result<()> {
+/// Opens the editor window on `project` and runs until it closes (or, with
+/// `bench`, until the benchmark has measured its frames).
+pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Result<()> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         anyhow::bail!(
             "no display to open the editor window on (DISPLAY is not set); run it in a desktop session, or under Xvfb: xvfb-run -a pebble"
@@ -60,14 +62,25 @@ pub fn run(project: PathBuf) -> anyhow::Result<()> {
             .with_app_id("pebble"),
         renderer: eframe::Renderer::Wgpu,
         // The layout and preferences are saved by `App::save`; window size too.
-        persist_window: true,
+        persist_window: bench.is_none(),
         ..Default::default()
     };
+    let mut options = options;
+    if bench.is_some() {
+        // A benchmark measures frames, not the display's refresh rate.
+        options.wgpu_options.surface.present_mode = eframe::wgpu::PresentMode::AutoNoVsync;
+    }
     eframe::run_native(
         "Pebble",
         options,
         Box::new(move |cc| {
-            let app = PebbleApp::new(cc, scene, project).map_err(|e| format!("{e:#}"))?;
+            let mut app = PebbleApp::new(cc, scene, project).map_err(|e| format!("{e:#}"))?;
+            if let Some(options) = bench {
+                // The same start whatever was saved: the default layout and view.
+                app.layout = default_layout();
+                app.recovery = None;
+                app.bench = Some(bench::Bench::new(options));
+            }
             Ok(Box::new(app))
         }),
     )
@@ -205,6 +218,10 @@ pub struct PebbleApp {
     hover_point: Option<Vec3>,
     /// The docked panels.
     layout: egui_tiles::Tree<Pane>,
+    /// `pebble bench-editor`: the measurement in progress.
+    pub bench: Option<bench::Bench>,
+    /// What the viewport drew last (the benchmark's bare renderer repeats it).
+    last_view: Option<bench::LastView>,
     /// Scene clock speed (1 = real time).
     pub clock_speed: f32,
     /// Bring these panels to the front next frame (View menu, tests).
@@ -286,6 +303,13 @@ impl PebbleApp {
         rs.renderer
             .write()
             .callback_resources
+            .insert(viewport::BackgroundResources::new(
+                &rs.device,
+                rs.target_format,
+            ));
+        rs.renderer
+            .write()
+            .callback_resources
             .insert(ViewportResources::new(
                 &rs.device,
                 rs.target_format,
@@ -344,6 +368,8 @@ impl PebbleApp {
             view_target: None,
             prefs,
             layout,
+            bench: None,
+            last_view: None,
             clock_speed: 1.0,
             show_log: false,
             show_inspector: false,
@@ -882,6 +908,84 @@ impl PebbleApp {
         if cancel && let Some(job) = &self.export_job {
             job.cancel();
         }
+    }
+
+    /// Ends `pebble bench-editor`: the bare renderer on the same view, the report
+    /// (stdout and JSON), then closes the window.
+    fn finish_bench(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+        let Some(b) = &self.bench else { return };
+        let (editor_median, editor_p95) = bench::stats(b.editor_times());
+        let (ui_median, _) = bench::stats(&b.ui_times);
+        let frames = b.editor_times().len();
+        let options = b.options.clone();
+        let resident = bench::resident_mb();
+        let result = (|| -> Result<bench::Report, String> {
+            let view = self.last_view.clone().ok_or("the viewport never drew")?;
+            let rs = frame.wgpu_render_state().ok_or("no GPU renderer")?;
+            let adapter = rs.adapter.get_info();
+            let guard = rs.renderer.read();
+            let res = guard
+                .callback_resources
+                .get::<ViewportResources>()
+                .ok_or("no viewport resources")?;
+            let dt = editor_median / 1e3;
+            // Warm the bare path too, then measure as many frames as the editor.
+            bench::bare_renderer_times(&res.renderer, &view, 10, dt)?;
+            let (times, stats) = bench::bare_renderer_times(&res.renderer, &view, frames, dt)?;
+            let (median, p95) = bench::stats(&times);
+            let size = ctx.content_rect().size();
+            Ok(bench::Report {
+                frames,
+                window: [size.x, size.y],
+                viewport_pixels: [view.options.width, view.options.height],
+                adapter: format!("{} ({:?})", adapter.name, adapter.backend),
+                editor_median_ms: editor_median,
+                editor_p95_ms: editor_p95,
+                ui_median_ms: ui_median,
+                renderer_median_ms: median,
+                renderer_p95_ms: p95,
+                ratio: editor_median / median.max(1e-9),
+                resident_mb: resident,
+                triangles: stats.triangles as u64,
+                draw_calls: stats.draw_calls as u64,
+                particles: stats.particles as u64,
+            })
+        })();
+        match result {
+            Ok(r) => {
+                println!(
+                    "editor bench: {} frames, window {:.0}×{:.0} points, viewport {}×{} px, {}",
+                    r.frames,
+                    r.window[0],
+                    r.window[1],
+                    r.viewport_pixels[0],
+                    r.viewport_pixels[1],
+                    r.adapter
+                );
+                println!(
+                    "  whole editor (UI + viewport): median {:.2} ms  p95 {:.2} ms  (of which the app's ui: {:.2} ms)",
+                    r.editor_median_ms, r.editor_p95_ms, r.ui_median_ms
+                );
+                println!(
+                    "  bare renderer, same view:     median {:.2} ms  p95 {:.2} ms  ({} triangles, {} draw calls, {} particles)",
+                    r.renderer_median_ms, r.renderer_p95_ms, r.triangles, r.draw_calls, r.particles
+                );
+                println!("  editor / renderer: {:.2}", r.ratio);
+                match r.resident_mb {
+                    Some(mb) => println!("  resident memory: {mb:.0} MB"),
+                    None => println!("  resident memory: unknown on this system"),
+                }
+                if let Some(path) = &options.json {
+                    let text = serde_json::to_string_pretty(&r).unwrap_or_default();
+                    if let Err(e) = pbm::file::write_atomic(path, text.as_bytes()) {
+                        eprintln!("cannot write {}: {e}", path.display());
+                    }
+                }
+            }
+            Err(e) => eprintln!("editor bench failed: {e}"),
+        }
+        self.allow_close = true;
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
     }
 
     /// Carries out an action once unsaved changes were saved or let go.
@@ -1790,6 +1894,12 @@ impl PebbleApp {
             selected: self.scene.selection().iter().map(|id| id.0).collect(),
             hovered: self.hovered,
         };
+        self.last_view = Some(bench::LastView {
+            camera: callback.camera,
+            options: callback.options,
+            overlay: callback.overlay.clone(),
+            selected: callback.selected.clone(),
+        });
         viewport::paint(ui, rect, callback);
         self.view_cube_ui(ui);
         if let (Some(start), Some(now)) = (self.box_start, response.interact_pointer_pos()) {
@@ -1891,6 +2001,14 @@ impl eframe::App for PebbleApp {
         let ctx = ui.ctx().clone();
         let dt = ctx.input(|i| i.stable_dt).min(0.1);
         self.frame_time = self.frame_time * 0.9 + dt * 0.1;
+        let ui_start = std::time::Instant::now();
+        if let Some(b) = &mut self.bench
+            && !b.done
+            && b.frame(&ctx)
+        {
+            b.done = true;
+            self.finish_bench(&ctx, frame);
+        }
         if let Some((scene, path, unsaved)) = self.next_scene.take() {
             self.install_scene(frame, scene, path, unsaved);
         }
@@ -2066,9 +2184,18 @@ impl eframe::App for PebbleApp {
         ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
         egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui, frame));
+        // No fill here: the panels fill themselves and the viewport covers the
+        // rest; on a software GPU every full-window layer costs milliseconds.
         egui::CentralPanel::default()
-            .frame(egui::Frame::central_panel(ui.style()).inner_margin(0.0))
+            .frame(egui::Frame::NONE)
             .show(ui, |ui| {
+                // The panels' background, drawn cheaply (see BackgroundResources).
+                let fill = ui.visuals().panel_fill.to_array();
+                ui.painter()
+                    .add(eframe::egui_wgpu::Callback::new_paint_callback(
+                        ui.max_rect(),
+                        viewport::BackgroundCallback { color: fill },
+                    ));
                 let mut layout = std::mem::replace(
                     &mut self.layout,
                     egui_tiles::Tree::empty(egui::Id::unique("pebble layout")),
@@ -2076,6 +2203,12 @@ impl eframe::App for PebbleApp {
                 layout.ui(&mut Panes { app: self, frame }, ui);
                 self.layout = layout;
             });
+        if let Some(b) = &mut self.bench
+            && !b.done
+            && !b.editor_times().is_empty()
+        {
+            b.ui_times.push(ui_start.elapsed());
+        }
         // Every status message also goes to the log.
         if self.message != self.logged_message {
             self.logged_message = self.message.clone();
@@ -2086,6 +2219,10 @@ impl eframe::App for PebbleApp {
                 tracing::info!(target: "pebble", "{m}");
             }
         }
+    }
+
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        visuals.panel_fill.to_normalized_gamma_f32()
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

@@ -218,3 +218,149 @@ pub fn paint(ui: &eframe::egui::Ui, rect: eframe::egui::Rect, callback: Viewport
     ui.painter()
         .add(egui_wgpu::Callback::new_paint_callback(rect, callback));
 }
+
+const FILL: &str = r#"
+@group(0) @binding(0) var<uniform> fill_color: vec4<f32>;
+
+@vertex
+fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, 0.0, 1.0);
+}
+
+@fragment
+fn fs_main() -> @location(0) vec4<f32> {
+    return fill_color;
+}
+"#;
+
+/// The window's background behind the panels, drawn as one untextured, unblended
+/// triangle: egui's own fill samples its font texture and blends every pixel,
+/// which on a software GPU (lavapipe) costs tens of milliseconds for a full window.
+#[derive(Debug)]
+pub struct BackgroundResources {
+    pipeline: wgpu::RenderPipeline,
+    buffer: wgpu::Buffer,
+    group: wgpu::BindGroup,
+    srgb_target: bool,
+}
+
+impl BackgroundResources {
+    pub fn new(device: &wgpu::Device, target: wgpu::TextureFormat) -> Self {
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("window background"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            }],
+        });
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("window background"),
+            size: 16,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("window background"),
+            layout: &layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: buffer.as_entire_binding(),
+            }],
+        });
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("window background"),
+            source: wgpu::ShaderSource::Wgsl(FILL.into()),
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("window background"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("window background"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &shader,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &shader,
+                entry_point: Some("fs_main"),
+                compilation_options: Default::default(),
+                targets: &[Some(target.into())],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        Self {
+            pipeline,
+            buffer,
+            group,
+            srgb_target: target.is_srgb(),
+        }
+    }
+}
+
+/// Fills its rectangle with an opaque colour (sRGB bytes, as egui's).
+#[derive(Debug)]
+pub struct BackgroundCallback {
+    pub color: [u8; 4],
+}
+
+impl CallbackTrait for BackgroundCallback {
+    fn prepare(
+        &self,
+        _device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        _screen: &ScreenDescriptor,
+        _encoder: &mut wgpu::CommandEncoder,
+        resources: &mut CallbackResources,
+    ) -> Vec<wgpu::CommandBuffer> {
+        if let Some(res) = resources.get::<BackgroundResources>() {
+            let channel = |c: u8| {
+                let v = f32::from(c) / 255.0;
+                if !res.srgb_target {
+                    v
+                } else if v <= 0.04045 {
+                    v / 12.92
+                } else {
+                    ((v + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            let c = [
+                channel(self.color[0]),
+                channel(self.color[1]),
+                channel(self.color[2]),
+                1.0,
+            ];
+            let bytes: Vec<u8> = c.iter().flat_map(|v| v.to_le_bytes()).collect();
+            queue.write_buffer(&res.buffer, 0, &bytes);
+        }
+        Vec::new()
+    }
+
+    fn paint(
+        &self,
+        _info: eframe::egui::PaintCallbackInfo,
+        pass: &mut wgpu::RenderPass<'static>,
+        resources: &CallbackResources,
+    ) {
+        if let Some(res) = resources.get::<BackgroundResources>() {
+            pass.set_pipeline(&res.pipeline);
+            pass.set_bind_group(0, &res.group, &[]);
+            pass.draw(0..3, 0..1);
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! `pebble bench-editor`: the whole editor (UI and viewport, in its real window)
+//! repainting continuously with the scene clock running, without vsync; the time
+//! between frames gives the median and p95, `/proc/self/status` the resident
+//! memory. Then, in the same process on the same device, the bare renderer draws
+//! the same view (camera, viewport size, overlay, selection, advancing clock) as
+//! many times, so the two figures come from one run. Optionally saves a
+//! screenshot of the window (the README's picture) and a JSON report.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+use pebble_render::{Camera, Extras, Overlay, RenderOptions};
+use serde::Serialize;
+
+/// What to measure.
+#[derive(Debug, Clone)]
+pub struct BenchOptions {
+    /// Frames measured after the warm-up.
+    pub frames: usize,
+    /// Frames drawn first and not counted (shader compilation, uploads, layout).
+    pub warmup: usize,
+    pub screenshot: Option<PathBuf>,
+    pub json: Option<PathBuf>,
+}
+
+/// The view the viewport drew last: what the bare renderer repeats.
+#[derive(Debug, Clone)]
+pub struct LastView {
+    pub camera: Camera,
+    pub options: RenderOptions,
+    pub overlay: Option<Arc<Overlay>>,
+    pub selected: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub frames: usize,
+    pub window: [f32; 2],
+    pub viewport_pixels: [u32; 2],
+    pub adapter: String,
+    pub editor_median_ms: f64,
+    pub editor_p95_ms: f64,
+    /// The app's own `ui` (layout and logic) per frame.
+    pub ui_median_ms: f64,
+    pub renderer_median_ms: f64,
+    pub renderer_p95_ms: f64,
+    /// Editor median / renderer median.
+    pub ratio: f64,
+    pub resident_mb: Option<f64>,
+    pub triangles: u64,
+    pub draw_calls: u64,
+    pub particles: u64,
+}
+
+/// The bench's progress inside the app.
+#[derive(Debug)]
+pub struct Bench {
+    pub options: BenchOptions,
+    drawn: usize,
+    last: Option<Instant>,
+    times: Vec<Duration>,
+    shot_requested: bool,
+    pub done: bool,
+    /// Time spent in the app's own `ui` (layout, logic, recording the viewport),
+    /// per measured frame; the rest is egui's tessellation, the GPU and presenting.
+    pub ui_times: Vec<Duration>,
+}
+
+impl Bench {
+    pub fn new(options: BenchOptions) -> Self {
+        Self {
+            options,
+            drawn: 0,
+            last: None,
+            times: Vec::new(),
+            shot_requested: false,
+            done: false,
+            ui_times: Vec::new(),
+        }
+    }
+
+    /// Called at the start of each frame: records the time since the last one.
+    /// Returns true once every frame has been measured.
+    pub fn frame(&mut self, ctx: &egui::Context) -> bool {
+        let now = Instant::now();
+        if let Some(last) = self.last
+            && self.drawn > self.options.warmup
+        {
+            self.times.push(now - last);
+        }
+        self.last = Some(now);
+        self.drawn += 1;
+        if self.drawn == self.options.warmup
+            && !self.shot_requested
+            && let Some(path) = self.options.screenshot.clone()
+        {
+            self.shot_requested = true;
+            ctx.request_screenshot(move |image| {
+                let [w, h] = image.size;
+                let bytes: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
+                match image::RgbaImage::from_raw(w as u32, h as u32, bytes) {
+                    Some(img) => {
+                        if let Some(dir) = path.parent() {
+                            let _ = std::fs::create_dir_all(dir);
+                        }
+                        match img.save(&path) {
+                            Ok(()) => eprintln!("screenshot: {}", path.display()),
+                            Err(e) => {
+                                eprintln!("cannot save the screenshot {}: {e}", path.display())
+                            }
+                        }
+                    }
+                    None => eprintln!("the screenshot had no pixels"),
+                }
+            });
+        }
+        ctx.request_repaint();
+        self.times.len() >= self.options.frames
+    }
+
+    pub fn editor_times(&self) -> &[Duration] {
+        &self.times
+    }
+}
+
+/// Median and 95th percentile in milliseconds.
+pub fn stats(times: &[Duration]) -> (f64, f64) {
+    let mut ms: Vec<f64> = times.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+    ms.sort_by(f64::total_cmp);
+    if ms.is_empty() {
+        return (0.0, 0.0);
+    }
+    let at = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.95))
+}
+
+/// Resident memory of this process, MB (Linux: `/proc/self/status`; elsewhere
+/// unknown). Read directly: one line of a kernel file needs no crate.
+pub fn resident_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// The bare renderer on the same view, `frames` times, the clock advancing by
+/// `dt` each frame as the editor's did.
+pub fn bare_renderer_times(
+    renderer: &pebble_render::Renderer,
+    view: &LastView,
+    frames: usize,
+    dt: f64,
+) -> Result<(Vec<Duration>, pebble_render::FrameStats), String> {
+    let mut times = Vec::with_capacity(frames);
+    let mut stats = pebble_render::FrameStats::default();
+    let mut options = view.options;
+    for _ in 0..frames {
+        options.time += dt;
+        let extras = Extras {
+            overlay: view.overlay.as_deref(),
+            selected: &view.selected,
+            ..Extras::default()
+        };
+        let t = Instant::now();
+        stats = renderer
+            .draw_with(&view.camera, &options, &extras)
+            .map_err(|e| e.to_string())?;
+        times.push(t.elapsed());
+    }
+    Ok((times, stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_pick_the_median_and_the_95th_percentile() {
+        let times: Vec<Duration> = (1..=100).rev().map(Duration::from_millis).collect();
+        let (median, p95) = stats(&times);
+        assert!((median - 50.0).abs() <= 1.0, "{median}");
+        assert!((p95 - 95.0).abs() <= 1.0, "{p95}");
+        assert_eq!(stats(&[]), (0.0, 0.0));
+    }
+
+    #[test]
+    fn resident_memory_is_read_on_linux() {
+        if cfg!(target_os = "linux") {
+            let mb = resident_mb().expect("VmRSS");
+            assert!(mb > 1.0 && mb < 100_000.0, "{mb}");
+        }
+    }
+}

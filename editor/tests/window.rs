@@ -1,0 +1,78 @@
+//! The real editor window under Xvfb: `pebble bench-editor` opens the showcase in
+//! a winit window on the software GPU, repaints it, saves a screenshot (how the
+//! README's picture is made) and reports frame times against the bare renderer
+//! and its resident memory. Skips loudly without `xvfb-run` or a GPU adapter
+//! (`PEBBLE_REQUIRE_GPU=1`, as in CI, makes that a failure).
+
+use std::process::Command;
+
+fn require() -> bool {
+    std::env::var_os("PEBBLE_REQUIRE_GPU").is_some_and(|v| v == "1")
+}
+
+#[test]
+fn the_editor_window_runs_under_xvfb_and_reports_its_frames() {
+    if Command::new("xvfb-run").arg("--help").output().is_err() {
+        assert!(
+            !require(),
+            "xvfb-run is missing (apt-get install xvfb xauth)"
+        );
+        eprintln!("*** SKIPPED: no xvfb-run on this machine ***");
+        return;
+    }
+    if pebble_render::gpu::test_gpu("window").is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("pebble-window-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (shot, json) = (dir.join("editor.png"), dir.join("bench.json"));
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_pebble"))
+        .args(["bench-editor", "--frames", "20", "--warmup", "10"])
+        .arg("--screenshot")
+        .arg(&shot)
+        .arg("--json")
+        .arg(&json)
+        // Keep the user's saved layout and preferences out of it.
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .env("HOME", &dir)
+        .output()
+        .expect("runs xvfb-run");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stdout.contains("whole editor (UI + viewport)"), "{stdout}");
+
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&json).expect("the JSON report")).expect("JSON");
+    assert_eq!(report["frames"], 20);
+    for key in ["editor_median_ms", "renderer_median_ms", "ratio"] {
+        let v = report[key].as_f64().unwrap_or(-1.0);
+        assert!(v > 0.0 && v.is_finite(), "{key} = {v}");
+    }
+    assert!(report["resident_mb"].as_f64().unwrap_or(0.0) > 10.0);
+    assert!(
+        report["triangles"].as_u64().unwrap_or(0) > 0,
+        "the bare renderer drew the scene"
+    );
+
+    // The screenshot is the whole window, and its viewport shows the scene: many
+    // colours, not one flat clear colour.
+    let img = image::open(&shot).expect("the screenshot").to_rgba8();
+    assert_eq!((img.width(), img.height()), (1280, 800));
+    let mut colours = std::collections::HashSet::new();
+    for y in (200..600).step_by(4) {
+        for x in (400..900).step_by(4) {
+            let p = img.get_pixel(x, y).0;
+            colours.insert([p[0] / 16, p[1] / 16, p[2] / 16]);
+        }
+    }
+    assert!(
+        colours.len() > 40,
+        "{} colours in the viewport",
+        colours.len()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
