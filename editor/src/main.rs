@@ -46,6 +46,9 @@ struct BenchEditorArgs {
     /// Write the figures as JSON.
     #[arg(long)]
     json: Option<std::path::PathBuf>,
+    /// Select an entity by name first (repeatable).
+    #[arg(long)]
+    select: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -104,6 +107,7 @@ fn main() -> ExitCode {
                 warmup: args.warmup,
                 screenshot: args.screenshot,
                 json: args.json,
+                select: args.select,
             }),
         )
         .map(|()| ExitCode::SUCCESS),

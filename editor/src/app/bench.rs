@@ -23,6 +23,9 @@ pub struct BenchOptions {
     pub warmup: usize,
     pub screenshot: Option<PathBuf>,
     pub json: Option<PathBuf>,
+    /// Entities to select first (by name), so the picture shows the gizmo and the
+    /// inspector.
+    pub select: Vec<String>,
 }
 
 /// The view the viewport drew last: what the bare renderer repeats.

@@ -85,7 +85,7 @@ fn f32_ui(
         egui::DragValue::new(v)
             .speed(speed)
             .range(range)
-            .max_decimals(3)
+            .max_decimals(2)
             .prefix(format!("{label} "))
             .suffix(suffix),
     )

@@ -79,6 +79,14 @@ pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Resu
                 // The same start whatever was saved: the default layout and view.
                 app.layout = default_layout();
                 app.recovery = None;
+                let ids: Vec<EntityId> = options
+                    .select
+                    .iter()
+                    .filter_map(|n| app.scene.entities().find(|e| &e.name == n).map(|e| e.id))
+                    .collect();
+                if !ids.is_empty() {
+                    app.select(ids);
+                }
                 app.bench = Some(bench::Bench::new(options));
             }
             Ok(Box::new(app))
