@@ -1,12 +1,18 @@
 //! A bounding-volume hierarchy over triangles for the bake's any-hit shadow and
 //! AO queries.
 //!
-//! Built once per export: a binary tree with binned surface-area-heuristic splits
-//! (subtrees built in parallel, the result the same whatever the thread count),
-//! then collapsed into a 4-wide tree whose nodes hold their children's boxes as
+//! Built once per export: a binary tree (large ranges split at the middle of their
+//! centroids, smaller ones by binned surface-area-heuristic splits, subtrees built
+//! in parallel, the result the same whatever the thread count), then collapsed
+//! into a 4-wide tree whose nodes hold their children's boxes as
 //! structure-of-arrays, so one SIMD slab test checks four boxes and a ray visits
 //! half the levels. The triangle data a walk touches (a vertex and two edges) lives
 //! apart from the UVs and cutout index that only a hit needs.
+//!
+//! Many short rays from one point (the bake's AO rays) start from a *focus*: the
+//! few subtrees around the point, found once per point, so each ray skips the
+//! upper levels ([`Bvh::focus`], [`Bvh::occluded_near`]); the answers are exactly
+//! those of a walk from the root.
 //!
 //! Written here rather than taken from a crate: the bake needs any-hit queries
 //! with a cutout-alpha test, a deterministic build and no unsafe code; the crates
