@@ -267,3 +267,26 @@ fn dragging_a_row_onto_another_in_the_outliner_reparents_it() {
         None
     );
 }
+
+#[test]
+fn the_create_menu_adds_a_selected_entity_where_the_view_looks_and_undo_removes_it() {
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    let before = harness.state().scene().entities().count();
+    harness.get_by_label("Create").click();
+    harness.run_steps(2);
+    harness.get_by_label("Stairs").click();
+    harness.run_steps(2);
+    let app = harness.state();
+    assert_eq!(app.scene().entities().count(), before + 1);
+    let [id] = app.scene().selection() else {
+        panic!("the new entity is selected: {:?}", app.scene().selection())
+    };
+    let e = app.scene().entity(*id).expect("entity");
+    assert_eq!(e.name, "Stairs");
+    assert!(matches!(e.kind, pebble_model::EntityKind::Mesh(_)));
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert_eq!(harness.state().scene().entities().count(), before);
+}

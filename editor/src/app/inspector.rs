@@ -500,7 +500,7 @@ impl PebbleApp {
                     ui.horizontal(|ui| {
                         ui.label(format!("{k}"));
                         kind_changed |= vec3_ui(ui, w, 0.02, " m");
-                        if ui.small_button("✕").on_hover_text("remove").clicked() {
+                        if ui.small_button("remove").clicked() {
                             remove = Some(k);
                         }
                     });

@@ -15,6 +15,7 @@
 pub mod assets;
 pub mod bench;
 pub mod compare;
+pub mod create;
 pub mod deploy;
 pub mod files;
 pub mod gizmo;
@@ -238,6 +239,11 @@ pub struct PebbleApp {
     pub show_outliner: bool,
     /// The Preferences window.
     pub show_preferences: bool,
+    /// The GPU adapter, for About.
+    adapter: String,
+    /// The Help menu's windows.
+    pub show_help: bool,
+    pub show_about: bool,
     /// The outliner's name filter.
     outliner_search: String,
     /// The Log panel: its buffer and filters; the status message last logged.
@@ -262,6 +268,8 @@ pub struct PebbleApp {
     untitled: bool,
     /// Closing was confirmed (or nothing was unsaved).
     allow_close: bool,
+    /// The point an orbit drag turns about (shown while it lasts).
+    orbit_centre: Option<Vec3>,
     /// Where the view is going (a wheel zoom, a framing, a view cube click) and
     /// the easing's time constant: it gets 95 % of the way in three of them.
     view_target: Option<(OrbitCamera, f32)>,
@@ -374,6 +382,7 @@ impl PebbleApp {
             assets: assets::AssetsState::default(),
             hover_point: None,
             view_target: None,
+            orbit_centre: None,
             prefs,
             layout,
             bench: None,
@@ -383,6 +392,13 @@ impl PebbleApp {
             show_inspector: false,
             show_outliner: false,
             show_preferences: false,
+            show_help: false,
+            adapter: format!(
+                "{} ({:?})",
+                rs.adapter.get_info().name,
+                rs.adapter.get_info().backend
+            ),
+            show_about: false,
             outliner_search: String::new(),
             log,
             log_view: log::LogView::default(),
@@ -546,6 +562,46 @@ impl PebbleApp {
         self.go_to(to);
     }
 
+    /// The toolbar: gizmo mode and axes, snapping, the viewport's looks.
+    fn toolbar_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            for (mode, key) in [
+                (gizmo::Mode::Translate, "W"),
+                (gizmo::Mode::Rotate, "E"),
+                (gizmo::Mode::Scale, "R"),
+            ] {
+                ui.selectable_value(&mut self.gizmo_mode, mode, mode.name())
+                    .on_hover_text(format!("{} gizmo ({key})", mode.name()));
+            }
+            ui.separator();
+            let local = self.prefs.gizmo_space == gizmo::Space::Local;
+            if ui
+                .selectable_label(local, if local { "Local" } else { "World" })
+                .on_hover_text("gizmo axes: world or the entity's own (Q)")
+                .clicked()
+            {
+                self.prefs.gizmo_space = if local {
+                    gizmo::Space::World
+                } else {
+                    gizmo::Space::Local
+                };
+            }
+            ui.toggle_value(&mut self.prefs.snap, "Snap")
+                .on_hover_text(format!(
+                    "{} m, {}°, ×{} (Ctrl inverts while dragging)",
+                    self.prefs.snap_steps.step,
+                    self.prefs.snap_steps.angle_deg,
+                    self.prefs.snap_steps.scale_step
+                ));
+            ui.separator();
+            ui.toggle_value(&mut self.psp, "PSP preview")
+                .on_hover_text("the renderer's PSP look: 480×272, the GE's sampling, 5551 dither");
+            ui.toggle_value(&mut self.preview_light, "Preview light")
+                .on_hover_text("light the scene live instead of showing the baked vertex colours");
+            ui.toggle_value(&mut self.overlays, "Overlays");
+        });
+    }
+
     /// The view cube's home: an iso view from front-right-top framing everything.
     pub fn home_view(&mut self) {
         let mut to = self.view_goal();
@@ -650,6 +706,34 @@ impl PebbleApp {
         self.pending = None;
         let dir = self.project_dir();
         self.next_scene = Some((Scene::new(), dir.join("untitled.pebble.ron"), true));
+    }
+
+    /// Creates a Create-menu item where the view looks, selected, as one undoable
+    /// step (a mesh in a project without materials first gets a "Default" one).
+    pub fn create(&mut self, item: &str) {
+        let mut material = self.scene.materials().next().map(|(id, _)| id);
+        if material.is_none() && create::needs_material(item) {
+            let before: Vec<pebble_model::MaterialId> =
+                self.scene.materials().map(|(id, _)| id).collect();
+            self.run_command(pebble_model::command::AddMaterial::new(
+                pebble_model::Material {
+                    name: "Default".into(),
+                    ..pebble_model::Material::default()
+                },
+            ));
+            material = self
+                .scene
+                .materials()
+                .map(|(id, _)| id)
+                .find(|id| !before.contains(id));
+        }
+        match create::entity(item, self.view_goal().pivot, material) {
+            Ok(e) => self.run_command(pebble_model::command::AddEntities::new(
+                format!("Create {item}"),
+                vec![e],
+            )),
+            Err(e) => self.message = e,
+        }
     }
 
     /// Exports the scene to `path` in the background (progress in a window, with
@@ -1176,9 +1260,29 @@ impl PebbleApp {
                     self.go_to(to);
                 }
             });
+            ui.menu_button("Create", |ui| {
+                for (k, (_, items)) in create::ITEMS.iter().enumerate() {
+                    if k > 0 {
+                        ui.separator();
+                    }
+                    for item in *items {
+                        if ui.button(*item).clicked() {
+                            self.create(item);
+                        }
+                    }
+                }
+            });
             ui.menu_button("Tools", |ui| {
                 if ui.button("Compare a device capture…").clicked() {
                     self.compare.open = true;
+                }
+            });
+            ui.menu_button("Help", |ui| {
+                if ui.button("Keyboard and mouse").clicked() {
+                    self.show_help = true;
+                }
+                if ui.button("About Pebble").clicked() {
+                    self.show_about = true;
                 }
             });
             let mut deploy_now = false;
@@ -1595,7 +1699,19 @@ impl PebbleApp {
             )
         });
         match action {
-            Some(navigation::DragAction::Orbit) => self.orbit.orbit(delta),
+            Some(navigation::DragAction::Orbit) => {
+                // Around the surface under the cursor when the drag began, else the
+                // selection, else the middle of the view.
+                let centre = match self.orbit_centre {
+                    Some(c) => c,
+                    None => self
+                        .hover_point
+                        .or_else(|| self.selection_pivot())
+                        .unwrap_or(self.orbit.pivot),
+                };
+                self.orbit_centre = Some(centre);
+                self.orbit.orbit_about(centre, delta);
+            }
             Some(navigation::DragAction::Pan) => {
                 if let Some(p) = response.interact_pointer_pos() {
                     let to = Vec2::new(p.x, p.y) * ppp;
@@ -1631,6 +1747,9 @@ impl PebbleApp {
         if action.is_some() {
             // Any other navigation ends a transition in flight where it is.
             self.view_target = None;
+        }
+        if action != Some(navigation::DragAction::Orbit) {
+            self.orbit_centre = None;
         }
         if response.hovered() && scroll != 0.0 {
             if action == Some(navigation::DragAction::FlyLook) {
@@ -1760,15 +1879,18 @@ impl PebbleApp {
                     let (x, y) = pixel(p);
                     match res.renderer.pick(&camera, w, h, self.clock, x, y) {
                         Ok(hit) => {
-                            let mut ids: Vec<EntityId> = if modifiers.shift {
+                            // Shift adds, Ctrl toggles, a plain click replaces.
+                            let mut ids: Vec<EntityId> = if modifiers.shift || modifiers.command {
                                 self.scene.selection().to_vec()
                             } else {
                                 Vec::new()
                             };
-                            if let Some(id) =
-                                hit.map(|h| EntityId(h.id)).filter(|id| !ids.contains(id))
-                            {
-                                ids.push(id);
+                            if let Some(id) = hit.map(|h| EntityId(h.id)) {
+                                if modifiers.command && ids.contains(&id) {
+                                    ids.retain(|i| *i != id);
+                                } else if !ids.contains(&id) {
+                                    ids.push(id);
+                                }
                             }
                             picked = Some(ids);
                         }
@@ -1853,6 +1975,20 @@ impl PebbleApp {
             .overlays
             .then(|| self.overlay.as_ref().map(|(_, o)| o.clone()))
             .flatten();
+        if let Some(c) = self.orbit_centre {
+            // The orbit's centre: a small cross drawn over everything.
+            let mut with_pivot = overlay.as_deref().cloned().unwrap_or_default();
+            let len = view.handle_length(c) * 0.25;
+            for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+                for p in [c - axis * len, c + axis * len] {
+                    with_pivot.on_top.push(pebble_render::overlay::LineVertex {
+                        pos: p.to_array(),
+                        color: 0xFF_20_B0_FF,
+                    });
+                }
+            }
+            overlay = Some(Arc::new(with_pivot));
+        }
         if let Some(g) = self.gizmo() {
             let active = self
                 .drag
@@ -1974,6 +2110,61 @@ impl PebbleApp {
     }
 }
 
+/// The Help window: the keys and the mouse as the current navigation preset maps
+/// them.
+fn help_ui(ui: &mut egui::Ui, preset: navigation::Preset) {
+    use navigation::{Button, DragAction, drag_action};
+    let name = |a: Option<DragAction>| match a {
+        Some(DragAction::Orbit) => "orbit",
+        Some(DragAction::Pan) => "pan",
+        Some(DragAction::Zoom) => "zoom",
+        Some(DragAction::FlyLook) => "fly (W/A/S/D, Q/E, Shift ×4, wheel = speed)",
+        None => "select / gizmo / box select",
+    };
+    ui.label(format!("Mouse ({})", preset.name()));
+    egui::Grid::new("help mouse").striped(true).show(ui, |ui| {
+        for (label, b, shift, ctrl, alt) in [
+            ("left drag", Button::Left, false, false, false),
+            ("Alt + left drag", Button::Left, false, false, true),
+            ("middle drag", Button::Middle, false, false, false),
+            ("Shift + middle drag", Button::Middle, true, false, false),
+            ("Ctrl + middle drag", Button::Middle, false, true, false),
+            ("right drag", Button::Right, false, false, false),
+            ("Alt + right drag", Button::Right, false, false, true),
+        ] {
+            ui.label(label);
+            ui.label(name(drag_action(preset, b, shift, ctrl, alt)));
+            ui.end_row();
+        }
+        ui.label("wheel");
+        ui.label("zoom towards the cursor");
+        ui.end_row();
+    });
+    ui.separator();
+    ui.label("Keys");
+    egui::Grid::new("help keys").striped(true).show(ui, |ui| {
+        for (k, what) in [
+            ("click / Shift / Ctrl", "select / add / toggle"),
+            ("Esc", "clear the selection (cancel a gizmo drag)"),
+            ("W / E / R", "move / rotate / scale gizmo"),
+            ("Q", "world or local axes"),
+            ("F / Home", "frame the selection / everything"),
+            (
+                "7 / 1 / 3  (Ctrl: opposite)",
+                "top / front / right, orthographic",
+            ),
+            ("5", "perspective or orthographic"),
+            ("Ctrl+Z / Ctrl+Y", "undo / redo"),
+            ("Ctrl+N / O / S / Shift+S", "new / open / save / save as"),
+            ("Ctrl+E", "export .pbm"),
+        ] {
+            ui.label(k);
+            ui.label(what);
+            ui.end_row();
+        }
+    });
+}
+
 /// An entity's new local transform after a gizmo change, from its local, world and
 /// parent's world transforms at the drag's start. A move keeps rotation and scale
 /// bit for bit; a turn keeps the scale; a scale keeps the rotation.
@@ -2052,6 +2243,25 @@ impl eframe::App for PebbleApp {
                 self.layout
                     .make_active(|_, t| matches!(t, egui_tiles::Tile::Pane(p) if *p == pane));
             }
+        }
+        if self.show_help {
+            let mut open = true;
+            egui::Window::new("Keyboard and mouse")
+                .open(&mut open)
+                .show(&ctx, |ui| help_ui(ui, self.prefs.nav_preset));
+            self.show_help = open;
+        }
+        if self.show_about {
+            let mut open = true;
+            egui::Window::new("About Pebble")
+                .open(&mut open)
+                .collapsible(false)
+                .show(&ctx, |ui| {
+                    ui.heading(format!("Pebble {}", env!("CARGO_PKG_VERSION")));
+                    ui.label("A level editor for PSP-class retro 3D maps: build, export .pbm, deploy to a PSP, compare with the device.");
+                    ui.label(format!("Renderer: {}", self.adapter));
+                });
+            self.show_about = open;
         }
         if self.show_preferences {
             let mut open = true;
@@ -2191,6 +2401,7 @@ impl eframe::App for PebbleApp {
         );
         ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
         egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
+        egui::Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui, frame));
         // No fill here: the panels fill themselves and the viewport covers the
         // rest; on a software GPU every full-window layer costs milliseconds.

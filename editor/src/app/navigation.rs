@@ -243,6 +243,21 @@ impl OrbitCamera {
         self.pitch = (self.pitch - delta.y * ORBIT_SPEED).clamp(-PITCH_LIMIT, PITCH_LIMIT);
     }
 
+    /// Orbits by a drag of `delta` pixels around `centre` (the surface point under
+    /// the cursor when the drag began): eye and pivot turn about it, so it stays
+    /// where it is on screen.
+    pub fn orbit_about(&mut self, centre: Vec3, delta: Vec2) {
+        use pebble_model::glam::Quat;
+        let orientation =
+            |yaw: f32, pitch: f32| Quat::from_rotation_y(-yaw) * Quat::from_rotation_x(pitch);
+        let before = orientation(self.yaw, self.pitch);
+        let eye = self.eye();
+        self.orbit(delta);
+        let turn = orientation(self.yaw, self.pitch) * before.inverse();
+        let new_eye = centre + turn * (eye - centre);
+        self.pivot = new_eye + self.forward() * self.distance;
+    }
+
     /// Moves the view so the point under `from` (at the pivot's depth) ends under
     /// `to`; `height` is the viewport height in pixels.
     pub fn pan(&mut self, from: Vec2, to: Vec2, height: f32) {
@@ -416,6 +431,23 @@ mod tests {
         assert!((project(&o, grab, 800.0, 600.0) - to).length() < 0.05);
         o.orbit(Vec2::new(10.0, 0.0));
         assert!(!o.ortho, "orbiting returns to perspective");
+    }
+
+    #[test]
+    fn orbiting_about_a_point_keeps_it_still_on_screen() {
+        let mut o = OrbitCamera::default();
+        let centre = Vec3::new(2.5, 0.3, -3.0);
+        let before = project(&o, centre, 800.0, 600.0);
+        for d in [
+            Vec2::new(40.0, 0.0),
+            Vec2::new(-15.0, 25.0),
+            Vec2::new(0.0, -60.0),
+        ] {
+            o.orbit_about(centre, d);
+            let at = project(&o, centre, 800.0, 600.0);
+            assert!((at - before).length() < 0.05, "{at} vs {before}");
+        }
+        assert!(o.yaw != 0.0 && o.pitch != -0.35, "it turned");
     }
 
     #[test]
