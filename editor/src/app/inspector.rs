@@ -546,6 +546,35 @@ impl PebbleApp {
                     kind_changed |= ui.text_edit_singleline(&mut tr.event).changed();
                 });
                 kind_changed |= ui.checkbox(&mut tr.oneshot, "once only").changed();
+                ui.horizontal(|ui| {
+                    let l = ui.label("dialogue");
+                    let mut text = tr.dialogue_id.clone().unwrap_or_default();
+                    if ui
+                        .add(egui::TextEdit::singleline(&mut text).hint_text("(none)"))
+                        .labelled_by(l.id)
+                        .changed()
+                    {
+                        tr.dialogue_id = (!text.trim().is_empty()).then_some(text);
+                        kind_changed = true;
+                    }
+                });
+                ui.label("properties (JSON object)");
+                kind_changed |= ui
+                    .add(
+                        egui::TextEdit::multiline(&mut tr.properties)
+                            .code_editor()
+                            .desired_rows(3),
+                    )
+                    .changed();
+                match serde_json::from_str::<serde_json::Value>(&tr.properties) {
+                    Ok(v) if v.is_object() => {}
+                    Ok(_) => {
+                        ui.colored_label(egui::Color32::LIGHT_RED, "must be a JSON object: { … }");
+                    }
+                    Err(e) => {
+                        ui.colored_label(egui::Color32::LIGHT_RED, format!("not valid JSON: {e}"));
+                    }
+                }
             }
             EntityKind::PlayerSpawn(s) => {
                 let mut yaw = s.yaw.to_degrees();
