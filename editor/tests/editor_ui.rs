@@ -701,3 +701,31 @@ fn the_main_window_matches_its_snapshots() {
     harness.mask(status);
     harness.snapshot("main_window_top_rotate");
 }
+
+/// A parametric mesh's parameters are edited in the inspector: more steps make
+/// more triangles, and undo brings the stairs back.
+#[test]
+fn the_inspector_rebuilds_a_parametric_mesh() {
+    let Some(mut harness) = harness() else { return };
+    let id = entity(harness.state(), "Stairs");
+    harness.get_by_label("Stairs  (mesh)").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().scene().selection(), &[id]);
+    let faces =
+        |h: &Harness<'_, PebbleApp>| match &h.state().scene().entity(id).expect("entity").kind {
+            pebble_model::EntityKind::Mesh(m) => m.geometry.faces.len(),
+            _ => panic!("a mesh"),
+        };
+    let before = faces(&harness);
+    harness
+        .query_all_by_role(egui::accesskit::Role::SpinButton)
+        .find(|n| format!("{n:?}").contains("steps"))
+        .expect("the steps field")
+        .set_value_accesskit(12.0);
+    harness.run_steps(3);
+    let after = faces(&harness);
+    assert!(after > before, "{before} → {after} triangles");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert_eq!(faces(&harness), before);
+}

@@ -4,8 +4,8 @@
 //! pointer is released.
 
 use eframe::egui;
-use pebble_model::command::{SetEntity, SetMaterial, SetTransforms};
-use pebble_model::entity::{EntityKind, Light};
+use pebble_model::command::{SetEntity, SetMaterial, SetPrimitive, SetTransforms};
+use pebble_model::entity::{EntityKind, GeometrySource, Light};
 use pebble_model::glam::{EulerRot, Quat, Vec3};
 use pebble_model::material::AlphaMode;
 use pebble_model::{Entity, EntityId, Material, MaterialId};
@@ -260,6 +260,81 @@ fn collider_ui(
                         changed |= ui.selectable_value(mesh, *id, n).changed();
                     }
                 });
+        }
+    }
+    changed
+}
+
+/// A parametric mesh's parameters, with units and the ranges that build.
+fn primitive_ui(ui: &mut egui::Ui, p: &mut pebble_model::Primitive) -> bool {
+    use pebble_model::Primitive;
+    let m = |ui: &mut egui::Ui, label: &str, v: &mut f32| {
+        f32_ui(ui, label, v, 0.02, 0.01..=500.0, " m")
+    };
+    let n = |ui: &mut egui::Ui, label: &str, v: &mut u32, lo: u32, hi: u32| {
+        ui.add(
+            egui::DragValue::new(v)
+                .range(lo..=hi)
+                .prefix(format!("{label} ")),
+        )
+        .changed()
+    };
+    let mut changed = false;
+    match p {
+        Primitive::Box { size } => {
+            ui.label("size");
+            changed |= vec3_ui(ui, size, 0.02, " m");
+        }
+        Primitive::Plane {
+            width,
+            depth,
+            standoff,
+        } => {
+            changed |= m(ui, "width", width);
+            changed |= m(ui, "depth", depth);
+            changed |= f32_ui(ui, "standoff", standoff, 0.001, 0.0..=1.0, " m");
+        }
+        Primitive::Wedge {
+            width,
+            height,
+            depth,
+        } => {
+            changed |= m(ui, "width", width);
+            changed |= m(ui, "height", height);
+            changed |= m(ui, "depth", depth);
+        }
+        Primitive::Stairs {
+            steps,
+            width,
+            rise,
+            run,
+        } => {
+            changed |= n(ui, "steps", steps, 1, 200);
+            changed |= m(ui, "width", width);
+            changed |= m(ui, "rise", rise);
+            changed |= m(ui, "run", run);
+        }
+        Primitive::Cylinder {
+            radius,
+            height,
+            sides,
+        } => {
+            changed |= m(ui, "radius", radius);
+            changed |= m(ui, "height", height);
+            changed |= n(ui, "sides", sides, 3, 128);
+        }
+        Primitive::Arch {
+            width,
+            height,
+            depth,
+            thickness,
+            segments,
+        } => {
+            changed |= m(ui, "width", width);
+            changed |= m(ui, "height", height);
+            changed |= m(ui, "depth", depth);
+            changed |= m(ui, "thickness", thickness);
+            changed |= n(ui, "segments", segments, 2, 64);
         }
     }
     changed
@@ -606,6 +681,43 @@ impl PebbleApp {
             self.edit_entity(id, 3, e);
         }
         if let EntityKind::Mesh(mesh) = &entity.kind {
+            let mut collidable = mesh.collidable;
+            if ui
+                .checkbox(
+                    &mut collidable,
+                    "collidable (exported as a triangle-mesh collider)",
+                )
+                .changed()
+            {
+                let mut e = entity.clone();
+                if let EntityKind::Mesh(m) = &mut e.kind {
+                    m.collidable = collidable;
+                }
+                self.edit_entity(id, 5, e);
+            }
+            ui.label(format!("{} triangles", mesh.geometry.faces.len()));
+            match &mesh.source {
+                GeometrySource::Primitive(p) => {
+                    let mut after = p.clone();
+                    ui.label(format!("{} (parametric)", p.kind_name()));
+                    if primitive_ui(ui, &mut after) {
+                        let command = SetPrimitive::new(id, after);
+                        if let Err(e) = self.history.execute_continuous(
+                            &mut self.scene,
+                            command,
+                            edit_key(id.0, 4),
+                        ) {
+                            self.message = e.to_string();
+                        }
+                    }
+                }
+                GeometrySource::Asset { path, mesh } => {
+                    ui.label(format!("imported from {path} (mesh “{mesh}”)"));
+                }
+                GeometrySource::Authored => {
+                    ui.label("authored geometry");
+                }
+            }
             for mid in mesh.geometry.materials() {
                 let Some(m) = self.scene.material(mid).cloned() else {
                     continue;

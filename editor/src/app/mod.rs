@@ -1760,8 +1760,17 @@ impl PebbleApp {
                 // 50 points of smooth scroll make one notch; touchpads give fractions.
                 let notches = scroll / 50.0 * if self.prefs.zoom_invert { -1.0 } else { 1.0 };
                 let mut target = self.view_goal();
-                match self.hover_point {
-                    Some(anchor) => target.zoom_towards(anchor, notches, self.prefs.zoom_step),
+                match response.hover_pos() {
+                    Some(p) => {
+                        let view = gizmo::View {
+                            camera: self.orbit.camera(),
+                            size: Vec2::new(w as f32, h as f32),
+                        };
+                        let local = (p - rect.min) * ppp;
+                        let ray = view.ray(Vec2::new(local.x, local.y));
+                        let anchor = self.orbit.zoom_anchor(self.hover_point, ray);
+                        target.zoom_towards(anchor, notches, self.prefs.zoom_step);
+                    }
                     None => target.zoom(notches, self.prefs.zoom_step),
                 }
                 self.view_target = Some((target, ZOOM_EASE));

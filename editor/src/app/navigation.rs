@@ -243,6 +243,30 @@ impl OrbitCamera {
         self.pitch = (self.pitch - delta.y * ORBIT_SPEED).clamp(-PITCH_LIMIT, PITCH_LIMIT);
     }
 
+    /// Where a wheel zoom at the cursor heads: the surface under the cursor when it
+    /// lies in front of the near plane and closer than 3× the pivot's depth;
+    /// otherwise the point at the pivot's depth along the cursor's ray
+    /// (`ray`: origin and unit direction).
+    pub fn zoom_anchor(&self, surface: Option<Vec3>, ray: (Vec3, Vec3)) -> Vec3 {
+        let camera = self.camera();
+        let forward = self.forward();
+        let eye = self.eye();
+        let pivot_depth = self.distance;
+        if let Some(p) = surface {
+            let depth = (p - eye).dot(forward);
+            if depth > camera.near && depth < 3.0 * pivot_depth {
+                return p;
+            }
+        }
+        let (origin, dir) = ray;
+        // Along the ray to the plane through the pivot facing the view.
+        let along = dir.dot(forward);
+        if along.abs() < 1e-6 {
+            return self.pivot;
+        }
+        origin + dir * ((self.pivot - origin).dot(forward) / along)
+    }
+
     /// Orbits by a drag of `delta` pixels around `centre` (the surface point under
     /// the cursor when the drag began): eye and pivot turn about it, so it stays
     /// where it is on screen.
@@ -431,6 +455,29 @@ mod tests {
         assert!((project(&o, grab, 800.0, 600.0) - to).length() < 0.05);
         o.orbit(Vec2::new(10.0, 0.0));
         assert!(!o.ortho, "orbiting returns to perspective");
+    }
+
+    #[test]
+    fn the_zoom_anchor_is_the_surface_when_near_enough_else_the_pivot_depth() {
+        let o = OrbitCamera::default();
+        let eye = o.eye();
+        let dir = (o.pivot + Vec3::new(1.0, 0.5, 0.0) - eye).normalize();
+        let ray = (eye, dir);
+        let near_surface = eye + dir * 5.0;
+        assert_eq!(o.zoom_anchor(Some(near_surface), ray), near_surface);
+        // Beyond 3× the pivot's depth (the sky far behind), and behind the eye: the
+        // point on the ray at the pivot's depth.
+        for bad in [Some(eye + dir * 100.0), Some(eye - dir * 2.0), None] {
+            let a = o.zoom_anchor(bad, ray);
+            assert!(
+                ((a - eye).dot(o.forward()) - o.distance).abs() < 1e-3,
+                "{a}"
+            );
+            assert!(
+                (a - eye).normalize().dot(dir) > 0.9999,
+                "on the cursor's ray"
+            );
+        }
     }
 
     #[test]
