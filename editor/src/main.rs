@@ -49,6 +49,9 @@ struct BenchEditorArgs {
     /// Select an entity by name first (repeatable).
     #[arg(long)]
     select: Vec<String>,
+    /// Only the viewport, filling the window: the cost of a window without the UI.
+    #[arg(long)]
+    viewport_only: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -108,6 +111,7 @@ fn main() -> ExitCode {
                 screenshot: args.screenshot,
                 json: args.json,
                 select: args.select,
+                viewport_only: args.viewport_only,
             }),
         )
         .map(|()| ExitCode::SUCCESS),

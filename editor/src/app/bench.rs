@@ -26,6 +26,9 @@ pub struct BenchOptions {
     /// Entities to select first (by name), so the picture shows the gizmo and the
     /// inspector.
     pub select: Vec<String>,
+    /// Only the viewport, filling the window (no panels, menus or status bar): what
+    /// presenting the renderer's picture in a window costs without the UI.
+    pub viewport_only: bool,
 }
 
 /// The view the viewport drew last: what the bare renderer repeats.

@@ -2217,6 +2217,12 @@ impl eframe::App for PebbleApp {
             b.done = true;
             self.finish_bench(&ctx, frame);
         }
+        if self.bench.as_ref().is_some_and(|b| b.options.viewport_only) {
+            egui::CentralPanel::default()
+                .frame(egui::Frame::NONE)
+                .show(ui, |ui| self.viewport_ui(ui, frame));
+            return;
+        }
         if let Some((scene, path, unsaved)) = self.next_scene.take() {
             self.install_scene(frame, scene, path, unsaved);
         }
