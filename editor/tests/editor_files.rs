@@ -6,23 +6,14 @@
 
 use std::path::{Path, PathBuf};
 
+mod common;
+
+use common::{click, drag_line, entity, harness_on, visible_checkbox, wait_for};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use pebble_editor::app::{PebbleApp, showcase_path};
-use pebble_model::{EntityId, project};
-
-fn harness_on(path: PathBuf) -> Option<Harness<'static, PebbleApp>> {
-    pebble_render::gpu::test_gpu("editor_files")?;
-    let scene = project::load(&path).expect("the project loads");
-    let mut harness = Harness::builder()
-        .with_size(egui::Vec2::new(1280.0, 800.0))
-        .wgpu()
-        .build_eframe(move |cc| PebbleApp::new(cc, scene, path).expect("the app starts"));
-    harness.state_mut().pause();
-    harness.run_steps(3);
-    Some(harness)
-}
+use pebble_model::project;
 
 /// A copy of the showcase project (and its textures) in a fresh folder.
 fn showcase_copy(tag: &str) -> PathBuf {
@@ -45,23 +36,6 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(e.path(), target).expect("copies");
         }
     }
-}
-
-fn entity(app: &PebbleApp, name: &str) -> EntityId {
-    app.scene()
-        .entities()
-        .find(|e| e.name == name)
-        .map(|e| e.id)
-        .unwrap_or_else(|| panic!("no entity {name}"))
-}
-
-fn wait_for(harness: &mut Harness<'_, PebbleApp>, done: impl Fn(&PebbleApp) -> bool) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(240);
-    while !done(harness.state()) && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        harness.run_steps(1);
-    }
-    assert!(done(harness.state()), "timed out");
 }
 
 #[test]
@@ -102,19 +76,8 @@ fn closing_with_unsaved_work_asks_first() {
         return;
     };
     // An edit: hide the back wall from the outliner.
-    let row = harness.get_by_label("Back wall  (mesh)").rect();
-    let checkbox = harness
-        .query_all_by_role(egui::accesskit::Role::CheckBox)
-        .map(|n| n.rect().center())
-        .filter(|c| (c.y - row.center().y).abs() < 4.0 && c.x < row.left())
-        .min_by(|a, b| a.x.total_cmp(&b.x))
-        .expect("the visible checkbox");
-    harness.hover_at(checkbox);
-    harness.run_steps(1);
-    harness.drag_at(checkbox);
-    harness.run_steps(1);
-    harness.drop_at(checkbox);
-    harness.run_steps(2);
+    let checkbox = visible_checkbox(&harness, "Back wall  (mesh)");
+    click(&mut harness, checkbox);
     let close = |h: &mut Harness<'_, PebbleApp>| {
         h.input_mut()
             .viewports
@@ -246,16 +209,8 @@ fn dragging_a_row_onto_another_in_the_outliner_reparents_it() {
     );
     let from = harness.get_by_label("Left wall  (mesh)").rect().center();
     let to = harness.get_by_label("Right wall  (mesh)").rect().center();
-    harness.hover_at(from);
+    drag_line(&mut harness, from, to, 6);
     harness.run_steps(1);
-    harness.drag_at(from);
-    harness.run_steps(1);
-    for k in 1..=6 {
-        harness.hover_at(from + (to - from) * (k as f32 / 6.0));
-        harness.run_steps(1);
-    }
-    harness.drop_at(to);
-    harness.run_steps(3);
     assert_eq!(
         harness.state().scene().entity(left).and_then(|e| e.parent),
         Some(right)

@@ -4,53 +4,14 @@
 //! it in the outliner makes it unpickable. Skips loudly without an adapter
 //! (`PEBBLE_REQUIRE_GPU=1` makes that a failure).
 
+mod common;
+
+use common::{click, drag_line, entity, harness, screen, visible_checkbox};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use pebble_editor::app::{PebbleApp, showcase_path};
 use pebble_model::glam::Vec3;
-use pebble_model::{EntityId, project};
-
-fn harness() -> Option<Harness<'static, PebbleApp>> {
-    pebble_render::gpu::test_gpu("editor_ui")?;
-    let path = showcase_path();
-    let scene = project::load(&path).expect("the showcase loads");
-    let mut harness = Harness::builder()
-        .with_size(egui::Vec2::new(1280.0, 800.0))
-        .wgpu()
-        .build_eframe(move |cc| PebbleApp::new(cc, scene, path).expect("the app starts"));
-    harness.state_mut().pause();
-    harness.run_steps(3);
-    Some(harness)
-}
-
-/// Where a world point appears on screen, in points.
-fn screen(app: &PebbleApp, p: Vec3) -> egui::Pos2 {
-    let (camera, rect) = app.view();
-    let clip = camera.clip_from_world(rect.width() / rect.height()) * p.extend(1.0);
-    let ndc = clip.truncate() / clip.w;
-    egui::pos2(
-        rect.min.x + (ndc.x * 0.5 + 0.5) * rect.width(),
-        rect.min.y + (0.5 - ndc.y * 0.5) * rect.height(),
-    )
-}
-
-fn entity(app: &PebbleApp, name: &str) -> EntityId {
-    app.scene()
-        .entities()
-        .find(|e| e.name == name)
-        .map(|e| e.id)
-        .unwrap_or_else(|| panic!("no entity {name}"))
-}
-
-fn click(harness: &mut Harness<'_, PebbleApp>, pos: egui::Pos2) {
-    harness.hover_at(pos);
-    harness.run_steps(1);
-    harness.drag_at(pos);
-    harness.run_steps(1);
-    harness.drop_at(pos);
-    harness.run_steps(2);
-}
 
 #[test]
 fn click_selects_the_gizmo_moves_undo_restores() {
@@ -76,17 +37,7 @@ fn click_selects_the_gizmo_moves_undo_restores() {
     // Drag the gizmo's X handle (a little way along it from the pivot) to the right.
     let pivot = before;
     let grab = screen(harness.state(), pivot + Vec3::X * 0.6);
-    harness.hover_at(grab);
-    harness.run_steps(1);
-    harness.drag_at(grab);
-    harness.run_steps(1);
-    for k in 1..=6 {
-        harness.hover_at(grab + egui::vec2(15.0 * k as f32, 0.0));
-        harness.run_steps(1);
-    }
-    let end = grab + egui::vec2(90.0, 0.0);
-    harness.drop_at(end);
-    harness.run_steps(2);
+    drag_line(&mut harness, grab, grab + egui::vec2(90.0, 0.0), 6);
     let after = harness
         .state()
         .scene()
@@ -155,14 +106,7 @@ fn the_inspector_renames_and_hiding_makes_unpickable() {
         &[left],
         "visible: picked"
     );
-    // The row's first checkbox is "visible" (the second is "locked").
-    let row = harness.get_by_label("Left wall  (mesh)").rect();
-    let checkbox = harness
-        .query_all_by_role(egui::accesskit::Role::CheckBox)
-        .map(|n| n.rect().center())
-        .filter(|c| (c.y - row.center().y).abs() < 4.0 && c.x < row.left())
-        .min_by(|a, b| a.x.total_cmp(&b.x))
-        .expect("the visible checkbox");
+    let checkbox = visible_checkbox(&harness, "Left wall  (mesh)");
     click(&mut harness, checkbox);
     assert!(
         !harness
@@ -195,16 +139,7 @@ fn a_drag_on_empty_space_box_selects_and_escape_clears() {
     let (_, rect) = app.view();
     let start = egui::pos2(rect.min.x + 8.0, rect.min.y + 8.0);
     let end = screen(app, Vec3::new(9.0, 0.0, 5.0));
-    harness.hover_at(start);
-    harness.run_steps(1);
-    harness.drag_at(start);
-    harness.run_steps(1);
-    for k in 1..=5 {
-        harness.hover_at(start + (end - start) * (k as f32 / 5.0));
-        harness.run_steps(1);
-    }
-    harness.drop_at(end);
-    harness.run_steps(2);
+    drag_line(&mut harness, start, end, 5);
     let selection = harness.state().scene().selection().to_vec();
     for id in [left, right, floor] {
         assert!(selection.contains(&id), "{id} in {selection:?}");
@@ -446,16 +381,7 @@ fn the_view_cube_turns_the_view() {
     );
     // A drag across the cube orbits (yaw changes).
     let centre = harness.state().view_cube_rect().center();
-    harness.hover_at(centre);
-    harness.run_steps(1);
-    harness.drag_at(centre);
-    harness.run_steps(1);
-    for k in 1..=4 {
-        harness.hover_at(centre + egui::vec2(8.0 * k as f32, 0.0));
-        harness.run_steps(1);
-    }
-    harness.drop_at(centre + egui::vec2(32.0, 0.0));
-    harness.run_steps(2);
+    drag_line(&mut harness, centre, centre + egui::vec2(32.0, 0.0), 4);
     let (turned, _) = harness.state().view();
     assert!(
         (turned.yaw - camera.yaw).abs() > 0.1,
@@ -580,16 +506,7 @@ fn the_rotate_and_scale_gizmos_turn_and_grow_the_selection() {
     harness.key_press(egui::Key::R);
     harness.run_steps(2);
     let centre = screen(harness.state(), pivot);
-    harness.hover_at(centre);
-    harness.run_steps(1);
-    harness.drag_at(centre);
-    harness.run_steps(1);
-    for k in 1..=5 {
-        harness.hover_at(centre + egui::vec2(30.0 * k as f32, 0.0));
-        harness.run_steps(1);
-    }
-    harness.drop_at(centre + egui::vec2(150.0, 0.0));
-    harness.run_steps(2);
+    drag_line(&mut harness, centre, centre + egui::vec2(150.0, 0.0), 5);
     let grown = harness
         .state()
         .scene()

@@ -1532,6 +1532,27 @@ impl PebbleApp {
         }
     }
 
+    /// One of an outliner row's flag checkboxes: a change is one command, named
+    /// `names.0` when the flag turns on and `names.1` when it turns off.
+    fn entity_flag_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: EntityId,
+        value: bool,
+        hover: &str,
+        names: (&str, &str),
+        set: fn(&mut pebble_model::Entity, bool),
+    ) {
+        let mut v = value;
+        if ui.checkbox(&mut v, "").on_hover_text(hover).changed()
+            && let Some(e) = self.scene.entity(id)
+        {
+            let mut e = e.clone();
+            set(&mut e, v);
+            self.run_command(SetEntity::new(if v { names.0 } else { names.1 }, e));
+        }
+    }
+
     /// The entity tree: visibility and lock toggles, click to select (Shift adds,
     /// Ctrl toggles), drag a row onto another to make it a child (onto the list's
     /// end to make it a root), and a name filter that lists matches flat.
@@ -1582,34 +1603,22 @@ impl PebbleApp {
                         (e.name.clone(), e.visible, e.locked, e.kind.kind().name());
                     ui.horizontal(|ui| {
                         ui.add_space(depth as f32 * 14.0);
-                        let mut shown = visible;
-                        if ui
-                            .checkbox(&mut shown, "")
-                            .on_hover_text("visible")
-                            .changed()
-                            && let Some(e) = self.scene.entity(id)
-                        {
-                            let mut e = e.clone();
-                            e.visible = shown;
-                            self.run_command(SetEntity::new(
-                                if shown { "Show" } else { "Hide" },
-                                e,
-                            ));
-                        }
-                        let mut lock = locked;
-                        if ui
-                            .checkbox(&mut lock, "")
-                            .on_hover_text("locked: cannot be picked in the viewport")
-                            .changed()
-                            && let Some(e) = self.scene.entity(id)
-                        {
-                            let mut e = e.clone();
-                            e.locked = lock;
-                            self.run_command(SetEntity::new(
-                                if lock { "Lock" } else { "Unlock" },
-                                e,
-                            ));
-                        }
+                        self.entity_flag_ui(
+                            ui,
+                            id,
+                            visible,
+                            "visible",
+                            ("Show", "Hide"),
+                            |e, v| e.visible = v,
+                        );
+                        self.entity_flag_ui(
+                            ui,
+                            id,
+                            locked,
+                            "locked: cannot be picked in the viewport",
+                            ("Lock", "Unlock"),
+                            |e, v| e.locked = v,
+                        );
                         let selected = self.scene.selection().contains(&id);
                         let row = ui
                             .add(egui::Button::selectable(

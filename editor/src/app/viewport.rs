@@ -87,40 +87,18 @@ impl ViewportResources {
                 },
             ],
         });
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("viewport blit"),
-            source: wgpu::ShaderSource::Wgsl(BLIT.into()),
-        });
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("viewport blit"),
-            bind_group_layouts: &[Some(&blit_layout)],
-            immediate_size: 0,
-        });
-        let blit = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("viewport blit"),
-            layout: Some(&layout),
-            vertex: wgpu::VertexState {
-                module: &shader,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
+        let blit = full_window_pipeline(
+            device,
+            "viewport blit",
+            BLIT,
+            &blit_layout,
+            if target.is_srgb() {
+                "fs_srgb"
+            } else {
+                "fs_plain"
             },
-            primitive: Default::default(),
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &shader,
-                entry_point: Some(if target.is_srgb() {
-                    "fs_srgb"
-                } else {
-                    "fs_plain"
-                }),
-                compilation_options: Default::default(),
-                targets: &[Some(target.into())],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+            target,
+        );
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("viewport blit"),
             ..Default::default()
@@ -136,6 +114,48 @@ impl ViewportResources {
             last_error: None,
         }
     }
+}
+
+/// A pipeline drawing one full-rectangle triangle (`vs_main`, no vertex buffers)
+/// with one bind group, unblended, into egui's target.
+fn full_window_pipeline(
+    device: &wgpu::Device,
+    label: &str,
+    wgsl: &str,
+    group: &wgpu::BindGroupLayout,
+    fragment: &str,
+    target: wgpu::TextureFormat,
+) -> wgpu::RenderPipeline {
+    let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+    });
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(label),
+        bind_group_layouts: &[Some(group)],
+        immediate_size: 0,
+    });
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(label),
+        layout: Some(&layout),
+        vertex: wgpu::VertexState {
+            module: &shader,
+            entry_point: Some("vs_main"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: Default::default(),
+        depth_stencil: None,
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &shader,
+            entry_point: Some(fragment),
+            compilation_options: Default::default(),
+            targets: &[Some(target.into())],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
 }
 
 /// One frame of the viewport.
@@ -274,36 +294,14 @@ impl BackgroundResources {
                 resource: buffer.as_entire_binding(),
             }],
         });
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("window background"),
-            source: wgpu::ShaderSource::Wgsl(FILL.into()),
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("window background"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("window background"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &shader,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: Default::default(),
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &shader,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(target.into())],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let pipeline = full_window_pipeline(
+            device,
+            "window background",
+            FILL,
+            &layout,
+            "fs_main",
+            target,
+        );
         Self {
             pipeline,
             buffer,

@@ -1,0 +1,102 @@
+//! Helpers shared by the editor's kittest tests: the app on a project, where a world
+//! point appears, clicks and drags as a person makes them.
+
+// Each test binary uses its own share of these.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use pebble_editor::app::{PebbleApp, showcase_path};
+use pebble_model::glam::Vec3;
+use pebble_model::{EntityId, project};
+
+/// The app on `path` (clock paused), or `None` without a GPU adapter (which skips
+/// loudly; `PEBBLE_REQUIRE_GPU=1` makes that a failure).
+pub fn harness_on(path: PathBuf) -> Option<Harness<'static, PebbleApp>> {
+    pebble_render::gpu::test_gpu("editor")?;
+    let scene = project::load(&path).expect("the project loads");
+    let mut harness = Harness::builder()
+        .with_size(egui::Vec2::new(1280.0, 800.0))
+        .wgpu()
+        .build_eframe(move |cc| PebbleApp::new(cc, scene, path).expect("the app starts"));
+    harness.state_mut().pause();
+    harness.run_steps(3);
+    Some(harness)
+}
+
+/// The app on the bundled showcase.
+pub fn harness() -> Option<Harness<'static, PebbleApp>> {
+    harness_on(showcase_path())
+}
+
+/// Where a world point appears on screen, in points.
+pub fn screen(app: &PebbleApp, p: Vec3) -> egui::Pos2 {
+    let (camera, rect) = app.view();
+    let clip = camera.clip_from_world(rect.width() / rect.height()) * p.extend(1.0);
+    let ndc = clip.truncate() / clip.w;
+    egui::pos2(
+        rect.min.x + (ndc.x * 0.5 + 0.5) * rect.width(),
+        rect.min.y + (0.5 - ndc.y * 0.5) * rect.height(),
+    )
+}
+
+pub fn entity(app: &PebbleApp, name: &str) -> EntityId {
+    app.scene()
+        .entities()
+        .find(|e| e.name == name)
+        .map(|e| e.id)
+        .unwrap_or_else(|| panic!("no entity {name}"))
+}
+
+pub fn click(harness: &mut Harness<'_, PebbleApp>, pos: egui::Pos2) {
+    harness.hover_at(pos);
+    harness.run_steps(1);
+    harness.drag_at(pos);
+    harness.run_steps(1);
+    harness.drop_at(pos);
+    harness.run_steps(2);
+}
+
+/// A left-button drag from `from` to `to` in `steps` moves, a frame each.
+pub fn drag_line(
+    harness: &mut Harness<'_, PebbleApp>,
+    from: egui::Pos2,
+    to: egui::Pos2,
+    steps: usize,
+) {
+    harness.hover_at(from);
+    harness.run_steps(1);
+    harness.drag_at(from);
+    harness.run_steps(1);
+    for k in 1..=steps {
+        harness.hover_at(from + (to - from) * (k as f32 / steps as f32));
+        harness.run_steps(1);
+    }
+    harness.drop_at(to);
+    harness.run_steps(2);
+}
+
+/// The "visible" checkbox of an outliner row (the row's first; the second is
+/// "locked").
+pub fn visible_checkbox(harness: &Harness<'_, PebbleApp>, row_label: &str) -> egui::Pos2 {
+    let row = harness.get_by_label(row_label).rect();
+    harness
+        .query_all_by_role(egui::accesskit::Role::CheckBox)
+        .map(|n| n.rect().center())
+        .filter(|c| (c.y - row.center().y).abs() < 4.0 && c.x < row.left())
+        .min_by(|a, b| a.x.total_cmp(&b.x))
+        .expect("the visible checkbox")
+}
+
+/// Runs frames (50 ms apart) until `done`, at most four minutes.
+pub fn wait_for(harness: &mut Harness<'_, PebbleApp>, done: impl Fn(&PebbleApp) -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(240);
+    while !done(harness.state()) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        harness.run_steps(1);
+    }
+    assert!(done(harness.state()), "timed out");
+}
