@@ -186,9 +186,9 @@ fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
     (a + ab * t).distance(p)
 }
 
-fn inside_quad(p: Vec2, q: [Vec2; 4]) -> bool {
-    let side = |a: Vec2, b: Vec2| (b - a).perp_dot(p - a);
-    let s: Vec<f32> = (0..4).map(|k| side(q[k], q[(k + 1) % 4])).collect();
+/// Whether `p` lies inside the convex quad `q` (either winding).
+pub(super) fn inside_quad(p: Vec2, q: [Vec2; 4]) -> bool {
+    let s: [f32; 4] = std::array::from_fn(|k| (q[(k + 1) % 4] - q[k]).perp_dot(p - q[k]));
     s.iter().all(|v| *v >= 0.0) || s.iter().all(|v| *v <= 0.0)
 }
 

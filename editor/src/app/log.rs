@@ -57,9 +57,14 @@ impl LogBuffer {
     }
 
     pub fn snapshot(&self) -> Vec<Entry> {
+        self.matching(|_| true)
+    }
+
+    /// The entries `keep` accepts, oldest first (only those are copied).
+    pub fn matching(&self, keep: impl Fn(&Entry) -> bool) -> Vec<Entry> {
         self.entries
             .lock()
-            .map(|e| e.iter().cloned().collect())
+            .map(|e| e.iter().filter(|x| keep(x)).cloned().collect())
             .unwrap_or_default()
     }
 
@@ -169,13 +174,11 @@ impl LogView {
             }
         });
         let needle = self.search.to_lowercase();
-        let entries: Vec<Entry> = buffer
-            .snapshot()
-            .into_iter()
-            // Level's order: ERROR is the "smallest" (most severe).
-            .filter(|e| e.level <= self.level)
-            .filter(|e| needle.is_empty() || e.message.to_lowercase().contains(&needle))
-            .collect();
+        // Level's order: ERROR is the "smallest" (most severe).
+        let entries = buffer.matching(|e| {
+            e.level <= self.level
+                && (needle.is_empty() || e.message.to_lowercase().contains(&needle))
+        });
         egui::ScrollArea::vertical()
             .stick_to_bottom(true)
             .auto_shrink([false, false])

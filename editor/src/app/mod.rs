@@ -96,6 +96,41 @@ pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Resu
     .map_err(|e| anyhow::anyhow!("cannot run the editor window: {e}"))
 }
 
+/// Builds the viewport's GPU scene for `scene` (assets beside `path`) and puts it
+/// in egui_wgpu's callback resources, replacing any before; logs the renderer's
+/// warnings and returns the status message.
+fn install_viewport(
+    rs: &eframe::egui_wgpu::RenderState,
+    scene: &Scene,
+    path: &Path,
+) -> anyhow::Result<String> {
+    let gpu = Gpu {
+        device: rs.device.clone(),
+        queue: rs.queue.clone(),
+        info: rs.adapter.get_info(),
+    };
+    let (renderer, sync) = SceneSync::renderer(&gpu, scene, &loader(path))?;
+    // The log's subscriber must be in place before the warnings go to it.
+    log::buffer();
+    for w in &sync.warnings {
+        tracing::warn!(target: "pebble", "{w}");
+    }
+    let message = match sync.warnings.first() {
+        Some(w) => format!("{} warning(s): {w}", sync.warnings.len()),
+        None => format!("opened {}", path.display()),
+    };
+    rs.renderer
+        .write()
+        .callback_resources
+        .insert(ViewportResources::new(
+            &rs.device,
+            rs.target_format,
+            renderer,
+            sync,
+        ));
+    Ok(message)
+}
+
 /// Loads project-relative textures for the viewport.
 fn loader(project: &Path) -> impl Fn(&str) -> Result<image::RgbaImage, String> + '_ {
     move |relative: &str| {
@@ -305,17 +340,6 @@ impl PebbleApp {
             .wgpu_render_state
             .as_ref()
             .context("the editor needs the wgpu renderer")?;
-        let gpu = Gpu {
-            device: rs.device.clone(),
-            queue: rs.queue.clone(),
-            info: rs.adapter.get_info(),
-        };
-        let (renderer, sync) = SceneSync::renderer(&gpu, &scene, &loader(&path))?;
-        let warnings = sync.warnings.clone();
-        let message = match sync.warnings.first() {
-            Some(w) => format!("{} warning(s): {w}", sync.warnings.len()),
-            None => format!("opened {}", path.display()),
-        };
         rs.renderer
             .write()
             .callback_resources
@@ -323,15 +347,7 @@ impl PebbleApp {
                 &rs.device,
                 rs.target_format,
             ));
-        rs.renderer
-            .write()
-            .callback_resources
-            .insert(ViewportResources::new(
-                &rs.device,
-                rs.target_format,
-                renderer,
-                sync,
-            ));
+        let message = install_viewport(rs, &scene, &path)?;
         let mut orbit = OrbitCamera::default();
         if let Some(b) = scene.bounds() {
             orbit.frame(b.min, b.max);
@@ -347,9 +363,6 @@ impl PebbleApp {
             .filter(layout_is_complete)
             .unwrap_or_else(default_layout);
         let log = log::buffer();
-        for w in &warnings {
-            tracing::warn!(target: "pebble", "{w}");
-        }
         let recovery = project::find_recovery(&path);
         let mut prefs = prefs;
         files::push_recent(&mut prefs.recent, &path);
@@ -613,6 +626,13 @@ impl PebbleApp {
         self.go_to(to);
     }
 
+    /// 5: perspective ↔ orthographic, eased, keeping the view.
+    fn toggle_projection(&mut self) {
+        let mut to = self.view_goal();
+        to.ortho = !to.ortho;
+        self.go_to(to);
+    }
+
     /// Numpad 7 / 1 / 3 (Ctrl: the opposite side): an orthographic view from `face`.
     fn ortho_view(&mut self, face: navigation::Face) {
         let mut to = self.view_goal();
@@ -801,30 +821,9 @@ impl PebbleApp {
             self.message = "no GPU renderer".into();
             return;
         };
-        let gpu = Gpu {
-            device: rs.device.clone(),
-            queue: rs.queue.clone(),
-            info: rs.adapter.get_info(),
-        };
-        let built = SceneSync::renderer(&gpu, &scene, &loader(&path));
-        match built {
-            Ok((renderer, sync)) => {
-                for w in &sync.warnings {
-                    tracing::warn!(target: "pebble", "{w}");
-                }
-                self.message = match sync.warnings.first() {
-                    Some(w) => format!("{} warning(s): {w}", sync.warnings.len()),
-                    None => format!("opened {}", path.display()),
-                };
-                rs.renderer
-                    .write()
-                    .callback_resources
-                    .insert(ViewportResources::new(
-                        &rs.device,
-                        rs.target_format,
-                        renderer,
-                        sync,
-                    ));
+        match install_viewport(rs, &scene, &path) {
+            Ok(message) => {
+                self.message = message;
                 self.scene = scene;
                 self.history = History::new(500);
                 if unsaved {
@@ -1255,9 +1254,7 @@ impl PebbleApp {
                     "Orthographic  (Numpad 5)"
                 };
                 if ui.button(label).clicked() {
-                    let mut to = self.view_goal();
-                    to.ortho = !to.ortho;
-                    self.go_to(to);
+                    self.toggle_projection();
                 }
             });
             ui.menu_button("Create", |ui| {
@@ -1495,9 +1492,7 @@ impl PebbleApp {
                     .on_hover_text("toggle the projection (Numpad 5)")
                     .clicked()
                 {
-                    let mut to = self.view_goal();
-                    to.ortho = !to.ortho;
-                    self.go_to(to);
+                    self.toggle_projection();
                 }
             });
         });
@@ -2056,12 +2051,14 @@ impl PebbleApp {
             selected: self.scene.selection().iter().map(|id| id.0).collect(),
             hovered: self.hovered,
         };
-        self.last_view = Some(bench::LastView {
-            camera: callback.camera,
-            options: callback.options,
-            overlay: callback.overlay.clone(),
-            selected: callback.selected.clone(),
-        });
+        if self.bench.is_some() {
+            self.last_view = Some(bench::LastView {
+                camera: callback.camera,
+                options: callback.options,
+                overlay: callback.overlay.clone(),
+                selected: callback.selected.clone(),
+            });
+        }
         viewport::paint(ui, rect, callback);
         self.view_cube_ui(ui);
         if let (Some(start), Some(now)) = (self.box_start, response.interact_pointer_pos()) {
@@ -2410,9 +2407,7 @@ impl eframe::App for PebbleApp {
                 }
             }
             if persp {
-                let mut to = self.view_goal();
-                to.ortho = !to.ortho;
-                self.go_to(to);
+                self.toggle_projection();
             }
         }
         let title = format!(

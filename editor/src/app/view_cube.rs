@@ -108,18 +108,11 @@ pub fn visible(yaw: f32, pitch: f32) -> Vec<(Cell, [Vec2; 4])> {
         .collect()
 }
 
-fn inside(p: Vec2, q: &[Vec2; 4]) -> bool {
-    let s: Vec<f32> = (0..4)
-        .map(|k| (q[(k + 1) % 4] - q[k]).perp_dot(p - q[k]))
-        .collect();
-    s.iter().all(|v| *v >= 0.0) || s.iter().all(|v| *v <= 0.0)
-}
-
 /// The cell under `p` (in cube radii from the centre, y down).
 pub fn hit(yaw: f32, pitch: f32, p: Vec2) -> Option<Cell> {
     visible(yaw, pitch)
         .into_iter()
-        .find(|(_, q)| inside(p, q))
+        .find(|(_, q)| super::gizmo::inside_quad(p, *q))
         .map(|(c, _)| c)
 }
 
