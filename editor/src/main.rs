@@ -49,9 +49,6 @@ struct BenchEditorArgs {
     /// Select an entity by name first (repeatable).
     #[arg(long)]
     select: Vec<String>,
-    /// Only the viewport, filling the window: the cost of a window without the UI.
-    #[arg(long)]
-    viewport_only: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -111,7 +108,6 @@ fn main() -> ExitCode {
                 screenshot: args.screenshot,
                 json: args.json,
                 select: args.select,
-                viewport_only: args.viewport_only,
             }),
         )
         .map(|()| ExitCode::SUCCESS),

@@ -1,10 +1,15 @@
 //! `pebble bench-editor`: the whole editor (UI and viewport, in its real window)
 //! repainting continuously with the scene clock running, without vsync; the time
 //! between frames gives the median and p95, `/proc/self/status` the resident
-//! memory. Then, in the same process on the same device, the bare renderer draws
-//! the same view (camera, viewport size, overlay, selection, advancing clock) as
-//! many times, so the two figures come from one run. Optionally saves a
-//! screenshot of the window (the README's picture) and a JSON report.
+//! memory. Then, in the same process, window and device, two baselines on the same
+//! view (camera, viewport rectangle, overlay, selection, advancing clock):
+//! - the bare renderer in the window: each frame holds nothing but the viewport's
+//!   picture at the editor's viewport rectangle — the renderer's frame, copied to
+//!   the window and presented, without any UI;
+//! - the bare renderer off screen (`Renderer::draw_with`, waiting for the GPU).
+//!
+//! Optionally saves a screenshot of the window (the README's picture) and a JSON
+//! report.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,7 +22,7 @@ use serde::Serialize;
 /// What to measure.
 #[derive(Debug, Clone)]
 pub struct BenchOptions {
-    /// Frames measured after the warm-up.
+    /// Frames measured after the warm-up, in each phase.
     pub frames: usize,
     /// Frames drawn first and not counted (shader compilation, uploads, layout).
     pub warmup: usize,
@@ -26,18 +31,17 @@ pub struct BenchOptions {
     /// Entities to select first (by name), so the picture shows the gizmo and the
     /// inspector.
     pub select: Vec<String>,
-    /// Only the viewport, filling the window (no panels, menus or status bar): what
-    /// presenting the renderer's picture in a window costs without the UI.
-    pub viewport_only: bool,
 }
 
-/// The view the viewport drew last: what the bare renderer repeats.
+/// The view the viewport drew last: what the baselines repeat.
 #[derive(Debug, Clone)]
 pub struct LastView {
     pub camera: Camera,
     pub options: RenderOptions,
     pub overlay: Option<Arc<Overlay>>,
     pub selected: Vec<u32>,
+    /// Where the viewport was in the window, in points.
+    pub rect: egui::Rect,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -50,27 +54,47 @@ pub struct Report {
     pub editor_p95_ms: f64,
     /// The app's own `ui` (layout and logic) per frame.
     pub ui_median_ms: f64,
+    /// The bare renderer's picture alone in the same window, presented.
+    pub window_renderer_median_ms: f64,
+    pub window_renderer_p95_ms: f64,
+    /// Editor median / windowed bare renderer median: what the UI adds.
+    pub ratio: f64,
+    /// The bare renderer off screen (no window, no presenting).
     pub renderer_median_ms: f64,
     pub renderer_p95_ms: f64,
-    /// Editor median / renderer median.
-    pub ratio: f64,
+    /// Editor median / off-screen renderer median.
+    pub offscreen_ratio: f64,
     pub resident_mb: Option<f64>,
     pub triangles: u64,
     pub draw_calls: u64,
     pub particles: u64,
 }
 
+/// What a frame of the benchmark draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// The whole editor.
+    Editor,
+    /// Only the viewport's picture, at the editor's viewport rectangle.
+    BareWindow,
+    /// Both measured: report and close.
+    Done,
+}
+
 /// The bench's progress inside the app.
 #[derive(Debug)]
 pub struct Bench {
     pub options: BenchOptions,
+    phase: Phase,
     drawn: usize,
     last: Option<Instant>,
     times: Vec<Duration>,
+    editor_times: Vec<Duration>,
     shot_requested: bool,
     pub done: bool,
     /// Time spent in the app's own `ui` (layout, logic, recording the viewport),
-    /// per measured frame; the rest is egui's tessellation, the GPU and presenting.
+    /// per measured editor frame; the rest is egui's tessellation, the GPU and
+    /// presenting.
     pub ui_times: Vec<Duration>,
 }
 
@@ -78,57 +102,92 @@ impl Bench {
     pub fn new(options: BenchOptions) -> Self {
         Self {
             options,
+            phase: Phase::Editor,
             drawn: 0,
             last: None,
             times: Vec::new(),
+            editor_times: Vec::new(),
             shot_requested: false,
             done: false,
             ui_times: Vec::new(),
         }
     }
 
-    /// Called at the start of each frame: records the time since the last one.
-    /// Returns true once every frame has been measured.
-    pub fn frame(&mut self, ctx: &egui::Context) -> bool {
+    /// Called at the start of each frame: records the time since the last one and
+    /// says what this frame draws. Each phase draws `warmup` frames, then measures
+    /// `frames`.
+    pub fn frame(&mut self, ctx: &egui::Context) -> Phase {
         let now = Instant::now();
-        if let Some(last) = self.last
-            && self.drawn > self.options.warmup
-        {
-            self.times.push(now - last);
+        if self.phase != Phase::Done {
+            if let Some(last) = self.last
+                && self.drawn > self.options.warmup
+            {
+                self.times.push(now - last);
+            }
+            self.last = Some(now);
+            self.drawn += 1;
         }
-        self.last = Some(now);
-        self.drawn += 1;
-        if self.drawn == self.options.warmup
+        if self.phase == Phase::Editor
+            && self.drawn == self.options.warmup
             && !self.shot_requested
             && let Some(path) = self.options.screenshot.clone()
         {
             self.shot_requested = true;
-            ctx.request_screenshot(move |image| {
-                let [w, h] = image.size;
-                let bytes: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
-                match image::RgbaImage::from_raw(w as u32, h as u32, bytes) {
-                    Some(img) => {
-                        if let Some(dir) = path.parent() {
-                            let _ = std::fs::create_dir_all(dir);
-                        }
-                        match img.save(&path) {
-                            Ok(()) => eprintln!("screenshot: {}", path.display()),
-                            Err(e) => {
-                                eprintln!("cannot save the screenshot {}: {e}", path.display())
-                            }
-                        }
-                    }
-                    None => eprintln!("the screenshot had no pixels"),
+            request_screenshot(ctx, path);
+        }
+        if self.times.len() >= self.options.frames {
+            match self.phase {
+                Phase::Editor => {
+                    self.editor_times = std::mem::take(&mut self.times);
+                    // This frame is the window's first.
+                    self.phase = Phase::BareWindow;
+                    self.drawn = 1;
+                    self.last = Some(now);
                 }
-            });
+                Phase::BareWindow => self.phase = Phase::Done,
+                Phase::Done => {}
+            }
         }
         ctx.request_repaint();
-        self.times.len() >= self.options.frames
+        self.phase
+    }
+
+    /// Whether the editor's own frames are being measured (past the warm-up).
+    pub fn measuring_editor(&self) -> bool {
+        self.phase == Phase::Editor && !self.times.is_empty()
     }
 
     pub fn editor_times(&self) -> &[Duration] {
-        &self.times
+        &self.editor_times
     }
+
+    /// The windowed bare renderer's frames (complete once the phase is `Done`).
+    pub fn window_times(&self) -> &[Duration] {
+        if self.phase == Phase::Done {
+            &self.times
+        } else {
+            &[]
+        }
+    }
+}
+
+fn request_screenshot(ctx: &egui::Context, path: PathBuf) {
+    ctx.request_screenshot(move |image| {
+        let [w, h] = image.size;
+        let bytes: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
+        match image::RgbaImage::from_raw(w as u32, h as u32, bytes) {
+            Some(img) => {
+                if let Some(dir) = path.parent() {
+                    let _ = std::fs::create_dir_all(dir);
+                }
+                match img.save(&path) {
+                    Ok(()) => eprintln!("screenshot: {}", path.display()),
+                    Err(e) => eprintln!("cannot save the screenshot {}: {e}", path.display()),
+                }
+            }
+            None => eprintln!("the screenshot had no pixels"),
+        }
+    });
 }
 
 /// Median and 95th percentile in milliseconds.
@@ -189,6 +248,33 @@ mod tests {
         assert!((median - 50.0).abs() <= 1.0, "{median}");
         assert!((p95 - 95.0).abs() <= 1.0, "{p95}");
         assert_eq!(stats(&[]), (0.0, 0.0));
+    }
+
+    #[test]
+    fn the_phases_measure_the_editor_then_the_bare_window() {
+        let ctx = egui::Context::default();
+        let mut bench = Bench::new(BenchOptions {
+            frames: 3,
+            warmup: 2,
+            screenshot: None,
+            json: None,
+            select: Vec::new(),
+        });
+        let mut phases = Vec::new();
+        for _ in 0..12 {
+            phases.push(bench.frame(&ctx));
+        }
+        // The editor draws five frames: two warm-up frames, then the three measured
+        // ones (each interval ends when the next frame starts, so the sixth frame,
+        // which ends the third, already draws the bare window). The same again for
+        // the window, then it is done.
+        let editor = phases.iter().filter(|p| **p == Phase::Editor).count();
+        let window = phases.iter().filter(|p| **p == Phase::BareWindow).count();
+        assert_eq!(editor, 5, "{phases:?}");
+        assert_eq!(window, 5, "{phases:?}");
+        assert_eq!(phases.last(), Some(&Phase::Done));
+        assert_eq!(bench.editor_times().len(), 3);
+        assert_eq!(bench.window_times().len(), 3);
     }
 
     #[test]

@@ -23,6 +23,7 @@ mod inspector;
 pub mod log;
 pub mod navigation;
 pub mod preferences;
+pub mod ui_cache;
 pub mod view_cube;
 pub mod viewport;
 
@@ -248,8 +249,24 @@ pub struct PebbleApp {
     box_start: Option<egui::Pos2>,
     /// When the hover pick last ran (seconds of egui time).
     last_hover_pick: f64,
+    /// Cursor, camera and viewport size at that pick.
+    last_hover_inputs: Option<(Option<egui::Pos2>, pebble_render::Camera, u32, u32)>,
     /// Smoothed frame time, seconds.
     frame_time: f32,
+    /// The status bar's changing figures (frame rate, clock, renderer counts),
+    /// refreshed four times a second: readable, and an unchanged UI can be drawn
+    /// from the UI cache.
+    figures_at: Option<std::time::Instant>,
+    /// Whether this frame refreshes those figures.
+    refresh_figures: bool,
+    status_figures: String,
+    /// The clock as the scrub field shows it: while playing, refreshed with the
+    /// status bar's figures.
+    shown_clock: f64,
+    /// Where the viewport is this frame, for the UI cache.
+    viewport_slot: ui_cache::ViewportSlot,
+    /// Frames drawn from the UI cache / redrawn into it / painted the ordinary way.
+    pub ui_cache_counts: std::sync::Arc<std::sync::Mutex<[u64; 3]>>,
     /// Export & Deploy: the target and the running job.
     pub deploy: deploy::DeployState,
     /// The Compare panel (Tools menu).
@@ -336,17 +353,39 @@ impl PebbleApp {
         scene: Scene,
         path: PathBuf,
     ) -> anyhow::Result<Self> {
+        Self::with_ui_cache(cc, scene, path, true)
+    }
+
+    /// [`Self::new`], choosing whether an unchanged UI is drawn from the UI cache
+    /// ([`ui_cache`]; on in the editor; tests compare both ways).
+    pub fn with_ui_cache(
+        cc: &eframe::CreationContext<'_>,
+        scene: Scene,
+        path: PathBuf,
+        ui_cache: bool,
+    ) -> anyhow::Result<Self> {
         let rs = cc
             .wgpu_render_state
             .as_ref()
             .context("the editor needs the wgpu renderer")?;
-        rs.renderer
-            .write()
-            .callback_resources
-            .insert(viewport::BackgroundResources::new(
-                &rs.device,
-                rs.target_format,
-            ));
+        let viewport_slot = ui_cache::ViewportSlot::default();
+        let mut ui_cache_counts = Default::default();
+        if ui_cache {
+            let shared = ui_cache::SharedState::default();
+            let options = rs.renderer.read().options();
+            rs.renderer
+                .write()
+                .callback_resources
+                .insert(ui_cache::UiCacheResources::new(
+                    &rs.device,
+                    rs.target_format,
+                    options,
+                    shared.clone(),
+                ));
+            let plugin = ui_cache::UiCachePlugin::new(viewport_slot.clone(), shared);
+            ui_cache_counts = plugin.counts.clone();
+            cc.egui_ctx.add_plugin(plugin);
+        }
         let message = install_viewport(rs, &scene, &path)?;
         let mut orbit = OrbitCamera::default();
         if let Some(b) = scene.bounds() {
@@ -388,7 +427,14 @@ impl PebbleApp {
             name_edit: None,
             box_start: None,
             last_hover_pick: f64::NEG_INFINITY,
+            last_hover_inputs: None,
             frame_time: 0.0,
+            figures_at: None,
+            refresh_figures: true,
+            status_figures: String::new(),
+            shown_clock: 0.0,
+            viewport_slot,
+            ui_cache_counts,
             deploy: deploy::DeployState::default(),
             compare: compare::CompareState::default(),
             show_history: false,
@@ -1003,9 +1049,31 @@ impl PebbleApp {
 
     /// Ends `pebble bench-editor`: the bare renderer on the same view, the report
     /// (stdout and JSON), then closes the window.
+    /// The benchmark's windowed baseline: this frame holds nothing but the
+    /// viewport's picture of the last editor view, where the viewport was, with the
+    /// clock running on.
+    fn bare_window_ui(&mut self, ui: &mut egui::Ui, dt: f32) {
+        let Some(view) = &mut self.last_view else {
+            return;
+        };
+        view.options.time += f64::from(dt * self.clock_speed);
+        let callback = ViewportCallback {
+            camera: view.camera,
+            options: view.options,
+            overlay: view.overlay.clone(),
+            selected: view.selected.clone(),
+            hovered: None,
+        };
+        let rect = view.rect;
+        egui::CentralPanel::default()
+            .frame(egui::Frame::NONE)
+            .show(ui, |ui| viewport::paint(ui, rect, callback));
+    }
+
     fn finish_bench(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
         let Some(b) = &self.bench else { return };
         let (editor_median, editor_p95) = bench::stats(b.editor_times());
+        let (window_median, window_p95) = bench::stats(b.window_times());
         let (ui_median, _) = bench::stats(&b.ui_times);
         let frames = b.editor_times().len();
         let options = b.options.clone();
@@ -1020,7 +1088,7 @@ impl PebbleApp {
                 .get::<ViewportResources>()
                 .ok_or("no viewport resources")?;
             let dt = editor_median / 1e3;
-            // Warm the bare path too, then measure as many frames as the editor.
+            // Warm the off-screen path too, then measure as many frames.
             bench::bare_renderer_times(&res.renderer, &view, 10, dt)?;
             let (times, stats) = bench::bare_renderer_times(&res.renderer, &view, frames, dt)?;
             let (median, p95) = bench::stats(&times);
@@ -1033,9 +1101,12 @@ impl PebbleApp {
                 editor_median_ms: editor_median,
                 editor_p95_ms: editor_p95,
                 ui_median_ms: ui_median,
+                window_renderer_median_ms: window_median,
+                window_renderer_p95_ms: window_p95,
+                ratio: editor_median / window_median.max(1e-9),
                 renderer_median_ms: median,
                 renderer_p95_ms: p95,
-                ratio: editor_median / median.max(1e-9),
+                offscreen_ratio: editor_median / median.max(1e-9),
                 resident_mb: resident,
                 triangles: stats.triangles as u64,
                 draw_calls: stats.draw_calls as u64,
@@ -1045,7 +1116,7 @@ impl PebbleApp {
         match result {
             Ok(r) => {
                 println!(
-                    "editor bench: {} frames, window {:.0}×{:.0} points, viewport {}×{} px, {}",
+                    "editor bench: {} frames each, window {:.0}×{:.0} points, viewport {}×{} px, {}",
                     r.frames,
                     r.window[0],
                     r.window[1],
@@ -1054,14 +1125,28 @@ impl PebbleApp {
                     r.adapter
                 );
                 println!(
-                    "  whole editor (UI + viewport): median {:.2} ms  p95 {:.2} ms  (of which the app's ui: {:.2} ms)",
+                    "  whole editor (UI + viewport):       median {:.2} ms  p95 {:.2} ms  (of which the app's ui: {:.2} ms)",
                     r.editor_median_ms, r.editor_p95_ms, r.ui_median_ms
                 );
                 println!(
-                    "  bare renderer, same view:     median {:.2} ms  p95 {:.2} ms  ({} triangles, {} draw calls, {} particles)",
+                    "  bare renderer in the same window:   median {:.2} ms  p95 {:.2} ms  (its picture alone, presented)",
+                    r.window_renderer_median_ms, r.window_renderer_p95_ms
+                );
+                println!(
+                    "  bare renderer off screen:           median {:.2} ms  p95 {:.2} ms  ({} triangles, {} draw calls, {} particles)",
                     r.renderer_median_ms, r.renderer_p95_ms, r.triangles, r.draw_calls, r.particles
                 );
-                println!("  editor / renderer: {:.2}", r.ratio);
+                println!(
+                    "  editor / bare renderer in the window: {:.2}   (editor / off screen: {:.2})",
+                    r.ratio, r.offscreen_ratio
+                );
+                let [cached, redrawn, ordinary] = *self
+                    .ui_cache_counts
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                println!(
+                    "  UI cache: {cached} frames drawn from it, {redrawn} redrawn into it, {ordinary} painted without it"
+                );
                 match r.resident_mb {
                     Some(mb) => println!("  resident memory: {mb:.0} MB"),
                     None => println!("  resident memory: unknown on this system"),
@@ -1306,16 +1391,25 @@ impl PebbleApp {
             if ui.button(label).clicked() {
                 self.playing = !self.playing;
             }
-            // Drag to scrub the scene clock (or type a time).
-            ui.add(
-                egui::DragValue::new(&mut self.clock)
-                    .speed(0.05)
-                    .range(0.0..=86_400.0)
-                    .prefix("t = ")
-                    .suffix(" s")
-                    .fixed_decimals(2),
-            )
-            .on_hover_text("scene clock: drag to scrub");
+            // Drag to scrub the scene clock (or type a time). While playing it
+            // shows the time four times a second, with the status bar's figures.
+            if !self.playing || self.refresh_figures {
+                self.shown_clock = self.clock;
+            }
+            if ui
+                .add(
+                    egui::DragValue::new(&mut self.shown_clock)
+                        .speed(0.05)
+                        .range(0.0..=86_400.0)
+                        .prefix("t = ")
+                        .suffix(" s")
+                        .fixed_decimals(2),
+                )
+                .on_hover_text("scene clock: drag to scrub")
+                .changed()
+            {
+                self.clock = self.shown_clock;
+            }
             ui.add(
                 egui::DragValue::new(&mut self.clock_speed)
                     .speed(0.01)
@@ -1529,22 +1623,45 @@ impl PebbleApp {
 
     /// One of an outliner row's flag checkboxes: a change is one command, named
     /// `names.0` when the flag turns on and `names.1` when it turns off.
+    /// One of an outliner row's toggles: an icon, bright when on and faint when
+    /// off, announced as a checkbox named `name`. Icons rather than checkboxes:
+    /// a glyph is two triangles where a checkbox's rounded, anti-aliased frame and
+    /// tick are dozens, and a software GPU pays for every one of them each frame.
+    #[allow(clippy::too_many_arguments)]
     fn entity_flag_ui(
         &mut self,
         ui: &mut egui::Ui,
         id: EntityId,
         value: bool,
-        hover: &str,
-        names: (&str, &str),
+        (name, hover): (&str, &str),
+        (icon_on, icon_off): (&str, &str),
+        (command_on, command_off): (&str, &str),
         set: fn(&mut pebble_model::Entity, bool),
     ) {
-        let mut v = value;
-        if ui.checkbox(&mut v, "").on_hover_text(hover).changed()
+        let visuals = ui.visuals();
+        let text = if value {
+            egui::RichText::new(icon_on).color(visuals.strong_text_color())
+        } else {
+            egui::RichText::new(icon_off).color(visuals.weak_text_color())
+        };
+        let response = ui
+            .add(
+                egui::Button::new(text)
+                    .frame(false)
+                    .min_size(egui::vec2(18.0, 18.0)),
+            )
+            .on_hover_text(hover);
+        response
+            .widget_info(|| egui::WidgetInfo::selected(egui::Role::CheckBox, true, value, name));
+        if response.clicked()
             && let Some(e) = self.scene.entity(id)
         {
             let mut e = e.clone();
-            set(&mut e, v);
-            self.run_command(SetEntity::new(if v { names.0 } else { names.1 }, e));
+            set(&mut e, !value);
+            self.run_command(SetEntity::new(
+                if value { command_off } else { command_on },
+                e,
+            ));
         }
     }
 
@@ -1602,7 +1719,8 @@ impl PebbleApp {
                             ui,
                             id,
                             visible,
-                            "visible",
+                            ("visible", "visible: click to hide or show"),
+                            ("👁", "👁"),
                             ("Show", "Hide"),
                             |e, v| e.visible = v,
                         );
@@ -1610,7 +1728,8 @@ impl PebbleApp {
                             ui,
                             id,
                             locked,
-                            "locked: cannot be picked in the viewport",
+                            ("locked", "locked: cannot be picked in the viewport"),
+                            ("🔒", "🔓"),
                             ("Lock", "Unlock"),
                             |e, v| e.locked = v,
                         );
@@ -1910,10 +2029,16 @@ impl PebbleApp {
                         Err(e) => self.message = format!("pick failed: {e}"),
                     }
                 }
-                // Hover highlight, at most every 40 ms (a pick is an ID pass).
+                // Hover highlight: a pick is an ID pass and a wait for the GPU, so
+                // at most every 40 ms when the cursor or the view moved, and every
+                // 250 ms otherwise (for what animates under a resting cursor).
                 let now = ui.input(|i| i.time);
-                if now - self.last_hover_pick >= 0.04 && !response.dragged() {
+                let inputs = (response.hover_pos(), camera, w, h);
+                let since = now - self.last_hover_pick;
+                let moved = self.last_hover_inputs != Some(inputs);
+                if since >= 0.04 && (moved || since >= 0.25) && !response.dragged() {
                     self.last_hover_pick = now;
+                    self.last_hover_inputs = Some(inputs);
                     let hit = response.hover_pos().and_then(|p| {
                         let (x, y) = pixel(p);
                         res.renderer
@@ -2057,9 +2182,13 @@ impl PebbleApp {
                 options: callback.options,
                 overlay: callback.overlay.clone(),
                 selected: callback.selected.clone(),
+                rect,
             });
         }
         viewport::paint(ui, rect, callback);
+        if let Ok(mut slot) = self.viewport_slot.lock() {
+            *slot = Some(rect);
+        }
         self.view_cube_ui(ui);
         if let (Some(start), Some(now)) = (self.box_start, response.interact_pointer_pos()) {
             ui.painter().rect_stroke(
@@ -2090,26 +2219,29 @@ impl PebbleApp {
             }
             ui.label(format!("{} selected", self.scene.selection().len()));
             ui.separator();
-            ui.label(format!(
-                "{:.0} fps  ·  t = {:.1} s",
-                1.0 / self.frame_time.max(1e-3),
-                self.clock
-            ));
-            if let Some((s, error)) = stats {
-                ui.separator();
-                ui.label(format!(
-                    "{} / {} chunks ({} occluded), {} triangles, {} draw calls, {} particles",
-                    s.chunks_drawn,
-                    s.chunks,
-                    s.chunks_occluded,
-                    s.triangles,
-                    s.draw_calls,
-                    s.particles
-                ));
-                if let Some(e) = error {
-                    ui.separator();
-                    ui.colored_label(egui::Color32::LIGHT_RED, e);
+            if self.refresh_figures {
+                let mut text = format!(
+                    "{:.0} fps  ·  t = {:.1} s",
+                    1.0 / self.frame_time.max(1e-3),
+                    self.clock
+                );
+                if let Some((s, _)) = &stats {
+                    text += &format!(
+                        "  |  {} / {} chunks ({} occluded), {} triangles, {} draw calls, {} particles",
+                        s.chunks_drawn,
+                        s.chunks,
+                        s.chunks_occluded,
+                        s.triangles,
+                        s.draw_calls,
+                        s.particles
+                    );
                 }
+                self.status_figures = text;
+            }
+            ui.label(&self.status_figures);
+            if let Some((_, Some(e))) = stats {
+                ui.separator();
+                ui.colored_label(egui::Color32::LIGHT_RED, e);
             }
             ui.separator();
             ui.label(&self.message);
@@ -2215,19 +2347,29 @@ impl eframe::App for PebbleApp {
         let ctx = ui.ctx().clone();
         let dt = ctx.input(|i| i.stable_dt).min(0.1);
         self.frame_time = self.frame_time * 0.9 + dt * 0.1;
-        let ui_start = std::time::Instant::now();
-        if let Some(b) = &mut self.bench
-            && !b.done
-            && b.frame(&ctx)
-        {
-            b.done = true;
-            self.finish_bench(&ctx, frame);
+        let now = std::time::Instant::now();
+        self.refresh_figures = self
+            .figures_at
+            .is_none_or(|at| now.duration_since(at).as_secs_f32() >= 0.25);
+        if self.refresh_figures {
+            self.figures_at = Some(now);
         }
-        if self.bench.as_ref().is_some_and(|b| b.options.viewport_only) {
-            egui::CentralPanel::default()
-                .frame(egui::Frame::NONE)
-                .show(ui, |ui| self.viewport_ui(ui, frame));
-            return;
+        let ui_start = std::time::Instant::now();
+        if let Some(b) = &mut self.bench {
+            match b.frame(&ctx) {
+                bench::Phase::Editor => {}
+                bench::Phase::BareWindow => {
+                    self.bare_window_ui(ui, dt);
+                    return;
+                }
+                bench::Phase::Done => {
+                    if !b.done {
+                        b.done = true;
+                        self.finish_bench(&ctx, frame);
+                    }
+                    return;
+                }
+            }
         }
         if let Some((scene, path, unsaved)) = self.next_scene.take() {
             self.install_scene(frame, scene, path, unsaved);
@@ -2422,18 +2564,12 @@ impl eframe::App for PebbleApp {
         egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui, frame));
-        // No fill here: the panels fill themselves and the viewport covers the
-        // rest; on a software GPU every full-window layer costs milliseconds.
+        // The panels' background in one rectangle (the tiles leave theirs
+        // unfilled). Drawn into the UI cache, it costs nothing while the UI rests.
+        let fill = ui.visuals().panel_fill;
         egui::CentralPanel::default()
-            .frame(egui::Frame::NONE)
+            .frame(egui::Frame::NONE.fill(fill))
             .show(ui, |ui| {
-                // The panels' background, drawn cheaply (see BackgroundResources).
-                let fill = ui.visuals().panel_fill.to_array();
-                ui.painter()
-                    .add(eframe::egui_wgpu::Callback::new_paint_callback(
-                        ui.max_rect(),
-                        viewport::BackgroundCallback { color: fill },
-                    ));
                 let mut layout = std::mem::replace(
                     &mut self.layout,
                     egui_tiles::Tree::empty(egui::Id::unique("pebble layout")),
@@ -2442,8 +2578,7 @@ impl eframe::App for PebbleApp {
                 self.layout = layout;
             });
         if let Some(b) = &mut self.bench
-            && !b.done
-            && !b.editor_times().is_empty()
+            && b.measuring_editor()
         {
             b.ui_times.push(ui_start.elapsed());
         }

@@ -16,12 +16,19 @@ use pebble_model::{EntityId, project};
 /// The app on `path` (clock paused), or `None` without a GPU adapter (which skips
 /// loudly; `PEBBLE_REQUIRE_GPU=1` makes that a failure).
 pub fn harness_on(path: PathBuf) -> Option<Harness<'static, PebbleApp>> {
+    harness_with_ui_cache(path, true)
+}
+
+/// [`harness_on`], with the UI cache on or off.
+pub fn harness_with_ui_cache(path: PathBuf, ui_cache: bool) -> Option<Harness<'static, PebbleApp>> {
     pebble_render::gpu::test_gpu("editor")?;
     let scene = project::load(&path).expect("the project loads");
     let mut harness = Harness::builder()
         .with_size(egui::Vec2::new(1280.0, 800.0))
         .wgpu()
-        .build_eframe(move |cc| PebbleApp::new(cc, scene, path).expect("the app starts"));
+        .build_eframe(move |cc| {
+            PebbleApp::with_ui_cache(cc, scene, path, ui_cache).expect("the app starts")
+        });
     harness.state_mut().pause();
     harness.run_steps(3);
     Some(harness)

@@ -1,0 +1,86 @@
+//! The UI cache (`app::ui_cache`): the window shows exactly what egui draws without
+//! it, whether a frame is copied from the cache, redrawn into it, or painted the
+//! ordinary way because a menu reaches into the viewport.
+
+mod common;
+
+use common::{click, harness_with_ui_cache};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use pebble_editor::app::{PebbleApp, showcase_path};
+
+fn same_pixels(
+    cached: &mut Harness<'_, PebbleApp>,
+    plain: &mut Harness<'_, PebbleApp>,
+    what: &str,
+) {
+    let a = cached.render().expect("renders with the cache");
+    let b = plain.render().expect("renders without it");
+    assert_eq!(a.dimensions(), b.dimensions());
+    let differing = a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count();
+    if differing > 0 {
+        let dir = std::env::temp_dir();
+        let _ = a.save(dir.join("ui_cache_with.png"));
+        let _ = b.save(dir.join("ui_cache_without.png"));
+    }
+    assert_eq!(
+        differing,
+        0,
+        "{what}: {differing} pixels differ (both pictures saved in {})",
+        std::env::temp_dir().display()
+    );
+}
+
+fn counts(h: &Harness<'_, PebbleApp>) -> [u64; 3] {
+    *h.state().ui_cache_counts.lock().expect("counts")
+}
+
+#[test]
+fn the_ui_cache_shows_exactly_what_egui_draws() {
+    let Some(mut cached) = harness_with_ui_cache(showcase_path(), true) else {
+        return;
+    };
+    let mut plain = harness_with_ui_cache(showcase_path(), false).expect("a second harness");
+    same_pixels(&mut cached, &mut plain, "the first frames");
+
+    // Nothing changes: the next frames are copied from the cache (each painted,
+    // as a window paints every frame; a frame never painted leaves the cache to
+    // be redrawn).
+    let before = counts(&cached);
+    for h in [&mut cached, &mut plain] {
+        for _ in 0..3 {
+            h.run_steps(1);
+            h.render().expect("renders");
+        }
+    }
+    let after = counts(&cached);
+    assert!(
+        after[0] > before[0],
+        "no frame came from the cache: {before:?} → {after:?}"
+    );
+    same_pixels(&mut cached, &mut plain, "unchanged frames");
+
+    // Selecting in the outliner changes the panels: redrawn into the cache.
+    for h in [&mut cached, &mut plain] {
+        let row = h.get_by_label("Back wall  (mesh)").rect().center();
+        click(h, row);
+    }
+    let redrawn = counts(&cached);
+    assert!(
+        redrawn[1] > after[1],
+        "the change was not redrawn: {after:?} → {redrawn:?}"
+    );
+    same_pixels(&mut cached, &mut plain, "after selecting");
+
+    // An open menu hangs over the viewport: painted without the cache.
+    for h in [&mut cached, &mut plain] {
+        let menu = h.get_by_label("Deploy").rect().center();
+        click(h, menu);
+    }
+    let with_menu = counts(&cached);
+    assert!(
+        with_menu[2] > redrawn[2],
+        "the menu frame used the cache: {redrawn:?} → {with_menu:?}"
+    );
+    same_pixels(&mut cached, &mut plain, "with the menu open");
+}
