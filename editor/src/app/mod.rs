@@ -77,6 +77,8 @@ pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Resu
         options,
         Box::new(move |cc| {
             let mut app = PebbleApp::new(cc, scene, project).map_err(|e| format!("{e:#}"))?;
+            // eframe clears the window with `App::clear_color`, the panels' fill.
+            app.window_clears_to_panel_fill();
             if let Some(options) = bench {
                 // The same start whatever was saved: the default layout and view.
                 app.layout = default_layout();
@@ -267,6 +269,7 @@ pub struct PebbleApp {
     viewport_slot: ui_cache::ViewportSlot,
     /// Frames drawn from the UI cache / redrawn into it / painted the ordinary way.
     pub ui_cache_counts: std::sync::Arc<std::sync::Mutex<[u64; 3]>>,
+    ui_cache_shared: Option<ui_cache::SharedState>,
     /// Export & Deploy: the target and the running job.
     pub deploy: deploy::DeployState,
     /// The Compare panel (Tools menu).
@@ -356,6 +359,18 @@ impl PebbleApp {
         Self::with_ui_cache(cc, scene, path, true)
     }
 
+    /// Tells the UI cache that the window is cleared to the panels' fill (as eframe
+    /// does with [`eframe::App::clear_color`]), so it can skip copying what only
+    /// shows that colour.
+    pub fn window_clears_to_panel_fill(&mut self) {
+        if let Some(shared) = &self.ui_cache_shared {
+            shared
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .window_clear_is_panel_fill = true;
+        }
+    }
+
     /// [`Self::new`], choosing whether an unchanged UI is drawn from the UI cache
     /// ([`ui_cache`]; on in the editor; tests compare both ways).
     pub fn with_ui_cache(
@@ -370,8 +385,10 @@ impl PebbleApp {
             .context("the editor needs the wgpu renderer")?;
         let viewport_slot = ui_cache::ViewportSlot::default();
         let mut ui_cache_counts = Default::default();
+        let mut ui_cache_shared = None;
         if ui_cache {
             let shared = ui_cache::SharedState::default();
+            ui_cache_shared = Some(shared.clone());
             let options = rs.renderer.read().options();
             rs.renderer
                 .write()
@@ -435,6 +452,7 @@ impl PebbleApp {
             shown_clock: 0.0,
             viewport_slot,
             ui_cache_counts,
+            ui_cache_shared,
             deploy: deploy::DeployState::default(),
             compare: compare::CompareState::default(),
             show_history: false,

@@ -16,7 +16,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use eframe::egui::{self, ClippedPrimitive, Rect, epaint::ClippedShape};
+use eframe::egui::{self, ClippedPrimitive, Color32, Rect, epaint::ClippedShape};
 use eframe::egui_wgpu::{self, CallbackResources, CallbackTrait, ScreenDescriptor};
 use eframe::wgpu;
 
@@ -34,6 +34,9 @@ pub struct Shared {
     /// The last redraw asked for, and the last one done.
     requested: u64,
     drawn: u64,
+    /// The window is cleared to the panels' fill (eframe, with the app's
+    /// `clear_color`): tiles of the cache holding only that colour need no copy.
+    pub window_clear_is_panel_fill: bool,
 }
 
 pub type SharedState = Arc<Mutex<Shared>>;
@@ -59,6 +62,8 @@ pub struct UiCachePlugin {
     cached_screen: Option<(Rect, f32)>,
     /// A texture changed since the last redraw.
     textures_changed: bool,
+    /// What to copy from the cache (window pixels), worked out at each redraw.
+    rects: Arc<Vec<[u32; 4]>>,
     shared: SharedState,
     /// Frames drawn from the cache / redrawn into it / painted the ordinary way.
     pub counts: Arc<Mutex<[u64; 3]>>,
@@ -80,6 +85,7 @@ impl UiCachePlugin {
             cached: Vec::new(),
             cached_screen: None,
             textures_changed: false,
+            rects: Arc::default(),
             shared,
             counts: Arc::default(),
         }
@@ -175,7 +181,14 @@ impl egui::Plugin for UiCachePlugin {
             || self.cached != ui_shapes;
         let primitives = redraw.then(|| ctx.tessellate(ui_shapes.clone(), ppp));
         counts[usize::from(redraw)] += 1;
+        let panel_fill = ctx.global_style().visuals.panel_fill;
         if redraw {
+            let size = [
+                (screen.width() * ppp).round() as u32,
+                (screen.height() * ppp).round() as u32,
+            ];
+            let clear = shared.window_clear_is_panel_fill.then_some(panel_fill);
+            self.rects = Arc::new(copy_rects(&ui_shapes, size, ppp, viewport, clear));
             self.cached = ui_shapes;
             self.cached_screen = Some((screen, ppp));
             self.textures_changed = false;
@@ -183,13 +196,9 @@ impl egui::Plugin for UiCachePlugin {
         }
         let callback = UiCacheCallback {
             primitives: primitives.map(|p| (shared.requested, p)),
-            viewport,
+            rects: self.rects.clone(),
             // What the window is cleared to (the app's `clear_color`).
-            clear_color: ctx
-                .global_style()
-                .visuals
-                .panel_fill
-                .to_normalized_gamma_f32(),
+            clear_color: panel_fill.to_normalized_gamma_f32(),
         };
         output.shapes = std::iter::once(ClippedShape::new(
             screen,
@@ -205,39 +214,29 @@ impl egui::Plugin for UiCachePlugin {
 struct UiCacheCallback {
     /// The redraw's number and what to draw.
     primitives: Option<(u64, Vec<ClippedPrimitive>)>,
-    viewport: Option<Rect>,
+    /// What to copy to the window.
+    rects: Arc<Vec<[u32; 4]>>,
     clear_color: [f32; 4],
 }
 
 const COPY: &str = r#"
 @group(0) @binding(0) var cache: texture_2d<f32>;
-@group(0) @binding(1) var cache_sampler: sampler;
-
-struct Out {
-    @builtin(position) position: vec4<f32>,
-    @location(0) uv: vec2<f32>,
-};
 
 @vertex
-fn vs_main(@location(0) pos: vec2<f32>, @location(1) uv: vec2<f32>) -> Out {
-    var out: Out;
-    out.position = vec4<f32>(pos, 0.0, 1.0);
-    out.uv = uv;
-    return out;
+fn vs_main(@location(0) pos: vec2<f32>) -> @builtin(position) vec4<f32> {
+    return vec4<f32>(pos, 0.0, 1.0);
 }
 
-// Only a texture read, on axis-aligned quads: the form a software rasterizer
-// (llvmpipe) recognises as a blit and copies fastest.
+// Each window pixel reads its own cache pixel: no filtering, no addressing
+// arithmetic (the cheapest form for a software rasterizer).
 @fragment
-fn fs_main(in: Out) -> @location(0) vec4<f32> {
-    return textureSample(cache, cache_sampler, in.uv);
+fn fs_main(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+    return textureLoad(cache, vec2<i32>(position.xy), 0);
 }
 "#;
 
-/// The most quads a frame copies (the bands around the viewport).
-const MAX_BANDS: u64 = 4;
-/// Two triangles of (position, uv) per band.
-const BAND_BYTES: u64 = 6 * 16;
+/// Two triangles of clip-space positions per rectangle.
+const RECT_BYTES: u64 = 6 * 8;
 
 /// The GPU side, in egui_wgpu's callback resources: the cache's own egui renderer
 /// (same options as the window's), the cache texture and the copy pipeline.
@@ -247,9 +246,11 @@ pub struct UiCacheResources {
     format: wgpu::TextureFormat,
     copy: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
-    /// This frame's band quads.
+    /// The copy's rectangles as triangles, and how many rectangles.
     quads: wgpu::Buffer,
-    sampler: wgpu::Sampler,
+    quad_count: u32,
+    /// The rectangles `quads` holds.
+    written: Option<Arc<Vec<[u32; 4]>>>,
     /// The cache texture's view and bind group, and its size in pixels.
     target: Option<(wgpu::TextureView, wgpu::BindGroup, [u32; 2])>,
 }
@@ -283,24 +284,16 @@ impl UiCacheResources {
         );
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("ui cache"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
                 },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
+                count: None,
+            }],
         });
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("ui cache copy"),
@@ -319,9 +312,9 @@ impl UiCacheResources {
                 entry_point: Some("vs_main"),
                 compilation_options: Default::default(),
                 buffers: &[Some(wgpu::VertexBufferLayout {
-                    array_stride: 16,
+                    array_stride: 8,
                     step_mode: wgpu::VertexStepMode::Vertex,
-                    attributes: &wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2],
+                    attributes: &wgpu::vertex_attr_array![0 => Float32x2],
                 })],
             },
             primitive: Default::default(),
@@ -336,17 +329,7 @@ impl UiCacheResources {
             multiview_mask: None,
             cache: None,
         });
-        let quads = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("ui cache quads"),
-            size: MAX_BANDS * BAND_BYTES,
-            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        // Nearest: each window pixel reads exactly its own cache pixel.
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("ui cache"),
-            ..Default::default()
-        });
+        let quads = quad_buffer(device, 64);
         Self {
             shared,
             renderer,
@@ -354,7 +337,8 @@ impl UiCacheResources {
             copy,
             layout,
             quads,
-            sampler,
+            quad_count: 0,
+            written: None,
             target: None,
         }
     }
@@ -380,16 +364,10 @@ impl UiCacheResources {
             let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("ui cache"),
                 layout: &self.layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::TextureView(&view),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::Sampler(&self.sampler),
-                    },
-                ],
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&view),
+                }],
             });
             self.target = Some((view, group, size));
         }
@@ -397,50 +375,161 @@ impl UiCacheResources {
     }
 }
 
-/// The window's pixels outside the viewport, as up to four scissor rectangles
-/// (x, y, width, height): the bands above and below it and the two beside it. The
-/// viewport's own rectangle is shrunk by a pixel first so that no pixel its
-/// picture leaves uncovered (fractional edges) misses the copy.
-pub fn bands(size: [u32; 2], viewport_px: Option<Rect>) -> Vec<[u32; 4]> {
+fn quad_buffer(device: &wgpu::Device, rects: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("ui cache quads"),
+        size: rects * RECT_BYTES,
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// The side of the square tiles the copy is worked out in, pixels.
+const TILE: u32 = 16;
+
+/// Whether `r` only repaints the clear colour inside (opaque, square corners, no
+/// outline, blur, texture or turn): where it alone paints, the cleared window
+/// already looks like the cache. Its anti-aliased edge may round differently, so
+/// that stays copied.
+fn is_background(r: &egui::epaint::RectShape, clear: Color32) -> bool {
+    clear.a() == 255
+        && r.fill == clear
+        && r.corner_radius == egui::CornerRadius::ZERO
+        && r.blur_width == 0.0
+        && r.brush.is_none()
+        && r.angle == 0.0
+        && (r.stroke.width == 0.0 || r.stroke.color.a() == 0)
+}
+
+/// The window rectangles (pixels: x, y, width, height) to copy from the cache:
+/// every 16-pixel tile the UI paints into, outside the viewport's picture. With
+/// `clear` (the colour the window is cleared to) known, tiles where the UI only
+/// paints the inside of background rectangles of that colour are left out: the
+/// cleared window already shows them. The viewport's rectangle is shrunk by a
+/// pixel first, so that no pixel its picture leaves uncovered (fractional edges)
+/// misses the copy.
+pub fn copy_rects(
+    shapes: &[ClippedShape],
+    size: [u32; 2],
+    ppp: f32,
+    viewport: Option<Rect>,
+    clear: Option<Color32>,
+) -> Vec<[u32; 4]> {
     let [w, h] = size;
-    let Some(v) = viewport_px else {
-        return vec![[0, 0, w, h]];
+    let (tw, th) = (w.div_ceil(TILE), h.div_ceil(TILE));
+    let mut needed = vec![clear.is_none(); (tw * th) as usize];
+    if let Some(clear) = clear {
+        let window = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w as f32, h as f32));
+        let mut mark = |r: Rect| {
+            let r = r.intersect(window);
+            if !r.is_positive() {
+                return;
+            }
+            let t = TILE as f32;
+            let (x0, y0) = ((r.min.x / t) as u32, (r.min.y / t) as u32);
+            let x1 = ((r.max.x / t).ceil() as u32).min(tw);
+            let y1 = ((r.max.y / t).ceil() as u32).min(th);
+            for ty in y0..y1 {
+                for tx in x0..x1 {
+                    needed[(ty * tw + tx) as usize] = true;
+                }
+            }
+        };
+        for s in shapes {
+            let clip = s.clip_rect * ppp;
+            let transform = s.transform_after_tessellation;
+            match &s.shape {
+                egui::Shape::Rect(r)
+                    if is_background(r, clear)
+                        && transform == egui::emath::TSTransform::IDENTITY =>
+                {
+                    let rect = r.rect * ppp;
+                    let (outer, inner) = (rect.expand(2.0), rect.shrink(2.0));
+                    if !inner.is_positive() {
+                        mark(outer.intersect(clip));
+                        continue;
+                    }
+                    let strips = [
+                        Rect::from_x_y_ranges(outer.x_range(), outer.min.y..=inner.min.y),
+                        Rect::from_x_y_ranges(outer.x_range(), inner.max.y..=outer.max.y),
+                        Rect::from_x_y_ranges(outer.min.x..=inner.min.x, inner.y_range()),
+                        Rect::from_x_y_ranges(inner.max.x..=outer.max.x, inner.y_range()),
+                    ];
+                    for strip in strips {
+                        mark(strip.intersect(clip));
+                    }
+                }
+                shape => {
+                    let painted = transform.mul_rect(shape.visual_bounding_rect()) * ppp;
+                    mark(painted.expand(1.0).intersect(clip));
+                }
+            }
+        }
+    }
+    let hole = viewport.and_then(|v| {
+        let v = v * ppp;
+        let clamp = |x: f32, hi: u32| (x.max(0.0) as u32).min(hi);
+        let (x0, x1) = (
+            clamp(v.min.x.ceil() + 1.0, w),
+            clamp(v.max.x.floor() - 1.0, w),
+        );
+        let (y0, y1) = (
+            clamp(v.min.y.ceil() + 1.0, h),
+            clamp(v.max.y.floor() - 1.0, h),
+        );
+        (x0 < x1 && y0 < y1).then_some([x0, y0, x1, y1])
+    });
+    let mut out = Vec::new();
+    for ty in 0..th {
+        let mut tx = 0;
+        while tx < tw {
+            if !needed[(ty * tw + tx) as usize] {
+                tx += 1;
+                continue;
+            }
+            let start = tx;
+            while tx < tw && needed[(ty * tw + tx) as usize] {
+                tx += 1;
+            }
+            let (x0, y0) = (start * TILE, ty * TILE);
+            let run = [x0, y0, (tx * TILE).min(w), ((ty + 1) * TILE).min(h)];
+            out.extend(subtract(run, hole));
+        }
+    }
+    out.into_iter()
+        .map(|[x0, y0, x1, y1]| [x0, y0, x1 - x0, y1 - y0])
+        .collect()
+}
+
+/// `r` without `hole` (both as x0, y0, x1, y1): up to four pieces.
+fn subtract(r: [u32; 4], hole: Option<[u32; 4]>) -> Vec<[u32; 4]> {
+    let [rx0, ry0, rx1, ry1] = r;
+    let Some([hx0, hy0, hx1, hy1]) = hole else {
+        return vec![r];
     };
-    let clamp = |x: f32, hi: u32| (x.max(0.0) as u32).min(hi);
-    let (x0, x1) = (
-        clamp(v.min.x.ceil() + 1.0, w),
-        clamp(v.max.x.floor() - 1.0, w),
-    );
-    let (y0, y1) = (
-        clamp(v.min.y.ceil() + 1.0, h),
-        clamp(v.max.y.floor() - 1.0, h),
-    );
-    if x0 >= x1 || y0 >= y1 {
-        return vec![[0, 0, w, h]];
+    let (ix0, iy0, ix1, iy1) = (rx0.max(hx0), ry0.max(hy0), rx1.min(hx1), ry1.min(hy1));
+    if ix0 >= ix1 || iy0 >= iy1 {
+        return vec![r];
     }
     [
-        [0, 0, w, y0],
-        [0, y1, w, h - y1],
-        [0, y0, x0, y1 - y0],
-        [x1, y0, w - x1, y1 - y0],
+        [rx0, ry0, rx1, iy0],
+        [rx0, iy1, rx1, ry1],
+        [rx0, iy0, ix0, iy1],
+        [ix1, iy0, rx1, iy1],
     ]
     .into_iter()
-    .filter(|b| b[2] > 0 && b[3] > 0)
+    .filter(|[x0, y0, x1, y1]| x0 < x1 && y0 < y1)
     .collect()
 }
 
-/// The bands as triangles of (x, y, u, v): clip-space positions and the cache's
-/// texture coordinates of the same pixels.
-fn band_vertices(size: [u32; 2], bands: &[[u32; 4]]) -> Vec<f32> {
+/// The rectangles as triangles of clip-space positions in a window of `size`.
+fn rect_vertices(size: [u32; 2], rects: &[[u32; 4]]) -> Vec<f32> {
     let (w, h) = (size[0].max(1) as f32, size[1].max(1) as f32);
-    let mut out = Vec::with_capacity(bands.len() * 24);
-    for &[x, y, bw, bh] in bands {
-        let (u0, v0) = (x as f32 / w, y as f32 / h);
-        let (u1, v1) = ((x + bw) as f32 / w, (y + bh) as f32 / h);
-        let corner = |u: f32, v: f32| [u * 2.0 - 1.0, 1.0 - v * 2.0, u, v];
-        for (u, v) in [(u0, v0), (u1, v0), (u0, v1), (u0, v1), (u1, v0), (u1, v1)] {
-            out.extend(corner(u, v));
-        }
+    let mut out = Vec::with_capacity(rects.len() * 12);
+    for &[x, y, rw, rh] in rects {
+        let (x0, x1) = (x as f32 / w * 2.0 - 1.0, (x + rw) as f32 / w * 2.0 - 1.0);
+        let (y0, y1) = (1.0 - y as f32 / h * 2.0, 1.0 - (y + rh) as f32 / h * 2.0);
+        out.extend([x0, y0, x1, y0, x0, y1, x0, y1, x1, y0, x1, y1]);
     }
     out
 }
@@ -467,9 +556,20 @@ impl CallbackTrait for UiCacheCallback {
             res.renderer.free_texture(&id);
         }
         let size = screen.size_in_pixels;
-        let viewport_px = self.viewport.map(|v| v * screen.pixels_per_point);
-        let vertices = band_vertices(size, &bands(size, viewport_px));
-        queue.write_buffer(&res.quads, 0, bytemuck::cast_slice(&vertices));
+        if res
+            .written
+            .as_ref()
+            .is_none_or(|w| !Arc::ptr_eq(w, &self.rects))
+        {
+            let vertices = rect_vertices(size, &self.rects);
+            let bytes: &[u8] = bytemuck::cast_slice(&vertices);
+            if bytes.len() as u64 > res.quads.size() {
+                res.quads = quad_buffer(device, self.rects.len() as u64 * 2);
+            }
+            queue.write_buffer(&res.quads, 0, bytes);
+            res.quad_count = self.rects.len() as u32;
+            res.written = Some(self.rects.clone());
+        }
         let Some((generation, primitives)) = &self.primitives else {
             return Vec::new();
         };
@@ -501,22 +601,23 @@ impl CallbackTrait for UiCacheCallback {
 
     fn paint(
         &self,
-        info: egui::PaintCallbackInfo,
+        _info: egui::PaintCallbackInfo,
         pass: &mut wgpu::RenderPass<'static>,
         resources: &CallbackResources,
     ) {
         let Some(res) = resources.get::<UiCacheResources>() else {
             return;
         };
-        let Some((_, group, size)) = &res.target else {
+        let Some((_, group, _)) = &res.target else {
             return;
         };
-        let viewport_px = self.viewport.map(|v| v * info.pixels_per_point);
-        let vertices = 6 * bands(*size, viewport_px).len() as u32;
+        if res.quad_count == 0 {
+            return;
+        }
         pass.set_pipeline(&res.copy);
         pass.set_bind_group(0, group, &[]);
         pass.set_vertex_buffer(0, res.quads.slice(..));
-        pass.draw(0..vertices, 0..1);
+        pass.draw(0..6 * res.quad_count, 0..1);
     }
 }
 
@@ -593,33 +694,78 @@ mod tests {
         ));
     }
 
+    fn coverage(rects: &[[u32; 4]], x: u32, y: u32) -> usize {
+        rects
+            .iter()
+            .filter(|r| x >= r[0] && x < r[0] + r[2] && y >= r[1] && y < r[1] + r[3])
+            .count()
+    }
+
     #[test]
-    fn the_bands_cover_the_window_except_the_viewport() {
+    fn the_copy_covers_the_window_except_the_viewport() {
         let size = [200, 100];
         let viewport = Rect::from_min_max(pos2(50.4, 20.6), pos2(150.5, 80.0));
-        let bands = bands(size, Some(viewport));
-        let covered = |x: u32, y: u32| {
-            bands
-                .iter()
-                .filter(|b| x >= b[0] && x < b[0] + b[2] && y >= b[1] && y < b[1] + b[3])
-                .count()
-        };
+        // The clear colour unknown: everything outside the viewport is copied.
+        let rects = copy_rects(&[], size, 1.0, Some(viewport), None);
         for y in 0..100 {
             for x in 0..200 {
                 let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
                 // Well inside the viewport: left to the viewport's picture.
                 let deep_inside = cx > 52.5 && cx < 148.5 && cy > 22.5 && cy < 78.0;
-                let expected = usize::from(!deep_inside);
-                if deep_inside || !viewport.contains(pos2(cx, cy)) {
-                    assert_eq!(covered(x, y), expected, "pixel {x},{y}");
+                if deep_inside {
+                    assert_eq!(coverage(&rects, x, y), 0, "pixel {x},{y}");
+                } else if !viewport.contains(pos2(cx, cy)) {
+                    assert_eq!(coverage(&rects, x, y), 1, "pixel {x},{y}");
                 } else {
                     // The one-pixel ring just inside the viewport's edge: copied at
-                    // most once (the viewport paints over it).
-                    assert!(covered(x, y) <= 1, "pixel {x},{y}");
+                    // most once (the picture paints over it).
+                    assert!(coverage(&rects, x, y) <= 1, "pixel {x},{y}");
                 }
             }
         }
-        assert_eq!(bands.len(), 4);
-        assert_eq!(super::bands(size, None), vec![[0, 0, 200, 100]]);
+        // At twice the pixels per point the hole scales with the viewport.
+        let rects = copy_rects(&[], [400, 200], 2.0, Some(viewport), None);
+        assert_eq!(coverage(&rects, 200, 100), 0);
+        assert_eq!(coverage(&rects, 90, 100), 1);
+    }
+
+    #[test]
+    fn tiles_showing_only_the_clear_colour_are_not_copied() {
+        let clear = Color32::from_gray(27);
+        let size = [256, 128];
+        let window = Rect::from_min_size(pos2(0.0, 0.0), vec2(256.0, 128.0));
+        let shapes = vec![
+            ClippedShape::new(Rect::EVERYTHING, Shape::rect_filled(window, 0.0, clear)),
+            // A label in the tile at (96..128, 32..64).
+            rect_shape(Rect::from_min_size(pos2(100.0, 40.0), vec2(10.0, 10.0))),
+        ];
+        let rects = copy_rects(&shapes, size, 1.0, None, Some(clear));
+        assert_eq!(coverage(&rects, 105, 45), 1, "the label's tile");
+        assert_eq!(coverage(&rects, 96, 33), 1, "the whole tile");
+        assert_eq!(coverage(&rects, 180, 80), 0, "the background's inside");
+        assert_eq!(coverage(&rects, 0, 64), 1, "the background's edge");
+        // Another colour, rounded corners or an unknown clear: all copied.
+        let other = vec![ClippedShape::new(
+            Rect::EVERYTHING,
+            Shape::rect_filled(window, 0.0, Color32::from_gray(28)),
+        )];
+        let rounded = vec![ClippedShape::new(
+            Rect::EVERYTHING,
+            Shape::rect_filled(window, 4.0, clear),
+        )];
+        for (shapes, clear) in [
+            (&other, Some(clear)),
+            (&rounded, Some(clear)),
+            (&shapes, None),
+        ] {
+            let rects = copy_rects(shapes, size, 1.0, None, clear);
+            assert_eq!(coverage(&rects, 180, 80), 1);
+        }
+        // The copy rectangles never overlap.
+        for y in (0..128).step_by(3) {
+            for x in (0..256).step_by(3) {
+                assert!(coverage(&rects, x, y) <= 1);
+            }
+        }
     }
 }
