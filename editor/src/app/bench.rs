@@ -1,12 +1,15 @@
 //! `pebble bench-editor`: the whole editor (UI and viewport, in its real window)
 //! repainting continuously with the scene clock running, without vsync; the time
 //! between frames gives the median and p95, `/proc/self/status` the resident
-//! memory. Then, in the same process, window and device, two baselines on the same
-//! view (camera, viewport rectangle, overlay, selection, advancing clock):
-//! - the bare renderer in the window: each frame holds nothing but the viewport's
+//! memory. In the same process, window and device, two baselines on the same view
+//! (camera, viewport rectangle, overlay, selection, the clock running on):
+//! - the bare renderer in the window: frames holding nothing but the viewport's
 //!   picture at the editor's viewport rectangle — the renderer's frame, copied to
-//!   the window and presented, without any UI;
-//! - the bare renderer off screen (`Renderer::draw_with`, waiting for the GPU).
+//!   the window and presented, without any UI. Its frames alternate with the
+//!   editor's in blocks, so that a drift of the machine's speed during the run
+//!   touches both alike;
+//! - the bare renderer off screen (`Renderer::draw_with`, waiting for the GPU),
+//!   afterwards.
 //!
 //! Optionally saves a screenshot of the window (the README's picture) and a JSON
 //! report.
@@ -81,15 +84,24 @@ pub enum Phase {
     Done,
 }
 
+/// Frames in a block of one phase; the phases alternate block by block, so that
+/// a drift of the machine's speed during the run (here ±20 %) affects both alike.
+pub const BLOCK: usize = 30;
+/// Frames at the start of each block that are not counted (the switch itself).
+pub const SETTLE: usize = 3;
+
 /// The bench's progress inside the app.
 #[derive(Debug)]
 pub struct Bench {
     pub options: BenchOptions,
+    /// What the frame being drawn shows.
     phase: Phase,
+    /// Frames drawn so far, and of them in the current block.
     drawn: usize,
+    in_block: usize,
     last: Option<Instant>,
-    times: Vec<Duration>,
     editor_times: Vec<Duration>,
+    window_times: Vec<Duration>,
     shot_requested: bool,
     pub done: bool,
     /// Time spent in the app's own `ui` (layout, logic, recording the viewport),
@@ -104,70 +116,89 @@ impl Bench {
             options,
             phase: Phase::Editor,
             drawn: 0,
+            in_block: 0,
             last: None,
-            times: Vec::new(),
             editor_times: Vec::new(),
+            window_times: Vec::new(),
             shot_requested: false,
             done: false,
             ui_times: Vec::new(),
         }
     }
 
-    /// Called at the start of each frame: records the time since the last one and
-    /// says what this frame draws. Each phase draws `warmup` frames, then measures
-    /// `frames`.
+    /// Called at the start of each frame: records how long the last frame took
+    /// (the time between their starts) for the phase it drew, and says what this
+    /// frame draws: `warmup` editor frames first, then blocks of [`BLOCK`] frames
+    /// alternating between the editor and the bare window, the first [`SETTLE`] of
+    /// each not counted, until each has `frames`.
     pub fn frame(&mut self, ctx: &egui::Context) -> Phase {
         let now = Instant::now();
-        if self.phase != Phase::Done {
-            if let Some(last) = self.last
-                && self.drawn > self.options.warmup
-            {
-                self.times.push(now - last);
-            }
-            self.last = Some(now);
-            self.drawn += 1;
+        if self.phase == Phase::Done {
+            return Phase::Done;
         }
-        if self.phase == Phase::Editor
-            && self.drawn == self.options.warmup
+        let measured = self.drawn > self.options.warmup && self.in_block > SETTLE;
+        if let Some(last) = self.last
+            && measured
+        {
+            match self.phase {
+                Phase::Editor => self.editor_times.push(now - last),
+                Phase::BareWindow => self.window_times.push(now - last),
+                Phase::Done => {}
+            }
+        }
+        self.last = Some(now);
+        self.drawn += 1;
+        if self.drawn == self.options.warmup
             && !self.shot_requested
             && let Some(path) = self.options.screenshot.clone()
         {
             self.shot_requested = true;
             request_screenshot(ctx, path);
         }
-        if self.times.len() >= self.options.frames {
-            match self.phase {
-                Phase::Editor => {
-                    self.editor_times = std::mem::take(&mut self.times);
-                    // This frame is the window's first.
-                    self.phase = Phase::BareWindow;
-                    self.drawn = 1;
-                    self.last = Some(now);
-                }
-                Phase::BareWindow => self.phase = Phase::Done,
-                Phase::Done => {}
+        let frames = self.options.frames;
+        let (editor_done, window_done) = (
+            self.editor_times.len() >= frames,
+            self.window_times.len() >= frames,
+        );
+        if editor_done && window_done {
+            self.editor_times.truncate(frames);
+            self.window_times.truncate(frames);
+            self.phase = Phase::Done;
+            return Phase::Done;
+        }
+        if self.drawn > self.options.warmup {
+            self.in_block += 1;
+            let other = match self.phase {
+                Phase::Editor if !window_done => Phase::BareWindow,
+                Phase::BareWindow if !editor_done => Phase::Editor,
+                same => same,
+            };
+            let block_over = self.in_block >= BLOCK + 1;
+            let finished = match self.phase {
+                Phase::Editor => editor_done,
+                _ => window_done,
+            };
+            if (block_over || finished) && other != self.phase {
+                self.phase = other;
+                self.in_block = 1;
             }
         }
         ctx.request_repaint();
         self.phase
     }
 
-    /// Whether the editor's own frames are being measured (past the warm-up).
+    /// Whether this frame is a measured editor frame.
     pub fn measuring_editor(&self) -> bool {
-        self.phase == Phase::Editor && !self.times.is_empty()
+        self.phase == Phase::Editor && self.drawn > self.options.warmup && self.in_block > SETTLE
     }
 
     pub fn editor_times(&self) -> &[Duration] {
         &self.editor_times
     }
 
-    /// The windowed bare renderer's frames (complete once the phase is `Done`).
+    /// The windowed bare renderer's frames.
     pub fn window_times(&self) -> &[Duration] {
-        if self.phase == Phase::Done {
-            &self.times
-        } else {
-            &[]
-        }
+        &self.window_times
     }
 }
 
@@ -251,30 +282,36 @@ mod tests {
     }
 
     #[test]
-    fn the_phases_measure_the_editor_then_the_bare_window() {
+    fn the_phases_alternate_in_blocks_until_both_are_measured() {
         let ctx = egui::Context::default();
+        let (frames, warmup) = (100, 5);
         let mut bench = Bench::new(BenchOptions {
-            frames: 3,
-            warmup: 2,
+            frames,
+            warmup,
             screenshot: None,
             json: None,
             select: Vec::new(),
         });
         let mut phases = Vec::new();
-        for _ in 0..12 {
+        while phases.last() != Some(&Phase::Done) {
             phases.push(bench.frame(&ctx));
+            assert!(phases.len() < 10_000, "never done");
         }
-        // The editor draws five frames: two warm-up frames, then the three measured
-        // ones (each interval ends when the next frame starts, so the sixth frame,
-        // which ends the third, already draws the bare window). The same again for
-        // the window, then it is done.
-        let editor = phases.iter().filter(|p| **p == Phase::Editor).count();
-        let window = phases.iter().filter(|p| **p == Phase::BareWindow).count();
-        assert_eq!(editor, 5, "{phases:?}");
-        assert_eq!(window, 5, "{phases:?}");
-        assert_eq!(phases.last(), Some(&Phase::Done));
-        assert_eq!(bench.editor_times().len(), 3);
-        assert_eq!(bench.window_times().len(), 3);
+        assert!(phases[..warmup].iter().all(|p| *p == Phase::Editor));
+        assert_eq!(bench.editor_times().len(), frames);
+        assert_eq!(bench.window_times().len(), frames);
+        // Blocks of BLOCK frames, each phase's first SETTLE not counted: 100
+        // counted frames take four blocks each, alternating.
+        let drawn = &phases[warmup..phases.len() - 1];
+        let switches = drawn.windows(2).filter(|w| w[0] != w[1]).count();
+        assert_eq!(switches, 7, "{phases:?}");
+        let per_block = frames.div_ceil(BLOCK - SETTLE);
+        assert_eq!(
+            drawn.len(),
+            2 * per_block * BLOCK - 2 * (per_block * (BLOCK - SETTLE) - frames)
+        );
+        // Once done, it stays done.
+        assert_eq!(bench.frame(&ctx), Phase::Done);
     }
 
     #[test]

@@ -77,8 +77,7 @@ pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Resu
         options,
         Box::new(move |cc| {
             let mut app = PebbleApp::new(cc, scene, project).map_err(|e| format!("{e:#}"))?;
-            // eframe clears the window with `App::clear_color`, the panels' fill.
-            app.window_clears_to_panel_fill();
+            app.in_window();
             if let Some(options) = bench {
                 // The same start whatever was saved: the default layout and view.
                 app.layout = default_layout();
@@ -256,7 +255,7 @@ pub struct PebbleApp {
     /// Smoothed frame time, seconds.
     frame_time: f32,
     /// The status bar's changing figures (frame rate, clock, renderer counts),
-    /// refreshed four times a second: readable, and an unchanged UI can be drawn
+    /// refreshed twice a second: readable, and an unchanged UI can be drawn
     /// from the UI cache.
     figures_at: Option<std::time::Instant>,
     /// Whether this frame refreshes those figures.
@@ -359,10 +358,10 @@ impl PebbleApp {
         Self::with_ui_cache(cc, scene, path, true)
     }
 
-    /// Tells the UI cache that the window is cleared to the panels' fill (as eframe
-    /// does with [`eframe::App::clear_color`]), so it can skip copying what only
-    /// shows that colour.
-    pub fn window_clears_to_panel_fill(&mut self) {
+    /// Says the app runs in eframe's window, which is cleared to the panels' fill
+    /// ([`eframe::App::clear_color`]): the UI cache can leave what only shows that
+    /// colour. (A test harness clears to transparent.)
+    pub fn in_window(&mut self) {
         if let Some(shared) = &self.ui_cache_shared {
             shared
                 .lock()
@@ -1410,7 +1409,7 @@ impl PebbleApp {
                 self.playing = !self.playing;
             }
             // Drag to scrub the scene clock (or type a time). While playing it
-            // shows the time four times a second, with the status bar's figures.
+            // shows the time twice a second, with the status bar's figures.
             if !self.playing || self.refresh_figures {
                 self.shown_clock = self.clock;
             }
@@ -2368,7 +2367,7 @@ impl eframe::App for PebbleApp {
         let now = std::time::Instant::now();
         self.refresh_figures = self
             .figures_at
-            .is_none_or(|at| now.duration_since(at).as_secs_f32() >= 0.25);
+            .is_none_or(|at| now.duration_since(at).as_secs_f32() >= 0.5);
         if self.refresh_figures {
             self.figures_at = Some(now);
         }

@@ -479,8 +479,13 @@ pub fn copy_rects(
         );
         (x0 < x1 && y0 < y1).then_some([x0, y0, x1, y1])
     });
-    let mut out = Vec::new();
+    // Runs of needed tiles along each row, a run continuing the same run of the
+    // row above growing downwards: few, tall rectangles (a software rasterizer
+    // pays for every triangle).
+    let mut open: Vec<[u32; 4]> = Vec::new();
+    let mut closed = Vec::new();
     for ty in 0..th {
+        let mut runs = Vec::new();
         let mut tx = 0;
         while tx < tw {
             if !needed[(ty * tw + tx) as usize] {
@@ -491,12 +496,27 @@ pub fn copy_rects(
             while tx < tw && needed[(ty * tw + tx) as usize] {
                 tx += 1;
             }
-            let (x0, y0) = (start * TILE, ty * TILE);
-            let run = [x0, y0, (tx * TILE).min(w), ((ty + 1) * TILE).min(h)];
-            out.extend(subtract(run, hole));
+            runs.push((start * TILE, (tx * TILE).min(w)));
         }
+        let y1 = ((ty + 1) * TILE).min(h);
+        let mut next = Vec::with_capacity(runs.len());
+        for (x0, x1) in runs {
+            match open.iter().position(|r| r[0] == x0 && r[2] == x1) {
+                Some(i) => {
+                    let mut r = open.swap_remove(i);
+                    r[3] = y1;
+                    next.push(r);
+                }
+                None => next.push([x0, ty * TILE, x1, y1]),
+            }
+        }
+        closed.append(&mut open);
+        open = next;
     }
-    out.into_iter()
+    closed.append(&mut open);
+    closed
+        .into_iter()
+        .flat_map(|r| subtract(r, hole))
         .map(|[x0, y0, x1, y1]| [x0, y0, x1 - x0, y1 - y0])
         .collect()
 }
@@ -723,6 +743,8 @@ mod tests {
                 }
             }
         }
+        // Rows of the same run merge: the window around the hole is four pieces.
+        assert_eq!(rects.len(), 4, "{rects:?}");
         // At twice the pixels per point the hole scales with the viewport.
         let rects = copy_rects(&[], [400, 200], 2.0, Some(viewport), None);
         assert_eq!(coverage(&rects, 200, 100), 0);
