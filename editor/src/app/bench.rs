@@ -173,7 +173,7 @@ impl Bench {
                 Phase::BareWindow if !editor_done => Phase::Editor,
                 same => same,
             };
-            let block_over = self.in_block >= BLOCK + 1;
+            let block_over = self.in_block > BLOCK;
             let finished = match self.phase {
                 Phase::Editor => editor_done,
                 _ => window_done,
