@@ -17,7 +17,14 @@ fn same_pixels(
     let a = cached.render().expect("renders with the cache");
     let b = plain.render().expect("renders without it");
     assert_eq!(a.dimensions(), b.dimensions());
-    let differing = a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count();
+    // The status bar's frame rate follows the wall clock, which the two apps
+    // read at different moments (the snapshot tests mask it too).
+    let status_top = 776;
+    let differing = a
+        .enumerate_pixels()
+        .zip(b.pixels())
+        .filter(|((_, y, p), q)| *y < status_top && p != q)
+        .count();
     if differing > 0 {
         let dir = std::env::temp_dir();
         let _ = a.save(dir.join("ui_cache_with.png"));
