@@ -118,7 +118,7 @@ impl ViewportResources {
 
 /// A pipeline drawing one full-rectangle triangle (`vs_main`, no vertex buffers)
 /// with one bind group, unblended, into egui's target.
-pub(super) fn full_window_pipeline(
+fn full_window_pipeline(
     device: &wgpu::Device,
     label: &str,
     wgsl: &str,
