@@ -38,6 +38,14 @@ fn same_pixels(
     );
 }
 
+/// Clicks the widget labelled `label` in both apps.
+fn click_both<'a>(a: &mut Harness<'a, PebbleApp>, b: &mut Harness<'a, PebbleApp>, label: &str) {
+    for h in [a, b] {
+        let at = h.get_by_label(label).rect().center();
+        click(h, at);
+    }
+}
+
 fn counts(h: &Harness<'_, PebbleApp>) -> [u64; 3] {
     *h.state().ui_cache_counts.lock().expect("counts")
 }
@@ -68,10 +76,7 @@ fn the_ui_cache_shows_exactly_what_egui_draws() {
     same_pixels(&mut cached, &mut plain, "unchanged frames");
 
     // Selecting in the outliner changes the panels: redrawn into the cache.
-    for h in [&mut cached, &mut plain] {
-        let row = h.get_by_label("Back wall  (mesh)").rect().center();
-        click(h, row);
-    }
+    click_both(&mut cached, &mut plain, "Back wall  (mesh)");
     let redrawn = counts(&cached);
     assert!(
         redrawn[1] > after[1],
@@ -80,10 +85,7 @@ fn the_ui_cache_shows_exactly_what_egui_draws() {
     same_pixels(&mut cached, &mut plain, "after selecting");
 
     // An open menu hangs over the viewport: painted without the cache.
-    for h in [&mut cached, &mut plain] {
-        let menu = h.get_by_label("Deploy").rect().center();
-        click(h, menu);
-    }
+    click_both(&mut cached, &mut plain, "Deploy");
     let with_menu = counts(&cached);
     assert!(
         with_menu[2] > redrawn[2],

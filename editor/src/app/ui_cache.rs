@@ -295,40 +295,19 @@ impl UiCacheResources {
                 count: None,
             }],
         });
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("ui cache copy"),
-            source: wgpu::ShaderSource::Wgsl(COPY.into()),
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("ui cache copy"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let copy = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("ui cache copy"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &shader,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[Some(wgpu::VertexBufferLayout {
-                    array_stride: 8,
-                    step_mode: wgpu::VertexStepMode::Vertex,
-                    attributes: &wgpu::vertex_attr_array![0 => Float32x2],
-                })],
-            },
-            primitive: Default::default(),
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &shader,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(format.into())],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let copy = super::viewport::copy_pipeline(
+            device,
+            "ui cache copy",
+            COPY,
+            &layout,
+            &[Some(wgpu::VertexBufferLayout {
+                array_stride: 8,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &wgpu::vertex_attr_array![0 => Float32x2],
+            })],
+            "fs_main",
+            format,
+        );
         let quads = quad_buffer(device, 64);
         Self {
             shared,

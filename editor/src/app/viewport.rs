@@ -87,11 +87,12 @@ impl ViewportResources {
                 },
             ],
         });
-        let blit = full_window_pipeline(
+        let blit = copy_pipeline(
             device,
             "viewport blit",
             BLIT,
             &blit_layout,
+            &[],
             if target.is_srgb() {
                 "fs_srgb"
             } else {
@@ -116,13 +117,14 @@ impl ViewportResources {
     }
 }
 
-/// A pipeline drawing one full-rectangle triangle (`vs_main`, no vertex buffers)
-/// with one bind group, unblended, into egui's target.
-fn full_window_pipeline(
+/// A pipeline copying a picture into egui's target: `vs_main` (with `buffers`, or
+/// none for one full-rectangle triangle), one bind group, unblended.
+pub(super) fn copy_pipeline(
     device: &wgpu::Device,
     label: &str,
     wgsl: &str,
     group: &wgpu::BindGroupLayout,
+    buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
     fragment: &str,
     target: wgpu::TextureFormat,
 ) -> wgpu::RenderPipeline {
@@ -142,7 +144,7 @@ fn full_window_pipeline(
             module: &shader,
             entry_point: Some("vs_main"),
             compilation_options: Default::default(),
-            buffers: &[],
+            buffers,
         },
         primitive: Default::default(),
         depth_stencil: None,
