@@ -49,6 +49,12 @@ struct BenchEditorArgs {
     /// Select an entity by name first (repeatable).
     #[arg(long)]
     select: Vec<String>,
+    /// Paint every frame's UI afresh instead of through the UI cache (to compare).
+    #[arg(long)]
+    no_ui_cache: bool,
+    /// Start with the scene clock stopped (so that two runs' screenshots match).
+    #[arg(long)]
+    paused: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -108,6 +114,8 @@ fn main() -> ExitCode {
                 screenshot: args.screenshot,
                 json: args.json,
                 select: args.select,
+                ui_cache: !args.no_ui_cache,
+                paused: args.paused,
             }),
         )
         .map(|()| ExitCode::SUCCESS),

@@ -76,3 +76,107 @@ fn the_editor_window_runs_under_xvfb_and_reports_its_frames() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `pebble bench-editor` under Xvfb with `args`, its screenshot and report
+/// in `dir`; returns stdout, the screenshot and the report.
+fn bench_window(
+    dir: &std::path::Path,
+    name: &str,
+    args: &[&str],
+) -> (String, image::RgbaImage, serde_json::Value) {
+    let (shot, json) = (
+        dir.join(format!("{name}.png")),
+        dir.join(format!("{name}.json")),
+    );
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_pebble"))
+        .arg("bench-editor")
+        .args(args)
+        .arg("--screenshot")
+        .arg(&shot)
+        .arg("--json")
+        .arg(&json)
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .env("HOME", dir)
+        .output()
+        .expect("runs xvfb-run");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&json).expect("the JSON report")).expect("JSON");
+    let img = image::open(&shot).expect("the screenshot").to_rgba8();
+    (stdout, img, report)
+}
+
+/// In the real window the UI cache is copied to the frame after egui's pass, as
+/// transfers (the kittest harness, which cannot, draws the copy in the pass: see
+/// `tests/ui_cache.rs`). The window must look exactly as when every frame is
+/// painted afresh, the viewport's edges included.
+#[test]
+fn the_window_through_the_ui_cache_matches_the_window_painted_afresh() {
+    if Command::new("xvfb-run").arg("--help").output().is_err() {
+        assert!(
+            !require(),
+            "xvfb-run is missing (apt-get install xvfb xauth)"
+        );
+        eprintln!("*** SKIPPED: no xvfb-run on this machine ***");
+        return;
+    }
+    if pebble_render::gpu::test_gpu("window cache").is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("pebble-window-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    // The clock stopped, so that both viewports show the same instant; an
+    // entity selected, so that the gizmo and the inspector are in the picture.
+    let common = [
+        "--frames",
+        "5",
+        "--warmup",
+        "30",
+        "--paused",
+        "--select",
+        "Campfire sparks",
+    ];
+    let (cached_out, cached, report) = bench_window(&dir, "cached", &common);
+    let mut afresh_args = common.to_vec();
+    afresh_args.push("--no-ui-cache");
+    let (_, afresh, _) = bench_window(&dir, "afresh", &afresh_args);
+
+    let transfers: u64 = cached_out
+        .split_once(" copied to the window as transfers")
+        .and_then(|(before, _)| before.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no transfer count in:\n{cached_out}"));
+    let adapter = report["adapter"]
+        .as_str()
+        .unwrap_or_default()
+        .to_lowercase();
+    if adapter.contains("llvmpipe") || adapter.contains("lavapipe") {
+        // Mesa's software swapchain takes copies: the path under test was used.
+        assert!(transfers > 0, "{cached_out}");
+    }
+
+    assert_eq!(cached.dimensions(), afresh.dimensions());
+    let (w, h) = cached.dimensions();
+    // The status bar's frame rate is the wall clock's: left out.
+    let status_bar_top = h - 24;
+    let mut differing = Vec::new();
+    for y in 0..status_bar_top {
+        for x in 0..w {
+            if cached.get_pixel(x, y) != afresh.get_pixel(x, y) {
+                differing.push((x, y));
+            }
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "{} pixels differ, first {:?} ({transfers} frames copied as transfers)",
+        differing.len(),
+        &differing[..differing.len().min(10)]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

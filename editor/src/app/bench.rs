@@ -34,6 +34,11 @@ pub struct BenchOptions {
     /// Entities to select first (by name), so the picture shows the gizmo and the
     /// inspector.
     pub select: Vec<String>,
+    /// Repaint the UI through its cache (`false`: every frame the ordinary way,
+    /// to compare).
+    pub ui_cache: bool,
+    /// Start with the scene clock stopped (screenshots of two runs then match).
+    pub paused: bool,
 }
 
 /// The view the viewport drew last: what the baselines repeat.
@@ -291,6 +296,8 @@ mod tests {
             screenshot: None,
             json: None,
             select: Vec::new(),
+            ui_cache: true,
+            paused: false,
         });
         let mut phases = Vec::new();
         while phases.last() != Some(&Phase::Done) {

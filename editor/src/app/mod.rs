@@ -76,12 +76,15 @@ pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Resu
         "Pebble",
         options,
         Box::new(move |cc| {
-            let mut app = PebbleApp::new(cc, scene, project).map_err(|e| format!("{e:#}"))?;
+            let ui_cache = bench.as_ref().is_none_or(|b| b.ui_cache);
+            let mut app = PebbleApp::with_ui_cache(cc, scene, project, ui_cache)
+                .map_err(|e| format!("{e:#}"))?;
             app.in_window();
             if let Some(options) = bench {
                 // The same start whatever was saved: the default layout and view.
                 app.layout = default_layout();
                 app.recovery = None;
+                app.playing = !options.paused;
                 let ids: Vec<EntityId> = options
                     .select
                     .iter()
@@ -1161,8 +1164,13 @@ impl PebbleApp {
                     .ui_cache_counts
                     .lock()
                     .unwrap_or_else(|e| e.into_inner());
+                let transfers = self.ui_cache_shared.as_ref().map_or(0, |s| {
+                    s.lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .copied_after_pass
+                });
                 println!(
-                    "  UI cache: {cached} frames drawn from it, {redrawn} redrawn into it, {ordinary} painted without it"
+                    "  UI cache: {cached} frames drawn from it, {redrawn} redrawn into it, {ordinary} painted without it; {transfers} copied to the window as transfers"
                 );
                 match r.resident_mb {
                     Some(mb) => println!("  resident memory: {mb:.0} MB"),

@@ -37,6 +37,8 @@ pub struct Shared {
     /// The window is cleared to the panels' fill (eframe, with the app's
     /// `clear_color`): tiles of the cache holding only that colour need no copy.
     pub window_clear_is_panel_fill: bool,
+    /// Frames whose copy was made after the pass, as transfers.
+    pub copied_after_pass: u64,
 }
 
 pub type SharedState = Arc<Mutex<Shared>>;
@@ -62,8 +64,11 @@ pub struct UiCachePlugin {
     cached_screen: Option<(Rect, f32)>,
     /// A texture changed since the last redraw.
     textures_changed: bool,
-    /// What to copy from the cache (window pixels), worked out at each redraw.
+    /// What to copy from the cache (window pixels), worked out at each redraw or
+    /// when the viewport's picture moves.
     rects: Arc<Vec<[u32; 4]>>,
+    /// The picture's pixels the copy leaves out.
+    hole: Option<[u32; 4]>,
     shared: SharedState,
     /// Frames drawn from the cache / redrawn into it / painted the ordinary way.
     pub counts: Arc<Mutex<[u64; 3]>>,
@@ -86,6 +91,7 @@ impl UiCachePlugin {
             cached_screen: None,
             textures_changed: false,
             rects: Arc::default(),
+            hole: None,
             shared,
             counts: Arc::default(),
         }
@@ -96,8 +102,12 @@ impl UiCachePlugin {
 #[derive(Debug, PartialEq, Eq)]
 pub enum Split {
     /// The UI shapes (by index, in order) go to the cache; the rest are inside the
-    /// viewport and stay live.
-    Cache { ui: Vec<usize>, live: Vec<usize> },
+    /// viewport and stay live. `picture` is the viewport's picture among them.
+    Cache {
+        ui: Vec<usize>,
+        live: Vec<usize>,
+        picture: Option<usize>,
+    },
     /// Something of the UI reaches into the viewport, or paints with a callback of
     /// its own: paint the frame the ordinary way.
     Ordinary,
@@ -141,7 +151,62 @@ pub fn split(shapes: &[ClippedShape], viewport: Option<Rect>) -> Split {
         }
         ui.push(i);
     }
-    Split::Cache { ui, live }
+    Split::Cache { ui, live, picture }
+}
+
+/// The window pixels (x0, y0, x1, y1) the viewport's picture covers: its
+/// rectangle within its clip, rounded as egui rounds a paint callback's viewport
+/// and scissor.
+pub fn picture_pixels(picture: &ClippedShape, ppp: f32, size: [u32; 2]) -> Option<[u32; 4]> {
+    let egui::Shape::Callback(c) = &picture.shape else {
+        return None;
+    };
+    let px = |r: &Rect| {
+        let v = egui::epaint::ViewportInPixels::from_points(r, ppp, size);
+        let (x0, y0) = (v.left_px.max(0) as u32, v.top_px.max(0) as u32);
+        [
+            x0,
+            y0,
+            x0 + v.width_px.max(0) as u32,
+            y0 + v.height_px.max(0) as u32,
+        ]
+    };
+    let (v, c) = (px(&c.rect), px(&picture.clip_rect));
+    let r = [
+        v[0].max(c[0]),
+        v[1].max(c[1]),
+        v[2].min(c[2]),
+        v[3].min(c[3]),
+    ];
+    (r[0] < r[2] && r[1] < r[3]).then_some(r)
+}
+
+/// Whether every live shape but the picture paints inside `hole` (the picture's
+/// pixels), anti-aliased fringe included: then copying the cache after the pass,
+/// on top of what it drew, covers none of them.
+fn live_inside(
+    shapes: &[ClippedShape],
+    live: &[usize],
+    picture: Option<usize>,
+    ppp: f32,
+    hole: Option<[u32; 4]>,
+) -> bool {
+    let Some([x0, y0, x1, y1]) = hole else {
+        return live.iter().all(|&i| Some(i) == picture);
+    };
+    let hole = Rect::from_min_max(
+        egui::pos2(x0 as f32, y0 as f32),
+        egui::pos2(x1 as f32, y1 as f32),
+    );
+    live.iter().filter(|&&i| Some(i) != picture).all(|&i| {
+        let s = &shapes[i];
+        let painted = s
+            .transform_after_tessellation
+            .mul_rect(s.shape.visual_bounding_rect())
+            .intersect(s.clip_rect)
+            * ppp;
+        !painted.is_positive() || hole.contains_rect(painted.expand(1.0))
+    })
 }
 
 impl egui::Plugin for UiCachePlugin {
@@ -159,17 +224,23 @@ impl egui::Plugin for UiCachePlugin {
         }
         let viewport = lock(&self.viewport).take();
         let mut counts = lock(&self.counts);
-        let Split::Cache { ui, live } = split(&output.shapes, viewport) else {
+        let Split::Cache { ui, live, picture } = split(&output.shapes, viewport) else {
             counts[2] += 1;
             return;
         };
         if ui.is_empty() {
-            // Nothing but the viewport: nothing to cache.
-            counts[2] += 1;
+            // Nothing but the viewport (the benchmark's bare frames): nothing to
+            // cache, nothing to count.
             return;
         }
         let screen = ctx.content_rect();
         let ppp = ctx.pixels_per_point();
+        let size = [
+            (screen.width() * ppp).round() as u32,
+            (screen.height() * ppp).round() as u32,
+        ];
+        let hole = picture.and_then(|p| picture_pixels(&output.shapes[p], ppp, size));
+        let copy_after_pass = live_inside(&output.shapes, &live, picture, ppp, hole);
         let mut shapes: Vec<Option<ClippedShape>> = std::mem::take(&mut output.shapes)
             .into_iter()
             .map(Some)
@@ -182,13 +253,12 @@ impl egui::Plugin for UiCachePlugin {
         let primitives = redraw.then(|| ctx.tessellate(ui_shapes.clone(), ppp));
         counts[usize::from(redraw)] += 1;
         let panel_fill = ctx.global_style().visuals.panel_fill;
-        if redraw {
-            let size = [
-                (screen.width() * ppp).round() as u32,
-                (screen.height() * ppp).round() as u32,
-            ];
+        if redraw || self.hole != hole {
             let clear = shared.window_clear_is_panel_fill.then_some(panel_fill);
-            self.rects = Arc::new(copy_rects(&ui_shapes, size, ppp, viewport, clear));
+            self.rects = Arc::new(copy_rects(&ui_shapes, size, ppp, hole, clear));
+            self.hole = hole;
+        }
+        if redraw {
             self.cached = ui_shapes;
             self.cached_screen = Some((screen, ppp));
             self.textures_changed = false;
@@ -197,6 +267,7 @@ impl egui::Plugin for UiCachePlugin {
         let callback = UiCacheCallback {
             primitives: primitives.map(|p| (shared.requested, p)),
             rects: self.rects.clone(),
+            copy_after_pass,
             // What the window is cleared to (the app's `clear_color`).
             clear_color: panel_fill.to_normalized_gamma_f32(),
         };
@@ -216,6 +287,10 @@ struct UiCacheCallback {
     primitives: Option<(u64, Vec<ClippedPrimitive>)>,
     /// What to copy to the window.
     rects: Arc<Vec<[u32; 4]>>,
+    /// Nothing live paints where the copy goes: it may be made after the pass
+    /// (a transfer, when the painter offers [`egui_wgpu::TargetCopies`]) instead
+    /// of drawn in it.
+    copy_after_pass: bool,
     clear_color: [f32; 4],
 }
 
@@ -251,15 +326,17 @@ pub struct UiCacheResources {
     quad_count: u32,
     /// The rectangles `quads` holds.
     written: Option<Arc<Vec<[u32; 4]>>>,
-    /// The cache texture's view and bind group, and its size in pixels.
-    target: Option<(wgpu::TextureView, wgpu::BindGroup, [u32; 2])>,
+    /// The cache texture, its view and bind group, and its size in pixels.
+    target: Option<(wgpu::Texture, wgpu::TextureView, wgpu::BindGroup, [u32; 2])>,
+    /// This frame's copy is drawn in the pass (not copied after it).
+    copy_in_pass: bool,
 }
 
 impl std::fmt::Debug for UiCacheResources {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UiCacheResources")
             .field("format", &self.format)
-            .field("size", &self.target.as_ref().map(|t| t.2))
+            .field("size", &self.target.as_ref().map(|t| t.3))
             .finish_non_exhaustive()
     }
 }
@@ -319,11 +396,12 @@ impl UiCacheResources {
             quad_count: 0,
             written: None,
             target: None,
+            copy_in_pass: true,
         }
     }
 
     fn target_for(&mut self, device: &wgpu::Device, size: [u32; 2]) -> &wgpu::TextureView {
-        if self.target.as_ref().is_none_or(|t| t.2 != size) {
+        if self.target.as_ref().is_none_or(|t| t.3 != size) {
             let texture = device.create_texture(&wgpu::TextureDescriptor {
                 label: Some("ui cache"),
                 size: wgpu::Extent3d {
@@ -336,7 +414,8 @@ impl UiCacheResources {
                 dimension: wgpu::TextureDimension::D2,
                 format: self.format,
                 usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                    | wgpu::TextureUsages::TEXTURE_BINDING,
+                    | wgpu::TextureUsages::TEXTURE_BINDING
+                    | wgpu::TextureUsages::COPY_SRC,
                 view_formats: &[],
             });
             let view = texture.create_view(&Default::default());
@@ -348,9 +427,9 @@ impl UiCacheResources {
                     resource: wgpu::BindingResource::TextureView(&view),
                 }],
             });
-            self.target = Some((view, group, size));
+            self.target = Some((texture, view, group, size));
         }
-        &self.target.as_ref().expect("just made").0
+        &self.target.as_ref().expect("just made").1
     }
 }
 
@@ -381,17 +460,16 @@ fn is_background(r: &egui::epaint::RectShape, clear: Color32) -> bool {
 }
 
 /// The window rectangles (pixels: x, y, width, height) to copy from the cache:
-/// every 16-pixel tile the UI paints into, outside the viewport's picture. With
-/// `clear` (the colour the window is cleared to) known, tiles where the UI only
-/// paints the inside of background rectangles of that colour are left out: the
-/// cleared window already shows them. The viewport's rectangle is shrunk by a
-/// pixel first, so that no pixel its picture leaves uncovered (fractional edges)
-/// misses the copy.
+/// every 16-pixel tile the UI paints into, outside `hole` (the pixels the
+/// viewport's picture covers, x0, y0, x1, y1: [`picture_pixels`]). With `clear`
+/// (the colour the window is cleared to) known, tiles where the UI only paints
+/// the inside of background rectangles of that colour are left out: the cleared
+/// window already shows them.
 pub fn copy_rects(
     shapes: &[ClippedShape],
     size: [u32; 2],
     ppp: f32,
-    viewport: Option<Rect>,
+    hole: Option<[u32; 4]>,
     clear: Option<Color32>,
 ) -> Vec<[u32; 4]> {
     let [w, h] = size;
@@ -445,19 +523,6 @@ pub fn copy_rects(
             }
         }
     }
-    let hole = viewport.and_then(|v| {
-        let v = v * ppp;
-        let clamp = |x: f32, hi: u32| (x.max(0.0) as u32).min(hi);
-        let (x0, x1) = (
-            clamp(v.min.x.ceil() + 1.0, w),
-            clamp(v.max.x.floor() - 1.0, w),
-        );
-        let (y0, y1) = (
-            clamp(v.min.y.ceil() + 1.0, h),
-            clamp(v.max.y.floor() - 1.0, h),
-        );
-        (x0 < x1 && y0 < y1).then_some([x0, y0, x1, y1])
-    });
     // Runs of needed tiles along each row, a run continuing the same run of the
     // row above growing downwards: few, tall rectangles (a software rasterizer
     // pays for every triangle).
@@ -569,14 +634,64 @@ impl CallbackTrait for UiCacheCallback {
             res.quad_count = self.rects.len() as u32;
             res.written = Some(self.rects.clone());
         }
+        let commands = self.redraw(device, queue, screen, encoder, res);
+        // Copied after the pass when the painter can (see `TargetCopies`):
+        // queued here, after the redraw above in the same encoder.
+        res.copy_in_pass = true;
+        let texture = res.target.as_ref().map(|t| t.0.clone());
+        if self.copy_after_pass
+            && let Some(texture) = texture
+            && let Some(copies) = resources.get_mut::<egui_wgpu::TargetCopies>()
+        {
+            copies.push(texture, self.rects.to_vec());
+            if let Some(res) = resources.get_mut::<UiCacheResources>() {
+                res.copy_in_pass = false;
+                lock(&res.shared).copied_after_pass += 1;
+            }
+        }
+        commands
+    }
+
+    fn paint(
+        &self,
+        _info: egui::PaintCallbackInfo,
+        pass: &mut wgpu::RenderPass<'static>,
+        resources: &CallbackResources,
+    ) {
+        let Some(res) = resources.get::<UiCacheResources>() else {
+            return;
+        };
+        let Some((_, _, group, _)) = &res.target else {
+            return;
+        };
+        if res.quad_count == 0 || !res.copy_in_pass {
+            return;
+        }
+        pass.set_pipeline(&res.copy);
+        pass.set_bind_group(0, group, &[]);
+        pass.set_vertex_buffer(0, res.quads.slice(..));
+        pass.draw(0..6 * res.quad_count, 0..1);
+    }
+}
+
+impl UiCacheCallback {
+    /// Redraws the cache when this frame brings new primitives.
+    fn redraw(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        screen: &ScreenDescriptor,
+        encoder: &mut wgpu::CommandEncoder,
+        res: &mut UiCacheResources,
+    ) -> Vec<wgpu::CommandBuffer> {
         let Some((generation, primitives)) = &self.primitives else {
             return Vec::new();
         };
-        res.target_for(device, size);
+        res.target_for(device, screen.size_in_pixels);
         let commands = res
             .renderer
             .update_buffers(device, queue, encoder, primitives, screen);
-        let view = &res.target.as_ref().expect("made above").0;
+        let view = &res.target.as_ref().expect("made above").1;
         let [r, g, b, a] = self.clear_color.map(f64::from);
         let mut pass = encoder
             .begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -596,27 +711,6 @@ impl CallbackTrait for UiCacheCallback {
         res.renderer.render(&mut pass, primitives, screen);
         lock(&res.shared).drawn = *generation;
         commands
-    }
-
-    fn paint(
-        &self,
-        _info: egui::PaintCallbackInfo,
-        pass: &mut wgpu::RenderPass<'static>,
-        resources: &CallbackResources,
-    ) {
-        let Some(res) = resources.get::<UiCacheResources>() else {
-            return;
-        };
-        let Some((_, group, _)) = &res.target else {
-            return;
-        };
-        if res.quad_count == 0 {
-            return;
-        }
-        pass.set_pipeline(&res.copy);
-        pass.set_bind_group(0, group, &[]);
-        pass.set_vertex_buffer(0, res.quads.slice(..));
-        pass.draw(0..6 * res.quad_count, 0..1);
     }
 }
 
@@ -655,7 +749,8 @@ mod tests {
             split(&shapes, Some(viewport)),
             Split::Cache {
                 ui: vec![0, 2, 4],
-                live: vec![1, 3]
+                live: vec![1, 3],
+                picture: Some(1),
             }
         );
         // Without a viewport every shape is UI, and a paint callback among them
@@ -664,7 +759,8 @@ mod tests {
             split(&shapes[2..], None),
             Split::Cache {
                 ui: vec![0, 1, 2],
-                live: vec![]
+                live: vec![],
+                picture: None,
             }
         );
         assert_eq!(split(&shapes, None), Split::Ordinary);
@@ -701,33 +797,68 @@ mod tests {
     }
 
     #[test]
-    fn the_copy_covers_the_window_except_the_viewport() {
+    fn the_copy_covers_the_window_except_the_pictures_pixels() {
         let size = [200, 100];
         let viewport = Rect::from_min_max(pos2(50.4, 20.6), pos2(150.5, 80.0));
-        // The clear colour unknown: everything outside the viewport is copied.
-        let rects = copy_rects(&[], size, 1.0, Some(viewport), None);
+        // Rounded as egui rounds a paint callback's viewport.
+        let hole = picture_pixels(&picture(viewport), 1.0, size);
+        assert_eq!(hole, Some([50, 21, 151, 80]));
+        // The clear colour unknown: every pixel but the picture's is copied, once.
+        let rects = copy_rects(&[], size, 1.0, hole, None);
         for y in 0..100 {
             for x in 0..200 {
-                let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
-                // Well inside the viewport: left to the viewport's picture.
-                let deep_inside = cx > 52.5 && cx < 148.5 && cy > 22.5 && cy < 78.0;
-                if deep_inside {
-                    assert_eq!(coverage(&rects, x, y), 0, "pixel {x},{y}");
-                } else if !viewport.contains(pos2(cx, cy)) {
-                    assert_eq!(coverage(&rects, x, y), 1, "pixel {x},{y}");
-                } else {
-                    // The one-pixel ring just inside the viewport's edge: copied at
-                    // most once (the picture paints over it).
-                    assert!(coverage(&rects, x, y) <= 1, "pixel {x},{y}");
-                }
+                let in_hole = (50..151).contains(&x) && (21..80).contains(&y);
+                assert_eq!(
+                    coverage(&rects, x, y),
+                    usize::from(!in_hole),
+                    "pixel {x},{y}"
+                );
             }
         }
         // Rows of the same run merge: the window around the hole is four pieces.
         assert_eq!(rects.len(), 4, "{rects:?}");
         // At twice the pixels per point the hole scales with the viewport.
-        let rects = copy_rects(&[], [400, 200], 2.0, Some(viewport), None);
-        assert_eq!(coverage(&rects, 200, 100), 0);
-        assert_eq!(coverage(&rects, 90, 100), 1);
+        let hole = picture_pixels(&picture(viewport), 2.0, [400, 200]);
+        assert_eq!(hole, Some([101, 41, 301, 160]));
+        // A picture clipped (a panel narrower than the viewport): the clip's
+        // pixels; clipped away entirely: no hole.
+        let mut clipped = picture(viewport);
+        clipped.clip_rect = Rect::from_min_max(pos2(0.0, 0.0), pos2(100.2, 60.0));
+        assert_eq!(picture_pixels(&clipped, 1.0, size), Some([50, 21, 100, 60]));
+        clipped.clip_rect = Rect::from_min_max(pos2(0.0, 0.0), pos2(40.0, 60.0));
+        assert_eq!(picture_pixels(&clipped, 1.0, size), None);
+        // Off the window's edge: clamped to it.
+        let beyond = Rect::from_min_max(pos2(-10.0, 50.0), pos2(260.0, 130.0));
+        assert_eq!(
+            picture_pixels(&picture(beyond), 1.0, size),
+            Some([0, 50, 200, 100])
+        );
+    }
+
+    #[test]
+    fn the_copy_goes_after_the_pass_only_when_nothing_live_is_under_it() {
+        let viewport = Rect::from_min_max(pos2(100.0, 50.0), pos2(500.0, 350.0));
+        let mut shapes = vec![
+            picture(viewport),
+            // The view cube, well inside.
+            rect_shape(Rect::from_min_size(pos2(420.0, 60.0), vec2(60.0, 60.0))),
+        ];
+        let hole = picture_pixels(&shapes[0], 1.0, [800, 600]);
+        assert!(live_inside(&shapes, &[0, 1], Some(0), 1.0, hole));
+        // A live shape touching the picture's edge: its fringe would lie under
+        // the copy, which must then be drawn beneath it, in the pass.
+        shapes.push(rect_shape(Rect::from_min_max(
+            pos2(100.0, 340.0),
+            pos2(140.0, 350.0),
+        )));
+        assert!(!live_inside(&shapes, &[0, 1, 2], Some(0), 1.0, hole));
+        // At twice the pixels per point the fringe is a smaller part of a point.
+        let hole2 = picture_pixels(&shapes[0], 2.0, [1600, 1200]);
+        assert!(live_inside(&shapes, &[0, 1], Some(0), 2.0, hole2));
+        assert!(!live_inside(&shapes, &[0, 1, 2], Some(0), 2.0, hole2));
+        // No picture: only frames without live shapes qualify.
+        assert!(live_inside(&shapes, &[], None, 1.0, None));
+        assert!(!live_inside(&shapes, &[1], None, 1.0, None));
     }
 
     #[test]

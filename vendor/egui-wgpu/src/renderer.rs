@@ -21,6 +21,69 @@ pub type CallbackResources = type_map::concurrent::TypeMap;
 /// You can use this for storage when implementing [`CallbackTrait`].
 pub type CallbackResources = type_map::TypeMap;
 
+/// Copies into the frame being painted, made after egui's render pass (a Pebble
+/// patch, see `vendor/README.md`).
+///
+/// A painter that can copy into its frame (the winit painter, when the surface
+/// allows `COPY_DST`) puts an empty one in [`CallbackResources`] before it
+/// prepares a frame's callbacks, takes it out afterwards and encodes the copies
+/// once its pass has ended. A callback's [`CallbackTrait::prepare`] that finds one
+/// may push copies instead of drawing the same pixels in its `paint`; one that
+/// finds none (another painter, a test harness) must draw them itself.
+///
+/// A copy is a plain transfer: on a software rasterizer far cheaper than drawing
+/// the pixels with a shader. It lands on top of everything the pass drew there.
+#[derive(Debug, Default)]
+pub struct TargetCopies {
+    copies: Vec<(wgpu::Texture, Vec<[u32; 4]>)>,
+}
+
+impl TargetCopies {
+    /// Copies `regions` (pixels: x, y, width, height) of `source` to the same
+    /// places in the frame. `source` needs `COPY_SRC` and the frame's format
+    /// (sRGB or not); what falls outside either texture is left out.
+    pub fn push(&mut self, source: wgpu::Texture, regions: Vec<[u32; 4]>) {
+        self.copies.push((source, regions));
+    }
+
+    /// Encodes the copies into `target`.
+    pub fn encode(&self, encoder: &mut wgpu::CommandEncoder, target: &wgpu::Texture) {
+        for (source, regions) in &self.copies {
+            let width = source.width().min(target.width());
+            let height = source.height().min(target.height());
+            for &[x, y, w, h] in regions {
+                let (w, h) = (
+                    w.min(width.saturating_sub(x)),
+                    h.min(height.saturating_sub(y)),
+                );
+                if w == 0 || h == 0 {
+                    continue;
+                }
+                let origin = wgpu::Origin3d { x, y, z: 0 };
+                encoder.copy_texture_to_texture(
+                    wgpu::TexelCopyTextureInfo {
+                        texture: source,
+                        mip_level: 0,
+                        origin,
+                        aspect: wgpu::TextureAspect::All,
+                    },
+                    wgpu::TexelCopyTextureInfo {
+                        texture: target,
+                        mip_level: 0,
+                        origin,
+                        aspect: wgpu::TextureAspect::All,
+                    },
+                    wgpu::Extent3d {
+                        width: w,
+                        height: h,
+                        depth_or_array_layers: 1,
+                    },
+                );
+            }
+        }
+    }
+}
+
 /// You can use this to do custom [`wgpu`] rendering in an egui app.
 ///
 /// Implement [`CallbackTrait`] and call [`Callback::new_paint_callback`].

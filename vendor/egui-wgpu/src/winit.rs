@@ -12,6 +12,8 @@ use std::sync::Arc;
 struct SurfaceState {
     surface: wgpu::Surface<'static>,
     alpha_mode: wgpu::CompositeAlphaMode,
+    /// The surface's textures can be copied into ([`crate::TargetCopies`]).
+    copy_dst: bool,
     width: u32,
     height: u32,
     resizing: bool,
@@ -131,8 +133,13 @@ impl Painter {
         let width = surface_state.width;
         let height = surface_state.height;
 
+        let usage = if surface_state.copy_dst {
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_DST
+        } else {
+            wgpu::TextureUsages::RENDER_ATTACHMENT
+        };
         let mut surf_config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            usage,
             format: render_state.target_format,
             present_mode,
             alpha_mode: surface_state.alpha_mode,
@@ -277,6 +284,12 @@ impl Painter {
         height: u32,
         resizing: bool,
     ) {
+        let copy_dst = self.render_state.as_ref().is_some_and(|render_state| {
+            surface
+                .get_capabilities(&render_state.adapter)
+                .usages
+                .contains(wgpu::TextureUsages::COPY_DST)
+        });
         let alpha_mode = {
             // Panic: We use the same failure mode as `resize_and_generate_depth_texture_view_and_msaa_view`
             let render_state = self
@@ -309,6 +322,7 @@ impl Painter {
                 width,
                 height,
                 alpha_mode,
+                copy_dst,
                 resizing,
                 needs_reconfigure: false,
                 needs_recreate: false,
@@ -563,8 +577,15 @@ impl Painter {
             pixels_per_point,
         };
 
-        let user_cmd_bufs = {
+        let (user_cmd_bufs, target_copies) = {
             let mut renderer = render_state.renderer.write();
+            // Callbacks may ask for copies into the frame after egui's pass (see
+            // `TargetCopies`) when the frame's texture can take them.
+            if surface_state.copy_dst {
+                renderer
+                    .callback_resources
+                    .insert(crate::TargetCopies::default());
+            }
             #[expect(clippy::iter_over_hash_type)] // Order doesn't matter here
             for (id, image_deltas) in textures_delta.set.drain() {
                 for image_delta in image_deltas {
@@ -577,13 +598,18 @@ impl Painter {
                 }
             }
 
-            renderer.update_buffers(
+            let user_cmd_bufs = renderer.update_buffers(
                 &render_state.device,
                 &render_state.queue,
                 &mut encoder,
                 clipped_primitives,
                 &screen_descriptor,
-            )
+            );
+            let target_copies = renderer
+                .callback_resources
+                .remove::<crate::TargetCopies>()
+                .unwrap_or_default();
+            (user_cmd_bufs, target_copies)
         };
 
         if surface_state.needs_reconfigure {
@@ -737,6 +763,7 @@ impl Painter {
                 clipped_primitives,
                 &screen_descriptor,
             );
+            target_copies.encode(&mut encoder, target_texture);
 
             if capture && let Some(capture_state) = &mut self.screen_capture_state {
                 capture_buffer = Some(capture_state.copy_textures(
