@@ -46,7 +46,7 @@ fn click_both<'a>(a: &mut Harness<'a, PebbleApp>, b: &mut Harness<'a, PebbleApp>
     }
 }
 
-fn counts(h: &Harness<'_, PebbleApp>) -> [u64; 3] {
+fn counts(h: &Harness<'_, PebbleApp>) -> [u64; 4] {
     *h.state().ui_cache_counts.lock().expect("counts")
 }
 
@@ -79,10 +79,23 @@ fn the_ui_cache_shows_exactly_what_egui_draws() {
     click_both(&mut cached, &mut plain, "Back wall  (mesh)");
     let redrawn = counts(&cached);
     assert!(
-        redrawn[1] > after[1],
+        redrawn[1] + redrawn[3] > after[1] + after[3],
         "the change was not redrawn: {after:?} → {redrawn:?}"
     );
     same_pixels(&mut cached, &mut plain, "after selecting");
+
+    // A small change (a toolbar toggle): only where it changed is redrawn, and
+    // the window is still exactly what egui draws.
+    click_both(&mut cached, &mut plain, "Snap");
+    let patched = counts(&cached);
+    assert!(
+        patched[3] > redrawn[3] && patched[1] == redrawn[1],
+        "the toggle was not redrawn in place: {redrawn:?} → {patched:?}"
+    );
+    same_pixels(&mut cached, &mut plain, "after a toolbar toggle");
+    click_both(&mut cached, &mut plain, "Snap");
+    same_pixels(&mut cached, &mut plain, "after toggling it back");
+    let redrawn = counts(&cached);
 
     // An open menu hangs over the viewport: painted without the cache.
     click_both(&mut cached, &mut plain, "Deploy");

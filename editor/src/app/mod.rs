@@ -270,7 +270,7 @@ pub struct PebbleApp {
     /// Where the viewport is this frame, for the UI cache.
     viewport_slot: ui_cache::ViewportSlot,
     /// Frames drawn from the UI cache / redrawn into it / painted the ordinary way.
-    pub ui_cache_counts: std::sync::Arc<std::sync::Mutex<[u64; 3]>>,
+    pub ui_cache_counts: std::sync::Arc<std::sync::Mutex<[u64; 4]>>,
     ui_cache_shared: Option<ui_cache::SharedState>,
     /// Export & Deploy: the target and the running job.
     pub deploy: deploy::DeployState,
@@ -1088,6 +1088,10 @@ impl PebbleApp {
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
             .show(ui, |ui| viewport::paint(ui, rect, callback));
+        // Known to the UI cache, which then finds no UI to cache or count.
+        if let Ok(mut slot) = self.viewport_slot.lock() {
+            *slot = Some(rect);
+        }
     }
 
     fn finish_bench(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
@@ -1160,7 +1164,7 @@ impl PebbleApp {
                     "  editor / bare renderer in the window: {:.2}   (editor / off screen: {:.2})",
                     r.ratio, r.offscreen_ratio
                 );
-                let [cached, redrawn, ordinary] = *self
+                let [cached, redrawn, ordinary, patched] = *self
                     .ui_cache_counts
                     .lock()
                     .unwrap_or_else(|e| e.into_inner());
@@ -1170,7 +1174,8 @@ impl PebbleApp {
                         .copied_after_pass
                 });
                 println!(
-                    "  UI cache: {cached} frames drawn from it, {redrawn} redrawn into it, {ordinary} painted without it; {transfers} copied to the window as transfers"
+                    "  UI cache: {} frames drawn from it ({patched} after redrawing what changed, {redrawn} after redrawing it whole), {ordinary} painted without it; {transfers} copied to the window as transfers",
+                    cached + patched + redrawn
                 );
                 match r.resident_mb {
                     Some(mb) => println!("  resident memory: {mb:.0} MB"),

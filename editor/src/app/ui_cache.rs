@@ -25,14 +25,13 @@ use eframe::wgpu;
 pub type ViewportSlot = Arc<Mutex<Option<Rect>>>;
 
 /// What the plugin and the GPU side share. Texture changes wait here until a
-/// frame's callback is prepared, and the cache counts as holding a UI only once a
-/// prepared callback drew it: a frame that is laid out but never painted (a
-/// minimised window, a test rendering only some frames) loses nothing.
+/// frame's callback is prepared, and the cache counts as holding a redraw only
+/// once a prepared callback drew it: a frame that is laid out but never painted
+/// (a minimised window, a test rendering only some frames) loses nothing.
 #[derive(Debug, Default)]
 pub struct Shared {
     pending_textures: egui::TexturesDelta,
-    /// The last redraw asked for, and the last one done.
-    requested: u64,
+    /// The number of the last redraw drawn into the cache (0: none yet).
     drawn: u64,
     /// The window is cleared to the panels' fill (eframe, with the app's
     /// `clear_color`): tiles of the cache holding only that colour need no copy.
@@ -58,26 +57,32 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// must be redrawn.
 pub struct UiCachePlugin {
     viewport: ViewportSlot,
-    /// The UI shapes the cache texture holds.
-    cached: Vec<ClippedShape>,
-    /// The window size (points) and scale the cache was drawn at.
+    /// The UI shapes of each redraw asked for (by number) that the cache may
+    /// hold: the one last drawn and any asked for since. What changed is worked
+    /// out against the one drawn, which is what the texture holds.
+    history: Vec<(u64, Arc<Vec<ClippedShape>>)>,
+    /// The number of the last redraw asked for.
+    generation: u64,
+    /// The window size (points) and scale of the last redraw asked for.
     cached_screen: Option<(Rect, f32)>,
-    /// A texture changed since the last redraw.
+    /// A texture was replaced since the last redraw asked for.
     textures_changed: bool,
-    /// What to copy from the cache (window pixels), worked out at each redraw or
-    /// when the viewport's picture moves.
+    /// What to copy from the cache (window pixels), worked out for the shapes of
+    /// redraw `rects_generation` and the picture's pixels `hole`.
     rects: Arc<Vec<[u32; 4]>>,
+    rects_generation: u64,
     /// The picture's pixels the copy leaves out.
     hole: Option<[u32; 4]>,
     shared: SharedState,
-    /// Frames drawn from the cache / redrawn into it / painted the ordinary way.
-    pub counts: Arc<Mutex<[u64; 3]>>,
+    /// Frames drawn from the cache / redrawn into it whole / painted the
+    /// ordinary way / drawn from it after redrawing the regions that changed.
+    pub counts: Arc<Mutex<[u64; 4]>>,
 }
 
 impl std::fmt::Debug for UiCachePlugin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UiCachePlugin")
-            .field("cached_shapes", &self.cached.len())
+            .field("history", &self.history.len())
             .field("shared", &self.shared)
             .finish_non_exhaustive()
     }
@@ -87,10 +92,12 @@ impl UiCachePlugin {
     pub fn new(viewport: ViewportSlot, shared: SharedState) -> Self {
         Self {
             viewport,
-            cached: Vec::new(),
+            history: Vec::new(),
+            generation: 0,
             cached_screen: None,
             textures_changed: false,
             rects: Arc::default(),
+            rects_generation: 0,
             hole: None,
             shared,
             counts: Arc::default(),
@@ -133,14 +140,18 @@ pub fn split(shapes: &[ClippedShape], viewport: Option<Rect>) -> Split {
         if matches!(s.shape, egui::Shape::Callback(_)) {
             return Split::Ordinary;
         }
-        if picture.is_some_and(|p| i < p) {
-            ui.push(i);
-            continue;
-        }
         let painted = s
             .transform_after_tessellation
             .mul_rect(s.shape.visual_bounding_rect())
             .intersect(s.clip_rect);
+        if !painted.is_positive() {
+            // Paints nothing (an empty placeholder): neither.
+            continue;
+        }
+        if picture.is_some_and(|p| i < p) {
+            ui.push(i);
+            continue;
+        }
         let inside = viewport.is_some_and(|v| v.contains_rect(painted));
         if inside {
             live.push(i);
@@ -218,8 +229,13 @@ impl egui::Plugin for UiCachePlugin {
         let delta = &output.textures_delta;
         let mut shared = lock(&self.shared);
         if !delta.set.is_empty() || !delta.free.is_empty() {
-            // A changed image may be drawn by unchanged shapes: redraw.
-            self.textures_changed |= !delta.set.is_empty();
+            // A replaced image may be drawn by unchanged shapes: redraw all. An
+            // image patched in place (the font atlas gaining glyphs) keeps the
+            // texels the cache was drawn with.
+            self.textures_changed |= delta
+                .set
+                .values()
+                .any(|images| images.iter().any(|image| image.pos.is_none()));
             shared.pending_textures.append(delta.clone());
         }
         let viewport = lock(&self.viewport).take();
@@ -246,26 +262,64 @@ impl egui::Plugin for UiCachePlugin {
             .map(Some)
             .collect();
         let ui_shapes: Vec<ClippedShape> = ui.iter().filter_map(|&i| shapes[i].take()).collect();
-        let redraw = self.textures_changed
-            || shared.drawn != shared.requested
-            || self.cached_screen != Some((screen, ppp))
-            || self.cached != ui_shapes;
-        let primitives = redraw.then(|| ctx.tessellate(ui_shapes.clone(), ppp));
-        counts[usize::from(redraw)] += 1;
-        let panel_fill = ctx.global_style().visuals.panel_fill;
-        if redraw || self.hole != hole {
-            let clear = shared.window_clear_is_panel_fill.then_some(panel_fill);
-            self.rects = Arc::new(copy_rects(&ui_shapes, size, ppp, hole, clear));
-            self.hole = hole;
+        // The whole cache is redrawn at another size, after a replaced texture,
+        // or when what it holds is not known; otherwise only the pixels where
+        // the shapes differ from those it holds.
+        if self.textures_changed || self.cached_screen != Some((screen, ppp)) {
+            self.history.clear();
         }
-        if redraw {
-            self.cached = ui_shapes;
+        let drawn = shared.drawn;
+        self.history.retain(|(g, _)| *g >= drawn);
+        let held = self
+            .history
+            .iter()
+            .find(|(g, _)| *g == drawn)
+            .map(|(_, shapes)| shapes.clone());
+        let update = match &held {
+            None => Some(Update::Full),
+            Some(held) if **held == ui_shapes => None,
+            Some(held) => Some(
+                changed_pixels(held, &ui_shapes, ppp, size).map_or(Update::Full, Update::Regions),
+            ),
+        };
+        let panel_fill = ctx.global_style().visuals.panel_fill;
+        let primitives = update.as_ref().map(|update| {
+            let (shapes, clear) = match update {
+                Update::Full => (ui_shapes.clone(), true),
+                Update::Regions(regions) => {
+                    (redraw_shapes(&ui_shapes, regions, ppp, panel_fill), false)
+                }
+            };
+            (ctx.tessellate(shapes, ppp), clear)
+        });
+        counts[match update {
+            None => 0,
+            Some(Update::Full) => 1,
+            Some(Update::Regions(_)) => 3,
+        }] += 1;
+        // The number of the redraw this frame shows.
+        let shown = if update.is_some() {
+            self.generation += 1;
+            self.history
+                .push((self.generation, Arc::new(ui_shapes.clone())));
+            if self.history.len() > 32 {
+                // Many frames laid out and never painted: forget the oldest.
+                self.history.remove(0);
+            }
             self.cached_screen = Some((screen, ppp));
             self.textures_changed = false;
-            shared.requested += 1;
+            self.generation
+        } else {
+            drawn
+        };
+        if self.rects_generation != shown || self.hole != hole {
+            let clear = shared.window_clear_is_panel_fill.then_some(panel_fill);
+            self.rects = Arc::new(copy_rects(&ui_shapes, size, ppp, hole, clear));
+            self.rects_generation = shown;
+            self.hole = hole;
         }
         let callback = UiCacheCallback {
-            primitives: primitives.map(|p| (shared.requested, p)),
+            primitives: primitives.map(|(p, clear)| (self.generation, p, clear)),
             rects: self.rects.clone(),
             copy_after_pass,
             // What the window is cleared to (the app's `clear_color`).
@@ -280,11 +334,146 @@ impl egui::Plugin for UiCachePlugin {
     }
 }
 
+/// How the cache is brought up to date.
+#[derive(Debug, PartialEq)]
+enum Update {
+    Full,
+    /// Only these pixels (x0, y0, x1, y1; disjoint) changed.
+    Regions(Vec<[u32; 4]>),
+}
+
+/// Where a shape paints, in window pixels (its anti-aliased fringe included),
+/// rounded out to whole pixels and limited to the window; `None` when nowhere.
+fn painted_pixels(s: &ClippedShape, ppp: f32, size: [u32; 2]) -> Option<[u32; 4]> {
+    let r = (s
+        .transform_after_tessellation
+        .mul_rect(s.shape.visual_bounding_rect())
+        .intersect(s.clip_rect)
+        * ppp)
+        .expand(1.0);
+    if !r.is_positive() {
+        return None;
+    }
+    let x0 = (r.min.x.floor().max(0.0) as u32).min(size[0]);
+    let y0 = (r.min.y.floor().max(0.0) as u32).min(size[1]);
+    let x1 = (r.max.x.ceil().max(0.0) as u32).min(size[0]);
+    let y1 = (r.max.y.ceil().max(0.0) as u32).min(size[1]);
+    (x0 < x1 && y0 < y1).then_some([x0, y0, x1, y1])
+}
+
+/// The regions a redraw covers at most before a whole one is cheaper, and the
+/// share of the window.
+const MAX_REGIONS: usize = 16;
+const MAX_SHARE: f32 = 0.5;
+
+/// The window pixels where `new` paints differently from `old` (both a frame's
+/// UI shapes, in painting order), as a few disjoint rectangles; `None` when that
+/// is most of the window (redraw it all).
+///
+/// Outside the shapes that differ, every pixel is painted by the same shapes in
+/// the same order in both: when the lists are as long, those at the same index
+/// that are equal; otherwise those of their common start and common end. So
+/// repainting only where the differing shapes (old and new) paint, with every
+/// shape that touches there, gives the pixels a whole redraw would.
+fn changed_pixels(
+    old: &[ClippedShape],
+    new: &[ClippedShape],
+    ppp: f32,
+    size: [u32; 2],
+) -> Option<Vec<[u32; 4]>> {
+    let mut changed: Vec<&ClippedShape> = Vec::new();
+    if old.len() == new.len() {
+        for (a, b) in old.iter().zip(new) {
+            if a != b {
+                changed.extend([a, b]);
+            }
+        }
+    } else {
+        let start = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let end = old[start..]
+            .iter()
+            .rev()
+            .zip(new[start..].iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        changed.extend(&old[start..old.len() - end]);
+        changed.extend(&new[start..new.len() - end]);
+    }
+    let mut regions: Vec<[u32; 4]> = Vec::new();
+    for r in changed.iter().filter_map(|s| painted_pixels(s, ppp, size)) {
+        add_region(&mut regions, r);
+    }
+    let area: u64 = regions
+        .iter()
+        .map(|r| u64::from(r[2] - r[0]) * u64::from(r[3] - r[1]))
+        .sum();
+    let window = u64::from(size[0]) * u64::from(size[1]);
+    (regions.len() <= MAX_REGIONS && (area as f32) <= MAX_SHARE * window as f32).then_some(regions)
+}
+
+/// Adds `r` to disjoint `regions`, merging it with every region it overlaps or
+/// nearly touches (few regions, each redrawn with the shapes touching it).
+fn add_region(regions: &mut Vec<[u32; 4]>, mut r: [u32; 4]) {
+    const NEAR: u32 = 8;
+    loop {
+        let near = regions.iter().position(|q| {
+            r[0] < q[2] + NEAR && q[0] < r[2] + NEAR && r[1] < q[3] + NEAR && q[1] < r[3] + NEAR
+        });
+        let Some(i) = near else { break };
+        let q = regions.swap_remove(i);
+        r = [
+            r[0].min(q[0]),
+            r[1].min(q[1]),
+            r[2].max(q[2]),
+            r[3].max(q[3]),
+        ];
+    }
+    regions.push(r);
+}
+
+/// The shapes that redraw `regions` of the cache: per region, a fill of the
+/// cache's background colour, then every shape painting there, clipped to it.
+fn redraw_shapes(
+    shapes: &[ClippedShape],
+    regions: &[[u32; 4]],
+    ppp: f32,
+    background: Color32,
+) -> Vec<ClippedShape> {
+    let mut out = Vec::new();
+    for &[x0, y0, x1, y1] in regions {
+        let region = Rect::from_min_max(
+            egui::pos2(x0 as f32, y0 as f32),
+            egui::pos2(x1 as f32, y1 as f32),
+        ) / ppp;
+        // Larger than the region, so that its anti-aliased edge falls outside.
+        out.push(ClippedShape::new(
+            region,
+            egui::Shape::rect_filled(region.expand(2.0), 0.0, background),
+        ));
+        for s in shapes {
+            let clip = s.clip_rect.intersect(region);
+            let painted = s
+                .transform_after_tessellation
+                .mul_rect(s.shape.visual_bounding_rect())
+                .expand(1.0 / ppp);
+            if clip.is_positive() && painted.intersects(clip) {
+                out.push(ClippedShape {
+                    clip_rect: clip,
+                    shape: s.shape.clone(),
+                    transform_after_tessellation: s.transform_after_tessellation,
+                });
+            }
+        }
+    }
+    out
+}
+
 /// This frame's UI: the primitives to redraw the cache with (none when it holds
 /// them already), and where not to copy it.
 struct UiCacheCallback {
-    /// The redraw's number and what to draw.
-    primitives: Option<(u64, Vec<ClippedPrimitive>)>,
+    /// The redraw's number, what to draw, and whether to clear the cache first
+    /// (a whole redraw) or draw over it (changed regions).
+    primitives: Option<(u64, Vec<ClippedPrimitive>, bool)>,
     /// What to copy to the window.
     rects: Arc<Vec<[u32; 4]>>,
     /// Nothing live paints where the copy goes: it may be made after the pass
@@ -684,7 +873,7 @@ impl UiCacheCallback {
         encoder: &mut wgpu::CommandEncoder,
         res: &mut UiCacheResources,
     ) -> Vec<wgpu::CommandBuffer> {
-        let Some((generation, primitives)) = &self.primitives else {
+        let Some((generation, primitives, clear)) = &self.primitives else {
             return Vec::new();
         };
         res.target_for(device, screen.size_in_pixels);
@@ -701,7 +890,11 @@ impl UiCacheCallback {
                     resolve_target: None,
                     depth_slice: None,
                     ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
+                        load: if *clear {
+                            wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a })
+                        } else {
+                            wgpu::LoadOp::Load
+                        },
                         store: wgpu::StoreOp::Store,
                     },
                 })],
@@ -777,6 +970,17 @@ mod tests {
             split(&with_menu, Some(viewport)),
             Split::Cache { .. }
         ));
+        // A shape painting nothing (an empty frame's placeholder) is neither.
+        let mut with_noop = vec![ClippedShape::new(Rect::EVERYTHING, Shape::Noop)];
+        with_noop.extend(shapes.iter().cloned());
+        assert_eq!(
+            split(&with_noop, Some(viewport)),
+            Split::Cache {
+                ui: vec![1, 3, 5],
+                live: vec![2, 4],
+                picture: Some(2),
+            }
+        );
         // Touching the viewport's edge (a tab's underline) is not reaching in.
         let mut underline = shapes.clone();
         underline.push(rect_shape(Rect::from_min_max(
@@ -859,6 +1063,60 @@ mod tests {
         // No picture: only frames without live shapes qualify.
         assert!(live_inside(&shapes, &[], None, 1.0, None));
         assert!(!live_inside(&shapes, &[1], None, 1.0, None));
+    }
+
+    #[test]
+    fn only_the_pixels_of_changed_shapes_are_redrawn() {
+        let size = [800, 600];
+        let at = |x: f32, y: f32| rect_shape(Rect::from_min_size(pos2(x, y), vec2(20.0, 10.0)));
+        let old = vec![at(0.0, 0.0), at(100.0, 100.0), at(400.0, 500.0)];
+        // Unchanged: nothing to redraw.
+        assert_eq!(changed_pixels(&old, &old, 1.0, size), Some(vec![]));
+        // One shape moved: where it was and where it is (its fringe included),
+        // separately when far apart.
+        let mut moved = old.clone();
+        moved[1] = at(300.0, 100.0);
+        let regions = changed_pixels(&old, &moved, 1.0, size).expect("small");
+        assert_eq!(regions.len(), 2, "{regions:?}");
+        assert!(regions.contains(&[99, 99, 121, 111]), "{regions:?}");
+        assert!(regions.contains(&[299, 99, 321, 111]), "{regions:?}");
+        // A shape inserted: the differing middle of the two lists; the shapes
+        // of their common start and end stay.
+        let mut inserted = old.clone();
+        inserted.insert(1, at(600.0, 20.0));
+        let regions = changed_pixels(&old, &inserted, 1.0, size).expect("small");
+        assert_eq!(regions, vec![[599, 19, 621, 31]]);
+        // Near regions merge into one; overlapping ones too.
+        let mut near = old.clone();
+        near[0] = at(0.0, 12.0);
+        let regions = changed_pixels(&old, &near, 1.0, size).expect("small");
+        assert_eq!(regions, vec![[0, 0, 21, 23]]);
+        // Most of the window changed: redraw it whole.
+        let big = vec![rect_shape(Rect::from_min_size(
+            pos2(0.0, 0.0),
+            vec2(700.0, 500.0),
+        ))];
+        assert_eq!(changed_pixels(&old[..1], &big, 1.0, size), None);
+    }
+
+    #[test]
+    fn a_redraw_of_regions_clears_them_and_paints_what_touches_them() {
+        let background = Color32::from_gray(27);
+        let shapes = vec![
+            rect_shape(Rect::from_min_size(pos2(0.0, 0.0), vec2(50.0, 50.0))),
+            rect_shape(Rect::from_min_size(pos2(200.0, 200.0), vec2(10.0, 10.0))),
+        ];
+        let out = redraw_shapes(&shapes, &[[40, 40, 60, 60]], 2.0, background);
+        // The fill, then only the shape touching the region, clipped to it (in
+        // points: pixels / 2).
+        assert_eq!(out.len(), 2);
+        let region = Rect::from_min_max(pos2(20.0, 20.0), pos2(30.0, 30.0));
+        assert_eq!(out[0].clip_rect, region);
+        assert!(
+            matches!(&out[0].shape, Shape::Rect(r) if r.fill == background && r.rect.contains_rect(region))
+        );
+        assert_eq!(out[1].clip_rect, region);
+        assert_eq!(out[1].shape, shapes[0].shape);
     }
 
     #[test]
