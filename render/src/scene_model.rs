@@ -33,7 +33,9 @@ pub const CHUNK_TRIANGLES: usize = 2048;
 /// Keeps a renderer in step with a scene.
 #[derive(Debug, Default)]
 pub struct SceneSync {
-    revision: u64,
+    /// The scene revision last applied; `None` before the first sync (a scene
+    /// as loaded is at revision 0 too, so 0 cannot mean "never").
+    revision: Option<u64>,
     /// Renderer texture per (image path, alpha mode).
     textures: HashMap<(String, PbmAlpha), u32>,
     glow: u32,
@@ -144,9 +146,13 @@ impl SceneSync {
         scene: &Scene,
         loader: &TextureLoader<'_>,
     ) -> usize {
-        let changes = scene.changes_since(self.revision);
-        let first = self.revision == 0;
-        self.revision = changes.revision;
+        if self.revision == Some(scene.revision()) {
+            // Nothing changed since the last sync.
+            return 0;
+        }
+        let first = self.revision.is_none();
+        let changes = scene.changes_since(self.revision.unwrap_or(0));
+        self.revision = Some(changes.revision);
         if first || changes.settings {
             renderer.set_environment(Environment::preset(
                 scene.settings().environment.preset_name(),

@@ -192,6 +192,42 @@ fn moving_one_entity_uploads_only_that_entity() {
     );
 }
 
+/// A scene as loaded from a file is at revision 0: after the first sync nothing
+/// is uploaded again until it changes (every frame used to rebuild every batch).
+#[test]
+fn a_scene_as_loaded_is_uploaded_once() {
+    let Some(gpu) = test_gpu("a_scene_as_loaded_is_uploaded_once") else {
+        return;
+    };
+    let (edited, ids) = scene();
+    let mut scene = Scene::from_data(edited.data().clone(), edited.ids().clone());
+    assert_eq!(scene.revision(), 0, "loaded, not edited");
+    let (mut renderer, mut sync) = SceneSync::renderer(&gpu, &scene, &loader).expect("renderer");
+    for _ in 0..3 {
+        assert_eq!(
+            sync.sync(&mut renderer, &scene, &loader),
+            0,
+            "nothing changed"
+        );
+    }
+    // The first edit is picked up.
+    SetTransforms::new(
+        "Move",
+        vec![(
+            ids[1],
+            Transform::from_translation(Vec3::new(1.0, 1.5, -5.0)),
+        )],
+    )
+    .apply(&mut scene)
+    .expect("moves");
+    assert!(sync.sync(&mut renderer, &scene, &loader) >= 1);
+    assert_eq!(sync.sync(&mut renderer, &scene, &loader), 0);
+    let camera = Camera::psp(Vec3::ZERO, 0.0, 0.0);
+    let (img, _) = renderer.render(&camera, &options()).expect("renders");
+    let new = pixel(&camera, Vec3::new(1.0, 2.0, -4.5));
+    assert_eq!(img.get_pixel(new.0, new.1).0, [255, 0, 0, 255], "moved");
+}
+
 #[test]
 fn selection_tints_its_entity_and_overlays_draw_over_the_scene() {
     use pebble_render::{Extras, Overlay, OverlayOptions};
