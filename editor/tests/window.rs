@@ -10,43 +10,32 @@ fn require() -> bool {
     std::env::var_os("PEBBLE_REQUIRE_GPU").is_some_and(|v| v == "1")
 }
 
-#[test]
-fn the_editor_window_runs_under_xvfb_and_reports_its_frames() {
+/// A fresh folder for a window test named `name`, or `None` (a loud skip, a
+/// failure under `PEBBLE_REQUIRE_GPU=1`) without `xvfb-run` or a GPU adapter.
+fn window_test_dir(name: &str) -> Option<std::path::PathBuf> {
     if Command::new("xvfb-run").arg("--help").output().is_err() {
         assert!(
             !require(),
             "xvfb-run is missing (apt-get install xvfb xauth)"
         );
         eprintln!("*** SKIPPED: no xvfb-run on this machine ***");
-        return;
+        return None;
     }
-    if pebble_render::gpu::test_gpu("window").is_none() {
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("pebble-window-{}", std::process::id()));
+    pebble_render::gpu::test_gpu(name)?;
+    let dir = std::env::temp_dir().join(format!("pebble-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let (shot, json) = (dir.join("editor.png"), dir.join("bench.json"));
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_pebble"))
-        .args(["bench-editor", "--frames", "20", "--warmup", "10"])
-        .arg("--screenshot")
-        .arg(&shot)
-        .arg("--json")
-        .arg(&json)
-        // Keep the user's saved layout and preferences out of it.
-        .env("XDG_DATA_HOME", dir.join("data"))
-        .env("HOME", &dir)
-        .output()
-        .expect("runs xvfb-run");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    Some(dir)
+}
+
+#[test]
+fn the_editor_window_runs_under_xvfb_and_reports_its_frames() {
+    let Some(dir) = window_test_dir("window") else {
+        return;
+    };
+    let (stdout, img, report) = bench_window(&dir, "editor", &["--frames", "20", "--warmup", "10"]);
     assert!(stdout.contains("whole editor (UI + viewport)"), "{stdout}");
 
-    let report: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&json).expect("the JSON report")).expect("JSON");
     assert_eq!(report["frames"], 20);
     for key in ["editor_median_ms", "renderer_median_ms", "ratio"] {
         let v = report[key].as_f64().unwrap_or(-1.0);
@@ -60,7 +49,6 @@ fn the_editor_window_runs_under_xvfb_and_reports_its_frames() {
 
     // The screenshot is the whole window, and its viewport shows the scene: many
     // colours, not one flat clear colour.
-    let img = image::open(&shot).expect("the screenshot").to_rgba8();
     assert_eq!((img.width(), img.height()), (1280, 800));
     let mut colours = std::collections::HashSet::new();
     for y in (200..600).step_by(4) {
@@ -97,6 +85,7 @@ fn bench_window(
         .arg(&shot)
         .arg("--json")
         .arg(&json)
+        // Keep the user's saved layout and preferences out of it.
         .env("XDG_DATA_HOME", dir.join("data"))
         .env("HOME", dir)
         .output()
@@ -116,20 +105,9 @@ fn bench_window(
 /// painted afresh, the viewport's edges included.
 #[test]
 fn the_window_through_the_ui_cache_matches_the_window_painted_afresh() {
-    if Command::new("xvfb-run").arg("--help").output().is_err() {
-        assert!(
-            !require(),
-            "xvfb-run is missing (apt-get install xvfb xauth)"
-        );
-        eprintln!("*** SKIPPED: no xvfb-run on this machine ***");
+    let Some(dir) = window_test_dir("window-cache") else {
         return;
-    }
-    if pebble_render::gpu::test_gpu("window cache").is_none() {
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("pebble-window-cache-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    };
     // The clock stopped, so that both viewports show the same instant; an
     // entity selected, so that the gizmo and the inspector are in the picture.
     let common = [

@@ -132,6 +132,16 @@ fn a_scene_draws_its_materials_and_picks_by_entity() {
     );
 }
 
+/// Moves the red box (entity `id` of [`scene`]) up by 1.5.
+fn move_red_box_up(scene: &mut Scene, id: EntityId) {
+    SetTransforms::new(
+        "Move",
+        vec![(id, Transform::from_translation(Vec3::new(1.0, 1.5, -5.0)))],
+    )
+    .apply(scene)
+    .expect("moves");
+}
+
 #[test]
 fn moving_one_entity_uploads_only_that_entity() {
     let Some(gpu) = test_gpu("moving_one_entity_uploads_only_that_entity") else {
@@ -145,15 +155,7 @@ fn moving_one_entity_uploads_only_that_entity() {
         0,
         "nothing changed"
     );
-    SetTransforms::new(
-        "Move",
-        vec![(
-            ids[1],
-            Transform::from_translation(Vec3::new(1.0, 1.5, -5.0)),
-        )],
-    )
-    .apply(&mut scene)
-    .expect("moves");
+    move_red_box_up(&mut scene, ids[1]);
     assert_eq!(sync.sync(&mut renderer, &scene, &loader), 1);
     let (img, _) = renderer.render(&camera, &options()).expect("renders");
     let old = pixel(&camera, Vec3::new(1.0, 0.5, -4.5));
@@ -211,15 +213,7 @@ fn a_scene_as_loaded_is_uploaded_once() {
         );
     }
     // The first edit is picked up.
-    SetTransforms::new(
-        "Move",
-        vec![(
-            ids[1],
-            Transform::from_translation(Vec3::new(1.0, 1.5, -5.0)),
-        )],
-    )
-    .apply(&mut scene)
-    .expect("moves");
+    move_red_box_up(&mut scene, ids[1]);
     assert!(sync.sync(&mut renderer, &scene, &loader) >= 1);
     assert_eq!(sync.sync(&mut renderer, &scene, &loader), 0);
     let camera = Camera::psp(Vec3::ZERO, 0.0, 0.0);
