@@ -104,21 +104,28 @@ fn main() -> ExitCode {
     install_panic_hook();
     let args = Args::parse();
     let result = match args.command {
-        None => app::run(app::showcase_path(), None).map(|()| ExitCode::SUCCESS),
+        None => app::default_project()
+            .and_then(|project| app::run(project, None))
+            .map(|()| ExitCode::SUCCESS),
         Some(Command::Open(args)) => app::run(args.project, None).map(|()| ExitCode::SUCCESS),
-        Some(Command::BenchEditor(args)) => app::run(
-            args.project.unwrap_or_else(app::showcase_path),
-            Some(app::bench::BenchOptions {
-                frames: args.frames,
-                warmup: args.warmup,
-                screenshot: args.screenshot,
-                json: args.json,
-                select: args.select,
-                ui_cache: !args.no_ui_cache,
-                paused: args.paused,
-            }),
-        )
-        .map(|()| ExitCode::SUCCESS),
+        Some(Command::BenchEditor(args)) => args
+            .project
+            .map_or_else(app::default_project, Ok)
+            .and_then(|project| {
+                app::run(
+                    project,
+                    Some(app::bench::BenchOptions {
+                        frames: args.frames,
+                        warmup: args.warmup,
+                        screenshot: args.screenshot,
+                        json: args.json,
+                        select: args.select,
+                        ui_cache: !args.no_ui_cache,
+                        paused: args.paused,
+                    }),
+                )
+            })
+            .map(|()| ExitCode::SUCCESS),
         Some(Command::Pbm(cmd)) => cli::pbm::run(cmd),
         Some(Command::Project(cmd)) => cli::project::run(cmd),
         Some(Command::Import(args)) => cli::import::run(args),

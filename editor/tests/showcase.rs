@@ -120,3 +120,42 @@ fn the_showcase_exports_to_a_map_with_everything_it_promises() {
     assert_eq!(map.spawn_pos, [0.0, 1.6, 8.5]);
     let _ = std::fs::remove_file(&map_path);
 }
+
+/// An installed `pebble` has no source tree: it opens a showcase generated once
+/// into the user's data folder, and later runs open that copy as it is (it may
+/// hold the user's edits).
+#[test]
+fn without_the_source_tree_the_showcase_is_generated_into_the_data_folder() {
+    use pebble_editor::app::{default_project_in, showcase_path};
+    // With the source tree: its copy.
+    assert_eq!(
+        default_project_in(&showcase_path(), None).expect("found"),
+        showcase_path()
+    );
+    let data = std::env::temp_dir().join(format!("pebble-data-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let missing = data.join("no-source-tree/showcase.pebble.ron");
+    let project = default_project_in(&missing, Some(data.clone())).expect("generated");
+    assert!(project.starts_with(&data), "{}", project.display());
+    let scene = pebble_model::project::load(&project).expect("loads");
+    assert!(scene.entities().count() > 20, "the whole showcase");
+    assert_eq!(
+        files(&data.join("showcase")),
+        files(&root().join("assets/showcase")),
+        "the same files as the bundled copy"
+    );
+    // A copy already there is kept.
+    std::fs::write(&project, b"edited").expect("writes");
+    let again = default_project_in(&missing, Some(data.clone())).expect("found");
+    assert_eq!(again, project);
+    assert_eq!(std::fs::read(&project).expect("reads"), b"edited");
+    // A data folder that cannot be written: a clear error, naming the way out.
+    let blocked = data.join("a-file");
+    std::fs::write(&blocked, b"").expect("writes");
+    let err = default_project_in(&missing, Some(blocked)).expect_err("cannot write");
+    assert!(
+        format!("{err:#}").contains("pebble open PROJECT"),
+        "{err:#}"
+    );
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -48,6 +48,35 @@ pub fn showcase_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/showcase/showcase.pebble.ron")
 }
 
+/// The project `pebble` opens without arguments: the bundled showcase in the
+/// source tree (`cargo run`), else, for an installed binary that carries no source
+/// tree, a copy generated once into the user's data folder (`pebble showcase DIR`
+/// writes the same files anywhere).
+pub fn default_project() -> anyhow::Result<PathBuf> {
+    default_project_in(&showcase_path(), eframe::storage_dir("pebble"))
+}
+
+/// [`default_project`] with the source tree's showcase at `source` and the user's
+/// data folder `data` (`None`: the temporary folder). A copy already there is
+/// opened as it is: it may hold the user's edits.
+pub fn default_project_in(source: &Path, data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    use anyhow::Context as _;
+    if source.is_file() {
+        return Ok(source.to_path_buf());
+    }
+    let dir = data.unwrap_or_else(std::env::temp_dir).join("showcase");
+    let project = dir.join(crate::cli::showcase::PROJECT_FILE);
+    if !project.is_file() {
+        crate::cli::showcase::write(&dir).with_context(|| {
+            format!(
+                "cannot write the showcase project into {} (open a project instead: pebble open PROJECT)",
+                dir.display()
+            )
+        })?;
+    }
+    Ok(project)
+}
+
 /// Opens the editor window on `project` and runs until it closes (or, with
 /// `bench`, until the benchmark has measured its frames).
 pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Result<()> {
