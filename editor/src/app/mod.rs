@@ -298,7 +298,8 @@ pub struct PebbleApp {
     shown_clock: f64,
     /// Where the viewport is this frame, for the UI cache.
     viewport_slot: ui_cache::ViewportSlot,
-    /// Frames drawn from the UI cache / redrawn into it / painted the ordinary way.
+    /// Frames drawn from the UI cache / redrawn into it whole / painted the
+    /// ordinary way / drawn from it after redrawing what changed.
     pub ui_cache_counts: std::sync::Arc<std::sync::Mutex<[u64; 4]>>,
     ui_cache_shared: Option<ui_cache::SharedState>,
     /// Export & Deploy: the target and the running job.
@@ -1118,6 +1119,11 @@ impl PebbleApp {
             .frame(egui::Frame::NONE)
             .show(ui, |ui| viewport::paint(ui, rect, callback));
         // Known to the UI cache, which then finds no UI to cache or count.
+        self.announce_viewport(rect);
+    }
+
+    /// Tells the UI cache where this frame's viewport picture is.
+    fn announce_viewport(&self, rect: egui::Rect) {
         if let Ok(mut slot) = self.viewport_slot.lock() {
             *slot = Some(rect);
         }
@@ -2245,9 +2251,7 @@ impl PebbleApp {
             });
         }
         viewport::paint(ui, rect, callback);
-        if let Ok(mut slot) = self.viewport_slot.lock() {
-            *slot = Some(rect);
-        }
+        self.announce_viewport(rect);
         self.view_cube_ui(ui);
         if let (Some(start), Some(now)) = (self.box_start, response.interact_pointer_pos()) {
             ui.painter().rect_stroke(

@@ -120,6 +120,13 @@ pub enum Split {
     Ordinary,
 }
 
+/// Where a shape paints, in points: its bounds as drawn, within its clip.
+fn painted(s: &ClippedShape) -> Rect {
+    s.transform_after_tessellation
+        .mul_rect(s.shape.visual_bounding_rect())
+        .intersect(s.clip_rect)
+}
+
 /// Splits `shapes` by where they paint. The viewport's picture (the paint callback
 /// filling the viewport rectangle) is opaque: what comes before it is beneath it,
 /// hidden where it overlaps, and goes to the cache. After it, a shape painting
@@ -140,10 +147,7 @@ pub fn split(shapes: &[ClippedShape], viewport: Option<Rect>) -> Split {
         if matches!(s.shape, egui::Shape::Callback(_)) {
             return Split::Ordinary;
         }
-        let painted = s
-            .transform_after_tessellation
-            .mul_rect(s.shape.visual_bounding_rect())
-            .intersect(s.clip_rect);
+        let painted = painted(s);
         if !painted.is_positive() {
             // Paints nothing (an empty placeholder): neither.
             continue;
@@ -210,12 +214,7 @@ fn live_inside(
         egui::pos2(x1 as f32, y1 as f32),
     );
     live.iter().filter(|&&i| Some(i) != picture).all(|&i| {
-        let s = &shapes[i];
-        let painted = s
-            .transform_after_tessellation
-            .mul_rect(s.shape.visual_bounding_rect())
-            .intersect(s.clip_rect)
-            * ppp;
+        let painted = painted(&shapes[i]) * ppp;
         !painted.is_positive() || hole.contains_rect(painted.expand(1.0))
     })
 }
@@ -261,7 +260,8 @@ impl egui::Plugin for UiCachePlugin {
             .into_iter()
             .map(Some)
             .collect();
-        let ui_shapes: Vec<ClippedShape> = ui.iter().filter_map(|&i| shapes[i].take()).collect();
+        let ui_shapes: Arc<Vec<ClippedShape>> =
+            Arc::new(ui.iter().filter_map(|&i| shapes[i].take()).collect());
         // The whole cache is redrawn at another size, after a replaced texture,
         // or when what it holds is not known; otherwise only the pixels where
         // the shapes differ from those it holds.
@@ -277,7 +277,7 @@ impl egui::Plugin for UiCachePlugin {
             .map(|(_, shapes)| shapes.clone());
         let update = match &held {
             None => Some(Update::Full),
-            Some(held) if **held == ui_shapes => None,
+            Some(held) if *held == ui_shapes => None,
             Some(held) => Some(
                 changed_pixels(held, &ui_shapes, ppp, size).map_or(Update::Full, Update::Regions),
             ),
@@ -285,7 +285,7 @@ impl egui::Plugin for UiCachePlugin {
         let panel_fill = ctx.global_style().visuals.panel_fill;
         let primitives = update.as_ref().map(|update| {
             let (shapes, clear) = match update {
-                Update::Full => (ui_shapes.clone(), true),
+                Update::Full => (ui_shapes.to_vec(), true),
                 Update::Regions(regions) => {
                     (redraw_shapes(&ui_shapes, regions, ppp, panel_fill), false)
                 }
@@ -300,8 +300,7 @@ impl egui::Plugin for UiCachePlugin {
         // The number of the redraw this frame shows.
         let shown = if update.is_some() {
             self.generation += 1;
-            self.history
-                .push((self.generation, Arc::new(ui_shapes.clone())));
+            self.history.push((self.generation, ui_shapes.clone()));
             if self.history.len() > 32 {
                 // Many frames laid out and never painted: forget the oldest.
                 self.history.remove(0);
@@ -345,12 +344,7 @@ enum Update {
 /// Where a shape paints, in window pixels (its anti-aliased fringe included),
 /// rounded out to whole pixels and limited to the window; `None` when nowhere.
 fn painted_pixels(s: &ClippedShape, ppp: f32, size: [u32; 2]) -> Option<[u32; 4]> {
-    let r = (s
-        .transform_after_tessellation
-        .mul_rect(s.shape.visual_bounding_rect())
-        .intersect(s.clip_rect)
-        * ppp)
-        .expand(1.0);
+    let r = (painted(s) * ppp).expand(1.0);
     if !r.is_positive() {
         return None;
     }
