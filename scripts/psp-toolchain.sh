@@ -1,9 +1,13 @@
 #!/bin/bash
-# Runs psp/build.sh (arguments passed on) with the PSP toolchain of
-# ../shared/docs/toolchain.md §3, which needs Debian 13 packages: where the host is
-# not Debian 13, a trixie chroot is built once under $PEBBLE_PSP_ROOT (default
-# /opt/pebble-psp-root; ~1 GB, ~5 minutes) with Debian's Rust 1.96, its library
-# source, lld-22 and cargo-psp 0.2.8, and the build runs inside it. Needs root.
+# Runs psp/build.sh (arguments passed on) with the PSP toolchain psp/README.md
+# describes, which needs Debian 13 packages: where the host is not Debian 13, a
+# trixie chroot is built once under $PEBBLE_PSP_ROOT (default /opt/pebble-psp-root;
+# ~1 GB, ~5 minutes) with Debian's Rust 1.96, its library source, lld-22 and
+# cargo-psp 0.2.8, and the build runs inside it. Needs root.
+#
+# The Debian mirror is $PEBBLE_DEBIAN_MIRROR when set, else the one the host's own
+# apt sources use (the first URI ending in /debian in /etc/apt/sources.list.d/*.sources
+# or /etc/apt/sources.list).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 R="${PEBBLE_PSP_ROOT:-/opt/pebble-psp-root}"
@@ -16,7 +20,21 @@ if [ "$(id -u)" != 0 ]; then
 fi
 if [ ! -x "$R/root/.cargo/bin/cargo-psp" ]; then
     command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y debootstrap
-    [ -x "$R/usr/bin/apt-get" ] || debootstrap --variant=minbase trixie "$R" http://deb.debian.org/debian
+    if [ ! -x "$R/usr/bin/apt-get" ]; then
+        mirror="${PEBBLE_DEBIAN_MIRROR:-}"
+        if [ -z "$mirror" ]; then
+            mirror="$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 's/^URIs:[[:space:]]*//p' | tr ' ' '\n' | grep -m1 '/debian/*$' || true)"
+        fi
+        if [ -z "$mirror" ]; then
+            mirror="$(sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\/debian\/\?\)[[:space:]].*/\2/p' /etc/apt/sources.list 2>/dev/null | head -n 1 || true)"
+        fi
+        if [ -z "$mirror" ]; then
+            echo "scripts/psp-toolchain.sh: no Debian mirror in the host's apt sources; set PEBBLE_DEBIAN_MIRROR to one (a URL ending in /debian)" >&2
+            exit 2
+        fi
+        echo "scripts/psp-toolchain.sh: debootstrap trixie from $mirror"
+        debootstrap --variant=minbase trixie "$R" "$mirror"
+    fi
     # The host's extra certificate authorities (registry proxies) must be trusted inside too.
     mkdir -p "$R/usr/local/share/ca-certificates"
     cp /usr/local/share/ca-certificates/*.crt "$R/usr/local/share/ca-certificates/" 2>/dev/null || true

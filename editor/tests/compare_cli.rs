@@ -11,7 +11,7 @@ fn pebble() -> Command {
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/fixtures/pbm")
+        .join("../pbm/tests/fixtures")
         .join(name)
 }
 
@@ -23,17 +23,7 @@ fn tempdir(label: &str) -> PathBuf {
 }
 
 fn gpu_available() -> bool {
-    match pebble_render::Gpu::headless() {
-        Ok(_) => true,
-        Err(e) => {
-            assert!(
-                std::env::var_os("PEBBLE_REQUIRE_GPU").is_none(),
-                "PEBBLE_REQUIRE_GPU is set but there is no adapter: {e}"
-            );
-            eprintln!("*** compare_cli SKIPPED: no GPU adapter ({e}) ***");
-            false
-        }
-    }
+    pebble_render::gpu::test_gpu("compare_cli").is_some()
 }
 
 #[test]

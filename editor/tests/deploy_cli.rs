@@ -11,7 +11,7 @@ fn pebble() -> Command {
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/fixtures/pbm")
+        .join("../pbm/tests/fixtures")
         .join(name)
 }
 

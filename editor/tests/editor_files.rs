@@ -2,7 +2,7 @@
 //! .pbm in the background (a valid map; Cancel leaves nothing), the question before
 //! closing unsaved work, the recovery prompt, Save As into another folder keeping
 //! the textures found, the Log panel, and reparenting by dragging in the outliner.
-//! Skips loudly without an adapter (`PEBBLE_REQUIRE_GPU=1` makes that a failure).
+//! Fails without an adapter unless `PEBBLE_SKIP_GPU_TESTS=1`.
 
 use std::path::{Path, PathBuf};
 

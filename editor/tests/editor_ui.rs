@@ -1,8 +1,8 @@
 //! The real editor app driven by egui_kittest on a wgpu adapter (lavapipe in CI):
 //! clicking the viewport selects what is under the cursor, the gizmo moves it by a
 //! simulated drag, undo restores it, the inspector's name field edits it, and hiding
-//! it in the outliner makes it unpickable. Skips loudly without an adapter
-//! (`PEBBLE_REQUIRE_GPU=1` makes that a failure).
+//! it in the outliner makes it unpickable. A missing adapter fails the tests
+//! (`PEBBLE_SKIP_GPU_TESTS=1` skips them loudly instead).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! End to end, in the emulator (CI sets `PEBBLE_PSP_EMU=1`): the showcase exported
+//! End to end, in the emulator (ignored unless asked for: `-- --ignored`; CI runs it): the showcase exported
 //! and deployed to a folder target, played by the bundled runtime with a capture
 //! script (4 views × 2 scene times), the captures imported into the project and
 //! each compared with the editor's preview by `pebble compare`. A copy of the map
@@ -48,13 +48,8 @@ const WATERFALL_SSIM: &str = "0.90";
 const WATERFALL_PSNR: &str = "30";
 
 #[test]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_e2e -- --ignored` (CI does)"]
 fn showcase_deployed_played_and_compared() {
-    if std::env::var_os("PEBBLE_PSP_EMU").is_none() {
-        eprintln!(
-            "*** SKIPPED showcase_deployed_played_and_compared: set PEBBLE_PSP_EMU=1 (CI does) ***"
-        );
-        return;
-    }
     let root = repo();
     let work = tempdir("showcase");
     let project_dir = work.join("project");

@@ -271,3 +271,29 @@ fn mount_points_holding_psp_are_targets() {
         (lower.as_path(), 42, false)
     );
 }
+
+/// A memory stick mounted as tmpfs (as an emulator's or a test rig's often is) is
+/// found like any other volume holding `PSP/` at its root. Mounting needs root.
+#[test]
+#[ignore = "mounts a tmpfs, which needs root: `sudo -E cargo test -p pebble-io --test deploy -- --ignored` (CI runs it)"]
+fn a_tmpfs_memory_stick_is_found() {
+    let root = tempdir("tmpfs-stick");
+    let status = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=8m", "pebble-stick"])
+        .arg(&root)
+        .status()
+        .expect("runs mount");
+    assert!(status.success(), "mount -t tmpfs failed (not root?)");
+    std::fs::create_dir_all(root.join("PSP/GAME")).expect("PSP/GAME on the stick");
+    let found = deploy::find_targets("PEBBLE");
+    let _ = std::process::Command::new("umount").arg(&root).status();
+    assert!(
+        found.iter().any(|t| t.root == root),
+        "{} not among {:?}",
+        root.display(),
+        found
+            .iter()
+            .map(|t| t.root.display().to_string())
+            .collect::<Vec<_>>()
+    );
+}

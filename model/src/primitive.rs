@@ -3,7 +3,7 @@
 
 use std::f32::consts::PI;
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 use crate::id::MaterialId;
@@ -179,6 +179,7 @@ impl Primitive {
             } => {
                 let (x, z) = (width / 2.0, depth / 2.0);
                 let y = standoff;
+                let first = b.mesh.faces.len();
                 b.polygon(
                     &[
                         Vec3::new(-x, y, z),
@@ -189,6 +190,17 @@ impl Primitive {
                     Vec3::Y,
                     material,
                 );
+                // A picture reads upright from the front: U along +X and V along +Z
+                // (towards the viewer's bottom edge seen from above with -Z ahead),
+                // as images store their top row first. Generic planar UVs run V the
+                // other way and showed every picture mirrored top to bottom.
+                let mesh = &mut b.mesh;
+                for f in &mut mesh.faces[first..] {
+                    for (k, &i) in f.indices.iter().enumerate() {
+                        let p = mesh.positions[i as usize];
+                        f.uvs[k] = Vec2::new(p.x + x, p.z + z);
+                    }
+                }
             }
             Self::Wedge {
                 width,

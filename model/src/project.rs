@@ -229,6 +229,8 @@ pub fn recovery_path(project: &Path) -> PathBuf {
 /// without saving. The user decides: [`load_recovery`] or [`discard_recovery`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecoveryInfo {
+    /// The project the work belongs to (for an untitled one, a file never written).
+    pub project: PathBuf,
     pub path: PathBuf,
     pub recovery_modified: SystemTime,
     /// `None` when the project itself was never saved.
@@ -246,6 +248,7 @@ pub fn find_recovery(project: &Path) -> Option<RecoveryInfo> {
     let project_modified = modified(project);
     let newer = project_modified.is_none_or(|p| recovery_modified >= p);
     newer.then_some(RecoveryInfo {
+        project: project.to_owned(),
         path,
         recovery_modified,
         project_modified,
@@ -267,6 +270,67 @@ pub fn discard_recovery(info: &RecoveryInfo) -> Result<(), ProjectError> {
         path: info.path.clone(),
         source,
     })
+}
+
+/// The name an untitled project's file would have.
+pub const UNTITLED_FILE: &str = "untitled.pebble.ron";
+
+/// A fresh place for an untitled project under the user's data folder `data`:
+/// `data/untitled/<n>/untitled.pebble.ron`, in a folder of its own (created) so
+/// that its autosave and imported textures have somewhere to live before the user
+/// picks a name, and so that two untitled projects never share one.
+pub fn new_untitled(data: &Path) -> Result<PathBuf, ProjectError> {
+    let root = data.join("untitled");
+    let stamp = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or_default();
+    for k in 0..1000u32 {
+        let dir = root.join(format!("{stamp}-{}-{k}", std::process::id()));
+        match std::fs::create_dir_all(&root).and_then(|()| std::fs::create_dir(&dir)) {
+            Ok(()) => return Ok(dir.join(UNTITLED_FILE)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(source) => return Err(ProjectError::Write { path: dir, source }),
+        }
+    }
+    Err(ProjectError::Write {
+        path: root,
+        source: std::io::Error::other("no free folder for an untitled project"),
+    })
+}
+
+/// Autosaved work of untitled projects under the data folder `data` that were
+/// never saved, newest first: what a session killed before its first save left.
+pub fn untitled_recoveries(data: &Path) -> Vec<RecoveryInfo> {
+    let Ok(entries) = std::fs::read_dir(data.join("untitled")) else {
+        return Vec::new();
+    };
+    let mut found: Vec<RecoveryInfo> = entries
+        .flatten()
+        .filter_map(|e| find_recovery(&e.path().join(UNTITLED_FILE)))
+        .filter(|r| r.project_modified.is_none())
+        .collect();
+    found.sort_by(|a, b| b.recovery_modified.cmp(&a.recovery_modified));
+    found
+}
+
+/// Whether `project` is an untitled project's file under the data folder `data`.
+pub fn is_untitled(project: &Path, data: &Path) -> bool {
+    project.file_name().is_some_and(|n| n == UNTITLED_FILE)
+        && project
+            .parent()
+            .and_then(Path::parent)
+            .is_some_and(|p| p == data.join("untitled"))
+}
+
+/// Removes an untitled project's folder once its work is saved elsewhere or let
+/// go (only folders [`new_untitled`] made: anything else is left alone).
+pub fn remove_untitled(project: &Path, data: &Path) {
+    if is_untitled(project, data)
+        && let Some(dir) = project.parent()
+    {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// Autosaves a dirty scene to its recovery file every `interval`; call

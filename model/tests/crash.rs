@@ -48,14 +48,9 @@ fn dir() -> PathBuf {
     std::env::temp_dir().join(format!("pebble-crash-{}", std::process::id()))
 }
 
-/// In the child: save the two scenes alternately until killed.
-#[test]
-#[ignore = "helper process of killed_saves_leave_the_old_or_the_new_project, which runs it"]
-fn crash_child_saves_forever() {
-    let Ok(path) = std::env::var(CHILD_ENV) else {
-        panic!("run only by killed_saves_leave_the_old_or_the_new_project (needs {CHILD_ENV})");
-    };
-    let path = PathBuf::from(path);
+/// In the child (this same test, run again with the project's path in
+/// `CHILD_ENV`): save the two scenes alternately until killed.
+fn child_saves_forever(path: PathBuf) -> ! {
     let (a, b) = (scene("old"), scene("new"));
     println!("ready");
     loop {
@@ -66,8 +61,8 @@ fn crash_child_saves_forever() {
 
 #[test]
 fn killed_saves_leave_the_old_or_the_new_project() {
-    if std::env::var(CHILD_ENV).is_ok() {
-        return;
+    if let Ok(path) = std::env::var(CHILD_ENV) {
+        child_saves_forever(PathBuf::from(path));
     }
     let dir = dir();
     std::fs::create_dir_all(&dir).expect("dir");
@@ -88,9 +83,8 @@ fn killed_saves_leave_the_old_or_the_new_project() {
     for round in 0..60u64 {
         let mut child = Command::new(&exe)
             .args([
-                "crash_child_saves_forever",
+                "killed_saves_leave_the_old_or_the_new_project",
                 "--exact",
-                "--ignored",
                 "--nocapture",
                 "--test-threads=1",
             ])

@@ -318,7 +318,7 @@ mod tests {
     fn reads_the_fixtures_gameplay() {
         let bytes = std::fs::read(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../shared/fixtures/pbm/full.pbm"
+            "/../pbm/tests/fixtures/full.pbm"
         ))
         .expect("the fixture");
         let (view, _) = MapView::parse(&bytes).expect("parses");

@@ -882,10 +882,14 @@ impl Renderer {
                 DEPTH_FORMAT,
                 wgpu::TextureUsages::RENDER_ATTACHMENT,
             ),
+            // Like `color`, whichever of the two `encode` returns is sampled by the
+            // embedding (the editor's viewport blit): both must be bindable.
             quantised: target(
                 "psp frame",
                 FRAME_FORMAT,
-                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+                wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::COPY_SRC
+                    | wgpu::TextureUsages::TEXTURE_BINDING,
             ),
         };
         *cached = Some(t.clone());

@@ -1,6 +1,6 @@
 //! Pictures drawn on a real adapter (lavapipe in CI): texels where geometry
 //! projects, cut-out holes, blending, UV scroll over time, the PSP look.
-//! Without an adapter each test skips loudly; `PEBBLE_REQUIRE_GPU=1` fails instead.
+//! Without an adapter each test fails, unless `PEBBLE_SKIP_GPU_TESTS=1` (then it skips loudly).
 
 use pbm::texture::encode;
 use pbm::{AlphaMode, Map, Mesh, Name32, Texture, TextureFormat, Vertex};
@@ -287,6 +287,42 @@ fn the_psp_look_is_480_by_272_in_5551_colours_upscaled_nearest() {
         }
     }
     assert_eq!(levels.len(), 2, "{levels:?}");
+}
+
+/// The editor samples whichever texture `encode` hands back (its viewport blit
+/// binds it): in the PSP look too, where it once lacked `TEXTURE_BINDING` and
+/// toggling the look killed the editor with a validation error.
+#[test]
+fn every_encoded_frame_can_be_sampled_by_the_embedding() {
+    let mut map = Map::default();
+    map.textures.push(halves(
+        "Grey",
+        [100, 150, 37, 255],
+        [100, 150, 37, 255],
+        AlphaMode::None,
+    ));
+    map.meshes.push(quad("Wall", 0, -3.0, 1.0, [0.0; 2]));
+    let Some(r) = renderer(&map, "every_encoded_frame_can_be_sampled") else {
+        return;
+    };
+    for psp in [false, true] {
+        let options = RenderOptions {
+            width: 320,
+            height: 200,
+            psp,
+            ..options()
+        };
+        let (_, texture, _) = r
+            .encode(&looking_down_z(), &options, &Default::default())
+            .expect("encodes");
+        assert!(
+            texture
+                .usage()
+                .contains(wgpu::TextureUsages::TEXTURE_BINDING),
+            "psp look {psp}: the frame is {:?}, not bindable",
+            texture.usage()
+        );
+    }
 }
 
 #[test]

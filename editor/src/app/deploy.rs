@@ -141,8 +141,13 @@ impl DeployState {
             }
         }
         ui.horizontal(|ui| {
-            ui.label("Folder:");
-            ui.text_edit_singleline(&mut self.target);
+            let label = ui.label("Folder:");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.target)
+                    .hint_text("the memory stick's root, e.g. /media/PSP")
+                    .desired_width(260.0),
+            )
+            .labelled_by(label.id);
         });
         ui.add_enabled(!self.busy(), egui::Button::new("Export & Deploy"))
             .clicked()

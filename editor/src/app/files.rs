@@ -1,5 +1,6 @@
 //! Files: the system's file dialogs (rfd through the XDG desktop portal, each on a
-//! helper thread so the editor keeps drawing while one is open), recent files, the
+//! helper thread so the editor keeps drawing while one is open) or, where the system
+//! has none, Pebble's own (`file_dialog.rs`), recent files, the
 //! question before unsaved work would be dropped, the recovery prompt for an
 //! autosave newer than its project, and Import / Export .pbm as background jobs with
 //! progress and Cancel. The app (`mod.rs`) owns the scene; this module owns the
@@ -27,34 +28,105 @@ pub enum DialogKind {
     Export,
 }
 
-/// A dialog open on its own thread.
+/// Where a file dialog is drawn.
+#[derive(Debug)]
+enum DialogHost {
+    /// The system's, on a helper thread (rfd through the XDG desktop portal).
+    System(Receiver<Option<PathBuf>>),
+    /// Pebble's own, drawn in the window each frame.
+    InApp(Box<super::file_dialog::FileDialog>),
+}
+
+/// An open file dialog.
 #[derive(Debug)]
 pub struct Dialog {
     pub kind: DialogKind,
-    rx: Receiver<Option<PathBuf>>,
+    host: DialogHost,
+}
+
+static SYSTEM_DIALOG: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
+/// Starts finding out (once, on a helper thread) whether the system has a file
+/// dialog; [`system_dialog_known`] has the answer when it is in.
+pub fn probe_system_dialog() {
+    if SYSTEM_DIALOG.get().is_none() {
+        std::thread::spawn(|| {
+            let _ = SYSTEM_DIALOG.set(system_dialog_available());
+        });
+    }
+}
+
+/// The probe's answer: `None` while it runs.
+pub fn system_dialog_known() -> Option<bool> {
+    SYSTEM_DIALOG.get().copied()
+}
+
+/// Whether the system offers a file dialog rfd can use: a `zenity` on the PATH,
+/// or an XDG desktop portal on the session bus with a file chooser. Without
+/// either, rfd's dialogs return at once with nothing, as if cancelled.
+pub fn system_dialog_available() -> bool {
+    zenity_on_path() || portal_file_chooser()
+}
+
+fn zenity_on_path() -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join("zenity").is_file()))
+}
+
+/// Asks the session bus whether `org.freedesktop.portal.Desktop` runs or can be
+/// started, and whether it offers `org.freedesktop.portal.FileChooser`.
+fn portal_file_chooser() -> bool {
+    const PORTAL: &str = "org.freedesktop.portal.Desktop";
+    pollster::block_on(async {
+        let Ok(conn) = zbus::Connection::session().await else {
+            return false;
+        };
+        let Ok(dbus) = zbus::fdo::DBusProxy::new(&conn).await else {
+            return false;
+        };
+        let Ok(name) = zbus::names::BusName::try_from(PORTAL) else {
+            return false;
+        };
+        let running = dbus.name_has_owner(name).await.unwrap_or(false);
+        let startable = dbus
+            .list_activatable_names()
+            .await
+            .is_ok_and(|names| names.iter().any(|n| n.as_str() == PORTAL));
+        if !(running || startable) {
+            return false;
+        }
+        let Ok(builder) = zbus::fdo::IntrospectableProxy::builder(&conn).destination(PORTAL) else {
+            return false;
+        };
+        let Ok(builder) = builder.path("/org/freedesktop/portal/desktop") else {
+            return false;
+        };
+        let Ok(proxy) = builder.build().await else {
+            return false;
+        };
+        proxy
+            .introspect()
+            .await
+            .is_ok_and(|xml| xml.contains("org.freedesktop.portal.FileChooser"))
+    })
 }
 
 impl Dialog {
     /// Opens the system dialog for `kind`, starting in `dir`.
-    pub fn open(kind: DialogKind, dir: &Path, file_name: Option<String>) -> Self {
+    pub fn system(kind: DialogKind, dir: &Path, file_name: Option<String>) -> Self {
         let (tx, rx) = channel();
         let dir = dir.to_owned();
         std::thread::spawn(move || {
-            let mut d = rfd::FileDialog::new().set_directory(&dir);
-            d = match kind {
-                DialogKind::Open | DialogKind::SaveAs => d.add_filter("Pebble project", &["ron"]),
-                DialogKind::Import => d
-                    .add_filter(
-                        "Models, maps and images",
-                        &[
-                            "gltf", "glb", "tmd", "pbm", "png", "jpg", "jpeg", "tga", "bmp",
-                        ],
-                    )
+            let (filter_name, extensions) = super::file_dialog::filter(kind);
+            let mut d = rfd::FileDialog::new()
+                .set_directory(&dir)
+                .add_filter(filter_name, extensions);
+            if kind == DialogKind::Import {
+                d = d
                     .add_filter("glTF", &["gltf", "glb"])
                     .add_filter("PlayStation TMD", &["tmd"])
-                    .add_filter("Pebble map", &["pbm"]),
-                DialogKind::Export => d.add_filter("Pebble map", &["pbm"]),
-            };
+                    .add_filter("Pebble map", &["pbm"]);
+            }
             if let Some(name) = file_name {
                 d = d.set_file_name(name);
             }
@@ -64,16 +136,38 @@ impl Dialog {
             };
             let _ = tx.send(picked);
         });
-        Self { kind, rx }
+        Self {
+            kind,
+            host: DialogHost::System(rx),
+        }
     }
 
-    /// `Some` once the dialog closed: the chosen path, or `None` when cancelled.
-    pub fn poll(&self) -> Option<Option<PathBuf>> {
-        match self.rx.try_recv() {
-            Ok(p) => Some(p),
-            Err(TryRecvError::Empty) => None,
-            // The dialog thread died (no portal, no display): treat as cancelled.
-            Err(TryRecvError::Disconnected) => Some(None),
+    /// Opens Pebble's own dialog for `kind`, starting in `dir`.
+    pub fn in_app(kind: DialogKind, dir: &Path, file_name: Option<String>) -> Self {
+        Self {
+            kind,
+            host: DialogHost::InApp(Box::new(super::file_dialog::FileDialog::new(
+                kind, dir, file_name,
+            ))),
+        }
+    }
+
+    /// Whether this is Pebble's own dialog.
+    pub fn is_in_app(&self) -> bool {
+        matches!(self.host, DialogHost::InApp(_))
+    }
+
+    /// Draws it (Pebble's own) or looks for the system dialog's answer: `Some` once
+    /// it closed, with the chosen path or `None` when cancelled.
+    pub fn poll(&mut self, ctx: &eframe::egui::Context) -> Option<Option<PathBuf>> {
+        match &mut self.host {
+            DialogHost::InApp(d) => d.ui(ctx),
+            DialogHost::System(rx) => match rx.try_recv() {
+                Ok(p) => Some(p),
+                Err(TryRecvError::Empty) => None,
+                // The dialog thread died (no portal, no display): treat as cancelled.
+                Err(TryRecvError::Disconnected) => Some(None),
+            },
         }
     }
 }
@@ -202,6 +296,51 @@ pub fn push_recent(recent: &mut Vec<PathBuf>, path: &Path) {
     recent.retain(|p| *p != path);
     recent.insert(0, path);
     recent.truncate(RECENT_MAX);
+}
+
+/// Copies the textures of `scene` that lie under `from_dir` (at their relative
+/// paths) to the same paths under `to_dir`, for a project moving folders with its
+/// files. A file already there with other contents is left alone. Returns the
+/// relative paths that now lie under `to_dir` with their contents, and whether
+/// that is every texture found under `from_dir`.
+pub fn copy_textures(
+    scene: &Scene,
+    from_dir: &Path,
+    to_dir: &Path,
+) -> std::io::Result<(Vec<String>, bool)> {
+    let (mut there, mut all) = (Vec::new(), true);
+    for (_, m) in scene.materials() {
+        let Some(rel) = m.texture.as_deref() else {
+            continue;
+        };
+        let rel_path = Path::new(rel);
+        if rel_path.is_absolute()
+            || rel_path
+                .components()
+                .any(|c| c == std::path::Component::ParentDir)
+        {
+            continue;
+        }
+        let (from, to) = (from_dir.join(rel_path), to_dir.join(rel_path));
+        let Ok(bytes) = std::fs::read(&from) else {
+            continue;
+        };
+        match std::fs::read(&to) {
+            Ok(existing) if existing == bytes => {}
+            Ok(_) => {
+                all = false;
+                continue;
+            }
+            Err(_) => {
+                if let Some(parent) = to.parent() {
+                    std::fs::create_dir_all(parent)?;
+                }
+                std::fs::write(&to, &bytes)?;
+            }
+        }
+        there.push(rel.to_owned());
+    }
+    Ok((there, all))
 }
 
 /// The texture paths of `scene` rewritten for a project saved in `to_dir` instead

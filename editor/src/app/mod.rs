@@ -17,6 +17,7 @@ pub mod bench;
 pub mod compare;
 pub mod create;
 pub mod deploy;
+pub mod file_dialog;
 pub mod files;
 pub mod gizmo;
 mod inspector;
@@ -75,6 +76,16 @@ pub fn default_project_in(source: &Path, data: Option<PathBuf>) -> anyhow::Resul
         })?;
     }
     Ok(project)
+}
+
+/// The user's data folder: `PEBBLE_DATA_DIR` when set, else eframe's storage
+/// folder for "pebble" (where the layout and preferences live), else a `pebble`
+/// folder in the temporary folder. Untitled projects and their autosaves live here.
+pub fn data_dir() -> PathBuf {
+    std::env::var_os("PEBBLE_DATA_DIR")
+        .map(PathBuf::from)
+        .or_else(|| eframe::storage_dir("pebble"))
+        .unwrap_or_else(|| std::env::temp_dir().join("pebble"))
 }
 
 /// Opens the editor window on `project` and runs until it closes (or, with
@@ -353,6 +364,8 @@ pub struct PebbleApp {
     autosave: project::Autosave,
     /// The project has no file yet (File → New): Save asks where.
     untitled: bool,
+    /// The user's data folder ([`data_dir`]): untitled projects live there.
+    pub data_dir: PathBuf,
     /// Closing was confirmed (or nothing was unsaved).
     allow_close: bool,
     /// The point an orbit drag turns about (shown while it lasts).
@@ -411,6 +424,18 @@ impl PebbleApp {
         path: PathBuf,
         ui_cache: bool,
     ) -> anyhow::Result<Self> {
+        Self::with_data_dir(cc, scene, path, ui_cache, data_dir())
+    }
+
+    /// [`PebbleApp::with_ui_cache`] with the user's data folder at `data_dir`
+    /// (untitled projects and their autosaves; tests give each a folder of its own).
+    pub fn with_data_dir(
+        cc: &eframe::CreationContext<'_>,
+        scene: Scene,
+        path: PathBuf,
+        ui_cache: bool,
+        data_dir: PathBuf,
+    ) -> anyhow::Result<Self> {
         let rs = cc
             .wgpu_render_state
             .as_ref()
@@ -436,6 +461,7 @@ impl PebbleApp {
             cc.egui_ctx.add_plugin(plugin);
         }
         let message = install_viewport(rs, &scene, &path)?;
+        files::probe_system_dialog();
         let mut orbit = OrbitCamera::default();
         if let Some(b) = scene.bounds() {
             orbit.frame(b.min, b.max);
@@ -451,7 +477,10 @@ impl PebbleApp {
             .filter(layout_is_complete)
             .unwrap_or_else(default_layout);
         let log = log::buffer();
-        let recovery = project::find_recovery(&path);
+        // The opened project's unsaved work first, else the newest untitled
+        // project a session left unsaved (killed before its first save).
+        let recovery = project::find_recovery(&path)
+            .or_else(|| project::untitled_recoveries(&data_dir).into_iter().next());
         let mut prefs = prefs;
         files::push_recent(&mut prefs.recent, &path);
         let autosave = project::Autosave::new(std::time::Duration::from_secs(u64::from(
@@ -520,6 +549,7 @@ impl PebbleApp {
             import_job: None,
             autosave,
             untitled: false,
+            data_dir,
             allow_close: false,
         })
     }
@@ -531,6 +561,16 @@ impl PebbleApp {
     /// The camera the viewport drew with, and its rectangle in points.
     pub fn view(&self) -> (pebble_render::Camera, egui::Rect) {
         (self.orbit.camera(), self.viewport)
+    }
+
+    /// The project's file (for an untitled project, where it would be saved).
+    pub fn project_path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether the project was never saved (File > New).
+    pub fn is_untitled(&self) -> bool {
+        self.untitled
     }
 
     /// Whether there are changes not saved yet.
@@ -770,7 +810,21 @@ impl PebbleApp {
             Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
             _ => PathBuf::from("."),
         };
-        let moved = files::rebased_textures(&self.scene, &self.project_dir(), &new_dir);
+        // An untitled project's imported textures sit in its folder under the data
+        // folder, which goes once it is saved: they move with the project.
+        let (copied, copied_all) = if self.untitled {
+            files::copy_textures(&self.scene, &self.project_dir(), &new_dir)
+                .unwrap_or((Vec::new(), false))
+        } else {
+            (Vec::new(), true)
+        };
+        let mut moved = files::rebased_textures(&self.scene, &self.project_dir(), &new_dir);
+        moved.retain(|(id, _)| {
+            self.scene
+                .material(*id)
+                .and_then(|m| m.texture.as_ref())
+                .is_none_or(|t| !copied.contains(t))
+        });
         if !moved.is_empty() {
             let commands: Vec<Box<dyn pebble_model::Command>> = moved
                 .into_iter()
@@ -789,6 +843,9 @@ impl PebbleApp {
         let (old, was_untitled) = (std::mem::replace(&mut self.path, to), self.untitled);
         self.untitled = false;
         if self.save() {
+            if was_untitled && copied_all {
+                project::remove_untitled(&old, &self.data_dir);
+            }
             true
         } else {
             self.path = old;
@@ -820,8 +877,12 @@ impl PebbleApp {
             return;
         }
         self.pending = None;
-        let dir = self.project_dir();
-        self.next_scene = Some((Scene::new(), dir.join("untitled.pebble.ron"), true));
+        // A folder of its own in the data folder, never the last project's: its
+        // autosave and imports live there until Save As names it.
+        match project::new_untitled(&self.data_dir) {
+            Ok(path) => self.next_scene = Some((Scene::new(), path, true)),
+            Err(e) => self.message = format!("cannot start a new project: {e}"),
+        }
     }
 
     /// Creates a Create-menu item where the view looks, selected, as one undoable
@@ -901,7 +962,27 @@ impl PebbleApp {
             }),
             _ => None,
         };
-        self.dialog = Some(files::Dialog::open(kind, &self.project_dir(), name));
+        // An untitled project's folder is the data folder's: start where the user
+        // last worked instead.
+        let dir = if self.untitled {
+            self.prefs
+                .recent
+                .iter()
+                .find_map(|p| p.parent().filter(|d| d.is_dir()).map(Path::to_path_buf))
+                .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
+                .unwrap_or_else(|| self.project_dir())
+        } else {
+            self.project_dir()
+        };
+        let system = !self.prefs.own_file_dialog && files::system_dialog_known() == Some(true);
+        self.dialog = Some(if system {
+            files::Dialog::system(kind, &dir, name)
+        } else {
+            if !self.prefs.own_file_dialog {
+                self.message = "no system file dialog here (no XDG desktop portal with a file chooser, no zenity): using Pebble's own".into();
+            }
+            files::Dialog::in_app(kind, &dir, name)
+        });
     }
 
     /// Puts a loaded scene in place: the viewport's GPU scene is rebuilt, the
@@ -945,9 +1026,11 @@ impl PebbleApp {
 
     /// Takes what the dialogs and background jobs reported since last frame.
     fn poll_files(&mut self, ctx: &egui::Context) {
-        if let Some(d) = &self.dialog {
-            ctx.request_repaint_after(std::time::Duration::from_millis(100));
-            if let Some(picked) = d.poll() {
+        if let Some(d) = &mut self.dialog {
+            if !d.is_in_app() {
+                ctx.request_repaint_after(std::time::Duration::from_millis(100));
+            }
+            if let Some(picked) = d.poll(ctx) {
                 let kind = d.kind;
                 self.dialog = None;
                 if let Some(path) = picked {
@@ -1039,11 +1122,21 @@ impl PebbleApp {
             let mut answer = None;
             egui::Modal::new(egui::Id::unique("pebble recovery")).show(ctx, |ui| {
                 ui.heading("Recover unsaved work?");
-                ui.label(format!(
-                    "Pebble found work on {} that was not saved (autosaved {}), newer than the project file.",
-                    self.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(),
-                    files::recovery_age(&info)
-                ));
+                if info.project_modified.is_none() {
+                    ui.label(format!(
+                        "Pebble found work on an untitled project that was never saved (autosaved {}).",
+                        files::recovery_age(&info)
+                    ));
+                } else {
+                    ui.label(format!(
+                        "Pebble found work on {} that was not saved (autosaved {}), newer than the project file.",
+                        info.project
+                            .file_name()
+                            .map(|n| n.to_string_lossy())
+                            .unwrap_or_default(),
+                        files::recovery_age(&info)
+                    ));
+                }
                 ui.horizontal(|ui| {
                     if ui.button("Restore").clicked() {
                         answer = Some(true);
@@ -1057,7 +1150,7 @@ impl PebbleApp {
                 Some(true) => match project::load_recovery(&info) {
                     Ok(scene) => {
                         self.recovery = None;
-                        self.next_scene = Some((scene, self.path.clone(), true));
+                        self.next_scene = Some((scene, info.project.clone(), true));
                     }
                     Err(e) => {
                         self.recovery = None;
@@ -1072,6 +1165,7 @@ impl PebbleApp {
                     if let Err(e) = project::discard_recovery(&info) {
                         self.message = format!("{e}");
                     }
+                    project::remove_untitled(&info.project, &self.data_dir);
                 }
                 None => {}
             }
@@ -1433,9 +1527,20 @@ impl PebbleApp {
                 }
             });
             let mut deploy_now = false;
-            ui.menu_button("Deploy", |ui| {
-                deploy_now = self.deploy.menu_ui(ui);
-            });
+            // The menu holds a text field (the target folder): clicking into it
+            // must not close the menu, so only a click outside (or Export &
+            // Deploy, or Esc) does.
+            egui::containers::menu::MenuButton::new("Deploy")
+                .config(
+                    egui::containers::menu::MenuConfig::new()
+                        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside),
+                )
+                .ui(ui, |ui| {
+                    deploy_now = self.deploy.menu_ui(ui);
+                    if deploy_now {
+                        ui.close();
+                    }
+                });
             ui.separator();
             if ui
                 .add_enabled(!self.deploy.busy(), egui::Button::new("Export & Deploy"))
@@ -2449,7 +2554,9 @@ impl eframe::App for PebbleApp {
         if self.prefs.autosave_seconds > 0 {
             self.autosave.interval =
                 std::time::Duration::from_secs(u64::from(self.prefs.autosave_seconds));
-            let dirty = self.history.is_dirty() && !self.untitled;
+            // Untitled work too: its recovery file sits in its folder under the
+            // data folder, and the next start offers it back.
+            let dirty = self.history.is_dirty();
             if let Err(e) =
                 self.autosave
                     .tick(std::time::Instant::now(), &self.path, &self.scene, dirty)

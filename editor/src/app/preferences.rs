@@ -29,6 +29,8 @@ pub struct Preferences {
     /// Seconds between autosaves of unsaved work (0: never).
     pub autosave_seconds: u32,
     pub recent: Vec<PathBuf>,
+    /// Pebble's own file dialog even where the system has one.
+    pub own_file_dialog: bool,
 }
 
 impl Default for Preferences {
@@ -43,6 +45,7 @@ impl Default for Preferences {
             gizmo_space: Space::default(),
             autosave_seconds: 60,
             recent: Vec::new(),
+            own_file_dialog: false,
         }
     }
 }
@@ -139,8 +142,14 @@ impl Preferences {
                         .suffix(" s"),
                 )
                 .on_hover_text(
-                    "unsaved work goes to a recovery file beside the project; 0 turns it off",
+                    "unsaved work goes to a recovery file beside the project (an untitled project's in the data folder); 0 turns it off",
                 );
+                ui.end_row();
+                ui.label("File dialogs");
+                ui.checkbox(&mut self.own_file_dialog, "Always use Pebble's own")
+                    .on_hover_text(
+                        "without an XDG desktop portal or zenity Pebble uses its own dialog anyway",
+                    );
                 ui.end_row();
             });
         if ui.button("Restore defaults").clicked() {

@@ -12,7 +12,8 @@ use pebble_model::{History, Kind, Scene, project};
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// The file to import (.pbm, .tmd, .png, .jpg, .tga, .bmp).
+    /// The file to import; the help lists every extension the importer takes.
+    #[arg(help = import_file_help())]
     pub file: PathBuf,
     /// Project to add to; created when it does not exist (default: FILE's name with
     /// .pebble.ron in the current folder).
@@ -24,6 +25,14 @@ pub struct ImportArgs {
     /// Metres per TMD unit (default 0.01).
     #[arg(long)]
     pub tmd_scale: Option<f32>,
+}
+
+/// `FILE`'s help, built from the importer's own list so that it cannot fall behind.
+fn import_file_help() -> String {
+    format!(
+        "The file to import: {} (glTF 2.0, PlayStation TMD with its TIM, a Pebble map, or an image)",
+        pebble_io::import::supported_extensions()
+    )
 }
 
 /// Files larger than this get a progress bar.

@@ -224,8 +224,8 @@ pub fn scene() -> anyhow::Result<Scene> {
         double_sided: true,
         ..Material::default()
     };
-    let water_back = material(falling("Waterfall (back)", -0.6))?;
-    let water_front = material(falling("Waterfall (front)", -0.9))?;
+    let water_back = material(falling("Waterfall (back)", 0.6))?;
+    let water_front = material(falling("Waterfall (front)", 0.9))?;
     let foam = material(Material {
         name: "Foam".into(),
         texture: tex("textures/foam.png"),

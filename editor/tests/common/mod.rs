@@ -14,20 +14,40 @@ use pebble_model::glam::Vec3;
 use pebble_model::{EntityId, project};
 
 /// The app on `path` (clock paused), or `None` without a GPU adapter (which skips
-/// loudly; `PEBBLE_REQUIRE_GPU=1` makes that a failure).
+/// loudly only under `PEBBLE_SKIP_GPU_TESTS=1`; otherwise a missing adapter fails).
 pub fn harness_on(path: PathBuf) -> Option<Harness<'static, PebbleApp>> {
     harness_with_ui_cache(path, true)
 }
 
 /// [`harness_on`], with the UI cache on or off.
 pub fn harness_with_ui_cache(path: PathBuf, ui_cache: bool) -> Option<Harness<'static, PebbleApp>> {
+    harness_with_data_dir(path, ui_cache, fresh_data_dir())
+}
+
+/// A fresh, empty data folder (untitled projects, autosaves) for one harness, so
+/// that nothing the user or another test left there reaches the app.
+pub fn fresh_data_dir() -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("pebble-data-{}-{k}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a data folder");
+    dir
+}
+
+/// The app on `path` with its data folder at `data_dir`.
+pub fn harness_with_data_dir(
+    path: PathBuf,
+    ui_cache: bool,
+    data_dir: PathBuf,
+) -> Option<Harness<'static, PebbleApp>> {
     pebble_render::gpu::test_gpu("editor")?;
     let scene = project::load(&path).expect("the project loads");
     let mut harness = Harness::builder()
         .with_size(egui::Vec2::new(1280.0, 800.0))
         .wgpu()
         .build_eframe(move |cc| {
-            PebbleApp::with_ui_cache(cc, scene, path, ui_cache).expect("the app starts")
+            PebbleApp::with_data_dir(cc, scene, path, ui_cache, data_dir).expect("the app starts")
         });
     harness.state_mut().pause();
     harness.run_steps(3);

@@ -1,6 +1,7 @@
 //! Image import (PNG, JPEG, TGA, BMP): the file is copied into the project as it is
 //! (conversion happens at export) and becomes a material on a plane of the image's
-//! aspect, one metre tall.
+//! aspect, one metre deep, showing the picture once and upright seen from its front
+//! (above, with -Z ahead: the image's top row at the far edge).
 
 use std::path::Path;
 
@@ -58,6 +59,9 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, ImportEr
         } else {
             AlphaMode::None
         },
+        // One repeat over the whole plane (its width is the aspect, in metres):
+        // the picture once, not tiled across a wide image.
+        tiling: pebble_model::glam::Vec2::new(w as f32 / h.max(1) as f32, 1.0),
         ..Material::default()
     };
     let aspect = w as f32 / h.max(1) as f32;

@@ -31,7 +31,7 @@ pub enum ImportError {
     },
     #[error("{}: {message}", path.display())]
     Format { path: PathBuf, message: String },
-    #[error("{}: unsupported file type (expected .pbm, .tmd, .gltf, .glb, .png, .jpg, .tga or .bmp)", path.display())]
+    #[error("{}: unsupported file type (expected {})", path.display(), supported_extensions())]
     Unsupported { path: PathBuf },
 }
 
@@ -97,6 +97,21 @@ impl ImportOptions {
             tim: None,
             tmd_metres_per_unit: DEFAULT_TMD_METRES_PER_UNIT,
         }
+    }
+}
+
+/// Every file extension [`import_file`] takes, lower case, without the dot.
+pub const IMPORT_EXTENSIONS: &[&str] = &[
+    "gltf", "glb", "tmd", "pbm", "png", "jpg", "jpeg", "tga", "bmp",
+];
+
+/// The extensions [`import_file`] takes as a list for help texts and errors:
+/// `.gltf, .glb, … or .bmp`.
+pub fn supported_extensions() -> String {
+    let dotted: Vec<String> = IMPORT_EXTENSIONS.iter().map(|e| format!(".{e}")).collect();
+    match dotted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => dotted.concat(),
     }
 }
 

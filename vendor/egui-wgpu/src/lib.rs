@@ -1,4 +1,4 @@
-//! This crates provides bindings between [`egui`](https://github.com/emilk/egui) and [wgpu](https://crates.io/crates/wgpu).
+//! This crates provides bindings between [`egui`](https://github.com/emilk/egui) and [wgpu](https://wgpu.rs).
 //!
 //! If you're targeting WebGL you also need to turn on the
 //! `webgl` feature of the `wgpu` crate:

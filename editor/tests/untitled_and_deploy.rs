@@ -1,0 +1,115 @@
+//! Work that is never lost and menus that can be used: a never-saved project is
+//! autosaved into the data folder (never the last project's folder) and offered
+//! back after a crash, Save As takes its textures along; the Deploy menu's folder
+//! field can be typed into without the menu closing. Fails without a GPU adapter
+//! unless `PEBBLE_SKIP_GPU_TESTS=1`.
+
+use std::time::Duration;
+
+mod common;
+
+use common::{fresh_data_dir, harness_with_data_dir};
+use egui_kittest::kittest::Queryable as _;
+use pebble_editor::app::showcase_path;
+use pebble_model::project;
+
+#[test]
+fn untitled_work_is_autosaved_to_the_data_folder_and_offered_back() {
+    let data = fresh_data_dir();
+    let Some(mut harness) = harness_with_data_dir(showcase_path(), true, data.clone()) else {
+        return;
+    };
+    harness.state_mut().prefs.autosave_seconds = 1;
+    harness.state_mut().new_project();
+    harness.run_steps(3);
+    let untitled = harness.state().project_path().to_path_buf();
+    assert!(harness.state().is_untitled());
+    assert!(
+        untitled.starts_with(&data),
+        "File > New puts {} under the data folder {}, not beside the last project",
+        untitled.display(),
+        data.display()
+    );
+    assert!(
+        !untitled.starts_with(showcase_path().parent().expect("folder")),
+        "not in the showcase's folder"
+    );
+
+    // Some work, then more than the autosave interval.
+    harness.state_mut().create("Box");
+    harness.run_steps(2);
+    assert!(harness.state().is_dirty());
+    std::thread::sleep(Duration::from_millis(1100));
+    harness.run_steps(2);
+    std::thread::sleep(Duration::from_millis(1100));
+    harness.run_steps(2);
+    let recovery = project::recovery_path(&untitled);
+    assert!(
+        recovery.is_file(),
+        "an untitled project's work is autosaved to {}",
+        recovery.display()
+    );
+    let boxes = project::load(&recovery)
+        .expect("the autosave loads")
+        .entities()
+        .count();
+    assert!(boxes >= 1);
+
+    // As after kill -9: the next start, on whatever project, offers it back.
+    drop(harness);
+    let mut again =
+        harness_with_data_dir(showcase_path(), true, data.clone()).expect("a second start");
+    assert!(
+        again
+            .query_by_label_contains("untitled project that was never saved")
+            .is_some(),
+        "the recovery prompt names the untitled work"
+    );
+    again.get_by_label("Restore").click();
+    again.run_steps(4);
+    assert!(again.state().is_untitled(), "restored as untitled work");
+    assert_eq!(again.state().project_path(), untitled);
+    assert_eq!(again.state().scene().entities().count(), boxes);
+    assert!(again.state().is_dirty(), "still unsaved");
+
+    // Saving it elsewhere keeps the work and clears the untitled folder.
+    let target = data.join("saved/level.pebble.ron");
+    std::fs::create_dir_all(target.parent().expect("folder")).expect("mkdir");
+    assert!(again.state_mut().save_as(target.clone()));
+    assert!(project::load(&target).is_ok());
+    assert!(
+        !untitled.parent().expect("folder").exists(),
+        "the untitled folder is gone once saved"
+    );
+    assert!(project::untitled_recoveries(&data).is_empty());
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn the_deploy_menus_folder_field_takes_typing_without_closing() {
+    let Some(mut harness) = harness_with_data_dir(showcase_path(), true, fresh_data_dir()) else {
+        return;
+    };
+    harness.get_by_label("Deploy").click();
+    harness.run_steps(2);
+    let field = harness.get_by_label("Folder:");
+    field.click();
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label("Find memory sticks").is_some(),
+        "clicking into the folder field keeps the menu open"
+    );
+    harness.get_by_label("Folder:").focus();
+    harness.run_steps(1);
+    harness.get_by_label("Folder:").type_text("/media/stick");
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label("Find memory sticks").is_some(),
+        "typing keeps it open"
+    );
+    assert!(
+        harness.state().deploy.target.ends_with("/media/stick"),
+        "typed: {:?}",
+        harness.state().deploy.target
+    );
+}
