@@ -6,7 +6,7 @@
 # Needs Debian's Rust 1.96 with its library source and lld-22 (rustc-web, cargo-web,
 # rust-web-src, lld-22 — Debian 13 "trixie") and cargo-psp 0.2.8. On another system
 # (this project's machines are Debian 12) scripts/psp-toolchain.sh builds a trixie
-# chroot with all of it and runs this script inside; see ../shared/docs/toolchain.md §3.
+# chroot with all of it and runs this script inside; see psp/README.md.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"

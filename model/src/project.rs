@@ -310,7 +310,7 @@ pub fn untitled_recoveries(data: &Path) -> Vec<RecoveryInfo> {
         .filter_map(|e| find_recovery(&e.path().join(UNTITLED_FILE)))
         .filter(|r| r.project_modified.is_none())
         .collect();
-    found.sort_by(|a, b| b.recovery_modified.cmp(&a.recovery_modified));
+    found.sort_by_key(|r| std::cmp::Reverse(r.recovery_modified));
     found
 }
 

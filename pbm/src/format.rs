@@ -1,4 +1,4 @@
-//! Constants and small enums of the `.pbm` layout (see `shared/docs/pbm-format.md`).
+//! Constants and small enums of the `.pbm` layout (see `docs/pbm-format.md`).
 
 use core::fmt;
 

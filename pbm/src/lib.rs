@@ -11,7 +11,7 @@
 //! - [`scroll`], [`texture`]: UV scroll, texel formats, mips, swizzle.
 //! - [`compliance`]: what a conforming map must show beyond being readable.
 //!
-//! Byte-level reference: `shared/docs/pbm-format.md`.
+//! Byte-level reference: `docs/pbm-format.md` in the repository.
 
 #![no_std]
 

@@ -17,6 +17,7 @@ use pebble_model::glam::{Affine3A, Vec2, Vec3};
 use pebble_model::material::AlphaMode;
 use pebble_model::{EntityId, Scene};
 
+use super::limits::{self, Budget, Stop, Ticker};
 use super::textures::Textures;
 use super::{ExportError, Run};
 
@@ -85,14 +86,20 @@ fn total_order_key(x: f32) -> u32 {
     }
 }
 
-/// Splits triangles into spatial chunks of at most `CHUNK_TRIANGLES`.
-fn chunk(mut tris: Vec<Tri>, out: &mut Vec<Vec<Tri>>) {
+/// Splits triangles into spatial chunks of at most `CHUNK_TRIANGLES`, looking at the
+/// cancel flag before each split.
+fn chunk(
+    mut tris: Vec<Tri>,
+    out: &mut Vec<Vec<Tri>>,
+    ticker: &Ticker<'_>,
+) -> Result<(), ExportError> {
     if tris.len() <= CHUNK_TRIANGLES {
         if !tris.is_empty() {
             out.push(tris);
         }
-        return;
+        return Ok(());
     }
+    ticker.check()?;
     let (lo, hi) = tris.iter().map(centroid).fold(
         (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
         |(lo, hi), c| (lo.min(c), hi.max(c)),
@@ -111,8 +118,8 @@ fn chunk(mut tris: Vec<Tri>, out: &mut Vec<Vec<Tri>>) {
     // Cut so that both sides fill whole chunks: k chunks in all, never more.
     let k = tris.len().div_ceil(CHUNK_TRIANGLES);
     let right = tris.split_off(tris.len() * (k / 2) / k);
-    chunk(tris, out);
-    chunk(right, out);
+    chunk(tris, out, ticker)?;
+    chunk(right, out, ticker)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -130,6 +137,9 @@ pub(crate) fn build(
     let scene = run.scene;
     let mut classes: BTreeMap<Class, Vec<(Mesh, Vec<Vec3>)>> = BTreeMap::new();
     let mut names = Names::new();
+    let limits = run.options.limits;
+    // Shared by all entities: what the map may still take.
+    let mut budget = Budget::new(run.cancel, &limits);
     for e in scene.entities() {
         run.check_cancel()?;
         let EntityKind::Mesh(mesh) = &e.kind else {
@@ -162,6 +172,7 @@ pub(crate) fn build(
             None => {
                 let mut acc = vec![Vec3::ZERO; positions.len()];
                 for f in &g.faces {
+                    budget.ticker.tick()?;
                     let [a, b, c] = f.indices.map(|i| Vec3::from(positions[i as usize]));
                     let n = (b - a).cross(c - a) * if mirrored { -1.0 } else { 1.0 };
                     for i in f.indices {
@@ -174,12 +185,14 @@ pub(crate) fn build(
         if positions.iter().flatten().any(|c| !c.is_finite()) {
             return Err(ExportError::Entity {
                 entity: e.name.clone(),
-                message: "its world positions are not finite (check its transform)".into(),
+                message: "its world positions are not finite (NaN or infinite) after its transform: check the position, rotation and scale of it and of its parents".into(),
             });
         }
         // (texture, scroll, class) → triangles, in first-use order.
         let mut groups: Vec<(GroupKey, Vec<Tri>)> = Vec::new();
+        let mut flattened = 0usize;
         for f in &g.faces {
+            budget.ticker.tick()?;
             let material = scene
                 .material(f.material)
                 .ok_or_else(|| ExportError::Entity {
@@ -207,6 +220,11 @@ pub(crate) fn build(
                 (_, AlphaMode::Cutout) => Class::Cutout,
                 (_, AlphaMode::Blend) => Class::Blend,
             };
+            let world_tri = f.indices.map(|i| Vec3::from(positions[i as usize]));
+            if limits::collapsed(g.triangle(f), world_tri) {
+                flattened += 1;
+                continue;
+            }
             let vertex = |k: usize| {
                 let i = f.indices[k] as usize;
                 let base = g
@@ -255,11 +273,28 @@ pub(crate) fn build(
                     .push(([v[0], v[2], v[1]], [-n[0], -n[2], -n[1]]));
             }
         }
+        if flattened > 0 {
+            run.report.warnings.push(format!(
+                "{}: {flattened} of its {} triangles have no area after its transform (a scale of 0?) and are left out",
+                e.name,
+                g.faces.len()
+            ));
+        }
         let mut k = 0;
+        let left = budget.triangles_left;
         for ((tid, scroll, class), tris) in groups {
-            let tris = super::slice::slice(tris, run.options.max_extent);
+            let cell = run.options.max_extent;
+            let tris = super::slice::slice(tris, cell, &mut budget).map_err(|stop| match stop {
+                Stop::Cancelled => ExportError::Cancelled,
+                Stop::Full => ExportError::TooLarge {
+                    entity: e.name.clone(),
+                    size_m: limits::world_size(positions.iter().map(|p| Vec3::from(*p))),
+                    problem: over_budget(cell, limits.max_triangles, left),
+                    limits,
+                },
+            })?;
             let mut chunks = Vec::new();
-            chunk(tris, &mut chunks);
+            chunk(tris, &mut chunks, &budget.ticker)?;
             for c in chunks {
                 let normals: Vec<Vec3> = c.iter().flat_map(|t| t.1).collect();
                 let vertices: Vec<Vertex> = c.into_iter().flat_map(|t| t.0).collect();
@@ -281,6 +316,21 @@ pub(crate) fn build(
         }
     }
     Ok(classes.into_values().flatten().unzip())
+}
+
+/// The problem of the entity whose cut triangles ran past the map's budget.
+fn over_budget(cell: f32, max: u64, left: u64) -> String {
+    let cut = if cell.is_finite() && cell > 0.0 {
+        format!(
+            "cut along the {} m grid the PSP's GE needs, ",
+            limits::metres(cell)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{cut}its triangles take the map's drawn meshes past {max} triangles ({left} were left for it)"
+    )
 }
 
 fn world_triangles(scene: &Scene, id: EntityId) -> Vec<[[f32; 3]; 3]> {

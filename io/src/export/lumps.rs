@@ -11,6 +11,7 @@ use pebble_model::{Kind, Scene};
 use serde_json::{Value, json};
 
 use super::geometry::drawn;
+use super::limits::Ticker;
 use super::textures::Textures;
 use super::{ExportError, Run};
 
@@ -56,10 +57,13 @@ pub(crate) fn build(
         ));
     }
     let mut walkable = Vec::new();
+    let mut ticker = Ticker::new(run.cancel);
     for e in scene.entities_of(Kind::Walkable) {
+        ticker.check()?;
         if let EntityKind::Walkable(g) = &e.kind {
             let world = scene.world_transform(e.id);
             for f in &g.faces {
+                ticker.tick()?;
                 for p in g.triangle(f) {
                     for c in world.transform_point3(p).to_array() {
                         walkable.extend_from_slice(&c.to_le_bytes());

@@ -6,10 +6,17 @@
 //! metadata lumps in the documented order, emitters last; then the header, the
 //! format's compliance check (a non-conforming file is refused, naming the entity),
 //! and the bytes. Baked lighting: [`bake`]. Not yet: tile atlases (see notes/io.md).
+//!
+//! Before the first stage the scene is estimated against [`ExportLimits`] (what a PSP
+//! can hold; see `limits`): an entity that reaches too far, needs too many triangles
+//! once cut for the GE, or is not finite is refused there, before anything is built.
+//! Every stage looks at the cancel flag inside its long loops, every few thousand
+//! triangles or cuts, not only between stages.
 
 pub mod bake;
 pub mod bvh;
 mod geometry;
+mod limits;
 mod lumps;
 mod slice;
 mod textures;
@@ -20,6 +27,8 @@ use std::time::{Duration, Instant};
 
 use pbm::Map;
 use pebble_model::Scene;
+
+pub use limits::{ExportLimits, MAX_COORDINATE_M, MAX_MAP_BYTES, MAX_TRIANGLES};
 
 /// Why a scene cannot be exported.
 #[derive(Debug, thiserror::Error)]
@@ -34,6 +43,32 @@ pub enum ExportError {
     Entity { entity: String, message: String },
     #[error("the exported map would not conform: {0}")]
     NotCompliant(String),
+    /// An entity needs more than a PSP can hold (`limits`): it reaches too far from
+    /// the origin or its triangles, cut for the GE, are too many. `size_m` is the
+    /// size of its geometry after its transform, in metres.
+    #[error(
+        "'{entity}' is too large for a PSP: {problem} (its size after its transform: {}). Scale it down or simplify it; {limits}",
+        limits::size_text(.size_m)
+    )]
+    TooLarge {
+        entity: String,
+        size_m: [f32; 3],
+        problem: String,
+        limits: ExportLimits,
+    },
+    /// The whole file would be larger than a PSP can hold.
+    #[error(
+        "the map would take {} ({} bytes; {detail}); a PSP map can take at most {} ({} bytes): lower the project's maximum texture size, use fewer textures, or scale down or simplify the largest meshes",
+        limits::mib(*.bytes),
+        .bytes,
+        limits::mib(.limits.max_bytes),
+        .limits.max_bytes
+    )]
+    MapTooLarge {
+        bytes: u64,
+        detail: String,
+        limits: ExportLimits,
+    },
     #[error("export cancelled")]
     Cancelled,
     #[error("cannot write the map: {0}")]
@@ -52,6 +87,8 @@ pub struct ExportOptions {
     /// of that spacing, so the GE does not drop them when they run past the camera
     /// (0: never cut). See `slice`.
     pub max_extent: f32,
+    /// What the map may hold; a scene beyond it is refused before it is built.
+    pub limits: ExportLimits,
 }
 
 impl ExportOptions {
@@ -62,6 +99,7 @@ impl ExportOptions {
             ao_rays: 32,
             threads: None,
             max_extent: 2.0,
+            limits: ExportLimits::PSP,
         }
     }
 }
@@ -100,6 +138,8 @@ pub(crate) struct Run<'a> {
     pub cancel: &'a AtomicBool,
     pub progress: &'a mut dyn FnMut(ExportProgress),
     pub report: ExportReport,
+    /// What the scene needs apart from textures, from below (`limits::estimate`).
+    pub estimate: limits::Estimate,
 }
 
 impl Run<'_> {
@@ -142,7 +182,11 @@ pub fn export(
         cancel,
         progress,
         report: ExportReport::default(),
+        estimate: limits::Estimate::default(),
     };
+    // Before anything is built: refuse what a PSP cannot hold.
+    run.check_cancel()?;
+    run.estimate = limits::estimate(&run)?;
     let mut map = Map::default();
     let textures = run.stage("textures", |r| textures::build(r))?;
     map.textures = textures.textures.clone();
@@ -168,6 +212,14 @@ pub fn export(
         let bytes = map
             .to_bytes()
             .map_err(|e| ExportError::Write(e.to_string()))?;
+        let limits = r.options.limits;
+        if bytes.len() as u64 > limits.max_bytes {
+            return Err(ExportError::MapTooLarge {
+                bytes: bytes.len() as u64,
+                detail: parts(&map),
+                limits,
+            });
+        }
         r.report.bytes = bytes.len();
         Ok(bytes)
     })?;
@@ -179,6 +231,38 @@ pub fn export(
     r.colliders = map.colliders.len();
     r.lumps = map.metadata.len() + usize::from(map.emitters.is_some());
     Ok((bytes, run.report))
+}
+
+/// What takes the room in a map, for a message: "textures 6.5 MiB, meshes 2 MiB, ...".
+fn parts(map: &Map) -> String {
+    use pbm::format::*;
+    let textures: usize = map
+        .textures
+        .iter()
+        .map(|t| TEXTURE_HEADER_SIZE + t.data.len())
+        .sum();
+    let meshes: usize = map
+        .meshes
+        .iter()
+        .map(|m| MESH_HEADER_SIZE + m.vertices.len() * VERTEX_SIZE)
+        .sum();
+    let colliders: usize = map
+        .colliders
+        .iter()
+        .map(|c| COLLIDER_HEADER_SIZE + c.triangles.len() * TRIANGLE_SIZE)
+        .sum();
+    let lumps: usize = map
+        .metadata
+        .iter()
+        .map(|m| METADATA_HEADER_SIZE + m.payload.len())
+        .sum();
+    format!(
+        "textures {}, meshes {}, colliders {}, metadata {}",
+        limits::mib(textures as u64),
+        limits::mib(meshes as u64),
+        limits::mib(colliders as u64),
+        limits::mib(lumps as u64)
+    )
 }
 
 /// Exports and writes atomically.

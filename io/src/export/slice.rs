@@ -11,6 +11,8 @@
 use pbm::view::Vertex;
 use pebble_model::glam::Vec3;
 
+use super::limits::{Budget, Stop};
+
 /// A triangle's vertices and world-space unit normals (as the geometry stage keeps
 /// them).
 pub(crate) type Tri = ([Vertex; 3], [Vec3; 3]);
@@ -74,13 +76,18 @@ fn split(poly: &[Corner], axis: usize, plane: f32) -> (Vec<Corner>, Vec<Corner>)
 }
 
 /// Cuts every triangle larger than `cell` metres on some axis along the world grid
-/// of that spacing. Triangles within one cell pass unchanged.
-pub(crate) fn slice(tris: Vec<Tri>, cell: f32) -> Vec<Tri> {
+/// of that spacing. Triangles within one cell pass unchanged. Every piece made is
+/// taken from `budget` and every cut is a step of it, so the work and the memory are
+/// bounded by the export's limits (`Stop::Full` past them) and the cancel flag is
+/// seen every few thousand cuts, whatever the coordinates.
+pub(crate) fn slice(tris: Vec<Tri>, cell: f32, budget: &mut Budget<'_>) -> Result<Vec<Tri>, Stop> {
     if !(cell.is_finite() && cell > 0.0) {
-        return tris;
+        budget.take(tris.len() as u64)?;
+        return Ok(tris);
     }
     let mut out = Vec::with_capacity(tris.len());
     for t in tris {
+        budget.step()?;
         let corners: Vec<Corner> = (0..3)
             .map(|k| Corner {
                 v: t.0[k],
@@ -99,6 +106,7 @@ pub(crate) fn slice(tris: Vec<Tri>, cell: f32) -> Vec<Tri> {
             ((lo / cell).floor() + 1.0) * cell < hi
         });
         if !spans {
+            budget.take(1)?;
             out.push(t);
             continue;
         }
@@ -109,14 +117,18 @@ pub(crate) fn slice(tris: Vec<Tri>, cell: f32) -> Vec<Tri> {
                 let lo = poly.iter().map(|c| c.v.pos[axis]).fold(f32::MAX, f32::min);
                 let hi = poly.iter().map(|c| c.v.pos[axis]).fold(f32::MIN, f32::max);
                 let mut rest = poly;
-                let mut k = (lo / cell).floor() + 1.0;
-                while k * cell < hi {
-                    let (below, above) = split(&rest, axis, k * cell);
+                // Grid lines by an integer index: `k · cell` is the same plane as an
+                // f32 count gave wherever the index is exact in f32 (every legal
+                // map), and the loop advances even where it is not.
+                let mut k = ((lo / cell).floor() as i64).saturating_add(1);
+                while (k as f32) * cell < hi {
+                    budget.step()?;
+                    let (below, above) = split(&rest, axis, (k as f32) * cell);
                     if below.len() >= 3 {
                         next.push(below);
                     }
                     rest = above;
-                    k += 1.0;
+                    k = k.saturating_add(1);
                 }
                 if rest.len() >= 3 {
                     next.push(rest);
@@ -130,18 +142,26 @@ pub(crate) fn slice(tris: Vec<Tri>, cell: f32) -> Vec<Tri> {
                 let area = (Vec3::from(b.v.pos) - Vec3::from(a.v.pos))
                     .cross(Vec3::from(c.v.pos) - Vec3::from(a.v.pos));
                 if area.length_squared() > 1e-12 {
+                    budget.take(1)?;
                     out.push(([a.v, b.v, c.v], [a.n, b.n, c.n]));
                 }
             }
         }
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::limits::ExportLimits;
     use std::collections::HashMap;
+    use std::sync::atomic::AtomicBool;
+
+    fn slice(tris: Vec<Tri>, cell: f32) -> Vec<Tri> {
+        let cancel = AtomicBool::new(false);
+        super::slice(tris, cell, &mut Budget::new(&cancel, &ExportLimits::PSP)).expect("fits")
+    }
 
     fn corner(p: [f32; 3], uv: [f32; 2], color: u32) -> (Vertex, Vec3) {
         (Vertex { uv, color, pos: p }, Vec3::Z)
@@ -243,5 +263,39 @@ mod tests {
                 v.map(f32::from_bits)
             );
         }
+    }
+
+    #[test]
+    fn huge_coordinates_stop_at_the_budget_and_cancel_stops_the_cutting() {
+        // 1e30 m along z with x flattened: the grid index is past what f32 counts;
+        // the cut stops at the budget instead of looping.
+        let huge = tri(
+            corner([0.0, 0.0, -5e29], [0.0; 2], 0),
+            corner([0.0, 1.0, 5e29], [0.0; 2], 0),
+            corner([0.0, 0.0, 5e29], [0.0; 2], 0),
+        );
+        let cancel = AtomicBool::new(false);
+        let mut budget = Budget::new(&cancel, &ExportLimits::PSP);
+        assert_eq!(super::slice(vec![huge], 2.0, &mut budget), Err(Stop::Full));
+        // A legal 1 km strip with the flag set: cancelled within the first few
+        // thousand cuts.
+        let strip = tri(
+            corner([0.0, 0.0, -500.0], [0.0; 2], 0),
+            corner([1.0, 0.0, 500.0], [0.0; 2], 0),
+            corner([0.0, 0.0, 500.0], [0.0; 2], 0),
+        );
+        let cancel = AtomicBool::new(true);
+        let mut budget = Budget::new(&cancel, &ExportLimits::PSP);
+        let many = vec![strip; 100];
+        assert_eq!(super::slice(many, 2.0, &mut budget), Err(Stop::Cancelled));
+        assert!(budget.steps_left > ExportLimits::PSP.max_triangles);
+        // Over the triangle budget: full, having kept at most the budget.
+        let limits = ExportLimits {
+            max_triangles: 100,
+            ..ExportLimits::PSP
+        };
+        let cancel = AtomicBool::new(false);
+        let mut budget = Budget::new(&cancel, &limits);
+        assert_eq!(super::slice(vec![strip], 2.0, &mut budget), Err(Stop::Full));
     }
 }

@@ -3,12 +3,13 @@
 //! keeps pixel art soft-edged but never rings), stored as RGBA5551 (opaque and cutout,
 //! alpha threshold 50 %) or RGBA8888 (blend), and deduplicated by content.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use pbm::{AlphaMode as PbmAlpha, TextureFormat};
 use pebble_model::MaterialId;
 use pebble_model::material::AlphaMode;
 
+use super::limits::Ticker;
 use super::{ExportError, Run};
 
 /// The textures of the map and which one each material uses.
@@ -25,28 +26,62 @@ pub(crate) struct Textures {
 /// Side of a tile atlas.
 pub const ATLAS_SIDE: u32 = 512;
 
-/// Whether every face using `material` keeps its UVs (in repeats) inside [0, 1], so
-/// that the tile can live in an atlas slot (which cannot repeat).
-fn uvs_in_unit(
-    scene: &pebble_model::Scene,
-    material: MaterialId,
-    m: &pebble_model::Material,
-) -> bool {
+/// The tile materials (of `tiles`) that some face uses with UVs (in repeats) outside
+/// [0, 1]: their tile cannot live in an atlas slot (which cannot repeat). One pass
+/// over the scene's faces, looking at the cancel flag as it goes.
+fn leaving_unit(
+    run: &Run<'_>,
+    tiles: &HashMap<MaterialId, &pebble_model::Material>,
+) -> Result<HashSet<MaterialId>, ExportError> {
     const EPS: f32 = 1e-4;
-    scene.entities().all(|e| match &e.kind {
-        pebble_model::EntityKind::Mesh(mesh) => mesh
-            .geometry
-            .faces
-            .iter()
-            .filter(|f| f.material == material)
-            .all(|f| {
-                f.uvs.iter().all(|uv| {
-                    let r = m.repeats(*uv);
-                    (-EPS..=1.0 + EPS).contains(&r.x) && (-EPS..=1.0 + EPS).contains(&r.y)
-                })
-            }),
-        _ => true,
-    })
+    let mut out = HashSet::new();
+    if tiles.is_empty() {
+        return Ok(out);
+    }
+    let mut ticker = Ticker::new(run.cancel);
+    for e in run.scene.entities() {
+        let pebble_model::EntityKind::Mesh(mesh) = &e.kind else {
+            continue;
+        };
+        for f in &mesh.geometry.faces {
+            ticker.tick()?;
+            let Some(m) = tiles.get(&f.material) else {
+                continue;
+            };
+            let inside = f.uvs.iter().all(|uv| {
+                let r = m.repeats(*uv);
+                (-EPS..=1.0 + EPS).contains(&r.x) && (-EPS..=1.0 + EPS).contains(&r.y)
+            });
+            if !inside {
+                out.insert(f.material);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Refuses textures that, with what the estimate found, take more than a PSP holds.
+fn check_room(run: &Run<'_>, out: &Textures) -> Result<(), ExportError> {
+    let textures: u64 = out
+        .textures
+        .iter()
+        .map(|t| (pbm::format::TEXTURE_HEADER_SIZE + t.data.len()) as u64)
+        .sum();
+    let limits = run.options.limits;
+    let total = textures.saturating_add(run.estimate.bytes);
+    if total > limits.max_bytes {
+        return Err(ExportError::MapTooLarge {
+            bytes: total,
+            detail: format!(
+                "at least: textures {} ({} of them so far), meshes, colliders and walkable surfaces {}",
+                super::limits::mib(textures),
+                out.textures.len(),
+                super::limits::mib(run.estimate.bytes)
+            ),
+            limits,
+        });
+    }
+    Ok(())
 }
 
 /// Packs tile materials into `TileAtlas_<n>` textures (shelf packing with etagere),
@@ -59,6 +94,7 @@ fn pack_atlases(
     for class in [AlphaMode::None, AlphaMode::Cutout] {
         let mut images = Vec::new();
         for (id, rel, alpha) in tiles.iter().filter(|t| t.2 == class) {
+            run.check_cancel()?;
             let path = run.options.project_dir.join(rel);
             let img = image::open(&path)
                 .map_err(|e| ExportError::Texture {
@@ -83,6 +119,7 @@ fn pack_atlases(
         let mut atlases: Vec<(etagere::AtlasAllocator, image::RgbaImage)> = Vec::new();
         let mut placed = Vec::new();
         for (id, _, img) in &images {
+            run.check_cancel()?;
             let size = etagere::size2(img.width() as i32, img.height() as i32);
             let spot = atlases
                 .iter_mut()
@@ -110,6 +147,7 @@ fn pack_atlases(
         let first = out.textures.len();
         let existing = out.textures.iter().filter(|t| t.is_atlas()).count();
         for (n, (_, img)) in atlases.into_iter().enumerate() {
+            run.check_cancel()?;
             let mut rgba = img.into_raw();
             if class == AlphaMode::None {
                 for px in rgba.chunks_exact_mut(4) {
@@ -129,6 +167,7 @@ fn pack_atlases(
                 alpha_mode: alpha,
                 data: pbm::texture::encode(&rgba, TextureFormat::Rgba5551),
             });
+            check_room(run, out)?;
         }
         let side = ATLAS_SIDE as f32;
         for (id, k, at, w, h) in placed {
@@ -175,6 +214,12 @@ pub(crate) fn build(run: &mut Run<'_>) -> Result<Textures, ExportError> {
     let mut out = Textures::default();
     let mut by_content: HashMap<(Vec<u8>, u16, u16, u16), i32> = HashMap::new();
     let mut tiles = Vec::new();
+    let candidates: HashMap<MaterialId, &pebble_model::Material> = run
+        .scene
+        .materials()
+        .filter(|(_, m)| m.tile && m.texture.is_some())
+        .collect();
+    let repeating = leaving_unit(run, &candidates)?;
     for (id, m) in run.scene.materials() {
         run.check_cancel()?;
         let Some(rel) = &m.texture else { continue };
@@ -184,7 +229,7 @@ pub(crate) fn build(run: &mut Run<'_>) -> Result<Textures, ExportError> {
                 Some("blended textures are never atlased")
             } else if m.scrolls() {
                 Some("scrolling textures are never atlased")
-            } else if !uvs_in_unit(run.scene, id, m) {
+            } else if repeating.contains(&id) {
                 Some("its UVs leave [0, 1], which an atlas slot cannot repeat")
             } else {
                 None
@@ -206,6 +251,7 @@ pub(crate) fn build(run: &mut Run<'_>) -> Result<Textures, ExportError> {
     pack_atlases(run, &mut out, tiles)?;
     // Emitter textures: standalone, blended when they have any transparency.
     for e in run.scene.entities_of(pebble_model::Kind::Emitter) {
+        run.check_cancel()?;
         if let pebble_model::EntityKind::Emitter(em) = &e.kind
             && let Some(rel) = &em.texture
             && !out.by_path.keys().any(|(p, _)| p == rel)
@@ -246,6 +292,7 @@ fn load(
                 message: e.to_string(),
             })?
             .to_rgba8();
+        run.check_cancel()?;
         let (w, h) = (
             pot_at_most(img.width(), max),
             pot_at_most(img.height(), max),
@@ -265,6 +312,7 @@ fn load(
             AlphaMode::Cutout => (TextureFormat::Rgba5551, PbmAlpha::Cutout),
             AlphaMode::None => (TextureFormat::Rgba5551, PbmAlpha::None),
         };
+        run.check_cancel()?;
         let mut rgba = img.into_raw();
         if alpha_mode == AlphaMode::None {
             for px in rgba.chunks_exact_mut(4) {
@@ -291,6 +339,7 @@ fn load(
                 });
                 let t = (out.textures.len() - 1) as i32;
                 by_content.insert(key, t);
+                check_room(run, out)?;
                 t
             }
         };

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 pub const FIXTURES: [&str; 5] = ["basic", "full", "full_emitters", "full_v2", "full_v1"];
 
-/// The reference fixtures, copied from `shared/fixtures/pbm/` into the repository.
+/// The reference fixtures (maps written by other tools), kept in `pbm/tests/fixtures/`.
 pub fn fixture_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }

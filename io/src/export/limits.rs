@@ -1,0 +1,540 @@
+//! What a PSP can hold, checked before anything is built, and the cancel checks of
+//! the stages' long loops.
+//!
+//! The runtime (`psp/src/main.rs`, `world.rs`) reads the whole map into RAM, then
+//! copies every chunk's vertices and every texture (swizzled, with its mip levels)
+//! into aligned blocks before it lets the file go: while a map loads it is in memory
+//! about twice. A PSP-1000 leaves a program about 24 MB of its 32; the EBOOT, the
+//! display lists and the runtime's own tables take a few, so a map of 8 MiB (about
+//! 17 MB at its peak) is what a PSP can really hold. A drawn triangle is 72 bytes
+//! (three 24-byte vertices, `pbm::format::VERTEX_SIZE`, never indexed), so
+//! 100 000 triangles are 6.9 MiB. Coordinates stay within ±2048 m of the origin:
+//! f32 keeps a quarter of a millimetre there, the runtime's far plane is 200 m, and a
+//! floor much wider could not stay within the triangle budget once cut along the GE's
+//! 2 m grid anyway.
+//!
+//! The estimate walks the scene once, allocating no more than the scene already holds,
+//! before the first stage: per entity its world-space bounds after its transform,
+//! whether every position is finite, how many pieces its triangles would be cut into
+//! (at least; [`pieces_at_least`]) and the bytes its chunks, colliders and walkable
+//! surface take. A scene beyond the limits is refused there, naming the entity, its
+//! size and what to do. The geometry stage then counts what the cutting really makes
+//! and stops at the budget, so memory stays bounded by the limits even where the
+//! estimate is low.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use pebble_model::EntityId;
+use pebble_model::entity::{Collider, EntityKind};
+use pebble_model::glam::{Affine3A, Vec3};
+use pebble_model::mesh::MeshData;
+
+use super::{ExportError, Run};
+
+/// Drawn triangles a PSP map may hold, after cutting for the GE and double-sided faces.
+pub const MAX_TRIANGLES: u64 = 100_000;
+/// Bytes a PSP map may take (the runtime holds it twice while it loads).
+pub const MAX_MAP_BYTES: u64 = 8 * 1024 * 1024;
+/// Metres from the origin on any axis that drawn and collision geometry may reach.
+pub const MAX_COORDINATE_M: f32 = 2048.0;
+
+/// How many steps of a long loop (triangles, cuts) pass between looks at the cancel
+/// flag: a few thousand steps take well under a millisecond.
+pub(crate) const CANCEL_EVERY: u32 = 4096;
+
+/// Bytes of a drawn triangle in the file: three vertices.
+const TRIANGLE_BYTES: u64 = 3 * pbm::format::VERTEX_SIZE as u64;
+/// Bytes of a collider or walkable triangle.
+const COLLIDER_TRIANGLE_BYTES: u64 = pbm::format::TRIANGLE_SIZE as u64;
+/// Triangles of a full chunk.
+const CHUNK_TRIANGLES: u64 = pbm::format::MAX_MESH_VERTICES as u64 / 3;
+
+/// What an export may produce. [`ExportLimits::PSP`] (the default) is what the PSP
+/// can hold; larger limits are for tools and benchmarks that never load the map on
+/// a PSP.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExportLimits {
+    /// Drawn triangles of the whole map, after cutting and double-sided copies.
+    pub max_triangles: u64,
+    /// Bytes of the whole file.
+    pub max_bytes: u64,
+    /// Metres from the origin on any axis.
+    pub max_coordinate: f32,
+}
+
+impl ExportLimits {
+    pub const PSP: Self = Self {
+        max_triangles: MAX_TRIANGLES,
+        max_bytes: MAX_MAP_BYTES,
+        max_coordinate: MAX_COORDINATE_M,
+    };
+}
+
+impl Default for ExportLimits {
+    fn default() -> Self {
+        Self::PSP
+    }
+}
+
+impl fmt::Display for ExportLimits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a PSP map must fit within ±{} m of the origin and hold at most {} triangles and {}",
+            metres(self.max_coordinate),
+            self.max_triangles,
+            mib(self.max_bytes)
+        )
+    }
+}
+
+/// A length for a message: whole metres when large, else two decimals.
+pub(crate) fn metres(v: f32) -> String {
+    if !v.is_finite() {
+        format!("{v}")
+    } else if v.abs() >= 1e7 {
+        format!("{v:.1e}")
+    } else if v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        let s = format!("{v:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    }
+}
+
+/// A size for a message: "1 × 0.5 × 1000000 m".
+pub(crate) fn size_text(size: &[f32; 3]) -> String {
+    format!(
+        "{} × {} × {} m",
+        metres(size[0]),
+        metres(size[1]),
+        metres(size[2])
+    )
+}
+
+/// Bytes for a message: "8 MiB", "2.5 MiB", "120 KiB".
+pub(crate) fn mib(bytes: u64) -> String {
+    let m = bytes as f64 / (1024.0 * 1024.0);
+    if m < 1.0 {
+        format!("{} KiB", bytes.div_ceil(1024))
+    } else if m >= 10.0 || m.fract() == 0.0 {
+        format!("{m:.0} MiB")
+    } else {
+        format!("{m:.1} MiB")
+    }
+}
+
+/// Looks at the cancel flag every [`CANCEL_EVERY`] steps.
+#[derive(Debug)]
+pub(crate) struct Ticker<'a> {
+    cancel: &'a AtomicBool,
+    steps: u32,
+}
+
+impl<'a> Ticker<'a> {
+    pub fn new(cancel: &'a AtomicBool) -> Self {
+        Self { cancel, steps: 0 }
+    }
+
+    /// One step of work; `Cancelled` once the flag is set.
+    pub fn tick(&mut self) -> Result<(), ExportError> {
+        self.steps = self.steps.wrapping_add(1);
+        if self.steps.is_multiple_of(CANCEL_EVERY) {
+            self.check()
+        } else {
+            Ok(())
+        }
+    }
+
+    pub fn check(&self) -> Result<(), ExportError> {
+        if self.cancel.load(Ordering::Relaxed) {
+            Err(ExportError::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// A triangle that its transform flattened: it has an area in the mesh but none in
+/// the world (a scale of 0). It is dropped; a triangle authored without area is kept
+/// as it was.
+pub(crate) fn collapsed(local: [Vec3; 3], world: [Vec3; 3]) -> bool {
+    let area = |[a, b, c]: [Vec3; 3]| (b - a).cross(c - a);
+    area(world) == Vec3::ZERO && area(local) != Vec3::ZERO
+}
+
+/// How many triangles cutting a triangle along the world grid of `cell` metres (see
+/// `slice`) makes, at least: one per slab of the grid it crosses on each axis, and
+/// one per √2·cell² of its area (no plane cuts a cube in a larger piece). 1 when
+/// nothing is cut.
+pub(crate) fn pieces_at_least(p: [Vec3; 3], cell: f32) -> f64 {
+    if !(cell.is_finite() && cell > 0.0) {
+        return 1.0;
+    }
+    let c = f64::from(cell);
+    let mut most = 1.0f64;
+    for axis in 0..3 {
+        let lo = p
+            .iter()
+            .map(|v| f64::from(v[axis]))
+            .fold(f64::MAX, f64::min);
+        let hi = p
+            .iter()
+            .map(|v| f64::from(v[axis]))
+            .fold(f64::MIN, f64::max);
+        let planes = ((hi / c).ceil() - (lo / c).floor() - 1.0).max(0.0);
+        most = most.max(planes + 1.0);
+    }
+    let [a, b, d] = p.map(|v| v.as_dvec3());
+    let area = (b - a).cross(d - a).length() * 0.5;
+    most.max((area / (std::f64::consts::SQRT_2 * c * c)).floor())
+}
+
+/// What the scene needs, from below; the stages refine it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Estimate {
+    /// Drawn triangles after cutting, all entities.
+    pub triangles: u64,
+    /// Bytes of chunks, colliders and walkable surfaces (textures are not known yet).
+    pub bytes: u64,
+}
+
+/// World-space bounds of points, and whether all were finite.
+#[derive(Debug, Clone, Copy)]
+struct Bounds {
+    lo: Vec3,
+    hi: Vec3,
+    finite: bool,
+}
+
+impl Bounds {
+    const EMPTY: Self = Self {
+        lo: Vec3::splat(f32::INFINITY),
+        hi: Vec3::splat(f32::NEG_INFINITY),
+        finite: true,
+    };
+
+    fn add(&mut self, p: Vec3) {
+        if p.is_finite() {
+            self.lo = self.lo.min(p);
+            self.hi = self.hi.max(p);
+        } else {
+            self.finite = false;
+        }
+    }
+
+    fn size(&self) -> [f32; 3] {
+        if self.lo.x > self.hi.x {
+            [0.0; 3]
+        } else {
+            (self.hi - self.lo).to_array()
+        }
+    }
+
+    /// The farthest any point lies from the origin on an axis.
+    fn reach(&self) -> f32 {
+        if self.lo.x > self.hi.x {
+            0.0
+        } else {
+            self.lo.abs().max(self.hi.abs()).max_element()
+        }
+    }
+}
+
+/// The size of an entity's geometry after its transform (for messages).
+pub(crate) fn world_size(points: impl IntoIterator<Item = Vec3>) -> [f32; 3] {
+    let mut b = Bounds::EMPTY;
+    for p in points {
+        b.add(p);
+    }
+    b.size()
+}
+
+fn not_finite(entity: &str, what: &str) -> ExportError {
+    ExportError::Entity {
+        entity: entity.to_owned(),
+        message: format!(
+            "{what} not finite (NaN or infinite) after its transform: check the position, rotation and scale of it and of its parents"
+        ),
+    }
+}
+
+/// Refuses geometry that is not finite or that reaches past the limit.
+fn check_bounds(entity: &str, b: &Bounds, limits: &ExportLimits) -> Result<(), ExportError> {
+    if !b.finite {
+        return Err(not_finite(entity, "its world positions are"));
+    }
+    let reach = b.reach();
+    if reach > limits.max_coordinate {
+        return Err(ExportError::TooLarge {
+            entity: entity.to_owned(),
+            size_m: b.size(),
+            problem: format!("it reaches {} m from the origin", metres(reach)),
+            limits: *limits,
+        });
+    }
+    Ok(())
+}
+
+/// A mesh's positions in the world.
+fn world_positions(g: &MeshData, world: &Affine3A) -> Vec<Vec3> {
+    g.positions
+        .iter()
+        .map(|p| world.transform_point3(*p))
+        .collect()
+}
+
+/// Estimates the scene before anything is built and refuses what a PSP cannot hold.
+pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
+    let scene = run.scene;
+    let limits = run.options.limits;
+    let cell = run.options.max_extent;
+    let mut ticker = Ticker::new(run.cancel);
+    let referenced: HashSet<EntityId> = scene
+        .entities()
+        .filter_map(|e| match e.kind {
+            EntityKind::Collider(Collider::TriMesh { mesh }) => Some(mesh),
+            _ => None,
+        })
+        .collect();
+    let mut out = Estimate::default();
+    // The entity with the most drawn triangles, for the message when the total is over.
+    let mut most: Option<(&str, [f32; 3], u64)> = None;
+    for e in scene.entities() {
+        ticker.check()?;
+        let world = scene.world_transform(e.id);
+        match &e.kind {
+            EntityKind::Mesh(m) => {
+                let drawn = super::geometry::drawn(scene, e.id);
+                let collider = m.collidable && drawn && !referenced.contains(&e.id);
+                if !drawn && !collider && !referenced.contains(&e.id) {
+                    continue;
+                }
+                let g = &m.geometry;
+                if drawn {
+                    g.validate().map_err(|err| ExportError::Entity {
+                        entity: e.name.clone(),
+                        message: err.to_string(),
+                    })?;
+                }
+                let positions = world_positions(g, &world);
+                let at = |i: u32| positions.get(i as usize).copied().unwrap_or(Vec3::ZERO);
+                let mut bounds = Bounds::EMPTY;
+                let mut pieces = 0.0f64;
+                for f in &g.faces {
+                    ticker.tick()?;
+                    let w = f.indices.map(at);
+                    for p in w {
+                        bounds.add(p);
+                    }
+                    if !drawn || collapsed(g.triangle(f), w) {
+                        continue;
+                    }
+                    let sides = match scene.material(f.material) {
+                        Some(mat) if mat.double_sided => 2.0,
+                        _ => 1.0,
+                    };
+                    pieces += sides * pieces_at_least(w, cell);
+                }
+                check_bounds(&e.name, &bounds, &limits)?;
+                if collider {
+                    out.bytes += pbm::format::COLLIDER_HEADER_SIZE as u64
+                        + g.faces.len() as u64 * COLLIDER_TRIANGLE_BYTES;
+                }
+                if !drawn {
+                    continue;
+                }
+                // Saturating: a count past u64 is over any limit all the same.
+                let pieces = pieces as u64;
+                if pieces > limits.max_triangles {
+                    return Err(ExportError::TooLarge {
+                        entity: e.name.clone(),
+                        size_m: bounds.size(),
+                        problem: cut_problem(pieces, cell),
+                        limits,
+                    });
+                }
+                out.triangles = out.triangles.saturating_add(pieces);
+                out.bytes = out.bytes.saturating_add(
+                    pieces * TRIANGLE_BYTES
+                        + pieces.div_ceil(CHUNK_TRIANGLES) * pbm::format::MESH_HEADER_SIZE as u64,
+                );
+                if most.is_none_or(|(_, _, n)| pieces > n) {
+                    most = Some((&e.name, bounds.size(), pieces));
+                }
+            }
+            EntityKind::Collider(c) => {
+                let mut bounds = Bounds::EMPTY;
+                let triangles = match c {
+                    Collider::Box { size } | Collider::Ramp { size } => {
+                        let h = *size * 0.5;
+                        for p in (pebble_model::Aabb { min: -h, max: h }).corners() {
+                            bounds.add(world.transform_point3(p));
+                        }
+                        if matches!(c, Collider::Ramp { .. }) {
+                            2
+                        } else {
+                            0
+                        }
+                    }
+                    // The mesh's own positions are checked with the mesh.
+                    Collider::TriMesh { mesh } => match scene.entity(*mesh).map(|m| &m.kind) {
+                        Some(EntityKind::Mesh(m)) => m.geometry.faces.len() as u64,
+                        _ => 0,
+                    },
+                };
+                check_bounds(&e.name, &bounds, &limits)?;
+                out.bytes = out.bytes.saturating_add(
+                    pbm::format::COLLIDER_HEADER_SIZE as u64 + triangles * COLLIDER_TRIANGLE_BYTES,
+                );
+            }
+            EntityKind::Walkable(g) => {
+                let positions = world_positions(g, &world);
+                let mut bounds = Bounds::EMPTY;
+                for f in &g.faces {
+                    ticker.tick()?;
+                    for i in f.indices {
+                        bounds.add(positions.get(i as usize).copied().unwrap_or(Vec3::ZERO));
+                    }
+                }
+                check_bounds(&e.name, &bounds, &limits)?;
+                out.bytes = out
+                    .bytes
+                    .saturating_add(g.faces.len() as u64 * COLLIDER_TRIANGLE_BYTES);
+            }
+            EntityKind::Light(_)
+            | EntityKind::Emitter(_)
+            | EntityKind::PlayerSpawn(_)
+            | EntityKind::Trigger(_)
+            | EntityKind::BallPit(_)
+            | EntityKind::Patrol(_) => {
+                if !world.is_finite() {
+                    return Err(not_finite(&e.name, "its transform is"));
+                }
+            }
+            EntityKind::Group | EntityKind::Custom(_) => {}
+        }
+    }
+    if out.triangles > limits.max_triangles
+        && let Some((name, size, n)) = most
+    {
+        return Err(ExportError::TooLarge {
+            entity: name.to_owned(),
+            size_m: size,
+            problem: format!(
+                "the map's drawn meshes would need at least {} triangles in all, this entity {n} of them (the most)",
+                out.triangles
+            ),
+            limits,
+        });
+    }
+    if out.bytes > limits.max_bytes {
+        return Err(ExportError::MapTooLarge {
+            bytes: out.bytes,
+            detail: "meshes, colliders and walkable surfaces, before textures".into(),
+            limits,
+        });
+    }
+    Ok(out)
+}
+
+/// The problem of an entity whose triangles are cut into too many pieces.
+pub(crate) fn cut_problem(pieces: u64, cell: f32) -> String {
+    if cell.is_finite() && cell > 0.0 {
+        format!(
+            "cut along the {} m grid the PSP's GE needs, its triangles would make at least {pieces}",
+            metres(cell)
+        )
+    } else {
+        format!("it has {pieces} triangles")
+    }
+}
+
+/// The triangle budget of the geometry stage: what the cutting may still produce and
+/// how many cut steps it may still take, shared by all entities, with the cancel flag.
+#[derive(Debug)]
+pub(crate) struct Budget<'a> {
+    pub ticker: Ticker<'a>,
+    /// Triangles the map may still take.
+    pub triangles_left: u64,
+    /// Cut steps left: each makes a piece, so a few per triangle of the budget.
+    pub steps_left: u64,
+}
+
+/// Why the cutting stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    Cancelled,
+    Full,
+}
+
+impl<'a> Budget<'a> {
+    pub fn new(cancel: &'a AtomicBool, limits: &ExportLimits) -> Self {
+        Self {
+            ticker: Ticker::new(cancel),
+            triangles_left: limits.max_triangles,
+            steps_left: limits
+                .max_triangles
+                .saturating_mul(8)
+                .saturating_add(1 << 16),
+        }
+    }
+
+    /// One cut step.
+    pub fn step(&mut self) -> Result<(), Stop> {
+        self.ticker.tick().map_err(|_| Stop::Cancelled)?;
+        self.steps_left = self.steps_left.checked_sub(1).ok_or(Stop::Full)?;
+        Ok(())
+    }
+
+    /// `n` triangles of output.
+    pub fn take(&mut self, n: u64) -> Result<(), Stop> {
+        self.triangles_left = self.triangles_left.checked_sub(n).ok_or(Stop::Full)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_at_least_counts_slabs_and_area() {
+        let tri = |a: [f32; 3], b: [f32; 3], c: [f32; 3]| [a, b, c].map(Vec3::from);
+        // Inside one cell: one piece; no cutting: one piece.
+        let small = tri([0.1, 0.1, 0.0], [0.5, 0.1, 0.0], [0.1, 0.5, 0.0]);
+        assert_eq!(pieces_at_least(small, 2.0), 1.0);
+        // 10 m along x: five slabs.
+        let long = tri([0.0, 0.0, 0.0], [10.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
+        assert_eq!(pieces_at_least(long, 2.0), 5.0);
+        assert_eq!(pieces_at_least(long, 0.0), 1.0);
+        // 100 × 100 m: 5000 m² over at most √2·4 m² a piece.
+        let big = tri([0.0, 0.0, 0.0], [100.0, 0.0, 0.0], [0.0, 100.0, 0.0]);
+        assert_eq!(
+            pieces_at_least(big, 2.0),
+            (5000.0 / (4.0 * 2f64.sqrt())).floor()
+        );
+        // Huge but finite: no overflow, no loop.
+        let huge = tri([0.0, 0.0, -5e29], [0.0, 1.0, 5e29], [0.0, 0.0, 5e29]);
+        assert!(pieces_at_least(huge, 2.0) > 1e29);
+    }
+
+    #[test]
+    fn a_flattened_triangle_is_collapsed_an_authored_sliver_is_not() {
+        let local = [Vec3::ZERO, Vec3::X, Vec3::Y];
+        let flat = [Vec3::ZERO, Vec3::ZERO, Vec3::Y];
+        assert!(collapsed(local, flat));
+        assert!(!collapsed(local, local));
+        assert!(!collapsed(flat, flat));
+    }
+
+    #[test]
+    fn messages_name_sizes_in_metres() {
+        assert_eq!(size_text(&[1.0, 0.5, 1e6]), "1 × 0.5 × 1000000 m");
+        assert_eq!(metres(1e30), "1.0e30");
+        assert_eq!(mib(8 << 20), "8 MiB");
+        assert!(ExportLimits::PSP.to_string().contains("±2048 m"));
+    }
+}
