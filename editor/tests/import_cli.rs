@@ -127,3 +127,45 @@ fn export_writes_a_valid_map_and_prints_stages() {
     let bytes = std::fs::read(dir.join("out/map.pbm")).expect("map");
     assert!(pbm::Map::read(&bytes).is_ok());
 }
+
+/// `pebble import --help` lists every kind of file the importer takes (glTF was
+/// missing once), and the importer takes every kind the help lists.
+#[test]
+fn import_help_lists_exactly_what_the_importer_takes() {
+    let dir = scratch("help");
+    let out = pebble(&["import", "--help"], &dir);
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for ext in pebble_io::import::IMPORT_EXTENSIONS {
+        assert!(
+            help.contains(&format!(".{ext}")),
+            ".{ext} missing from:\n{help}"
+        );
+        // A file of that kind is read (and here refused as broken), never called
+        // an unsupported type.
+        let file = dir.join(format!("broken.{ext}"));
+        std::fs::write(&file, b"not really").expect("writes");
+        let err = pebble_io::import::import_file(
+            &file,
+            &pebble_io::import::ImportOptions::new(&dir),
+            &mut |_| {},
+        )
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+        assert!(!err.contains("unsupported file type"), ".{ext}: {err}");
+    }
+    for listed in help
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ':')
+        .filter(|w| {
+            w.starts_with('.') && w.len() > 1 && w[1..].chars().all(|c| c.is_ascii_alphanumeric())
+        })
+    {
+        assert!(
+            pebble_io::import::IMPORT_EXTENSIONS.contains(&&listed[1..]),
+            "the help lists {listed}, which the importer does not take"
+        );
+    }
+    assert!(help.contains(".gltf") && help.contains(".glb"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -113,3 +113,52 @@ fn the_deploy_menus_folder_field_takes_typing_without_closing() {
         harness.state().deploy.target
     );
 }
+
+/// A crash (any panic while the editor runs, as when the window system's
+/// connection goes) keeps the unsaved work: the recovery file is written as the
+/// app unwinds, and the next start offers it back.
+#[test]
+fn a_crash_keeps_the_unsaved_work_for_the_next_start() {
+    let dir = std::env::temp_dir().join(format!("pebble-crash-app-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_pebble"))
+        .arg("showcase")
+        .arg(&dir)
+        .status()
+        .expect("pebble showcase runs");
+    assert!(status.success());
+    let project_path = dir.join("showcase.pebble.ron");
+    let data = fresh_data_dir();
+    let (path, d) = (project_path.clone(), data.clone());
+    let crashed = std::thread::spawn(move || {
+        let mut harness = harness_with_data_dir(path, true, d).expect("the app starts");
+        harness.state_mut().create("Box");
+        harness.run_steps(2);
+        assert!(harness.state().is_dirty());
+        panic!("a crash in the middle of work");
+    })
+    .join();
+    assert!(crashed.is_err(), "the thread panicked");
+    let recovery = project::recovery_path(&project_path);
+    assert!(
+        recovery.is_file(),
+        "the work was kept in {}",
+        recovery.display()
+    );
+    let before = project::load(&project_path)
+        .expect("project")
+        .entities()
+        .count();
+    let kept = project::load(&recovery)
+        .expect("recovery")
+        .entities()
+        .count();
+    assert_eq!(kept, before + 1, "with the box");
+    let again = harness_with_data_dir(project_path, true, data).expect("the next start");
+    assert!(
+        again.query_by_label("Recover unsaved work?").is_some(),
+        "the next start offers it back"
+    );
+    drop(again);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -111,7 +111,11 @@ fn tour() -> Option<Vec<Step>> {
     steps.push(Step::Drag("History", centre(&h, "(opened)"), viewport));
     let log_tab = centre(&h, "Log");
     steps.push(Step::Click("Log tab", log_tab));
-    steps.push(Step::Drag("Log", log_tab + egui::vec2(40.0, 60.0), viewport));
+    steps.push(Step::Drag(
+        "Log",
+        log_tab + egui::vec2(40.0, 60.0),
+        viewport,
+    ));
     steps.push(Step::Drag("a tab onto the viewport", log_tab, viewport));
     steps.push(Step::Drag(
         "inspector",
@@ -302,7 +306,9 @@ fn every_toggle_menu_window_and_drag_leaves_the_editor_running() {
                 eprintln!("*** window tour not run: no {tool} and PEBBLE_SKIP_GPU_TESTS=1 ***");
                 return;
             }
-            panic!("{tool} is missing (apt-get install xvfb xdotool), or set PEBBLE_SKIP_GPU_TESTS=1");
+            panic!(
+                "{tool} is missing (apt-get install xvfb xdotool), or set PEBBLE_SKIP_GPU_TESTS=1"
+            );
         }
     }
     let Some(steps) = tour() else {
@@ -383,7 +389,12 @@ fn every_toggle_menu_window_and_drag_leaves_the_editor_running() {
         alive && died_at.is_none(),
         "the editor died at step {died_at:?}; its stderr:\n{stderr}"
     );
-    for bad in ["panicked", "Validation Error", "wgpu error"] {
+    for bad in [
+        "panicked",
+        "internal error",
+        "Validation Error",
+        "wgpu error",
+    ] {
         assert!(
             !stderr.contains(bad),
             "{bad:?} on the editor's stderr after {} steps:\n{stderr}",

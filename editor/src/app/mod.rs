@@ -2510,6 +2510,25 @@ fn moved_transform(
     }
 }
 
+/// Whatever ends the program on a bug — the window system's connection lost under
+/// winit, a driver's panic — the unsaved work is written to the recovery file as
+/// the app is dropped while unwinding, and the next start offers it back.
+impl Drop for PebbleApp {
+    fn drop(&mut self) {
+        if !std::thread::panicking() || !self.history.is_dirty() {
+            return;
+        }
+        let recovery = project::recovery_path(&self.path);
+        match project::save(&recovery, &self.scene) {
+            Ok(()) => eprintln!(
+                "pebble: your unsaved work was kept in {}; the next start offers it back",
+                recovery.display()
+            ),
+            Err(e) => eprintln!("pebble: could not keep your unsaved work: {e}"),
+        }
+    }
+}
+
 impl eframe::App for PebbleApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();

@@ -1,0 +1,70 @@
+//! The repository stands alone: a fresh clone has nothing beside it, so no file
+//! in it (code, tests, scripts, docs) may point outside it, and none names a
+//! package registry's host (mirrors come from the machine's own configuration).
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the repository")
+        .to_path_buf()
+}
+
+/// Every text file of the repository, less build outputs, installed packages and
+/// the lock files cargo writes itself (their `source` lines are cargo's, not ours).
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if path.is_dir() {
+            if !matches!(name.as_str(), ".git" | "target" | "node_modules") {
+                files(&path, out);
+            }
+        } else if name != "Cargo.lock" {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn nothing_points_outside_the_repository_or_names_a_registry_host() {
+    // Spelt in pieces, so that this file does not match itself.
+    let outside = [
+        ["..", "/shared"].concat(),
+        ["shared", "/fixtures"].concat(),
+        ["shared", "/docs"].concat(),
+        ["shared", "/seeds"].concat(),
+    ];
+    let hosts = [
+        ["deb.", "debian.org"].concat(),
+        ["security.", "debian.org"].concat(),
+        ["crates", ".io"].concat(),
+        ["registry.", "npmjs.org"].concat(),
+        ["pypi", ".org"].concat(),
+        ["files.", "pythonhosted.org"].concat(),
+    ];
+    let mut all = Vec::new();
+    files(&root(), &mut all);
+    assert!(all.len() > 100, "walked {} files", all.len());
+    let mut found = Vec::new();
+    for path in &all {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue; // binary
+        };
+        let rel = path
+            .strip_prefix(root())
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        for needle in outside.iter().chain(&hosts) {
+            if let Some(line) = text.lines().position(|l| l.contains(needle.as_str())) {
+                found.push(format!("{rel}:{}: {needle}", line + 1));
+            }
+        }
+    }
+    assert!(found.is_empty(), "found:\n{}", found.join("\n"));
+}
