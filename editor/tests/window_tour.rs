@@ -20,7 +20,7 @@ mod common;
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use pebble_editor::app::{PebbleApp, showcase_path};
+use pebble_editor::app::PebbleApp;
 
 /// Things a person presses, in points (the window sits at 0,0 without a window
 /// manager, at scale 1).

@@ -361,3 +361,619 @@ pub struct CustomEntity {
     pub tag: String,
     pub json: String,
 }
+
+/// The values one numeric property accepts. The model's checks and the editor's
+/// numeric fields share these, so what the inspector offers is what a command takes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limit {
+    pub min: f64,
+    pub max: f64,
+    /// Written after a value, with its own leading space if it takes one (" m", "°").
+    pub unit: &'static str,
+    /// Whole numbers only (counts, sides, seeds).
+    pub whole: bool,
+    /// The size of the value must lie in `min..=max`, of either sign (a scale: a
+    /// negative one mirrors, zero would collapse the entity).
+    pub either_sign: bool,
+}
+
+/// A number in a message: as short as it reads ("0.01", "500", "NaN").
+fn show(v: f64) -> String {
+    if v.is_finite() && v == v.trunc() && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+impl Limit {
+    pub const fn new(min: f64, max: f64, unit: &'static str) -> Self {
+        Self {
+            min,
+            max,
+            unit,
+            whole: false,
+            either_sign: false,
+        }
+    }
+
+    /// Whole numbers from `min` to `max`.
+    pub const fn whole(min: f64, max: f64, unit: &'static str) -> Self {
+        Self {
+            whole: true,
+            ..Self::new(min, max, unit)
+        }
+    }
+
+    /// The same range for the size of the value, either sign.
+    pub const fn either_sign(self) -> Self {
+        Self {
+            either_sign: true,
+            ..self
+        }
+    }
+
+    /// "between 0.01 and 500 m".
+    pub fn range_text(&self) -> String {
+        let (lo, hi, u) = (show(self.min), show(self.max), self.unit);
+        if self.either_sign {
+            format!("between {lo} and {hi}{u} or between -{hi} and -{lo}{u}")
+        } else {
+            format!("between {lo} and {hi}{u}")
+        }
+    }
+
+    /// `Ok` when `v` is accepted, or why not ("must be between 0.01 and 500 m").
+    pub fn check(&self, v: f64) -> Result<(), String> {
+        self.check_within(v, 0.0)
+    }
+
+    /// [`Limit::check`] for a value stored as `f32`, perhaps converted (radians to
+    /// degrees): the bounds widen by a millionth, far under any meaningful step.
+    pub fn check_stored(&self, v: f64) -> Result<(), String> {
+        self.check_within(v, 1e-6)
+    }
+
+    fn check_within(&self, v: f64, tolerance: f64) -> Result<(), String> {
+        let whole = if self.whole { "a whole number " } else { "" };
+        if !v.is_finite() {
+            return Err(format!(
+                "must be a finite {}{}",
+                if self.whole {
+                    "whole number "
+                } else {
+                    "number "
+                },
+                self.range_text()
+            ));
+        }
+        if self.whole && v.fract() != 0.0 {
+            return Err(format!("must be {whole}{}", self.range_text()));
+        }
+        let size = if self.either_sign { v.abs() } else { v };
+        let (lo, hi) = (
+            self.min - self.min.abs() * tolerance,
+            self.max + self.max.abs() * tolerance,
+        );
+        if size < lo || size > hi {
+            return Err(format!("must be {whole}{}", self.range_text()));
+        }
+        Ok(())
+    }
+
+    /// `Ok`, or "`name` must be between …, got `v`" for a stored value.
+    pub fn check_named(&self, name: &str, v: f64) -> Result<(), String> {
+        self.check_stored(v)
+            .map_err(|reason| format!("{name} {reason}, got {}", show(v)))
+    }
+}
+
+/// What every numeric property accepts: a PSP map is a few hundred metres across,
+/// and the emitter limits are the reference loader's own sanitising clamps
+/// (`pbm::emitter::sanitize`; a test checks they agree).
+pub mod limits {
+    use super::Limit;
+
+    /// Positions: entity translations and patrol waypoints.
+    pub const POSITION: Limit = Limit::new(-10_000.0, 10_000.0, " m");
+    /// Rotation angles typed in degrees.
+    pub const ROTATION: Limit = Limit::new(-360.0, 360.0, "°");
+    /// Each scale factor: never zero, at most a thousandfold either way.
+    pub const SCALE: Limit = Limit::new(0.001, 1000.0, "").either_sign();
+    /// Sizes of boxes, triggers, colliders and primitives' lengths.
+    pub const SIZE: Limit = Limit::new(0.01, 500.0, " m");
+
+    /// A component of a light's or emitter's direction (not all zero).
+    pub const DIRECTION: Limit = Limit::new(-1.0, 1.0, "");
+    /// A linear colour channel.
+    pub const COLOR: Limit = Limit::new(0.0, 1.0, "");
+    pub const LIGHT_RADIUS: Limit = Limit::new(0.01, 500.0, " m");
+    pub const LIGHT_INTENSITY: Limit = Limit::new(0.0, 20.0, "");
+    pub const AO_STRENGTH: Limit = Limit::new(0.0, 1.0, "");
+    pub const AO_RADIUS: Limit = Limit::new(0.01, 50.0, " m");
+
+    /// Particles of one emitter (the runtime's budget per emitter; 0 shows none).
+    pub const EMITTER_COUNT: Limit =
+        Limit::whole(0.0, pbm::emitter::MAX_PARTICLES_PER_EMITTER as f64, "");
+    /// Flipbook columns, rows and loops.
+    pub const FLIPBOOK: Limit = Limit::whole(1.0, 16.0, "");
+    /// Cone half-angle, degrees (stored in radians).
+    pub const SPREAD: Limit = Limit::new(0.0, 180.0, "°");
+    pub const PARTICLE_SPEED: Limit = Limit::new(-200.0, 200.0, " m/s");
+    pub const PARTICLE_LIFE: Limit = Limit::new(0.01, 600.0, " s");
+    pub const DAMPING: Limit = Limit::new(0.0, 32.0, " /s");
+    /// Each component of an emitter's gravity (the loader only needs it finite; ten
+    /// g either way is more than any effect wants).
+    pub const GRAVITY: Limit = Limit::new(-100.0, 100.0, " m/s²");
+    pub const SPAWN_RADIUS: Limit = Limit::new(0.0, 200.0, " m");
+    pub const PARTICLE_SIZE: Limit = Limit::new(0.0005, 200.0, " m");
+    /// Size at the knee and at death, times the birth size.
+    pub const SIZE_FACTOR: Limit = Limit::new(0.0, 64.0, "×");
+    pub const ASPECT: Limit = Limit::new(0.01, 64.0, "");
+    /// Where the knee sits, as a fraction of the life.
+    pub const KNEE: Limit = Limit::new(0.05, 0.95, "");
+    /// Birth angle, degrees (stored in radians).
+    pub const PARTICLE_ANGLE: Limit = Limit::new(-360.0, 360.0, "°");
+    pub const SPIN: Limit = Limit::new(-64.0, 64.0, " rad/s");
+    pub const WOBBLE_AMP: Limit = Limit::new(0.0, 100.0, " m");
+    pub const WOBBLE_FREQ: Limit = Limit::new(0.0, 64.0, " Hz");
+    pub const SEED: Limit = Limit::whole(0.0, u32::MAX as f64, "");
+
+    /// The player's yaw, degrees (stored in radians).
+    pub const YAW: Limit = Limit::new(-360.0, 360.0, "°");
+    pub const FOV: Limit = Limit::new(20.0, 120.0, "°");
+
+    /// Balls in the pit: the PSP runtime simulates at most 64 (`pebble_play`'s
+    /// `MAX_BALLS`; a test in the editor checks they agree).
+    pub const BALL_COUNT: Limit = Limit::whole(0.0, 64.0, "");
+    pub const BALL_RADIUS: Limit = Limit::new(0.01, 5.0, " m");
+    pub const BALL_MASS: Limit = Limit::new(0.001, 1000.0, " kg");
+    pub const RESTITUTION: Limit = Limit::new(0.0, 1.0, "");
+    /// A corner of the ball pit's spawn box, from the entity.
+    pub const SPAWN_BOX: Limit = Limit::new(-500.0, 500.0, " m");
+
+    pub const PATROL_RADIUS: Limit = Limit::new(0.01, 10.0, " m");
+    pub const PATROL_SPEED: Limit = Limit::new(0.0, 50.0, " m/s");
+
+    /// Metres per texture repeat.
+    pub const TILING: Limit = Limit::new(0.01, 100.0, " m");
+    /// Texture repeats per second.
+    pub const UV_SCROLL: Limit = Limit::new(-100.0, 100.0, " rep/s");
+}
+
+/// One numeric property of an entity's kind, as its limit reads it (angles in
+/// degrees).
+struct Number {
+    name: String,
+    value: f64,
+    limit: Limit,
+}
+
+#[derive(Default)]
+struct Numbers(Vec<Number>);
+
+impl Numbers {
+    fn one(&mut self, name: &str, v: f32, limit: Limit) {
+        self.0.push(Number {
+            name: name.to_owned(),
+            value: f64::from(v),
+            limit,
+        });
+    }
+
+    fn vec3(&mut self, name: &str, v: Vec3, limit: Limit) {
+        for (axis, c) in ["x", "y", "z"].into_iter().zip(v.to_array()) {
+            self.one(&format!("{name} {axis}"), c, limit);
+        }
+    }
+
+    fn rgb(&mut self, name: &str, c: &[f32; 3]) {
+        for (channel, v) in ["red", "green", "blue"].into_iter().zip(c) {
+            self.one(&format!("{name} {channel}"), *v, limits::COLOR);
+        }
+    }
+}
+
+fn numbers(kind: &EntityKind) -> Vec<Number> {
+    use limits::*;
+    let mut n = Numbers::default();
+    match kind {
+        EntityKind::Group
+        | EntityKind::Mesh(_)
+        | EntityKind::Walkable(_)
+        | EntityKind::Custom(_)
+        | EntityKind::Collider(Collider::TriMesh { .. }) => {}
+        EntityKind::Light(Light::Sun {
+            direction,
+            color,
+            intensity,
+            ..
+        }) => {
+            n.vec3("direction", *direction, DIRECTION);
+            n.rgb("colour", color);
+            n.one("intensity", *intensity, LIGHT_INTENSITY);
+        }
+        EntityKind::Light(Light::Omni {
+            color,
+            radius,
+            intensity,
+            ..
+        }) => {
+            n.rgb("colour", color);
+            n.one("radius", *radius, LIGHT_RADIUS);
+            n.one("intensity", *intensity, LIGHT_INTENSITY);
+        }
+        EntityKind::Light(Light::Hemisphere {
+            sky,
+            ground,
+            ao_strength,
+            ao_radius,
+        }) => {
+            n.rgb("sky", sky);
+            n.rgb("ground", ground);
+            n.one("AO strength", *ao_strength, AO_STRENGTH);
+            n.one("AO radius", *ao_radius, AO_RADIUS);
+        }
+        EntityKind::Emitter(e) => {
+            n.one("particles", f32::from(e.count), EMITTER_COUNT);
+            n.one("flipbook columns", f32::from(e.atlas_cols), FLIPBOOK);
+            n.one("flipbook rows", f32::from(e.atlas_rows), FLIPBOOK);
+            n.one("flipbook loops", f32::from(e.anim_loops), FLIPBOOK);
+            n.vec3("direction", e.dir, DIRECTION);
+            n.one("spread", e.spread.to_degrees(), SPREAD);
+            n.one("speed min", e.speed[0], PARTICLE_SPEED);
+            n.one("speed max", e.speed[1], PARTICLE_SPEED);
+            n.one("life min", e.life[0], PARTICLE_LIFE);
+            n.one("life max", e.life[1], PARTICLE_LIFE);
+            n.vec3("gravity", e.gravity, GRAVITY);
+            n.one("damping", e.damping, DAMPING);
+            n.one("spawn radius", e.spawn_radius, SPAWN_RADIUS);
+            n.one("size min", e.size[0], PARTICLE_SIZE);
+            n.one("size max", e.size[1], PARTICLE_SIZE);
+            n.one("size at the knee", e.size_mid, SIZE_FACTOR);
+            n.one("size at death", e.size_end, SIZE_FACTOR);
+            n.one("knee", e.knee, KNEE);
+            n.one("aspect", e.aspect, ASPECT);
+            n.one("angle min", e.angle[0].to_degrees(), PARTICLE_ANGLE);
+            n.one("angle max", e.angle[1].to_degrees(), PARTICLE_ANGLE);
+            n.one("spin min", e.spin[0], SPIN);
+            n.one("spin max", e.spin[1], SPIN);
+            n.one("wobble", e.wobble_amp, WOBBLE_AMP);
+            n.one("wobble frequency", e.wobble_freq, WOBBLE_FREQ);
+            // A seed is any u32: nothing to check, and f32 would round it.
+        }
+        EntityKind::PlayerSpawn(s) => {
+            n.one("yaw", s.yaw.to_degrees(), YAW);
+            n.one("fov", s.camera_fov, FOV);
+        }
+        EntityKind::Trigger(t) => n.vec3("size", t.size, SIZE),
+        EntityKind::Collider(Collider::Box { size } | Collider::Ramp { size }) => {
+            n.vec3("size", *size, SIZE);
+        }
+        EntityKind::BallPit(b) => {
+            // Counts beyond f32's exact integers are far out of range anyway.
+            n.one("balls", b.count as f32, BALL_COUNT);
+            n.one("radius", b.radius, BALL_RADIUS);
+            n.one("mass", b.mass, BALL_MASS);
+            n.one("bounce", b.restitution, RESTITUTION);
+            n.vec3("spawn box from", b.spawn_min, SPAWN_BOX);
+            n.vec3("spawn box to", b.spawn_max, SPAWN_BOX);
+        }
+        EntityKind::Patrol(p) => {
+            n.one("radius", p.radius, PATROL_RADIUS);
+            n.one("speed", p.speed, PATROL_SPEED);
+            for (k, w) in p.waypoints.iter().enumerate() {
+                n.vec3(&format!("waypoint {k}"), *w, POSITION);
+            }
+        }
+    }
+    n.0
+}
+
+/// Checks the numeric properties of `after`, an entity kind replacing `before`:
+/// every value must be finite and within its [`limits`]. Only the values that
+/// change are judged, so an entity read from an older or foreign file with a value
+/// out of range stays editable one field at a time (`before: None` judges all).
+pub fn check_kind(before: Option<&EntityKind>, after: &EntityKind) -> Result<(), String> {
+    let old = before.map(numbers).unwrap_or_default();
+    for n in numbers(after) {
+        let kept = old
+            .iter()
+            .any(|o| o.name == n.name && o.value.to_bits() == n.value.to_bits());
+        if !kept {
+            n.limit.check_named(&n.name, n.value)?;
+        }
+    }
+    let direction = |before: Option<Vec3>, after: Vec3| {
+        if before != Some(after) && after.length_squared() < 1e-12 {
+            Err("direction must not be zero".to_string())
+        } else {
+            Ok(())
+        }
+    };
+    match after {
+        EntityKind::Emitter(e) => {
+            let old = match before {
+                Some(EntityKind::Emitter(b)) => Some(b),
+                _ => None,
+            };
+            direction(old.map(|b| b.dir), e.dir)?;
+            // The loader raises a shorter maximum life to the minimum: refuse it
+            // rather than let the runtime change it silently.
+            if old.is_none_or(|b| b.life != e.life) && e.life[1] < e.life[0] {
+                return Err(format!(
+                    "life max ({} s) must not be below life min ({} s)",
+                    e.life[1], e.life[0]
+                ));
+            }
+        }
+        EntityKind::Light(Light::Sun { direction: d, .. }) => {
+            let old = match before {
+                Some(EntityKind::Light(Light::Sun { direction, .. })) => Some(*direction),
+                _ => None,
+            };
+            direction(old, *d)?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Checks a transform replacing `before`: every value finite; a position that
+/// changes within [`limits::POSITION`], a scale factor that changes within
+/// [`limits::SCALE`] (never zero).
+pub fn check_transform(before: Option<&Transform>, after: &Transform) -> Result<(), String> {
+    if !(after.translation.is_finite() && after.rotation.is_finite() && after.scale.is_finite()) {
+        return Err("the transform is not finite".into());
+    }
+    for (k, axis) in ["x", "y", "z"].into_iter().enumerate() {
+        let (p, s) = (after.translation[k], after.scale[k]);
+        if before.is_none_or(|b| b.translation[k].to_bits() != p.to_bits()) {
+            limits::POSITION.check_named(&format!("position {axis}"), f64::from(p))?;
+        }
+        if before.is_none_or(|b| b.scale[k].to_bits() != s.to_bits()) {
+            limits::SCALE.check_named(&format!("scale {axis}"), f64::from(s))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_limit_says_what_it_takes() {
+        let size = limits::SIZE;
+        assert_eq!(size.check(0.3), Ok(()));
+        assert_eq!(size.check(500.0), Ok(()));
+        assert_eq!(
+            size.check(-1.0).expect_err("refused"),
+            "must be between 0.01 and 500 m"
+        );
+        assert!(
+            size.check(f64::NAN)
+                .expect_err("refused")
+                .contains("finite")
+        );
+        assert!(size.check(f64::INFINITY).is_err());
+        let sides = crate::Primitive::SIDES;
+        assert!(
+            sides
+                .check(3.5)
+                .expect_err("refused")
+                .contains("whole number")
+        );
+        assert!(sides.check(100_000.0).is_err());
+        let scale = limits::SCALE;
+        assert!(scale.check(-2.0).is_ok() && scale.check(0.5).is_ok());
+        let zero = scale.check(0.0).expect_err("refused");
+        assert!(zero.contains("between 0.001 and 1000"), "{zero}");
+        assert!(scale.check(1e30).is_err() && scale.check(-0.0001).is_err());
+        assert_eq!(
+            limits::LIGHT_RADIUS
+                .check_named("radius", -1.0)
+                .expect_err("refused"),
+            "radius must be between 0.01 and 500 m, got -1"
+        );
+        // A stored degree converted through radians still passes at its bound.
+        let spread = f64::from(std::f32::consts::PI.to_degrees());
+        assert!(limits::SPREAD.check_stored(spread).is_ok());
+        assert!(limits::SPREAD.check_stored(181.0).is_err());
+    }
+
+    /// The emitter limits are the reference loader's clamps: a value past each bound
+    /// comes back from `pbm::emitter::sanitize` at that bound.
+    #[test]
+    fn emitter_limits_are_the_loaders_clamps() {
+        type Field = fn(&mut pbm::EmitterRecord) -> &mut f32;
+        let degrees = |l: Limit| (l.min.to_radians(), l.max.to_radians());
+        let plain = |l: Limit| (l.min, l.max);
+        let fields: [(&str, Field, (f64, f64)); 19] = [
+            ("spread", |r| &mut r.spread, degrees(limits::SPREAD)),
+            (
+                "speed_min",
+                |r| &mut r.speed_min,
+                plain(limits::PARTICLE_SPEED),
+            ),
+            (
+                "speed_max",
+                |r| &mut r.speed_max,
+                plain(limits::PARTICLE_SPEED),
+            ),
+            (
+                "life_min",
+                |r| &mut r.life_min,
+                plain(limits::PARTICLE_LIFE),
+            ),
+            ("damping", |r| &mut r.damping, plain(limits::DAMPING)),
+            (
+                "size_min",
+                |r| &mut r.size_min,
+                plain(limits::PARTICLE_SIZE),
+            ),
+            (
+                "size_max",
+                |r| &mut r.size_max,
+                plain(limits::PARTICLE_SIZE),
+            ),
+            ("size_mid", |r| &mut r.size_mid, plain(limits::SIZE_FACTOR)),
+            ("size_end", |r| &mut r.size_end, plain(limits::SIZE_FACTOR)),
+            ("aspect", |r| &mut r.aspect, plain(limits::ASPECT)),
+            (
+                "angle_min",
+                |r| &mut r.angle_min,
+                degrees(limits::PARTICLE_ANGLE),
+            ),
+            (
+                "angle_max",
+                |r| &mut r.angle_max,
+                degrees(limits::PARTICLE_ANGLE),
+            ),
+            ("spin_min", |r| &mut r.spin_min, plain(limits::SPIN)),
+            ("spin_max", |r| &mut r.spin_max, plain(limits::SPIN)),
+            (
+                "wobble_amp",
+                |r| &mut r.wobble_amp,
+                plain(limits::WOBBLE_AMP),
+            ),
+            (
+                "wobble_freq",
+                |r| &mut r.wobble_freq,
+                plain(limits::WOBBLE_FREQ),
+            ),
+            (
+                "spawn_radius",
+                |r| &mut r.spawn_radius,
+                plain(limits::SPAWN_RADIUS),
+            ),
+            ("knee", |r| &mut r.knee, plain(limits::KNEE)),
+            (
+                "life_max",
+                |r| &mut r.life_max,
+                plain(limits::PARTICLE_LIFE),
+            ),
+        ];
+        for (name, field, (lo, hi)) in fields {
+            for (past, bound) in [(lo - 1000.0, lo), (hi + 1000.0, hi)] {
+                let mut r = pbm::EmitterRecord::default();
+                if name == "life_max" {
+                    // The loader raises life_max to life_min: start that at its own
+                    // lowest so that only the limit is seen.
+                    r.life_min = lo as f32;
+                }
+                *field(&mut r) = past as f32;
+                let mut clamped = pbm::emitter::sanitize(&r, 0, None, 0, &mut |_| {});
+                let got = f64::from(*field(&mut clamped));
+                assert!(
+                    (got - bound).abs() <= bound.abs() * 1e-6,
+                    "{name}: the loader clamps {past} to {got}, the limit says {bound}"
+                );
+            }
+        }
+        type Small = fn(&mut pbm::EmitterRecord) -> &mut u8;
+        let small: [(&str, Small); 3] = [
+            ("atlas_cols", |r| &mut r.atlas_cols),
+            ("atlas_rows", |r| &mut r.atlas_rows),
+            ("anim_loops", |r| &mut r.anim_loops),
+        ];
+        for (name, field) in small {
+            let l = limits::FLIPBOOK;
+            for (past, bound) in [(0u8, l.min), (200, l.max)] {
+                let mut r = pbm::EmitterRecord::default();
+                *field(&mut r) = past;
+                let mut clamped = pbm::emitter::sanitize(&r, 0, None, 0, &mut |_| {});
+                assert_eq!(f64::from(*field(&mut clamped)), bound, "{name}");
+            }
+        }
+        assert_eq!(
+            limits::EMITTER_COUNT.max,
+            f64::from(pbm::emitter::MAX_PARTICLES_PER_EMITTER)
+        );
+    }
+
+    fn emitter(kind: &EntityKind) -> Emitter {
+        match kind {
+            EntityKind::Emitter(e) => e.clone(),
+            _ => unreachable!("an emitter"),
+        }
+    }
+
+    #[test]
+    fn a_changed_value_out_of_range_is_refused_and_a_kept_one_is_not() {
+        let before = EntityKind::Emitter(Emitter::default());
+        let mut e = emitter(&before);
+        e.life[0] = f32::NAN;
+        let err = check_kind(Some(&before), &EntityKind::Emitter(e.clone())).expect_err("refused");
+        assert!(err.starts_with("life min must be a finite number"), "{err}");
+        // Read from a file that way: renaming or another field still goes through.
+        let stored = EntityKind::Emitter(e.clone());
+        e.damping = 1.0;
+        assert_eq!(
+            check_kind(Some(&stored), &EntityKind::Emitter(e.clone())),
+            Ok(())
+        );
+        // But everything is judged without a `before`.
+        assert!(check_kind(None, &EntityKind::Emitter(e)).is_err());
+
+        let mut e = emitter(&before);
+        e.life = [2.0, 1.0];
+        let err = check_kind(Some(&before), &EntityKind::Emitter(e)).expect_err("refused");
+        assert!(err.contains("must not be below life min"), "{err}");
+        let mut e = emitter(&before);
+        e.dir = Vec3::ZERO;
+        assert!(check_kind(Some(&before), &EntityKind::Emitter(e)).is_err());
+
+        let trigger = |size| {
+            EntityKind::Trigger(Trigger {
+                size,
+                event: String::new(),
+                dialogue_id: None,
+                oneshot: false,
+                properties: "{}".into(),
+            })
+        };
+        let err = check_kind(
+            Some(&trigger(Vec3::ONE)),
+            &trigger(Vec3::new(1.0, -3.0, 1.0)),
+        )
+        .expect_err("refused");
+        assert_eq!(err, "size y must be between 0.01 and 500 m, got -3");
+        assert_eq!(check_kind(None, &trigger(Vec3::splat(2.0))), Ok(()));
+        // The defaults are within every limit.
+        for kind in [
+            EntityKind::Emitter(Emitter::default()),
+            EntityKind::PlayerSpawn(PlayerSpawn::default()),
+        ] {
+            assert_eq!(check_kind(None, &kind), Ok(()), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_transform_needs_finite_values_and_a_scale_that_is_not_zero() {
+        let t = Transform::IDENTITY;
+        assert_eq!(check_transform(Some(&t), &t), Ok(()));
+        let mut bad = t;
+        bad.scale.y = 0.0;
+        let err = check_transform(Some(&t), &bad).expect_err("refused");
+        assert!(
+            err.starts_with("scale y must be between 0.001 and 1000"),
+            "{err}"
+        );
+        bad.scale.y = 1e30;
+        assert!(check_transform(Some(&t), &bad).is_err());
+        bad.scale.y = -2.0;
+        assert_eq!(check_transform(Some(&t), &bad), Ok(()), "a mirror");
+        let mut far = t;
+        far.translation.x = f32::NAN;
+        assert!(check_transform(Some(&t), &far).is_err());
+        far.translation.x = 20_000.0;
+        assert!(check_transform(Some(&t), &far).is_err());
+        // A tiny scale read from a file survives a move.
+        let mut tiny = t;
+        tiny.scale = Vec3::splat(1e-5);
+        let mut moved = tiny;
+        moved.translation.x = 3.0;
+        assert_eq!(check_transform(Some(&tiny), &moved), Ok(()));
+    }
+}

@@ -6,6 +6,7 @@ use std::f32::consts::PI;
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
+use crate::entity::{Limit, limits};
 use crate::id::MaterialId;
 use crate::mesh::{MeshBuilder, MeshData};
 
@@ -65,49 +66,48 @@ impl Primitive {
         }
     }
 
-    fn check(&self) -> Result<(), PrimitiveError> {
-        let fail = |problem: String| {
-            Err(PrimitiveError {
-                primitive: self.kind_name(),
-                problem,
-            })
+    /// Lengths: widths, heights, depths, radii, rises, runs, thicknesses.
+    pub const LENGTH: Limit = limits::SIZE;
+    /// How far a plane floats above the surface it was drawn on.
+    pub const STANDOFF: Limit = Limit::new(0.0, 1.0, " m");
+    pub const STEPS: Limit = Limit::whole(1.0, 256.0, "");
+    pub const SIDES: Limit = Limit::whole(3.0, 128.0, "");
+    pub const SEGMENTS: Limit = Limit::whole(2.0, 64.0, "");
+
+    /// Every parameter finite and within its limit, and an arch that fits.
+    pub fn check(&self) -> Result<(), PrimitiveError> {
+        let fail = |problem: String| PrimitiveError {
+            primitive: self.kind_name(),
+            problem,
         };
-        let positive = |name: &str, v: f32| -> Result<(), PrimitiveError> {
-            if v.is_finite() && v > 0.0 {
-                Ok(())
-            } else {
-                fail(format!(
-                    "{name} must be a positive number of metres, got {v}"
-                ))
-            }
-        };
+        let len = |name: &str, v: f32| Self::LENGTH.check_named(name, f64::from(v)).map_err(fail);
+        let count =
+            |name: &str, limit: Limit, v: u32| limit.check_named(name, f64::from(v)).map_err(fail);
         match *self {
             Self::Box { size } => {
-                positive("width", size.x)?;
-                positive("height", size.y)?;
-                positive("depth", size.z)
+                len("width", size.x)?;
+                len("height", size.y)?;
+                len("depth", size.z)
             }
             Self::Plane {
                 width,
                 depth,
                 standoff,
             } => {
-                positive("width", width)?;
-                positive("depth", depth)?;
-                if standoff.is_finite() {
-                    Ok(())
-                } else {
-                    fail(format!("standoff must be finite, got {standoff}"))
-                }
+                len("width", width)?;
+                len("depth", depth)?;
+                Self::STANDOFF
+                    .check_named("standoff", f64::from(standoff))
+                    .map_err(fail)
             }
             Self::Wedge {
                 width,
                 height,
                 depth,
             } => {
-                positive("width", width)?;
-                positive("height", height)?;
-                positive("depth", depth)
+                len("width", width)?;
+                len("height", height)?;
+                len("depth", depth)
             }
             Self::Stairs {
                 steps,
@@ -115,23 +115,19 @@ impl Primitive {
                 rise,
                 run,
             } => {
-                if !(1..=256).contains(&steps) {
-                    return fail(format!("steps must be 1..256, got {steps}"));
-                }
-                positive("width", width)?;
-                positive("rise", rise)?;
-                positive("run", run)
+                count("steps", Self::STEPS, steps)?;
+                len("width", width)?;
+                len("rise", rise)?;
+                len("run", run)
             }
             Self::Cylinder {
                 radius,
                 height,
                 sides,
             } => {
-                if !(3..=128).contains(&sides) {
-                    return fail(format!("sides must be 3..128, got {sides}"));
-                }
-                positive("radius", radius)?;
-                positive("height", height)
+                count("sides", Self::SIDES, sides)?;
+                len("radius", radius)?;
+                len("height", height)
             }
             Self::Arch {
                 width,
@@ -140,23 +136,21 @@ impl Primitive {
                 thickness,
                 segments,
             } => {
-                positive("width", width)?;
-                positive("height", height)?;
-                positive("depth", depth)?;
-                positive("thickness", thickness)?;
-                if !(2..=64).contains(&segments) {
-                    return fail(format!("segments must be 2..64, got {segments}"));
-                }
+                len("width", width)?;
+                len("height", height)?;
+                len("depth", depth)?;
+                len("thickness", thickness)?;
+                count("segments", Self::SEGMENTS, segments)?;
                 if 2.0 * thickness >= width {
-                    return fail(format!(
+                    return Err(fail(format!(
                         "thickness {thickness} leaves no opening in a {width} m wide arch"
-                    ));
+                    )));
                 }
                 if height <= width / 2.0 {
-                    return fail(format!(
+                    return Err(fail(format!(
                         "height {height} must exceed half the width ({}) to fit the arch",
                         width / 2.0
-                    ));
+                    )));
                 }
                 Ok(())
             }

@@ -1,61 +1,242 @@
 //! The inspector: typed editors, with units, for the selected entity and the
-//! materials of a selected mesh. Every edit is a command; a drag on a value merges
-//! into one undo step (a continuous edit keyed by entity and field), closed when the
-//! pointer is released.
+//! materials of a selected mesh. Every edit is a command. A number is typed into a
+//! [`NumberField`] and committed on Enter or when the field is left, as one undo
+//! step, after its [`limits`] accept it (a refusal stays in red under the field); a
+//! colour drag merges into one undo step (a continuous edit keyed by entity and
+//! field), closed when the pointer is released.
 
 use eframe::egui;
 use pebble_model::command::{SetEntity, SetMaterial, SetPrimitive, SetTransforms};
-use pebble_model::entity::{EntityKind, GeometrySource, Light};
+use pebble_model::entity::{EntityKind, GeometrySource, Light, Limit, limits};
 use pebble_model::glam::{EulerRot, Quat, Vec3};
 use pebble_model::material::AlphaMode;
-use pebble_model::{Entity, EntityId, Material, MaterialId};
+use pebble_model::{Command, Entity, EntityId, Material, MaterialId, Primitive};
 
 use super::PebbleApp;
+use super::number_field::{self, Field, NumberField};
 
 /// A continuous-edit key for one field of one thing.
 fn edit_key(id: u32, field: u32) -> u64 {
     (u64::from(id) << 16) | u64::from(field)
 }
 
-fn vec3_ui(ui: &mut egui::Ui, v: &mut Vec3, speed: f64, suffix: &str) -> bool {
-    let mut changed = false;
-    ui.horizontal(|ui| {
-        for (label, c) in [("x", &mut v.x), ("y", &mut v.y), ("z", &mut v.z)] {
-            let l = ui.label(label);
-            changed |= ui
-                .add(egui::DragValue::new(c).speed(speed).suffix(suffix))
-                .labelled_by(l.id)
-                .changed();
-        }
-    });
-    changed
+/// The numeric fields of one thing (an entity, a material): their ids, under
+/// `base`, and the field that committed this frame, where a command's refusal is
+/// shown.
+struct Form {
+    base: egui::Id,
+    committed: Option<egui::Id>,
+    /// Its name, for the undo step ("Edit radius").
+    committed_name: String,
 }
 
-/// A min..max pair of values, each kept within `range`.
-fn range_ui(
-    ui: &mut egui::Ui,
-    label: &str,
-    pair: &mut [f32; 2],
-    speed: f64,
-    range: std::ops::RangeInclusive<f32>,
-    suffix: &str,
-) -> bool {
-    let mut changed = false;
-    ui.horizontal(|ui| {
-        let l = ui.label(label);
-        for v in pair.iter_mut() {
-            changed |= ui
-                .add(
-                    egui::DragValue::new(v)
-                        .speed(speed)
-                        .range(range.clone())
-                        .suffix(suffix),
-                )
-                .labelled_by(l.id)
-                .changed();
+/// The unit after a field ("m", "°"), with an optional note.
+fn unit_label(ui: &mut egui::Ui, limit: &Limit, note: &str) {
+    let text = format!("{}{note}", limit.unit.trim());
+    if !text.is_empty() {
+        ui.label(text);
+    }
+}
+
+impl Form {
+    /// The fields of `what` (entity, primitive, material) number `id`.
+    fn new(what: &'static str, id: u32) -> Self {
+        Self {
+            base: egui::Id::unique(("inspector field", what, id)),
+            committed: None,
+            committed_name: String::new(),
         }
-    });
-    changed
+    }
+
+    /// One field, named by `labels`, keyed by `key`.
+    fn field(
+        &mut self,
+        ui: &mut egui::Ui,
+        key: &str,
+        value: f64,
+        limit: &Limit,
+        labels: &[egui::Id],
+        width: f32,
+    ) -> Field {
+        let mut field = NumberField::new(self.base.with(key), value, limit).width(width);
+        for l in labels {
+            field = field.labelled_by(*l);
+        }
+        let f = field.show(ui);
+        if f.committed.is_some() {
+            self.committed = Some(f.id);
+            self.committed_name = key.to_owned();
+        }
+        f
+    }
+
+    /// "name [value] unit note", its error under it: the committed value.
+    fn one(
+        &mut self,
+        ui: &mut egui::Ui,
+        name: &str,
+        shown: f64,
+        limit: &Limit,
+        note: &str,
+    ) -> Option<f64> {
+        let f = ui
+            .horizontal(|ui| {
+                let l = ui.label(name);
+                let f = self.field(ui, name, shown, limit, &[l.id], 72.0);
+                unit_label(ui, limit, note);
+                f
+            })
+            .inner;
+        f.error_ui(ui, name);
+        f.committed
+    }
+
+    fn f32(&mut self, ui: &mut egui::Ui, name: &str, v: &mut f32, limit: &Limit) -> bool {
+        self.f32_note(ui, name, v, limit, "")
+    }
+
+    fn f32_note(
+        &mut self,
+        ui: &mut egui::Ui,
+        name: &str,
+        v: &mut f32,
+        limit: &Limit,
+        note: &str,
+    ) -> bool {
+        let committed = self.one(ui, name, f64::from(*v), limit, note);
+        committed.map(|x| *v = x as f32).is_some()
+    }
+
+    /// An angle stored in radians, typed in degrees (`limit` in degrees).
+    fn degrees(
+        &mut self,
+        ui: &mut egui::Ui,
+        name: &str,
+        radians: &mut f32,
+        limit: &Limit,
+        note: &str,
+    ) -> bool {
+        let committed = self.one(ui, name, f64::from(radians.to_degrees()), limit, note);
+        committed
+            .map(|x| *radians = (x as f32).to_radians())
+            .is_some()
+    }
+
+    /// A count (`limit` is whole numbers within the type).
+    fn whole<T>(&mut self, ui: &mut egui::Ui, name: &str, v: &mut T, limit: &Limit) -> bool
+    where
+        T: Copy + Into<f64> + TryFrom<u64>,
+    {
+        let committed = self.one(ui, name, (*v).into(), limit, "");
+        match committed.map(|x| T::try_from(x as u64)) {
+            Some(Ok(x)) => {
+                *v = x;
+                true
+            }
+            Some(Err(_)) => {
+                if let Some(id) = self.committed {
+                    number_field::reject(ui.ctx(), id, format!("must be {}", limit.range_text()));
+                }
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// Components under a name, each labelled ("size" "x"), errors under them;
+    /// the name on a line of its own above them when `own_line` (three components
+    /// do not fit beside it). Returns which component committed and its value.
+    fn row(
+        &mut self,
+        ui: &mut egui::Ui,
+        name: &str,
+        parts: &[(&str, f64)],
+        limit: &Limit,
+        note: &str,
+        own_line: bool,
+    ) -> Option<(usize, f64)> {
+        let header = own_line.then(|| {
+            ui.horizontal(|ui| {
+                let l = ui.label(name);
+                if !note.is_empty() {
+                    ui.weak(note);
+                }
+                l.id
+            })
+            .inner
+        });
+        let mut committed = None;
+        let fields: Vec<Field> = ui
+            .horizontal(|ui| {
+                let l = header.unwrap_or_else(|| ui.label(name).id);
+                // Share what is left among the fields, after their labels and the unit.
+                let spare = ui.available_width() - 40.0 - 22.0 * parts.len() as f32;
+                let width = (spare / parts.len() as f32).clamp(36.0, 80.0);
+                let fields = parts
+                    .iter()
+                    .enumerate()
+                    .map(|(k, (part, value))| {
+                        let p = ui.label(*part);
+                        let key = format!("{name} {part}");
+                        let f = self.field(ui, &key, *value, limit, &[l, p.id], width);
+                        if let Some(v) = f.committed {
+                            committed = Some((k, v));
+                        }
+                        f
+                    })
+                    .collect();
+                unit_label(ui, limit, if own_line { "" } else { note });
+                fields
+            })
+            .inner;
+        for (f, (part, _)) in fields.iter().zip(parts) {
+            f.error_ui(ui, &format!("{name} {part}"));
+        }
+        committed
+    }
+
+    fn vec3(&mut self, ui: &mut egui::Ui, name: &str, v: &mut Vec3, limit: &Limit) -> bool {
+        self.vec3_note(ui, name, v, limit, "")
+    }
+
+    fn vec3_note(
+        &mut self,
+        ui: &mut egui::Ui,
+        name: &str,
+        v: &mut Vec3,
+        limit: &Limit,
+        note: &str,
+    ) -> bool {
+        let parts = [("x", v.x), ("y", v.y), ("z", v.z)].map(|(p, c)| (p, f64::from(c)));
+        match self.row(ui, name, &parts, limit, note, true) {
+            Some((k, x)) => {
+                v[k] = x as f32;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A min..max pair (angles stored in radians when `degrees`).
+    fn pair(
+        &mut self,
+        ui: &mut egui::Ui,
+        name: &str,
+        pair: &mut [f32; 2],
+        limit: &Limit,
+        degrees: bool,
+    ) -> bool {
+        let shown = |v: f32| f64::from(if degrees { v.to_degrees() } else { v });
+        let parts = [("min", shown(pair[0])), ("max", shown(pair[1]))];
+        match self.row(ui, name, &parts, limit, "", false) {
+            Some((k, x)) => {
+                let x = x as f32;
+                pair[k] = if degrees { x.to_radians() } else { x };
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 /// A 0xAABBGGRR colour with its alpha.
@@ -73,37 +254,11 @@ fn abgr_ui(ui: &mut egui::Ui, label: &str, color: &mut u32) -> bool {
     changed
 }
 
-fn f32_ui(
-    ui: &mut egui::Ui,
-    label: &str,
-    v: &mut f32,
-    speed: f64,
-    range: std::ops::RangeInclusive<f32>,
-    suffix: &str,
-) -> bool {
-    ui.add(
-        egui::DragValue::new(v)
-            .speed(speed)
-            .range(range)
-            .max_decimals(2)
-            .prefix(format!("{label} "))
-            .suffix(suffix),
-    )
-    .changed()
-}
-
 /// Every field of an emitter, with the ranges the runtime accepts
-/// (`pbm-format.md`, "Reference loader sanitising").
-fn emitter_ui(ui: &mut egui::Ui, em: &mut pebble_model::entity::Emitter) -> bool {
-    use std::f32::consts::{PI, TAU};
+/// (`pbm-format.md`, "Reference loader sanitising"; [`limits`]).
+fn emitter_ui(ui: &mut egui::Ui, form: &mut Form, em: &mut pebble_model::entity::Emitter) -> bool {
     let mut changed = false;
-    changed |= ui
-        .add(
-            egui::DragValue::new(&mut em.count)
-                .range(0..=64)
-                .prefix("particles "),
-        )
-        .changed();
+    changed |= form.whole(ui, "particles", &mut em.count, &limits::EMITTER_COUNT);
     ui.horizontal(|ui| {
         ui.label("texture");
         let mut text = em.texture.clone().unwrap_or_default();
@@ -115,74 +270,43 @@ fn emitter_ui(ui: &mut egui::Ui, em: &mut pebble_model::entity::Emitter) -> bool
             changed = true;
         }
     });
-    ui.horizontal(|ui| {
-        ui.label("flipbook");
-        changed |= ui
-            .add(
-                egui::DragValue::new(&mut em.atlas_cols)
-                    .range(1..=16)
-                    .suffix(" cols"),
-            )
-            .changed();
-        changed |= ui
-            .add(
-                egui::DragValue::new(&mut em.atlas_rows)
-                    .range(1..=16)
-                    .suffix(" rows"),
-            )
-            .changed();
-        changed |= ui
-            .add(
-                egui::DragValue::new(&mut em.anim_loops)
-                    .range(1..=16)
-                    .suffix(" loops"),
-            )
-            .changed();
-    });
-    ui.label("direction");
-    changed |= vec3_ui(ui, &mut em.dir, 0.01, "");
-    let mut spread = em.spread.to_degrees();
-    if f32_ui(
+    let flipbook = &limits::FLIPBOOK;
+    changed |= form.whole(ui, "flipbook columns", &mut em.atlas_cols, flipbook);
+    changed |= form.whole(ui, "flipbook rows", &mut em.atlas_rows, flipbook);
+    changed |= form.whole(ui, "flipbook loops", &mut em.anim_loops, flipbook);
+    changed |= form.vec3(ui, "direction", &mut em.dir, &limits::DIRECTION);
+    changed |= form.degrees(
         ui,
         "spread",
-        &mut spread,
-        0.5,
-        0.0..=180.0,
-        "° (cone half-angle)",
-    ) {
-        em.spread = spread.to_radians().clamp(0.0, PI);
-        changed = true;
-    }
-    changed |= range_ui(ui, "speed", &mut em.speed, 0.02, -200.0..=200.0, " m/s");
-    changed |= range_ui(ui, "life", &mut em.life, 0.01, 0.01..=600.0, " s");
-    ui.label("gravity");
-    changed |= vec3_ui(ui, &mut em.gravity, 0.02, " m/s²");
-    changed |= f32_ui(ui, "damping", &mut em.damping, 0.01, 0.0..=32.0, " /s");
-    changed |= f32_ui(
+        &mut em.spread,
+        &limits::SPREAD,
+        " (cone half-angle)",
+    );
+    changed |= form.pair(ui, "speed", &mut em.speed, &limits::PARTICLE_SPEED, false);
+    changed |= form.pair(ui, "life", &mut em.life, &limits::PARTICLE_LIFE, false);
+    changed |= form.vec3(ui, "gravity", &mut em.gravity, &limits::GRAVITY);
+    changed |= form.f32(ui, "damping", &mut em.damping, &limits::DAMPING);
+    changed |= form.f32(
         ui,
         "spawn radius",
         &mut em.spawn_radius,
-        0.01,
-        0.0..=200.0,
-        " m",
+        &limits::SPAWN_RADIUS,
     );
-    changed |= range_ui(ui, "size", &mut em.size, 0.01, 0.0005..=200.0, " m");
-    ui.horizontal(|ui| {
-        changed |= f32_ui(ui, "× at knee", &mut em.size_mid, 0.01, 0.0..=64.0, "");
-        changed |= f32_ui(ui, "× at death", &mut em.size_end, 0.01, 0.0..=64.0, "");
-    });
-    changed |= f32_ui(ui, "knee", &mut em.knee, 0.01, 0.05..=0.95, " of life");
-    changed |= f32_ui(ui, "aspect", &mut em.aspect, 0.01, 0.01..=64.0, " (w / h)");
-    let mut angle = [em.angle[0].to_degrees(), em.angle[1].to_degrees()];
-    if range_ui(ui, "angle", &mut angle, 0.5, -360.0..=360.0, "°") {
-        em.angle = [angle[0].to_radians(), angle[1].to_radians()].map(|a| a.clamp(-TAU, TAU));
-        changed = true;
-    }
-    changed |= range_ui(ui, "spin", &mut em.spin, 0.01, -64.0..=64.0, " rad/s");
-    ui.horizontal(|ui| {
-        changed |= f32_ui(ui, "wobble", &mut em.wobble_amp, 0.01, 0.0..=100.0, " m");
-        changed |= f32_ui(ui, "at", &mut em.wobble_freq, 0.01, 0.0..=64.0, " Hz");
-    });
+    changed |= form.pair(ui, "size", &mut em.size, &limits::PARTICLE_SIZE, false);
+    let factor = &limits::SIZE_FACTOR;
+    changed |= form.f32(ui, "size at the knee", &mut em.size_mid, factor);
+    changed |= form.f32(ui, "size at death", &mut em.size_end, factor);
+    changed |= form.f32_note(ui, "knee", &mut em.knee, &limits::KNEE, " of the life");
+    changed |= form.f32_note(ui, "aspect", &mut em.aspect, &limits::ASPECT, "(w / h)");
+    changed |= form.pair(ui, "angle", &mut em.angle, &limits::PARTICLE_ANGLE, true);
+    changed |= form.pair(ui, "spin", &mut em.spin, &limits::SPIN, false);
+    changed |= form.f32(ui, "wobble", &mut em.wobble_amp, &limits::WOBBLE_AMP);
+    changed |= form.f32(
+        ui,
+        "wobble frequency",
+        &mut em.wobble_freq,
+        &limits::WOBBLE_FREQ,
+    );
     changed |= abgr_ui(ui, "colour at birth", &mut em.color_start);
     changed |= abgr_ui(ui, "at the knee", &mut em.color_mid);
     changed |= abgr_ui(ui, "at death", &mut em.color_end);
@@ -199,15 +323,14 @@ fn emitter_ui(ui: &mut egui::Ui, em: &mut pebble_model::entity::Emitter) -> bool
             "flipbook follows the life (phase-aligned)",
         )
         .changed();
-    changed |= ui
-        .add(egui::DragValue::new(&mut em.seed).prefix("seed "))
-        .changed();
+    changed |= form.whole(ui, "seed", &mut em.seed, &limits::SEED);
     changed
 }
 
 /// A collider's shape and size (a triangle mesh names its mesh entity).
 fn collider_ui(
     ui: &mut egui::Ui,
+    form: &mut Form,
     c: &mut pebble_model::entity::Collider,
     meshes: &[(EntityId, String)],
 ) -> bool {
@@ -245,8 +368,7 @@ fn collider_ui(
         });
     match c {
         Collider::Box { size } | Collider::Ramp { size } => {
-            ui.label("size");
-            changed |= vec3_ui(ui, size, 0.02, " m");
+            changed |= form.vec3(ui, "size", size, &limits::SIZE);
         }
         Collider::TriMesh { mesh } => {
             let current = meshes
@@ -265,43 +387,32 @@ fn collider_ui(
     changed
 }
 
-/// A parametric mesh's parameters, with units and the ranges that build.
-fn primitive_ui(ui: &mut egui::Ui, p: &mut pebble_model::Primitive) -> bool {
-    use pebble_model::Primitive;
-    let m = |ui: &mut egui::Ui, label: &str, v: &mut f32| {
-        f32_ui(ui, label, v, 0.02, 0.01..=500.0, " m")
-    };
-    let n = |ui: &mut egui::Ui, label: &str, v: &mut u32, lo: u32, hi: u32| {
-        ui.add(
-            egui::DragValue::new(v)
-                .range(lo..=hi)
-                .prefix(format!("{label} ")),
-        )
-        .changed()
-    };
+/// A parametric mesh's parameters, with units and the ranges that build
+/// ([`Primitive::check`]).
+fn primitive_ui(ui: &mut egui::Ui, form: &mut Form, p: &mut Primitive) -> bool {
+    let len = &Primitive::LENGTH;
     let mut changed = false;
     match p {
         Primitive::Box { size } => {
-            ui.label("size");
-            changed |= vec3_ui(ui, size, 0.02, " m");
+            changed |= form.vec3(ui, "size", size, len);
         }
         Primitive::Plane {
             width,
             depth,
             standoff,
         } => {
-            changed |= m(ui, "width", width);
-            changed |= m(ui, "depth", depth);
-            changed |= f32_ui(ui, "standoff", standoff, 0.001, 0.0..=1.0, " m");
+            changed |= form.f32(ui, "width", width, len);
+            changed |= form.f32(ui, "depth", depth, len);
+            changed |= form.f32(ui, "standoff", standoff, &Primitive::STANDOFF);
         }
         Primitive::Wedge {
             width,
             height,
             depth,
         } => {
-            changed |= m(ui, "width", width);
-            changed |= m(ui, "height", height);
-            changed |= m(ui, "depth", depth);
+            changed |= form.f32(ui, "width", width, len);
+            changed |= form.f32(ui, "height", height, len);
+            changed |= form.f32(ui, "depth", depth, len);
         }
         Primitive::Stairs {
             steps,
@@ -309,19 +420,19 @@ fn primitive_ui(ui: &mut egui::Ui, p: &mut pebble_model::Primitive) -> bool {
             rise,
             run,
         } => {
-            changed |= n(ui, "steps", steps, 1, 200);
-            changed |= m(ui, "width", width);
-            changed |= m(ui, "rise", rise);
-            changed |= m(ui, "run", run);
+            changed |= form.whole(ui, "steps", steps, &Primitive::STEPS);
+            changed |= form.f32(ui, "width", width, len);
+            changed |= form.f32(ui, "rise", rise, len);
+            changed |= form.f32(ui, "run", run, len);
         }
         Primitive::Cylinder {
             radius,
             height,
             sides,
         } => {
-            changed |= m(ui, "radius", radius);
-            changed |= m(ui, "height", height);
-            changed |= n(ui, "sides", sides, 3, 128);
+            changed |= form.f32(ui, "radius", radius, len);
+            changed |= form.f32(ui, "height", height, len);
+            changed |= form.whole(ui, "sides", sides, &Primitive::SIDES);
         }
         Primitive::Arch {
             width,
@@ -330,17 +441,23 @@ fn primitive_ui(ui: &mut egui::Ui, p: &mut pebble_model::Primitive) -> bool {
             thickness,
             segments,
         } => {
-            changed |= m(ui, "width", width);
-            changed |= m(ui, "height", height);
-            changed |= m(ui, "depth", depth);
-            changed |= m(ui, "thickness", thickness);
-            changed |= n(ui, "segments", segments, 2, 64);
+            changed |= form.f32(ui, "width", width, len);
+            changed |= form.f32(ui, "height", height, len);
+            changed |= form.f32(ui, "depth", depth, len);
+            changed |= form.f32(ui, "thickness", thickness, len);
+            changed |= form.whole(ui, "segments", segments, &Primitive::SEGMENTS);
         }
     }
     changed
 }
 
 impl PebbleApp {
+    /// How many steps the history has applied (the inspector's tests count them).
+    pub fn history_position(&self) -> usize {
+        self.history.position()
+    }
+
+    /// A continuous edit (a colour being dragged, a checkbox).
     fn edit_entity(&mut self, id: EntityId, field: u32, after: Entity) {
         let command = SetEntity::new("Edit", after);
         if let Err(e) =
@@ -361,6 +478,18 @@ impl PebbleApp {
         }
     }
 
+    /// A value typed into a field of `form` and committed: one undo step. A refusal
+    /// is shown in red under the field, which keeps the text typed.
+    fn commit(&mut self, ctx: &egui::Context, form: &Form, command: impl Command) {
+        self.history.end_edit();
+        if let Err(e) = self.history.execute(&mut self.scene, command) {
+            match form.committed {
+                Some(field) => number_field::reject(ctx, field, e.to_string()),
+                None => self.message = e.to_string(),
+            }
+        }
+    }
+
     pub(super) fn inspector_ui(&mut self, ui: &mut egui::Ui) {
         if ui.input(|i| i.pointer.any_released()) {
             self.history.end_edit();
@@ -376,6 +505,7 @@ impl PebbleApp {
         let Some(entity) = self.scene.entity(id).cloned() else {
             return;
         };
+        let ctx = ui.ctx().clone();
         ui.label(format!("{}  ·  {}", entity.kind.kind().name(), id));
         // The name being typed lives in the app while the field has focus; it is
         // committed as one command when the field loses focus.
@@ -401,28 +531,30 @@ impl PebbleApp {
         }
         ui.separator();
         ui.label("Transform");
+        let mut form = Form::new("entity", id.0);
         let mut t = entity.transform;
-        let mut changed = vec3_ui(ui, &mut t.translation, 0.02, " m");
+        form.vec3(ui, "position", &mut t.translation, &limits::POSITION);
         let (y, x, z) = t.rotation.to_euler(EulerRot::YXZ);
-        let mut euler = Vec3::new(x, y, z) * (180.0 / std::f32::consts::PI);
-        ui.label("rotation (pitch, yaw, roll)");
-        if vec3_ui(ui, &mut euler, 0.5, "°") {
-            let r = euler * (std::f32::consts::PI / 180.0);
-            t.rotation = Quat::from_euler(EulerRot::YXZ, r.y, r.x, r.z);
-            changed = true;
+        let euler = [x, y, z].map(f32::to_degrees);
+        // Shown to a ten-thousandth of a degree: the decomposition's rounding noise
+        // (-0.0000012°) is not a value anyone typed.
+        let shown = euler.map(|a| (f64::from(a) * 1e4).round() / 1e4 + 0.0);
+        let parts = [("x", shown[0]), ("y", shown[1]), ("z", shown[2])];
+        let rotation = &limits::ROTATION;
+        if let Some((k, v)) = form.row(ui, "rotation", &parts, rotation, "(pitch, yaw, roll)", true)
+        {
+            let mut r = euler;
+            r[k] = v as f32;
+            let r = r.map(f32::to_radians);
+            t.rotation = Quat::from_euler(EulerRot::YXZ, r[1], r[0], r[2]);
         }
-        ui.label("scale");
-        changed |= vec3_ui(ui, &mut t.scale, 0.01, "");
-        if changed {
+        form.vec3(ui, "scale", &mut t.scale, &limits::SCALE);
+        if t != entity.transform {
             let command = SetTransforms::new("Transform", vec![(id, t)]);
-            if let Err(e) =
-                self.history
-                    .execute_continuous(&mut self.scene, command, edit_key(id.0, 2))
-            {
-                self.message = e.to_string();
-            }
+            self.commit(&ctx, &form, command);
         }
         ui.separator();
+        let mut form = Form::new("entity kind", id.0);
         let mut e = entity.clone();
         let mut kind_changed = false;
         match &mut e.kind {
@@ -433,23 +565,8 @@ impl PebbleApp {
                 shadows,
             }) => {
                 kind_changed |= ui.color_edit_button_rgb(color).changed();
-                kind_changed |= ui
-                    .add(
-                        egui::DragValue::new(radius)
-                            .speed(0.05)
-                            .range(0.01..=500.0)
-                            .prefix("radius ")
-                            .suffix(" m"),
-                    )
-                    .changed();
-                kind_changed |= ui
-                    .add(
-                        egui::DragValue::new(intensity)
-                            .speed(0.01)
-                            .range(0.0..=20.0)
-                            .prefix("intensity "),
-                    )
-                    .changed();
+                form.f32(ui, "radius", radius, &limits::LIGHT_RADIUS);
+                form.f32(ui, "intensity", intensity, &limits::LIGHT_INTENSITY);
                 kind_changed |= ui.checkbox(shadows, "casts shadows").changed();
             }
             EntityKind::Light(Light::Sun {
@@ -458,20 +575,18 @@ impl PebbleApp {
                 intensity,
                 shadows,
             }) => {
-                ui.label("direction (toward the ground)");
-                kind_changed |= vec3_ui(ui, direction, 0.01, "");
+                form.vec3_note(
+                    ui,
+                    "direction",
+                    direction,
+                    &limits::DIRECTION,
+                    "(toward the ground)",
+                );
                 kind_changed |= ui.color_edit_button_rgb(color).changed();
-                kind_changed |= ui
-                    .add(
-                        egui::DragValue::new(intensity)
-                            .speed(0.01)
-                            .range(0.0..=20.0)
-                            .prefix("intensity "),
-                    )
-                    .changed();
+                form.f32(ui, "intensity", intensity, &limits::LIGHT_INTENSITY);
                 kind_changed |= ui.checkbox(shadows, "casts shadows").changed();
             }
-            EntityKind::Emitter(em) => kind_changed |= emitter_ui(ui, em),
+            EntityKind::Emitter(em) => kind_changed |= emitter_ui(ui, &mut form, em),
             EntityKind::Light(Light::Hemisphere {
                 sky,
                 ground,
@@ -484,23 +599,8 @@ impl PebbleApp {
                     ui.label("ground");
                     kind_changed |= ui.color_edit_button_rgb(ground).changed();
                 });
-                kind_changed |= ui
-                    .add(
-                        egui::DragValue::new(ao_strength)
-                            .speed(0.01)
-                            .range(0.0..=1.0)
-                            .prefix("AO strength "),
-                    )
-                    .changed();
-                kind_changed |= ui
-                    .add(
-                        egui::DragValue::new(ao_radius)
-                            .speed(0.02)
-                            .range(0.01..=50.0)
-                            .prefix("AO radius ")
-                            .suffix(" m"),
-                    )
-                    .changed();
+                form.f32(ui, "AO strength", ao_strength, &limits::AO_STRENGTH);
+                form.f32(ui, "AO radius", ao_radius, &limits::AO_RADIUS);
             }
             EntityKind::Collider(c) => {
                 let meshes: Vec<(EntityId, String)> = self
@@ -508,77 +608,27 @@ impl PebbleApp {
                     .entities_of(pebble_model::Kind::Mesh)
                     .map(|e| (e.id, e.name.clone()))
                     .collect();
-                kind_changed |= collider_ui(ui, c, &meshes);
+                kind_changed |= collider_ui(ui, &mut form, c, &meshes);
             }
             EntityKind::BallPit(b) => {
-                kind_changed |= ui
-                    .add(
-                        egui::DragValue::new(&mut b.count)
-                            .range(0..=256)
-                            .prefix("balls "),
-                    )
-                    .changed();
-                kind_changed |= ui
-                    .add(
-                        egui::DragValue::new(&mut b.radius)
-                            .speed(0.005)
-                            .range(0.01..=5.0)
-                            .prefix("radius ")
-                            .suffix(" m"),
-                    )
-                    .changed();
-                kind_changed |= ui
-                    .add(
-                        egui::DragValue::new(&mut b.mass)
-                            .speed(0.01)
-                            .range(0.001..=1000.0)
-                            .prefix("mass ")
-                            .suffix(" kg"),
-                    )
-                    .changed();
-                kind_changed |= ui
-                    .add(
-                        egui::DragValue::new(&mut b.restitution)
-                            .speed(0.01)
-                            .range(0.0..=1.0)
-                            .prefix("bounce "),
-                    )
-                    .changed();
-                ui.label("spawn box, from");
-                kind_changed |= vec3_ui(ui, &mut b.spawn_min, 0.02, " m");
-                ui.label("to");
-                kind_changed |= vec3_ui(ui, &mut b.spawn_max, 0.02, " m");
+                form.whole(ui, "balls", &mut b.count, &limits::BALL_COUNT);
+                form.f32(ui, "radius", &mut b.radius, &limits::BALL_RADIUS);
+                form.f32(ui, "mass", &mut b.mass, &limits::BALL_MASS);
+                form.f32(ui, "bounce", &mut b.restitution, &limits::RESTITUTION);
+                form.vec3(ui, "spawn box from", &mut b.spawn_min, &limits::SPAWN_BOX);
+                form.vec3(ui, "spawn box to", &mut b.spawn_max, &limits::SPAWN_BOX);
             }
             EntityKind::Patrol(p) => {
-                kind_changed |= ui
-                    .add(
-                        egui::DragValue::new(&mut p.radius)
-                            .speed(0.01)
-                            .range(0.01..=10.0)
-                            .prefix("radius ")
-                            .suffix(" m"),
-                    )
-                    .changed();
-                kind_changed |= ui
-                    .add(
-                        egui::DragValue::new(&mut p.speed)
-                            .speed(0.02)
-                            .range(0.0..=50.0)
-                            .prefix("speed ")
-                            .suffix(" m/s"),
-                    )
-                    .changed();
+                form.f32(ui, "radius", &mut p.radius, &limits::PATROL_RADIUS);
+                form.f32(ui, "speed", &mut p.speed, &limits::PATROL_SPEED);
                 kind_changed |= abgr_ui(ui, "colour", &mut p.color);
                 ui.label("waypoints");
                 let mut remove = None;
                 for (k, w) in p.waypoints.iter_mut().enumerate() {
-                    ui.horizontal(|ui| {
-                        ui.label(format!("{k}"));
-                        kind_changed |= vec3_ui(ui, w, 0.02, " m");
-                        if ui.small_button("remove").clicked() {
-                            remove = Some(k);
-                        }
-                    });
+                    form.vec3(ui, &format!("waypoint {k}"), w, &limits::POSITION);
+                    if ui.small_button(format!("remove waypoint {k}")).clicked() {
+                        remove = Some(k);
+                    }
                 }
                 if let Some(k) = remove {
                     p.waypoints.remove(k);
@@ -614,8 +664,7 @@ impl PebbleApp {
                 ));
             }
             EntityKind::Trigger(tr) => {
-                ui.label("size");
-                kind_changed |= vec3_ui(ui, &mut tr.size, 0.02, " m");
+                form.vec3(ui, "size", &mut tr.size, &limits::SIZE);
                 ui.horizontal(|ui| {
                     ui.label("event");
                     kind_changed |= ui.text_edit_singleline(&mut tr.event).changed();
@@ -652,33 +701,19 @@ impl PebbleApp {
                 }
             }
             EntityKind::PlayerSpawn(s) => {
-                let mut yaw = s.yaw.to_degrees();
-                if ui
-                    .add(
-                        egui::DragValue::new(&mut yaw)
-                            .speed(0.5)
-                            .prefix("yaw ")
-                            .suffix("°"),
-                    )
-                    .changed()
-                {
-                    s.yaw = yaw.to_radians();
-                    kind_changed = true;
-                }
-                kind_changed |= ui
-                    .add(
-                        egui::DragValue::new(&mut s.camera_fov)
-                            .speed(0.2)
-                            .range(20.0..=120.0)
-                            .prefix("fov ")
-                            .suffix("°"),
-                    )
-                    .changed();
+                form.degrees(ui, "yaw", &mut s.yaw, &limits::YAW, "");
+                form.f32(ui, "fov", &mut s.camera_fov, &limits::FOV);
             }
             _ => {}
         }
-        if kind_changed {
-            self.edit_entity(id, 3, e);
+        if e != entity {
+            if form.committed.is_some() {
+                // A typed value: one step of its own.
+                let name = format!("Edit {}", form.committed_name);
+                self.commit(&ctx, &form, SetEntity::new(name, e));
+            } else if kind_changed {
+                self.edit_entity(id, 3, e);
+            }
         }
         if let EntityKind::Mesh(mesh) = &entity.kind {
             let mut collidable = mesh.collidable;
@@ -700,15 +735,9 @@ impl PebbleApp {
                 GeometrySource::Primitive(p) => {
                     let mut after = p.clone();
                     ui.label(format!("{} (parametric)", p.kind_name()));
-                    if primitive_ui(ui, &mut after) {
-                        let command = SetPrimitive::new(id, after);
-                        if let Err(e) = self.history.execute_continuous(
-                            &mut self.scene,
-                            command,
-                            edit_key(id.0, 4),
-                        ) {
-                            self.message = e.to_string();
-                        }
+                    let mut form = Form::new("primitive", id.0);
+                    if primitive_ui(ui, &mut form, &mut after) && after != *p {
+                        self.commit(&ctx, &form, SetPrimitive::new(id, after));
                     }
                 }
                 GeometrySource::Asset { path, mesh } => {
@@ -724,44 +753,31 @@ impl PebbleApp {
                 };
                 ui.separator();
                 ui.label(format!("Material “{}”", m.name));
+                let mut form = Form::new("material", mid.0);
                 let mut after = m.clone();
                 let mut changed = false;
-                ui.horizontal(|ui| {
-                    ui.label("tiling");
-                    changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut after.tiling.x)
-                                .speed(0.01)
-                                .range(0.01..=100.0)
-                                .suffix(" m"),
-                        )
-                        .changed();
-                    changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut after.tiling.y)
-                                .speed(0.01)
-                                .range(0.01..=100.0)
-                                .suffix(" m"),
-                        )
-                        .changed();
-                });
-                ui.horizontal(|ui| {
-                    ui.label("UV scroll");
-                    changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut after.uv_scroll.x)
-                                .speed(0.01)
-                                .suffix(" rep/s"),
-                        )
-                        .changed();
-                    changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut after.uv_scroll.y)
-                                .speed(0.01)
-                                .suffix(" rep/s"),
-                        )
-                        .changed();
-                });
+                let parts =
+                    |v: pebble_model::glam::Vec2| [("U", f64::from(v.x)), ("V", f64::from(v.y))];
+                if let Some((k, v)) = form.row(
+                    ui,
+                    "tiling",
+                    &parts(after.tiling),
+                    &limits::TILING,
+                    "",
+                    false,
+                ) {
+                    after.tiling[k] = v as f32;
+                }
+                if let Some((k, v)) = form.row(
+                    ui,
+                    "UV scroll",
+                    &parts(after.uv_scroll),
+                    &limits::UV_SCROLL,
+                    "",
+                    false,
+                ) {
+                    after.uv_scroll[k] = v as f32;
+                }
                 let mps = after.scroll_metres_per_second();
                 ui.label(format!(
                     "= ({:.2}, {:.2}) m/s across the surface",
@@ -782,8 +798,12 @@ impl PebbleApp {
                 changed |= ui
                     .checkbox(&mut after.double_sided, "double-sided")
                     .changed();
-                if changed {
-                    self.edit_material(mid, after);
+                if after != m {
+                    if form.committed.is_some() {
+                        self.commit(&ctx, &form, SetMaterial::new(mid, after));
+                    } else if changed {
+                        self.edit_material(mid, after);
+                    }
                 }
             }
         }

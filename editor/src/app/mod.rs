@@ -23,6 +23,7 @@ pub mod gizmo;
 mod inspector;
 pub mod log;
 pub mod navigation;
+pub mod number_field;
 pub mod preferences;
 pub mod ui_cache;
 pub mod view_cube;
@@ -2264,7 +2265,10 @@ impl PebbleApp {
         if let Some(ids) = picked {
             self.select(ids);
         }
+        // Esc in a field that keeps the keyboard (a number being typed) is the
+        // field's: it restores the value there, and the selection stays.
         if ui.input(|i| i.key_pressed(egui::Key::Escape))
+            && !ui.ctx().egui_wants_keyboard_input()
             && !was_dragging
             && self.box_start.is_none()
         {

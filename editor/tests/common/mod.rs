@@ -42,6 +42,7 @@ pub fn harness_with_data_dir(
     data_dir: PathBuf,
 ) -> Option<Harness<'static, PebbleApp>> {
     pebble_render::gpu::test_gpu("editor")?;
+    let path = away_from_the_bundle(path);
     let scene = project::load(&path).expect("the project loads");
     let mut harness = Harness::builder()
         .with_size(egui::Vec2::new(1280.0, 800.0))
@@ -54,7 +55,43 @@ pub fn harness_with_data_dir(
     Some(harness)
 }
 
-/// The app on the bundled showcase.
+/// The bundled showcase is never opened in place: a test that fails with unsaved
+/// edits would leave its crash recovery file beside the bundle (the app keeps
+/// unsaved work when it is dropped while panicking), and every later test would
+/// meet the recovery prompt. Its copy lives in a fresh folder (the same files).
+fn away_from_the_bundle(path: PathBuf) -> PathBuf {
+    if path != showcase_path() {
+        return path;
+    }
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("pebble-showcase-{}-{k}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(
+        showcase_path().parent().expect("the showcase's folder"),
+        &dir,
+    );
+    dir.join(showcase_path().file_name().expect("a name"))
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("creates");
+    for e in std::fs::read_dir(from).expect("reads") {
+        let e = e.expect("entry");
+        let name = e.file_name();
+        if name.to_string_lossy().ends_with(".recovery") {
+            continue;
+        }
+        let target = to.join(name);
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).expect("copies");
+        }
+    }
+}
+
+/// The app on the bundled showcase (a copy of it).
 pub fn harness() -> Option<Harness<'static, PebbleApp>> {
     harness_on(showcase_path())
 }

@@ -1,6 +1,7 @@
 //! Set any property of an entity: name, flags, layer, transform or its kind's data
 //! (a light's colour, an emitter field, a primitive's parameters with regenerated
-//! geometry...). The inspector edits a copy and hands it here.
+//! geometry...). The inspector edits a copy and hands it here. A number that changes
+//! must be finite and within its [`crate::entity::limits`].
 
 use std::any::Any;
 
@@ -50,6 +51,13 @@ impl Command for SetEntity {
             ));
         }
         check_entity(scene, &self.after)?;
+        // Only what changes is judged: an entity read with a value out of range
+        // stays editable one field at a time.
+        crate::entity::check_kind(Some(&current.kind), &self.after.kind)
+            .and_then(|()| {
+                crate::entity::check_transform(Some(&current.transform), &self.after.transform)
+            })
+            .map_err(|problem| CommandError::Invalid(format!("{}: {problem}", self.after.name)))?;
         if let Some(e) = scene.entity_mut(id) {
             *e = self.after.clone();
         }

@@ -3,6 +3,7 @@
 use std::any::Any;
 
 use super::{Command, CommandError};
+use crate::entity::limits;
 use crate::id::MaterialId;
 use crate::material::Material;
 use crate::scene::Scene;
@@ -34,12 +35,43 @@ impl Command for SetMaterial {
         let finite = m.tiling.is_finite()
             && m.offset.is_finite()
             && m.rotation.is_finite()
-            && m.uv_scroll.is_finite();
+            && m.uv_scroll.is_finite()
+            && m.color.iter().all(|c| c.is_finite());
         if !finite || m.tiling.x <= 0.0 || m.tiling.y <= 0.0 {
             return Err(CommandError::Invalid(format!(
                 "material {}: tiling must be positive metres per repeat and every value finite",
                 m.name
             )));
+        }
+        // A tiling or scroll that changes must be within its limit (one read from a
+        // file outside it stays editable).
+        let current = scene
+            .material(self.id)
+            .ok_or(CommandError::MissingMaterial(self.id))?;
+        let changed = [
+            ("tiling U", current.tiling.x, m.tiling.x, limits::TILING),
+            ("tiling V", current.tiling.y, m.tiling.y, limits::TILING),
+            (
+                "UV scroll U",
+                current.uv_scroll.x,
+                m.uv_scroll.x,
+                limits::UV_SCROLL,
+            ),
+            (
+                "UV scroll V",
+                current.uv_scroll.y,
+                m.uv_scroll.y,
+                limits::UV_SCROLL,
+            ),
+        ];
+        for (name, before, after, limit) in changed {
+            if before.to_bits() != after.to_bits() {
+                limit
+                    .check_named(name, f64::from(after))
+                    .map_err(|problem| {
+                        CommandError::Invalid(format!("material {}: {problem}", m.name))
+                    })?;
+            }
         }
         let slot = scene
             .material_mut(self.id)

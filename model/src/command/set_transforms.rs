@@ -33,13 +33,10 @@ impl Command for SetTransforms {
         let mut before = Vec::with_capacity(self.after.len());
         for (id, t) in &self.after {
             let e = scene.entity(*id).ok_or(CommandError::MissingEntity(*id))?;
-            let finite = t.translation.is_finite() && t.rotation.is_finite() && t.scale.is_finite();
-            if !finite {
-                return Err(CommandError::Invalid(format!(
-                    "the transform of {} is not finite",
-                    e.name
-                )));
-            }
+            // Every value finite; a position or scale that changes within its limit
+            // (a scale never zero).
+            crate::entity::check_transform(Some(&e.transform), t)
+                .map_err(|problem| CommandError::Invalid(format!("{}: {problem}", e.name)))?;
             before.push(e.transform);
         }
         for (id, t) in &self.after {
