@@ -7,7 +7,7 @@ mod common;
 use common::{click, harness_with_ui_cache};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use pebble_editor::app::{PebbleApp, showcase_path};
+use pebble_editor::app::PebbleApp;
 
 fn same_pixels(
     cached: &mut Harness<'_, PebbleApp>,
@@ -52,10 +52,12 @@ fn counts(h: &Harness<'_, PebbleApp>) -> [u64; 4] {
 
 #[test]
 fn the_ui_cache_shows_exactly_what_egui_draws() {
-    let Some(mut cached) = harness_with_ui_cache(showcase_path(), true) else {
+    // Both on one copy of the showcase: the status bar names the project's path.
+    let project = common::showcase_copy();
+    let Some(mut cached) = harness_with_ui_cache(project.clone(), true) else {
         return;
     };
-    let mut plain = harness_with_ui_cache(showcase_path(), false).expect("a second harness");
+    let mut plain = harness_with_ui_cache(project, false).expect("a second harness");
     same_pixels(&mut cached, &mut plain, "the first frames");
 
     // Nothing changes: the next frames are copied from the cache (each painted,

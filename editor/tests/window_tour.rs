@@ -134,10 +134,10 @@ fn tour() -> Option<Vec<Step>> {
         steps.push(Step::Key(menu, "Escape"));
     }
     // Every item that shows something, once: the menu opened, the item pressed.
-    let items: &[(&str, &[&str])] = &[
+    let items: Vec<(&str, Vec<&str>)> = vec![
         (
             "View",
-            &[
+            vec![
                 "PSP preview",
                 "Preview light (unbaked)",
                 "Overlays",
@@ -153,33 +153,18 @@ fn tour() -> Option<Vec<Step>> {
         ),
         (
             "Create",
-            &[
-                "Box",
-                "Plane",
-                "Ramp",
-                "Stairs",
-                "Cylinder",
-                "Arch",
-                "Omni light",
-                "Sun",
-                "Sky (hemisphere)",
-                "Particle emitter",
-                "Player spawn",
-                "Trigger",
-                "Box collider",
-                "Ramp collider",
-                "Patrol",
-                "Ball pit",
-                "Custom entity",
-            ],
+            pebble_editor::app::create::ITEMS
+                .iter()
+                .flat_map(|(_, items)| items.iter().copied())
+                .collect(),
         ),
-        ("Edit", &["Undo", "Redo"]),
-        ("Deploy", &["Find memory sticks"]),
-        ("Tools", &["Compare a device capture…"]),
-        ("Help", &["Keyboard and mouse", "About Pebble"]),
-        ("File", &["Preferences…"]),
+        ("Edit", vec!["Undo", "Redo"]),
+        ("Deploy", vec!["Find memory sticks"]),
+        ("Tools", vec!["Compare a device capture…"]),
+        ("Help", vec!["Keyboard and mouse", "About Pebble"]),
+        ("File", vec!["Preferences…"]),
     ];
-    for (menu, labels) in items {
+    for (menu, labels) in items.iter().map(|(m, l)| (*m, l)) {
         let menu_at = centre(&h, menu);
         // Labels the closed menu already shows elsewhere (the toolbar's "PSP
         // preview", the panel tabs): the menu's own item is the one that appears.
@@ -189,7 +174,7 @@ fn tour() -> Option<Vec<Step>> {
             .collect();
         h.get_by_label(menu).click();
         h.run_steps(2);
-        for (label, before) in labels.iter().zip(&before) {
+        for (&label, before) in labels.iter().zip(&before) {
             let at = h
                 .query_all_by_label(label)
                 .chain(h.query_all_by_label_contains(label))
@@ -199,7 +184,7 @@ fn tour() -> Option<Vec<Step>> {
                 .center();
             steps.push(Step::Click(menu, menu_at));
             steps.push(Step::Click(label, at));
-            if *menu == "Deploy" {
+            if menu == "Deploy" {
                 steps.push(Step::Key("close the Deploy menu", "Escape"));
             }
         }

@@ -294,15 +294,7 @@ fn the_psp_look_is_480_by_272_in_5551_colours_upscaled_nearest() {
 /// toggling the look killed the editor with a validation error.
 #[test]
 fn every_encoded_frame_can_be_sampled_by_the_embedding() {
-    let mut map = Map::default();
-    map.textures.push(halves(
-        "Grey",
-        [100, 150, 37, 255],
-        [100, 150, 37, 255],
-        AlphaMode::None,
-    ));
-    map.meshes.push(quad("Wall", 0, -3.0, 1.0, [0.0; 2]));
-    let Some(r) = renderer(&map, "every_encoded_frame_can_be_sampled") else {
+    let Some(r) = renderer(&wall("Grey", [100, 150, 37, 255]), "every_encoded_frame") else {
         return;
     };
     for psp in [false, true] {
@@ -413,6 +405,15 @@ fn particles_appear_where_the_pbm_crate_puts_them() {
     }
 }
 
+/// A map of one wall 3 m ahead in one flat colour.
+fn wall(name: &str, colour: [u8; 4]) -> Map {
+    let mut map = Map::default();
+    map.textures
+        .push(halves(name, colour, colour, AlphaMode::None));
+    map.meshes.push(quad("Wall", 0, -3.0, 1.0, [0.0; 2]));
+    map
+}
+
 fn renderer(map: &Map, test: &str) -> Option<Renderer> {
     let gpu = test_gpu(test)?;
     Some(Renderer::new(&gpu, DrawScene::from_map(map)).expect("uploads"))
@@ -420,15 +421,10 @@ fn renderer(map: &Map, test: &str) -> Option<Renderer> {
 
 #[test]
 fn picking_finds_the_mesh_and_face_at_a_pixel_and_the_point_under_it() {
-    let mut map = Map::default();
-    map.textures.push(halves(
-        "Red",
-        [255, 0, 0, 255],
-        [255, 0, 0, 255],
-        AlphaMode::None,
-    ));
-    map.meshes.push(quad("Wall", 0, -3.0, 1.0, [0.0; 2]));
-    let Some(r) = renderer(&map, "picking_finds_the_mesh_and_face") else {
+    let Some(r) = renderer(
+        &wall("Red", [255, 0, 0, 255]),
+        "picking_finds_the_mesh_and_face",
+    ) else {
         return;
     };
     let camera = looking_down_z();
@@ -680,4 +676,39 @@ fn small_scenes_match_their_golden_pictures() {
             },
         ),
     );
+}
+
+/// A GPU test that cannot run must not pass: with no adapter (here: a backend this
+/// build lacks) it fails and says how to get one, and only the explicit opt-out
+/// `PEBBLE_SKIP_GPU_TESTS=1` turns that into a loud skip.
+#[test]
+fn without_an_adapter_gpu_tests_fail_unless_skipped_on_purpose() {
+    let run = |skip: bool| {
+        let mut child = std::process::Command::new(std::env::current_exe().expect("this binary"));
+        child
+            .args([
+                "a_textured_quad_shows_its_texels_where_it_projects",
+                "--exact",
+                "--nocapture",
+            ])
+            // DirectX 12 is not built in on this platform: no adapter at all.
+            .env("WGPU_BACKEND", "dx12")
+            .env_remove("PEBBLE_SKIP_GPU_TESTS");
+        if skip {
+            child.env("PEBBLE_SKIP_GPU_TESTS", "1");
+        }
+        let out = child.output().expect("runs the test binary");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), text)
+    };
+    let (passed, text) = run(false);
+    assert!(!passed, "a GPU test without an adapter passed:\n{text}");
+    assert!(
+        text.contains("no GPU adapter") && text.contains("PEBBLE_SKIP_GPU_TESTS"),
+        "it says why and how: {text}"
+    );
+    let (passed, text) = run(true);
+    assert!(passed, "opted out, it skips:\n{text}");
+    assert!(text.contains("not run"), "loudly: {text}");
 }

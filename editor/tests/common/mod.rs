@@ -63,6 +63,11 @@ fn away_from_the_bundle(path: PathBuf) -> PathBuf {
     if path != showcase_path() {
         return path;
     }
+    showcase_copy()
+}
+
+/// A copy of the bundled showcase in a fresh folder.
+pub fn showcase_copy() -> PathBuf {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("pebble-showcase-{}-{k}", std::process::id()));

@@ -22,11 +22,9 @@
 //! and stops at the budget, so memory stays bounded by the limits even where the
 //! estimate is low.
 
-use std::collections::HashSet;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use pebble_model::EntityId;
 use pebble_model::entity::{Collider, EntityKind};
 use pebble_model::glam::{Affine3A, Vec3};
 use pebble_model::mesh::MeshData;
@@ -292,13 +290,7 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
     let limits = run.options.limits;
     let cell = run.options.max_extent;
     let mut ticker = Ticker::new(run.cancel);
-    let referenced: HashSet<EntityId> = scene
-        .entities()
-        .filter_map(|e| match e.kind {
-            EntityKind::Collider(Collider::TriMesh { mesh }) => Some(mesh),
-            _ => None,
-        })
-        .collect();
+    let referenced = super::geometry::trimesh_collider_meshes(scene);
     let mut out = Estimate::default();
     // The entity with the most drawn triangles, for the message when the total is over.
     let mut most: Option<(&str, [f32; 3], u64)> = None;
