@@ -216,6 +216,15 @@ pub fn load(path: &Path) -> Result<Scene, ProjectError> {
     from_ron(&text, path)
 }
 
+/// The folder a project's relative paths (textures, exports) are resolved against:
+/// the file's folder, or `.` for a bare file name.
+pub fn folder_of(project: &Path) -> PathBuf {
+    match project.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    }
+}
+
 /// Where the autosave of `project` goes: `.<name>.recovery` beside it.
 pub fn recovery_path(project: &Path) -> PathBuf {
     let name = project

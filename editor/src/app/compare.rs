@@ -10,7 +10,7 @@ use eframe::egui;
 use pebble_model::Scene;
 use pebble_render::compare::{self, Comparison};
 
-use crate::cli::compare::{Sidecar, preview, read_sidecar};
+use crate::services::preview::{Sidecar, preview, read_sidecar};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
@@ -93,7 +93,7 @@ impl CompareState {
             .with_context(|| format!("cannot read the capture {}", path.display()))?
             .to_rgb8();
         let sidecar = read_sidecar(&path.with_extension("json"))?;
-        let bytes = crate::cli::render::export_in_memory(scene, project_dir.to_path_buf(), true)?;
+        let bytes = crate::services::export::to_bytes(scene, project_dir.to_path_buf(), true)?;
         let (map, _) = pbm::Map::read(&bytes).map_err(|e| anyhow::anyhow!("{e}"))?;
         let editor = preview(
             &map,

@@ -61,11 +61,11 @@ impl DeployState {
             };
             let result = (|| -> Result<String, String> {
                 send(Event::Progress("exporting…".into()));
-                let bytes = crate::cli::render::export_in_memory(&scene, project_dir, true)
+                let bytes = crate::services::export::to_bytes(&scene, project_dir, true)
                     .map_err(|e| format!("export failed: {e:#}"))?;
                 let hash = pbm::fnv::fnv1a64(&bytes);
-                let plan = crate::cli::deploy::plan(
-                    crate::cli::deploy::DEFAULT_FOLDER,
+                let plan = crate::services::deploy::plan(
+                    crate::services::deploy::DEFAULT_FOLDER,
                     bytes,
                     &scene.settings().export.runtime_tunables,
                 );
@@ -126,7 +126,7 @@ impl DeployState {
         if ui.button("Find memory sticks").clicked()
             || self.found.is_empty() && self.target.is_empty()
         {
-            self.found = deploy::find_targets(crate::cli::deploy::DEFAULT_FOLDER);
+            self.found = deploy::find_targets(crate::services::deploy::DEFAULT_FOLDER);
         }
         if self.found.is_empty() {
             ui.label("No PSP found (USB Connection mode shows its memory stick).");

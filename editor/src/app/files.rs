@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use pebble_io::export::{ExportOptions, ExportProgress, export_to_file};
+use pebble_io::export::{ExportProgress, export_to_file};
 use pebble_io::import::{ImportOptions, Imported, import_file};
 use pebble_model::Scene;
 use pebble_model::project::RecoveryInfo;
@@ -206,8 +206,7 @@ impl ExportJob {
         let (tx, rx) = channel();
         let (flag, out) = (cancel.clone(), path.clone());
         std::thread::spawn(move || {
-            let mut options = ExportOptions::new(project_dir);
-            options.ao_rays = scene.settings().export.ao_rays;
+            let options = crate::services::export::options(&scene, project_dir);
             let progress_tx = tx.clone();
             let mut on_progress = move |p: ExportProgress| {
                 let f = if p.total == 0 {

@@ -67,9 +67,9 @@ pub fn default_project_in(source: &Path, data: Option<PathBuf>) -> anyhow::Resul
         return Ok(source.to_path_buf());
     }
     let dir = data.unwrap_or_else(std::env::temp_dir).join("showcase");
-    let project = dir.join(crate::cli::showcase::PROJECT_FILE);
+    let project = dir.join(crate::services::showcase::PROJECT_FILE);
     if !project.is_file() {
-        crate::cli::showcase::write(&dir).with_context(|| {
+        crate::services::showcase::write(&dir).with_context(|| {
             format!(
                 "cannot write the showcase project into {} (open a project instead: pebble open PROJECT)",
                 dir.display()
@@ -807,10 +807,7 @@ impl PebbleApp {
         } else {
             PathBuf::from(format!("{}.pebble.ron", to.display()))
         };
-        let new_dir = match to.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-            _ => PathBuf::from("."),
-        };
+        let new_dir = pebble_model::project::folder_of(&to);
         // An untitled project's imported textures sit in its folder under the data
         // folder, which goes once it is saved: they move with the project.
         let (copied, copied_all) = if self.untitled {
@@ -1617,10 +1614,7 @@ impl PebbleApp {
 
     /// The project's folder (assets and captures resolve against it).
     fn project_dir(&self) -> PathBuf {
-        match self.path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-            _ => PathBuf::from("."),
-        }
+        pebble_model::project::folder_of(&self.path)
     }
 
     /// Puts the viewport where the loaded capture was taken: its camera, its scene
@@ -1640,10 +1634,7 @@ impl PebbleApp {
     /// Exports the scene and deploys it to the Deploy menu's target, in the
     /// background (the status bar follows it).
     pub fn export_and_deploy(&mut self) {
-        let dir = match self.path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-            _ => PathBuf::from("."),
-        };
+        let dir = self.project_dir();
         if let Err(e) = self.deploy.start(&self.scene, dir) {
             self.message = e;
         }

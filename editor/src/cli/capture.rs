@@ -23,7 +23,7 @@ pub struct ImportArgs {
     #[arg(long)]
     pub project: PathBuf,
     /// The game folder's name under `PSP/GAME/` when FROM is a stick's root.
-    #[arg(long, default_value = super::deploy::DEFAULT_FOLDER)]
+    #[arg(long, default_value = crate::services::deploy::DEFAULT_FOLDER)]
     pub name: String,
     /// For a single BMP: the camera, x,y,z,yawDeg,pitchDeg.
     #[arg(long, allow_hyphen_values = true)]
@@ -66,10 +66,7 @@ fn captures_dir(from: &Path, name: &str) -> Option<PathBuf> {
 }
 
 fn import(args: ImportArgs) -> anyhow::Result<ExitCode> {
-    let project_dir = match args.project.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
+    let project_dir = pebble_model::project::folder_of(&args.project);
     if !args.project.is_file() {
         bail!("{}: no such project", args.project.display());
     }

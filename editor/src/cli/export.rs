@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
-use pebble_io::export::{ExportOptions, export_to_file};
+use pebble_io::export::export_to_file;
 use pebble_model::project;
 
 #[derive(Debug, Args)]
@@ -30,10 +30,7 @@ pub struct ExportArgs {
 
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let scene = project::load(&args.project)?;
-    let project_dir = match args.project.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
+    let project_dir = pebble_model::project::folder_of(&args.project);
     let output = args
         .output
         .clone()
@@ -42,7 +39,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         std::fs::create_dir_all(dir)
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     }
-    let mut options = ExportOptions::new(project_dir);
+    let mut options = crate::services::export::options(&scene, project_dir);
     options.bake = !args.no_bake;
     options.ao_rays = args.ao_rays.unwrap_or(scene.settings().export.ao_rays);
     options.threads = args.threads;

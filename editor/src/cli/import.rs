@@ -56,10 +56,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     } else {
         Scene::new()
     };
-    let project_dir = match project_path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
+    let project_dir = pebble_model::project::folder_of(&project_path);
     let mut options = ImportOptions::new(project_dir);
     options.tim = args.tim.clone();
     if let Some(s) = args.tmd_scale {

@@ -21,20 +21,3 @@ pub fn emit(text: &str) -> anyhow::Result<()> {
         other => Ok(other?),
     }
 }
-
-/// Encodes an image as PNG and writes it atomically.
-pub fn write_png(path: &std::path::Path, image: &image::RgbaImage) -> anyhow::Result<()> {
-    use anyhow::Context as _;
-    use image::ImageEncoder as _;
-    let mut png = Vec::new();
-    image::codecs::png::PngEncoder::new(&mut png)
-        .write_image(
-            image.as_raw(),
-            image.width(),
-            image.height(),
-            image::ExtendedColorType::Rgba8,
-        )
-        .with_context(|| format!("cannot encode {}", path.display()))?;
-    ::pbm::file::write_atomic(path, &png)
-        .with_context(|| format!("cannot write {}", path.display()))
-}

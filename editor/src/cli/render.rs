@@ -5,12 +5,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
-use pebble_io::export::{ExportOptions, export};
 use pebble_model::glam::Vec3;
 use pebble_model::project;
 use pebble_render::camera::{PSP_FOV_Y_DEG, PSP_HEIGHT, PSP_WIDTH};
@@ -131,42 +129,9 @@ pub(crate) fn map_bytes(path: &Path, bake: bool) -> anyhow::Result<Vec<u8>> {
         return Ok(bytes);
     }
     let scene = project::load(path)?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    export_in_memory(&scene, dir, bake).with_context(|| format!("cannot export {}", path.display()))
-}
-
-/// A scene's map bytes, exported with the project's settings (assets under
-/// `project_dir`): what deploying, previewing and comparing all start from.
-pub(crate) fn export_in_memory(
-    scene: &pebble_model::Scene,
-    project_dir: PathBuf,
-    bake: bool,
-) -> anyhow::Result<Vec<u8>> {
-    let mut options = ExportOptions::new(project_dir);
-    options.bake = bake;
-    options.ao_rays = scene.settings().export.ao_rays;
-    let (bytes, _) = export(scene, &options, &mut |_| {}, &AtomicBool::new(false))?;
-    Ok(bytes)
-}
-
-/// The map's patrol spheres and balls where a frozen clock at `t` puts them (the
-/// runtime's own rules from `pebble-play`), as triangles to draw.
-pub(crate) fn entity_solids(map: &pbm::Map, t: f64) -> Vec<pebble_render::SolidVertex> {
-    let Ok(bytes) = map.to_bytes() else {
-        return Vec::new();
-    };
-    let Ok((view, _)) = pbm::MapView::parse(&bytes) else {
-        return Vec::new();
-    };
-    let (level, _) = pebble_play::Level::from_view(&view);
-    pebble_play::shapes::entities_at(&level, t)
-        .iter()
-        .flat_map(pebble_play::shapes::sphere_triangles)
-        .map(|(pos, color)| pebble_render::SolidVertex { pos, color })
-        .collect()
+    let dir = pebble_model::project::folder_of(path);
+    crate::services::export::to_bytes(&scene, dir, bake)
+        .with_context(|| format!("cannot export {}", path.display()))
 }
 
 pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
@@ -213,7 +178,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
     if args.bench {
         return bench(&gpu, &renderer, &options, lo, hi);
     }
-    let solids = entity_solids(&map, args.time);
+    let solids = crate::services::preview::entity_solids(&map, args.time);
     let (image, stats) = renderer.render_with(
         &camera,
         &options,
@@ -223,7 +188,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         },
     )?;
     let output = args.output.as_deref().context("--output is required")?;
-    super::write_png(output, &image)?;
+    crate::services::write_png(output, &image)?;
     let mode = if args.psp {
         format!("PSP look {PSP_WIDTH}×{PSP_HEIGHT} → {width}×{height}")
     } else {

@@ -1,0 +1,27 @@
+//! What the editor window and the command line share, so that neither reaches into
+//! the other: a scene's export (options from its own settings, bytes in memory),
+//! what a deployment copies, the PSP-look preview of a capture, the showcase
+//! project, and writing a PNG. `app` and `cli` both call these; `app` never imports
+//! `cli`.
+
+pub mod deploy;
+pub mod export;
+pub mod preview;
+pub mod showcase;
+
+/// Encodes an image as PNG and writes it atomically.
+pub fn write_png(path: &std::path::Path, image: &image::RgbaImage) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    use image::ImageEncoder as _;
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png)
+        .write_image(
+            image.as_raw(),
+            image.width(),
+            image.height(),
+            image::ExtendedColorType::Rgba8,
+        )
+        .with_context(|| format!("cannot encode {}", path.display()))?;
+    ::pbm::file::write_atomic(path, &png)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
