@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{click, drag_line, entity, harness, screen, visible_checkbox};
+use common::{click, drag_line, entity, harness, screen, visible_checkbox, wait_for};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -229,7 +229,10 @@ fn the_compare_panel_loads_a_capture_and_moves_the_viewport_there() {
     harness.state_mut().compare.capture = capture.display().to_string();
     harness.run_steps(2);
     harness.get_by_label("Load").click();
-    harness.run_steps(3);
+    harness.run_steps(1);
+    // It loads in the background, on the editor's own device.
+    wait_for(&mut harness, |a| !a.compare.busy());
+    harness.run_steps(1);
     let state = harness.state();
     assert_eq!(state.compare.error, None);
     let f = state.compare.figures().expect("figures");

@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 
 use eframe::egui;
 use pebble_model::Scene;
+use pebble_render::Gpu;
 use pebble_render::compare::{self, Comparison};
 
+use super::jobs::Job;
 use crate::services::preview::{Sidecar, preview, read_sidecar};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -20,6 +22,14 @@ pub enum Mode {
     HeatMap,
     Flicker,
     Slider,
+}
+
+/// What the background job works out: the pictures and the figures.
+struct Computed {
+    sidecar: Sidecar,
+    figures: Comparison,
+    device: image::RgbImage,
+    editor: image::RgbImage,
 }
 
 struct Loaded {
@@ -37,6 +47,8 @@ pub struct CompareState {
     /// The capture's path (`captures/capture_NNN.bmp`; its `.json` beside it).
     pub capture: String,
     loaded: Option<Loaded>,
+    /// Reading the capture, exporting and drawing the preview, in the background.
+    job: Option<Job<Computed>>,
     pub error: Option<String>,
     pub mode: Mode,
     split: f32,
@@ -68,61 +80,70 @@ impl CompareState {
         self.loaded.as_ref().map(|l| &l.sidecar)
     }
 
-    /// Loads the capture and renders the preview of `scene` (exported in memory
-    /// with its bake, as deployed) for it.
-    pub fn load(&mut self, ctx: &egui::Context, scene: &Scene, project_dir: &Path) {
+    /// Whether a capture is being loaded and compared.
+    pub fn busy(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Starts loading the capture and drawing the preview of `scene` (exported in
+    /// memory with its bake, as deployed) for it, on `gpu` (the editor's own
+    /// device), in the background.
+    pub fn load(&mut self, scene: &Scene, project_dir: &Path, gpu: Gpu) {
         self.error = None;
-        match self.try_load(ctx, scene, project_dir) {
-            Ok(l) => self.loaded = Some(l),
+        let path = PathBuf::from(self.capture.trim());
+        let (scene, project_dir) = (scene.clone(), project_dir.to_path_buf());
+        self.job = Some(Job::spawn(
+            path.clone(),
+            "reading the capture",
+            move |job| compute(&path, &scene, project_dir, &gpu, job).map_err(|e| format!("{e:#}")),
+        ));
+    }
+
+    /// Takes the job's outcome once it is in: the pictures become textures.
+    fn poll(&mut self, ctx: &egui::Context) {
+        let Some(job) = &mut self.job else {
+            return;
+        };
+        ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        let Some(r) = job.poll() else {
+            return;
+        };
+        self.job = None;
+        match r {
+            Ok(c) => {
+                self.loaded = Some(Loaded {
+                    difference: texture(
+                        ctx,
+                        "compare difference",
+                        &compare::difference(&c.device, &c.editor),
+                    ),
+                    heat: texture(
+                        ctx,
+                        "compare heat map",
+                        &compare::heat_map(&c.device, &c.editor, &[]),
+                    ),
+                    device: texture(ctx, "compare device", &c.device),
+                    editor: texture(ctx, "compare editor", &c.editor),
+                    sidecar: c.sidecar,
+                    figures: c.figures,
+                });
+            }
             Err(e) => {
                 self.loaded = None;
-                self.error = Some(format!("{e:#}"));
+                self.error = Some(e);
             }
         }
     }
 
-    fn try_load(
-        &self,
+    /// The panel; returns true when "Move the viewport here" was clicked.
+    pub fn window_ui(
+        &mut self,
         ctx: &egui::Context,
         scene: &Scene,
         project_dir: &Path,
-    ) -> anyhow::Result<Loaded> {
-        use anyhow::Context as _;
-        let path = PathBuf::from(self.capture.trim());
-        let device = image::open(&path)
-            .with_context(|| format!("cannot read the capture {}", path.display()))?
-            .to_rgb8();
-        let sidecar = read_sidecar(&path.with_extension("json"))?;
-        let bytes = crate::services::export::to_bytes(scene, project_dir.to_path_buf(), true)?;
-        let (map, _) = pbm::Map::read(&bytes).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let editor = preview(
-            &map,
-            &sidecar,
-            device.width(),
-            device.height(),
-            sidecar.lod_bias.unwrap_or(1.0),
-        )?;
-        let figures = compare::compare(&device, &editor, &[], 32).map_err(anyhow::Error::msg)?;
-        Ok(Loaded {
-            difference: texture(
-                ctx,
-                "compare difference",
-                &compare::difference(&device, &editor),
-            ),
-            heat: texture(
-                ctx,
-                "compare heat map",
-                &compare::heat_map(&device, &editor, &[]),
-            ),
-            device: texture(ctx, "compare device", &device),
-            editor: texture(ctx, "compare editor", &editor),
-            sidecar,
-            figures,
-        })
-    }
-
-    /// The panel; returns true when "Move the viewport here" was clicked.
-    pub fn window_ui(&mut self, ctx: &egui::Context, scene: &Scene, project_dir: &Path) -> bool {
+        gpu: Option<Gpu>,
+    ) -> bool {
+        self.poll(ctx);
         let mut open = self.open;
         let mut go = false;
         egui::Window::new("Compare").open(&mut open).default_width(1000.0).show(ctx, |ui| {
@@ -149,8 +170,15 @@ impl CompareState {
                             }
                         }
                     });
-                if ui.button("Load").clicked() {
-                    self.load(ui.ctx(), scene, project_dir);
+                let load = ui.add_enabled(!self.busy(), egui::Button::new("Load"));
+                if load.clicked()
+                    && let Some(gpu) = gpu.clone()
+                {
+                    self.load(scene, project_dir, gpu);
+                }
+                if let Some(job) = &self.job {
+                    ui.spinner();
+                    ui.label(job.stage.as_str());
                 }
             });
             if let Some(e) = &self.error {
@@ -234,4 +262,39 @@ impl CompareState {
         self.open = open;
         go
     }
+}
+
+/// Reads the capture and its sidecar, exports `scene`, draws the preview for the
+/// capture's camera and compares the two.
+fn compute(
+    path: &Path,
+    scene: &Scene,
+    project_dir: PathBuf,
+    gpu: &Gpu,
+    job: &super::jobs::JobContext<Computed>,
+) -> anyhow::Result<Computed> {
+    use anyhow::Context as _;
+    let device = image::open(path)
+        .with_context(|| format!("cannot read the capture {}", path.display()))?
+        .to_rgb8();
+    let sidecar = read_sidecar(&path.with_extension("json"))?;
+    job.progress("exporting the map", None);
+    let bytes = crate::services::export::to_bytes(scene, project_dir, true)?;
+    let (map, _) = pbm::Map::read(&bytes).map_err(|e| anyhow::anyhow!("{e}"))?;
+    job.progress("drawing the preview", None);
+    let editor = preview(
+        gpu,
+        &map,
+        &sidecar,
+        device.width(),
+        device.height(),
+        sidecar.lod_bias.unwrap_or(1.0),
+    )?;
+    let figures = compare::compare(&device, &editor, &[], 32).map_err(anyhow::Error::msg)?;
+    Ok(Computed {
+        sidecar,
+        figures,
+        device,
+        editor,
+    })
 }

@@ -5,16 +5,12 @@
 //! `pebble_io::deploy`: staged, verified, safe to interrupt.
 
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use eframe::egui;
 use pebble_io::deploy::{self, DirVolume, Target};
 use pebble_model::Scene;
 
-enum Event {
-    Progress(String),
-    Done(Result<String, String>),
-}
+use super::jobs::Job;
 
 /// The Deploy menu's state and the running job, if any.
 #[derive(Default)]
@@ -23,7 +19,7 @@ pub struct DeployState {
     pub target: String,
     /// Sticks found when the menu last opened.
     pub found: Vec<Target>,
-    job: Option<Receiver<Event>>,
+    job: Option<Job<String>>,
     /// What the last job said (progress while running).
     pub status: Option<String>,
 }
@@ -54,43 +50,34 @@ impl DeployState {
             return Err("choose where to deploy first (Deploy menu)".into());
         }
         let scene = scene.clone();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let send = |e: Event| {
-                let _ = tx.send(e);
-            };
-            let result = (|| -> Result<String, String> {
-                send(Event::Progress("exporting…".into()));
-                let bytes = crate::services::export::to_bytes(&scene, project_dir, true)
-                    .map_err(|e| format!("export failed: {e:#}"))?;
-                let hash = pbm::fnv::fnv1a64(&bytes);
-                let plan = crate::services::deploy::plan(
-                    crate::services::deploy::DEFAULT_FOLDER,
-                    bytes,
-                    &scene.settings().export.runtime_tunables,
-                );
-                let volume = DirVolume { root: target };
-                let report = deploy::deploy(&volume, &plan, &mut |done, total| {
-                    send(Event::Progress(format!(
-                        "copying {:.0} %",
-                        100.0 * done as f64 / total.max(1) as f64
-                    )));
-                })
-                .map_err(|e| e.to_string())?;
-                Ok(format!(
-                    "deployed to {}: {} written, {} unchanged (map {hash:016x})",
-                    report.folder.display(),
-                    if report.written.is_empty() {
-                        "nothing".into()
-                    } else {
-                        report.written.join(", ")
-                    },
-                    report.skipped.len()
-                ))
-            })();
-            send(Event::Done(result));
+        let job = Job::spawn(target.clone(), "deploying…", move |job| {
+            job.progress("exporting…", None);
+            let bytes = crate::services::export::to_bytes(&scene, project_dir, true)
+                .map_err(|e| format!("export failed: {e:#}"))?;
+            let hash = pbm::fnv::fnv1a64(&bytes);
+            let plan = crate::services::deploy::plan(
+                crate::services::deploy::DEFAULT_FOLDER,
+                bytes,
+                &scene.settings().export.runtime_tunables,
+            );
+            let volume = DirVolume { root: target };
+            let report = deploy::deploy(&volume, &plan, &mut |done, total| {
+                let f = done as f64 / total.max(1) as f64;
+                job.progress(format!("copying {:.0} %", 100.0 * f), Some(f as f32));
+            })
+            .map_err(|e| e.to_string())?;
+            Ok(format!(
+                "deployed to {}: {} written, {} unchanged (map {hash:016x})",
+                report.folder.display(),
+                if report.written.is_empty() {
+                    "nothing".into()
+                } else {
+                    report.written.join(", ")
+                },
+                report.skipped.len()
+            ))
         });
-        self.job = Some(rx);
+        self.job = Some(job);
         self.status = Some("deploying…".into());
         Ok(())
     }
@@ -98,27 +85,17 @@ impl DeployState {
     /// Takes what the job reported since the last call; `Some` when it finished
     /// (Ok: what was done; Err: why not).
     pub fn poll(&mut self) -> Option<Result<String, String>> {
-        let rx = self.job.as_ref()?;
-        loop {
-            match rx.try_recv() {
-                Ok(Event::Progress(p)) => self.status = Some(p),
-                Ok(Event::Done(r)) => {
-                    self.job = None;
-                    self.status = Some(match &r {
-                        Ok(s) => s.clone(),
-                        Err(e) => format!("deploy failed: {e}"),
-                    });
-                    return Some(r);
-                }
-                Err(TryRecvError::Empty) => return None,
-                Err(TryRecvError::Disconnected) => {
-                    self.job = None;
-                    let e = "the deployment stopped unexpectedly".to_string();
-                    self.status = Some(e.clone());
-                    return Some(Err(e));
-                }
-            }
-        }
+        let job = self.job.as_mut()?;
+        let Some(r) = job.poll() else {
+            self.status = Some(job.stage.clone());
+            return None;
+        };
+        self.job = None;
+        self.status = Some(match &r {
+            Ok(s) => s.clone(),
+            Err(e) => format!("deploy failed: {e}"),
+        });
+        Some(r)
     }
 
     /// The Deploy menu: sticks found, the target folder, Export & Deploy.

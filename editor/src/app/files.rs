@@ -7,9 +7,9 @@
 //! jobs and dialogs and hands results back.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+use super::jobs::Job;
 
 use pebble_io::export::{ExportProgress, export_to_file};
 use pebble_io::import::{ImportOptions, Imported, import_file};
@@ -180,113 +180,49 @@ pub enum Pending {
     Close,
 }
 
-/// An export running on a helper thread.
-#[derive(Debug)]
-pub struct ExportJob {
-    pub path: PathBuf,
-    cancel: Arc<AtomicBool>,
-    rx: Receiver<JobEvent>,
-    /// The stage running and its share done (0..1).
-    pub stage: String,
-    pub fraction: f32,
-}
+/// An export running in the background (its result: what was written).
+pub type ExportJob = Job<String>;
 
-#[derive(Debug)]
-enum JobEvent {
-    Progress(String, f32),
-    Done(Result<String, String>),
-}
-
-impl ExportJob {
-    /// Exports `scene` (assets under `project_dir`) to `path` with the project's
-    /// export settings; the file is written atomically, only when complete.
-    pub fn start(scene: &Scene, project_dir: PathBuf, path: PathBuf) -> Self {
-        let scene = scene.clone();
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = channel();
-        let (flag, out) = (cancel.clone(), path.clone());
-        std::thread::spawn(move || {
-            let options = crate::services::export::options(&scene, project_dir);
-            let progress_tx = tx.clone();
-            let mut on_progress = move |p: ExportProgress| {
-                let f = if p.total == 0 {
-                    0.0
-                } else {
-                    p.done as f32 / p.total as f32
-                };
-                let _ = progress_tx.send(JobEvent::Progress(p.stage.to_string(), f));
+/// Exports `scene` (assets under `project_dir`) to `path` with the project's
+/// export settings, in the background; the file is written atomically, only when
+/// complete, and Cancel stops it within milliseconds.
+pub fn start_export(scene: &Scene, project_dir: PathBuf, path: PathBuf) -> ExportJob {
+    let scene = scene.clone();
+    let out = path.clone();
+    Job::spawn(path, "starting", move |job| {
+        let options = crate::services::export::options(&scene, project_dir);
+        let mut on_progress = |p: ExportProgress| {
+            let f = if p.total == 0 {
+                0.0
+            } else {
+                p.done as f32 / p.total as f32
             };
-            let result = export_to_file(&scene, &options, &out, &mut on_progress, &flag)
-                .map(|r| {
-                    format!(
-                        "exported {} ({} meshes, {} textures)",
-                        out.display(),
-                        r.meshes,
-                        r.textures
-                    )
-                })
-                .map_err(|e| format!("export to {} failed: {e}", out.display()));
-            let _ = tx.send(JobEvent::Done(result));
-        });
-        Self {
-            path,
-            cancel,
-            rx,
-            stage: "starting".into(),
-            fraction: 0.0,
-        }
-    }
-
-    pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
-
-    /// `Some` once finished: what was written, or why not (a cancel included).
-    pub fn poll(&mut self) -> Option<Result<String, String>> {
-        loop {
-            match self.rx.try_recv() {
-                Ok(JobEvent::Progress(stage, f)) => {
-                    self.stage = stage;
-                    self.fraction = f;
-                }
-                Ok(JobEvent::Done(r)) => return Some(r),
-                Err(TryRecvError::Empty) => return None,
-                Err(TryRecvError::Disconnected) => {
-                    return Some(Err("the export stopped unexpectedly".into()));
-                }
-            }
-        }
-    }
+            job.progress(p.stage, Some(f));
+        };
+        export_to_file(&scene, &options, &out, &mut on_progress, job.cancel_flag())
+            .map(|r| {
+                format!(
+                    "exported {} ({} meshes, {} textures)",
+                    out.display(),
+                    r.meshes,
+                    r.textures
+                )
+            })
+            .map_err(|e| format!("export to {} failed: {e}", out.display()))
+    })
 }
 
-/// An import running on a helper thread (reading and converting can take seconds
+/// An import running in the background (reading and converting can take seconds
 /// for a big glTF); its command is executed on the UI thread when it arrives.
-#[derive(Debug)]
-pub struct ImportJob {
-    pub path: PathBuf,
-    rx: Receiver<Result<Imported, String>>,
-}
+pub type ImportJob = Job<Imported>;
 
-impl ImportJob {
-    pub fn start(path: PathBuf, project_dir: PathBuf) -> Self {
-        let (tx, rx) = channel();
-        let file = path.clone();
-        std::thread::spawn(move || {
-            let options = ImportOptions::new(project_dir);
-            let r = import_file(&file, &options, &mut |_| {})
-                .map_err(|e| format!("cannot import {}: {e}", file.display()));
-            let _ = tx.send(r);
-        });
-        Self { path, rx }
-    }
-
-    pub fn poll(&self) -> Option<Result<Imported, String>> {
-        match self.rx.try_recv() {
-            Ok(r) => Some(r),
-            Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(Err("the import stopped unexpectedly".into())),
-        }
-    }
+pub fn start_import(path: PathBuf, project_dir: PathBuf) -> ImportJob {
+    let file = path.clone();
+    Job::spawn(path, "import", move |_| {
+        let options = ImportOptions::new(project_dir);
+        import_file(&file, &options, &mut |_| {})
+            .map_err(|e| format!("cannot import {}: {e}", file.display()))
+    })
 }
 
 /// Puts `path` first in `recent`, without duplicates, at most [`RECENT_MAX`].

@@ -21,6 +21,7 @@ pub mod file_dialog;
 pub mod files;
 pub mod gizmo;
 mod inspector;
+pub mod jobs;
 pub mod log;
 pub mod navigation;
 pub mod number_field;
@@ -924,11 +925,7 @@ impl PebbleApp {
             path.with_extension("pbm")
         };
         tracing::info!(target: "pebble", "exporting to {}", path.display());
-        self.export_job = Some(files::ExportJob::start(
-            &self.scene,
-            self.project_dir(),
-            path,
-        ));
+        self.export_job = Some(files::start_export(&self.scene, self.project_dir(), path));
     }
 
     /// Imports a glTF, TMD, image or .pbm into the scene in the background; it
@@ -939,7 +936,7 @@ impl PebbleApp {
             return;
         }
         self.message = format!("importing {}…", path.display());
-        self.import_job = Some(files::ImportJob::start(path, self.project_dir()));
+        self.import_job = Some(files::start_import(path, self.project_dir()));
     }
 
     fn open_dialog(&mut self, kind: files::DialogKind) {
@@ -1056,7 +1053,7 @@ impl PebbleApp {
                 }
             }
         }
-        if let Some(job) = &self.import_job {
+        if let Some(job) = &mut self.import_job {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
             if let Some(r) = job.poll() {
                 let path = job.path.clone();
@@ -1176,9 +1173,10 @@ impl PebbleApp {
                 .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -40.0))
                 .show(ctx, |ui| {
                     ui.label(job.path.display().to_string());
+                    let fraction = job.fraction.unwrap_or(0.0);
                     ui.add(
-                        egui::ProgressBar::new(job.fraction)
-                            .text(format!("{} {:.0} %", job.stage, job.fraction * 100.0))
+                        egui::ProgressBar::new(fraction)
+                            .text(format!("{} {:.0} %", job.stage, fraction * 100.0))
                             .desired_width(320.0),
                     );
                     cancel = ui.button("Cancel").clicked();
@@ -2621,7 +2619,13 @@ impl eframe::App for PebbleApp {
         self.modals_ui(&ctx);
         if self.compare.open {
             let dir = self.project_dir();
-            if self.compare.window_ui(&ctx, &self.scene, &dir) {
+            // The editor's own device draws the preview (no second device).
+            let gpu = frame.wgpu_render_state().map(|rs| Gpu {
+                device: rs.device.clone(),
+                queue: rs.queue.clone(),
+                info: rs.adapter.get_info(),
+            });
+            if self.compare.window_ui(&ctx, &self.scene, &dir, gpu) {
                 self.go_to_capture();
             }
         }

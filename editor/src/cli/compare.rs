@@ -100,7 +100,15 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let lod_bias = args.lod_bias.or(sidecar.lod_bias).unwrap_or(1.0);
-    let editor = preview(&map, &sidecar, device.width(), device.height(), lod_bias)?;
+    let gpu = pebble_render::Gpu::headless()?;
+    let editor = preview(
+        &gpu,
+        &map,
+        &sidecar,
+        device.width(),
+        device.height(),
+        lod_bias,
+    )?;
     let c =
         compare::compare(&device, &editor, &masks, args.threshold).map_err(anyhow::Error::msg)?;
     write_report(

@@ -71,8 +71,9 @@ pub fn read_sidecar(path: &Path) -> anyhow::Result<Sidecar> {
 }
 
 /// The editor's PSP-look picture of `map` for a capture's sidecar, at the capture's
-/// size.
+/// size, drawn on `gpu` (the editor passes its own device; the command line opens one).
 pub fn preview(
+    gpu: &Gpu,
     map: &pbm::Map,
     sidecar: &Sidecar,
     width: u32,
@@ -81,8 +82,7 @@ pub fn preview(
 ) -> anyhow::Result<image::RgbImage> {
     let mut scene = DrawScene::from_map(map);
     scene.environment = Environment::preset(&sidecar.environment);
-    let gpu = Gpu::headless()?;
-    let renderer = Renderer::new(&gpu, scene)?;
+    let renderer = Renderer::new(gpu, scene)?;
     let mut camera = Camera::psp(sidecar.position, sidecar.yaw, sidecar.pitch);
     camera.fov_y_deg = sidecar.fov;
     let options = RenderOptions {
