@@ -464,7 +464,7 @@ impl PebbleApp {
             self.history
                 .execute_continuous(&mut self.scene, command, edit_key(id.0, field))
         {
-            self.message = e.to_string();
+            self.status.error(e.to_string());
         }
     }
 
@@ -474,7 +474,7 @@ impl PebbleApp {
             self.history
                 .execute_continuous(&mut self.scene, command, edit_key(id.0, 0xFFFF))
         {
-            self.message = e.to_string();
+            self.status.error(e.to_string());
         }
     }
 
@@ -485,7 +485,7 @@ impl PebbleApp {
         if let Err(e) = self.history.execute(&mut self.scene, command) {
             match form.committed {
                 Some(field) => number_field::reject(ctx, field, e.to_string()),
-                None => self.message = e.to_string(),
+                None => self.status.error(e.to_string()),
             }
         }
     }

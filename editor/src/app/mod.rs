@@ -26,6 +26,7 @@ pub mod log;
 pub mod navigation;
 pub mod number_field;
 pub mod preferences;
+pub mod status;
 pub mod ui_cache;
 pub mod view_cube;
 pub mod viewport;
@@ -145,12 +146,12 @@ pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Resu
 
 /// Builds the viewport's GPU scene for `scene` (assets beside `path`) and puts it
 /// in egui_wgpu's callback resources, replacing any before; logs the renderer's
-/// warnings and returns the status message.
+/// warnings and returns the status line to show.
 fn install_viewport(
     rs: &eframe::egui_wgpu::RenderState,
     scene: &Scene,
     path: &Path,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<status::Status> {
     let gpu = Gpu {
         device: rs.device.clone(),
         queue: rs.queue.clone(),
@@ -162,10 +163,11 @@ fn install_viewport(
     for w in &sync.warnings {
         tracing::warn!(target: "pebble", "{w}");
     }
-    let message = match sync.warnings.first() {
-        Some(w) => format!("{} warning(s): {w}", sync.warnings.len()),
-        None => format!("opened {}", path.display()),
-    };
+    let mut message = status::Status::default();
+    match sync.warnings.first() {
+        Some(w) => message.warn(format!("{} warning(s): {w}", sync.warnings.len())),
+        None => message.info(format!("opened {}", path.display())),
+    }
     rs.renderer
         .write()
         .callback_resources
@@ -280,7 +282,8 @@ pub struct PebbleApp {
     overlays: bool,
     overlay: Option<(u64, Arc<Overlay>)>,
     hovered: Option<u32>,
-    message: String,
+    /// The status line.
+    status: status::Status,
     /// A gizmo drag in progress.
     drag: Option<GizmoDrag>,
     /// W / E / R: what the gizmo does (Q toggles the preferences' gizmo space).
@@ -346,10 +349,9 @@ pub struct PebbleApp {
     pub show_about: bool,
     /// The outliner's name filter.
     outliner_search: String,
-    /// The Log panel: its buffer and filters; the status message last logged.
+    /// The Log panel: its buffer and filters.
     log: log::LogBuffer,
     log_view: log::LogView,
-    logged_message: String,
     /// A file dialog open on its thread.
     dialog: Option<files::Dialog>,
     /// An action waiting for "save your changes?".
@@ -500,7 +502,7 @@ impl PebbleApp {
             overlays: true,
             overlay: None,
             hovered: None,
-            message,
+            status: message,
             drag: None,
             gizmo_mode: gizmo::Mode::default(),
             viewport: egui::Rect::NOTHING,
@@ -542,7 +544,6 @@ impl PebbleApp {
             outliner_search: String::new(),
             log,
             log_view: log::LogView::default(),
-            logged_message: String::new(),
             dialog: None,
             pending: None,
             recovery,
@@ -592,7 +593,7 @@ impl PebbleApp {
 
     fn run_command(&mut self, command: impl pebble_model::Command) {
         if let Err(e) = self.history.execute(&mut self.scene, command) {
-            self.message = format!("{e}");
+            self.status.error(format!("{e}"));
         }
     }
 
@@ -789,12 +790,14 @@ impl PebbleApp {
             Ok(()) => {
                 self.history.mark_saved();
                 self.autosave.saved(&self.path, std::time::Instant::now());
-                self.message = format!("saved {}", self.path.display());
+                self.status.info(format!("saved {}", self.path.display()));
                 files::push_recent(&mut self.prefs.recent, &self.path);
                 true
             }
             Err(e) => {
-                self.message = format!("cannot save: {e} — your work is still open; try Save As");
+                self.status.error(format!(
+                    "cannot save: {e} — your work is still open; try Save As"
+                ));
                 false
             }
         }
@@ -865,7 +868,7 @@ impl PebbleApp {
                 self.recovery = project::find_recovery(&path);
                 self.next_scene = Some((scene, path, false));
             }
-            Err(e) => self.message = format!("cannot open: {e}"),
+            Err(e) => self.status.error(format!("cannot open: {e}")),
         }
     }
 
@@ -880,7 +883,9 @@ impl PebbleApp {
         // autosave and imports live there until Save As names it.
         match project::new_untitled(&self.data_dir) {
             Ok(path) => self.next_scene = Some((Scene::new(), path, true)),
-            Err(e) => self.message = format!("cannot start a new project: {e}"),
+            Err(e) => self
+                .status
+                .error(format!("cannot start a new project: {e}")),
         }
     }
 
@@ -908,7 +913,7 @@ impl PebbleApp {
                 format!("Create {item}"),
                 vec![e],
             )),
-            Err(e) => self.message = e,
+            Err(e) => self.status.error(e),
         }
     }
 
@@ -916,7 +921,7 @@ impl PebbleApp {
     /// Cancel).
     pub fn export_to(&mut self, path: PathBuf) {
         if self.export_job.is_some() {
-            self.message = "an export is already running".into();
+            self.status.warn("an export is already running");
             return;
         }
         let path = if path.extension().is_some_and(|e| e == "pbm") {
@@ -932,10 +937,10 @@ impl PebbleApp {
     /// arrives as one undoable step.
     pub fn import_path(&mut self, path: PathBuf) {
         if self.import_job.is_some() {
-            self.message = "an import is already running".into();
+            self.status.warn("an import is already running");
             return;
         }
-        self.message = format!("importing {}…", path.display());
+        self.status.info(format!("importing {}…", path.display()));
         self.import_job = Some(files::start_import(path, self.project_dir()));
     }
 
@@ -974,7 +979,7 @@ impl PebbleApp {
             files::Dialog::system(kind, &dir, name)
         } else {
             if !self.prefs.own_file_dialog {
-                self.message = "no system file dialog here (no XDG desktop portal with a file chooser, no zenity): using Pebble's own".into();
+                self.status.warn("no system file dialog here (no XDG desktop portal with a file chooser, no zenity): using Pebble's own");
             }
             files::Dialog::in_app(kind, &dir, name)
         });
@@ -990,12 +995,12 @@ impl PebbleApp {
         unsaved: bool,
     ) {
         let Some(rs) = frame.wgpu_render_state() else {
-            self.message = "no GPU renderer".into();
+            self.status.error("no GPU renderer");
             return;
         };
         match install_viewport(rs, &scene, &path) {
             Ok(message) => {
-                self.message = message;
+                self.status = message;
                 self.scene = scene;
                 self.history = History::new(500);
                 if unsaved {
@@ -1015,7 +1020,9 @@ impl PebbleApp {
                     self.orbit.frame(b.min, b.max);
                 }
             }
-            Err(e) => self.message = format!("cannot show {}: {e}", path.display()),
+            Err(e) => self
+                .status
+                .error(format!("cannot show {}: {e}", path.display())),
         }
     }
 
@@ -1047,10 +1054,7 @@ impl PebbleApp {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
             if let Some(r) = job.poll() {
                 self.export_job = None;
-                match r {
-                    Ok(m) => self.message = m,
-                    Err(e) => self.message = e,
-                }
+                self.status.outcome(r);
             }
         }
         if let Some(job) = &mut self.import_job {
@@ -1063,12 +1067,13 @@ impl PebbleApp {
                         let command = imported.command.without_settings();
                         let n = command.entities().len();
                         self.run_command(command);
-                        self.message = format!("imported {} ({n} entities)", path.display());
+                        self.status
+                            .info(format!("imported {} ({n} entities)", path.display()));
                         for w in &imported.report.warnings {
                             tracing::warn!(target: "pebble", "{}: {w}", path.display());
                         }
                     }
-                    Err(e) => self.message = e,
+                    Err(e) => self.status.error(e),
                 }
             }
         }
@@ -1149,16 +1154,16 @@ impl PebbleApp {
                     }
                     Err(e) => {
                         self.recovery = None;
-                        self.message = format!(
+                        self.status.error(format!(
                             "cannot restore: {e} (the file is kept: {})",
                             info.path.display()
-                        );
+                        ));
                     }
                 },
                 Some(false) => {
                     self.recovery = None;
                     if let Err(e) = project::discard_recovery(&info) {
-                        self.message = format!("{e}");
+                        self.status.error(format!("{e}"));
                     }
                     project::remove_untitled(&info.project, &self.data_dir);
                 }
@@ -1634,7 +1639,7 @@ impl PebbleApp {
     pub fn export_and_deploy(&mut self) {
         let dir = self.project_dir();
         if let Err(e) = self.deploy.start(&self.scene, dir) {
-            self.message = e;
+            self.status.error(e);
         }
     }
 
@@ -1777,7 +1782,7 @@ impl PebbleApp {
         if let Some(to) = jump
             && let Err(e) = self.history.jump_to(&mut self.scene, to)
         {
-            self.message = format!("cannot redo: {e}");
+            self.status.error(format!("cannot redo: {e}"));
         }
     }
 
@@ -2142,7 +2147,7 @@ impl PebbleApp {
                     SetTransforms::new(name, moved),
                     u64::MAX,
                 ) {
-                    self.message = e.to_string();
+                    self.status.error(e.to_string());
                 }
             } else if !response.dragged() {
                 self.history.end_edit();
@@ -2186,7 +2191,7 @@ impl PebbleApp {
                             }
                             picked = Some(ids);
                         }
-                        Err(e) => self.message = format!("pick failed: {e}"),
+                        Err(e) => self.status.error(format!("pick failed: {e}")),
                     }
                 }
                 // Hover highlight: a pick is an ID pass and a wait for the GPU, so
@@ -2245,7 +2250,7 @@ impl PebbleApp {
                             }
                             picked = Some(ids);
                         }
-                        Err(e) => self.message = format!("box select failed: {e}"),
+                        Err(e) => self.status.error(format!("box select failed: {e}")),
                     }
                     self.box_start = None;
                 }
@@ -2405,7 +2410,7 @@ impl PebbleApp {
                 ui.colored_label(egui::Color32::LIGHT_RED, e);
             }
             ui.separator();
-            ui.label(&self.message);
+            self.status.ui(ui);
             if let Some(status) = &self.deploy.status {
                 ui.separator();
                 if status.starts_with("deploy failed") {
@@ -2573,7 +2578,7 @@ impl eframe::App for PebbleApp {
                 self.autosave
                     .tick(std::time::Instant::now(), &self.path, &self.scene, dirty)
             {
-                self.message = format!("autosave failed: {e}");
+                self.status.error(format!("autosave failed: {e}"));
             }
         }
         // Bring requested panels to the front of their tab groups.
@@ -2631,7 +2636,7 @@ impl eframe::App for PebbleApp {
         }
         if self.deploy.busy() {
             if let Some(Err(e)) = self.deploy.poll() {
-                self.message = format!("deploy failed: {e}");
+                self.status.error(format!("deploy failed: {e}"));
             }
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
@@ -2769,16 +2774,6 @@ impl eframe::App for PebbleApp {
             && b.measuring_editor()
         {
             b.ui_times.push(ui_start.elapsed());
-        }
-        // Every status message also goes to the log.
-        if self.message != self.logged_message {
-            self.logged_message = self.message.clone();
-            let m = &self.message;
-            if m.contains("cannot") || m.contains("failed") || m.contains("error") {
-                tracing::error!(target: "pebble", "{m}");
-            } else {
-                tracing::info!(target: "pebble", "{m}");
-            }
         }
     }
 
