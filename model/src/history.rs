@@ -26,7 +26,22 @@ pub struct History {
     base_state: u64,
     saved_state: Option<u64>,
     /// The continuous edit the top entry belongs to, while it is still going on.
-    open_edit: Option<u64>,
+    open_edit: Option<EditKey>,
+    /// The redo list as it was when the open edit began, so that cancelling the
+    /// edit gives it back.
+    redo_before_edit: Option<Vec<Entry>>,
+}
+
+/// Which continuous edit a step belongs to: steps with the same key, one after
+/// another, merge into one undo entry (a gizmo drag, a colour being dragged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EditKey {
+    /// One field of one entity (by the field's number in its editor).
+    Entity { id: u32, field: u32 },
+    /// A material's properties.
+    Material { id: u32 },
+    /// The viewport's gizmo drag (one at a time).
+    Gizmo,
 }
 
 /// One row of the history panel.
@@ -53,6 +68,7 @@ impl History {
             base_state: 0,
             saved_state: Some(0),
             open_edit: None,
+            redo_before_edit: None,
         }
     }
 
@@ -81,7 +97,7 @@ impl History {
         &mut self,
         scene: &mut Scene,
         command: impl Command,
-        edit: u64,
+        edit: EditKey,
     ) -> Result<(), CommandError> {
         self.execute_boxed(scene, Box::new(command), Some(edit))
     }
@@ -90,9 +106,15 @@ impl History {
         &mut self,
         scene: &mut Scene,
         mut command: Box<dyn Command>,
-        edit: Option<u64>,
+        edit: Option<EditKey>,
     ) -> Result<(), CommandError> {
         command.apply(scene)?;
+        if edit.is_some() && edit != self.open_edit {
+            // A new continuous edit: keep the redo list aside until it ends.
+            self.redo_before_edit = Some(std::mem::take(&mut self.redo));
+        } else if edit.is_none() {
+            self.redo_before_edit = None;
+        }
         self.redo.clear();
         if let (Some(edit), Some(open)) = (edit, self.open_edit)
             && edit == open
@@ -119,11 +141,33 @@ impl History {
     /// Ends the continuous edit in progress (mouse released).
     pub fn end_edit(&mut self) {
         self.open_edit = None;
+        self.redo_before_edit = None;
+    }
+
+    /// Takes back the continuous edit `edit` if it is the one in progress: the
+    /// scene, the undo and redo lists and the saved state are exactly as before it
+    /// began (but for the oldest entries its first step pushed past the history's
+    /// limit). An edit that made no step yet (or another edit) leaves everything
+    /// alone. Returns whether there was something to take back.
+    pub fn cancel_edit(&mut self, scene: &mut Scene, edit: EditKey) -> bool {
+        if self.open_edit != Some(edit) {
+            return false;
+        }
+        self.open_edit = None;
+        let Some(mut entry) = self.undo.pop_back() else {
+            return false;
+        };
+        entry.command.revert(scene);
+        if let Some(redo) = self.redo_before_edit.take() {
+            self.redo = redo;
+        }
+        true
     }
 
     /// Undoes the last step; returns its name.
     pub fn undo(&mut self, scene: &mut Scene) -> Option<String> {
         self.open_edit = None;
+        self.redo_before_edit = None;
         let mut entry = self.undo.pop_back()?;
         entry.command.revert(scene);
         let name = entry.command.name();
@@ -135,6 +179,7 @@ impl History {
     /// applies is dropped with the rest of the redo list.
     pub fn redo(&mut self, scene: &mut Scene) -> Option<Result<String, CommandError>> {
         self.open_edit = None;
+        self.redo_before_edit = None;
         let mut entry = self.redo.pop()?;
         if let Err(e) = entry.command.apply(scene) {
             self.redo.clear();

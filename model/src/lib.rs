@@ -21,7 +21,7 @@ pub mod scene;
 
 pub use command::{Command, CommandError, CommandGroup};
 pub use entity::{Entity, EntityKind, Kind};
-pub use history::History;
+pub use history::{EditKey, History};
 pub use id::{EntityId, LayerId, MaterialId};
 pub use material::Material;
 pub use math::{Aabb, Transform};

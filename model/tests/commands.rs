@@ -7,7 +7,7 @@ use glam::{Vec2, Vec3};
 use pebble_model::command::*;
 use pebble_model::entity::EntityKind;
 use pebble_model::scene::SceneSettings;
-use pebble_model::{EntityId, History, Kind, Transform};
+use pebble_model::{EditKey, EntityId, History, Kind, Transform};
 
 #[test]
 fn removing_a_group_removes_its_subtree_and_undo_restores_order_and_selection() {
@@ -161,7 +161,11 @@ fn continuous_edits_merge_into_one_step() {
     for k in 1..=30 {
         let t = Transform::from_translation(Vec3::new(k as f32 * 0.1, 0.0, 0.0));
         history
-            .execute_continuous(&mut scene, SetTransforms::new("Move", vec![(ids[3], t)]), 7)
+            .execute_continuous(
+                &mut scene,
+                SetTransforms::new("Move", vec![(ids[3], t)]),
+                EditKey::Gizmo,
+            )
             .expect("drag");
     }
     history.end_edit();
@@ -172,13 +176,68 @@ fn continuous_edits_merge_into_one_step() {
     // A new drag after the mouse was released is its own step.
     let t = Transform::from_translation(Vec3::X);
     history
-        .execute_continuous(&mut scene, SetTransforms::new("Move", vec![(ids[3], t)]), 7)
+        .execute_continuous(
+            &mut scene,
+            SetTransforms::new("Move", vec![(ids[3], t)]),
+            EditKey::Gizmo,
+        )
         .expect("drag");
     history.end_edit();
     history
-        .execute_continuous(&mut scene, SetTransforms::new("Move", vec![(ids[3], t)]), 7)
+        .execute_continuous(
+            &mut scene,
+            SetTransforms::new("Move", vec![(ids[3], t)]),
+            EditKey::Gizmo,
+        )
         .expect("drag");
     assert_eq!(history.position(), steps + 2);
+}
+
+/// Cancelling a drag (Esc) puts back exactly what was there: the scene, the undo
+/// list (an earlier step of the same name included) and the redo list; a drag that
+/// never moved takes nothing back.
+#[test]
+fn a_cancelled_continuous_edit_restores_everything_as_it_was() {
+    let (mut scene, mut history, _, ids) = small_scene();
+    let start = scene.entity(ids[3]).expect("C").transform;
+    let moved = |x: f32| {
+        SetTransforms::new(
+            "Move",
+            vec![(ids[3], Transform::from_translation(Vec3::new(x, 0.0, 0.0)))],
+        )
+    };
+    // An earlier "Move", undone: it sits on the redo list.
+    history.execute(&mut scene, moved(5.0)).expect("move");
+    history.execute(&mut scene, moved(6.0)).expect("move");
+    history.undo(&mut scene);
+    let (undo_before, redo_before) = (history.undo_name(), history.redo_name());
+    let position = history.position();
+    let at = scene.entity(ids[3]).expect("C").transform;
+
+    // A drag pressed but not moved yet: Esc takes nothing back.
+    assert!(!history.cancel_edit(&mut scene, EditKey::Gizmo));
+    assert_eq!(history.position(), position);
+    assert_eq!(history.undo_name(), undo_before, "the earlier Move stays");
+
+    for k in 1..=10 {
+        history
+            .execute_continuous(&mut scene, moved(k as f32), EditKey::Gizmo)
+            .expect("drag");
+    }
+    assert!(
+        history.redo_name().is_none(),
+        "a new edit hides the redo list"
+    );
+    assert!(history.cancel_edit(&mut scene, EditKey::Gizmo));
+    assert_eq!(scene.entity(ids[3]).expect("C").transform, at);
+    assert_eq!(history.position(), position);
+    assert_eq!(history.undo_name(), undo_before);
+    assert_eq!(history.redo_name(), redo_before, "and gives it back");
+    // The redo still works, and undoing goes back to the very start.
+    assert!(history.redo(&mut scene).is_some_and(|r| r.is_ok()));
+    history.undo(&mut scene);
+    history.undo(&mut scene);
+    assert_eq!(scene.entity(ids[3]).expect("C").transform, start);
 }
 
 #[test]
@@ -334,7 +393,11 @@ fn editing_a_primitive_regenerates_it_and_a_slider_drag_is_one_step() {
             size: Vec3::new(1.0 + k as f32 * 0.1, 2.0, 3.0),
         };
         history
-            .execute_continuous(&mut scene, SetPrimitive::new(ids[3], p), 42)
+            .execute_continuous(
+                &mut scene,
+                SetPrimitive::new(ids[3], p),
+                EditKey::Entity { id: 3, field: 42 },
+            )
             .expect("resize");
     }
     history.end_edit();
@@ -394,7 +457,11 @@ fn a_merged_primitive_drag_redoes_to_its_last_step() {
     ];
     for p in steps {
         history
-            .execute_continuous(&mut scene, SetPrimitive::new(ids[3], p), 9)
+            .execute_continuous(
+                &mut scene,
+                SetPrimitive::new(ids[3], p),
+                EditKey::Entity { id: 3, field: 9 },
+            )
             .expect("drag");
     }
     history.end_edit();

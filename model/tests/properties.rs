@@ -80,7 +80,7 @@ fn faces_of(scene: &Scene, id: EntityId) -> usize {
 }
 
 /// The command an op stands for in the current scene, if it makes sense there.
-fn command(scene: &Scene, op: &Op) -> Option<(Box<dyn Command>, Option<u64>)> {
+fn command(scene: &Scene, op: &Op) -> Option<(Box<dyn Command>, Option<pebble_model::EditKey>)> {
     let c: Box<dyn Command> = match op {
         Op::AddBox(m, p) => {
             let mat = pick_material(scene, *m)?;
@@ -132,7 +132,10 @@ fn command(scene: &Scene, op: &Op) -> Option<(Box<dyn Command>, Option<u64>)> {
                     (*id, t)
                 })
                 .collect();
-            let edit = continuous.then_some(ids[0].0 as u64);
+            let edit = continuous.then_some(pebble_model::EditKey::Entity {
+                id: ids[0].0,
+                field: 0,
+            });
             return Some((Box::new(SetTransforms::new("Move", after)), edit));
         }
         Op::Rename(k) => {
@@ -170,7 +173,7 @@ fn command(scene: &Scene, op: &Op) -> Option<(Box<dyn Command>, Option<u64>)> {
             m.double_sided = *v < 0;
             return Some((
                 Box::new(SetMaterial::new(id, m)),
-                Some(1_000_000 + u64::from(id.0)),
+                Some(pebble_model::EditKey::Material { id: id.0 }),
             ));
         }
         Op::Assign(e, f, m) => {
@@ -216,7 +219,7 @@ fn command(scene: &Scene, op: &Op) -> Option<(Box<dyn Command>, Option<u64>)> {
             };
             return Some((
                 Box::new(SetPrimitive::new(id, p)),
-                continuous.then_some(2_000_000 + u64::from(id.0)),
+                continuous.then_some(pebble_model::EditKey::Entity { id: id.0, field: 1 }),
             ));
         }
         Op::Undo | Op::Redo => return None,

@@ -10,15 +10,10 @@ use pebble_model::command::{SetEntity, SetMaterial, SetPrimitive, SetTransforms}
 use pebble_model::entity::{EntityKind, GeometrySource, Light, Limit, limits};
 use pebble_model::glam::{EulerRot, Quat, Vec3};
 use pebble_model::material::AlphaMode;
-use pebble_model::{Command, Entity, EntityId, Material, MaterialId, Primitive};
+use pebble_model::{Command, EditKey, Entity, EntityId, Material, MaterialId, Primitive};
 
 use super::PebbleApp;
 use super::number_field::{self, Field, NumberField};
-
-/// A continuous-edit key for one field of one thing.
-fn edit_key(id: u32, field: u32) -> u64 {
-    (u64::from(id) << 16) | u64::from(field)
-}
 
 /// The numeric fields of one thing (an entity, a material): their ids, under
 /// `base`, and the field that committed this frame, where a command's refusal is
@@ -460,20 +455,22 @@ impl PebbleApp {
     /// A continuous edit (a colour being dragged, a checkbox).
     fn edit_entity(&mut self, id: EntityId, field: u32, after: Entity) {
         let command = SetEntity::new("Edit", after);
-        if let Err(e) =
-            self.history
-                .execute_continuous(&mut self.scene, command, edit_key(id.0, field))
-        {
+        if let Err(e) = self.history.execute_continuous(
+            &mut self.scene,
+            command,
+            EditKey::Entity { id: id.0, field },
+        ) {
             self.status.error(e.to_string());
         }
     }
 
     fn edit_material(&mut self, id: MaterialId, after: Material) {
         let command = SetMaterial::new(id, after);
-        if let Err(e) =
-            self.history
-                .execute_continuous(&mut self.scene, command, edit_key(id.0, 0xFFFF))
-        {
+        if let Err(e) = self.history.execute_continuous(
+            &mut self.scene,
+            command,
+            EditKey::Material { id: id.0 },
+        ) {
             self.status.error(e.to_string());
         }
     }

@@ -2122,11 +2122,10 @@ impl PebbleApp {
             let name = drag.gizmo.mode.name();
             let escape = ui.input(|i| i.key_pressed(egui::Key::Escape));
             if escape {
-                // Back to where the drag began: the drag's steps are one undo entry.
-                self.history.end_edit();
-                if self.history.undo_name().is_some_and(|n| n == name) {
-                    self.history.undo(&mut self.scene);
-                }
+                // Back to exactly where the drag began (a drag that has not moved
+                // yet leaves the history alone, whatever its last step is called).
+                self.history
+                    .cancel_edit(&mut self.scene, pebble_model::EditKey::Gizmo);
                 self.drag = None;
             } else if response.dragged_by(egui::PointerButton::Primary)
                 && let Some(cursor) = cursor
@@ -2145,7 +2144,7 @@ impl PebbleApp {
                 if let Err(e) = self.history.execute_continuous(
                     &mut self.scene,
                     SetTransforms::new(name, moved),
-                    u64::MAX,
+                    pebble_model::EditKey::Gizmo,
                 ) {
                     self.status.error(e.to_string());
                 }
