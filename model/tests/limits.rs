@@ -80,8 +80,8 @@ fn a_trigger_of_negative_size_is_refused() {
     );
 }
 
-#[test]
-fn a_scale_of_zero_or_1e30_is_refused_and_a_mirror_is_not() {
+/// A scene holding one stone box at the origin.
+fn one_box() -> (Scene, History, Vec<pebble_model::EntityId>) {
     let mut scene = Scene::new();
     let mut history = History::default();
     let m = add_material(&mut scene, &mut history, "Stone");
@@ -90,6 +90,12 @@ fn a_scale_of_zero_or_1e30_is_refused_and_a_mirror_is_not() {
         &mut history,
         vec![box_entity("Box", m, Vec3::ZERO)],
     );
+    (scene, history, ids)
+}
+
+#[test]
+fn a_scale_of_zero_or_1e30_is_refused_and_a_mirror_is_not() {
+    let (mut scene, mut history, ids) = one_box();
     let t = scene.entity(ids[0]).expect("box").transform;
     for (scale, reason) in [
         (0.0, "scale x must be between 0.001 and 1000"),
@@ -124,14 +130,7 @@ fn a_scale_of_zero_or_1e30_is_refused_and_a_mirror_is_not() {
 
 #[test]
 fn primitive_parameters_out_of_range_are_refused() {
-    let mut scene = Scene::new();
-    let mut history = History::default();
-    let m = add_material(&mut scene, &mut history, "Stone");
-    let ids = add(
-        &mut scene,
-        &mut history,
-        vec![box_entity("Box", m, Vec3::ZERO)],
-    );
+    let (mut scene, mut history, ids) = one_box();
     for (p, reason) in [
         (
             Primitive::Cylinder {
