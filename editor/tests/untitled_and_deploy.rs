@@ -36,7 +36,9 @@ fn untitled_work_is_autosaved_to_the_data_folder_and_offered_back() {
     );
 
     // Some work, then more than the autosave interval.
-    harness.state_mut().create("Box");
+    harness
+        .state_mut()
+        .create(pebble_editor::app::create::CreateItem::Box);
     harness.run_steps(2);
     assert!(harness.state().is_dirty());
     std::thread::sleep(Duration::from_millis(1100));
@@ -132,7 +134,9 @@ fn a_crash_keeps_the_unsaved_work_for_the_next_start() {
     let (path, d) = (project_path.clone(), data.clone());
     let crashed = std::thread::spawn(move || {
         let mut harness = harness_with_data_dir(path, true, d).expect("the app starts");
-        harness.state_mut().create("Box");
+        harness
+            .state_mut()
+            .create(pebble_editor::app::create::CreateItem::Box);
         harness.run_steps(2);
         assert!(harness.state().is_dirty());
         panic!("a crash in the middle of work");

@@ -153,9 +153,8 @@ fn tour() -> Option<Vec<Step>> {
         ),
         (
             "Create",
-            pebble_editor::app::create::ITEMS
-                .iter()
-                .flat_map(|(_, items)| items.iter().copied())
+            pebble_editor::app::create::all()
+                .map(pebble_editor::app::create::CreateItem::label)
                 .collect(),
         ),
         ("Edit", vec!["Undo", "Redo"]),

@@ -12,6 +12,7 @@
 //! the History and Assets windows; Export & Deploy ([`deploy`]) and the Compare
 //! panel ([`compare`]).
 
+pub mod action;
 pub mod assets;
 pub mod bench;
 pub mod compare;
@@ -43,6 +44,7 @@ use pebble_model::history::History;
 use pebble_model::{EntityId, Scene, Transform, project};
 use pebble_render::{Gpu, Overlay, OverlayOptions, RenderOptions, SceneSync};
 
+use action::Action;
 use navigation::{OrbitCamera, ZOOM_STEP};
 use preferences::Preferences;
 use viewport::{ViewportCallback, ViewportResources};
@@ -891,9 +893,9 @@ impl PebbleApp {
 
     /// Creates a Create-menu item where the view looks, selected, as one undoable
     /// step (a mesh in a project without materials first gets a "Default" one).
-    pub fn create(&mut self, item: &str) {
+    pub fn create(&mut self, item: create::CreateItem) {
         let mut material = self.scene.materials().next().map(|(id, _)| id);
-        if material.is_none() && create::needs_material(item) {
+        if material.is_none() && item.needs_material() {
             let before: Vec<pebble_model::MaterialId> =
                 self.scene.materials().map(|(id, _)| id).collect();
             self.run_command(pebble_model::command::AddMaterial::new(
@@ -910,7 +912,7 @@ impl PebbleApp {
         }
         match create::entity(item, self.view_goal().pivot, material) {
             Ok(e) => self.run_command(pebble_model::command::AddEntities::new(
-                format!("Create {item}"),
+                format!("Create {}", item.label()),
                 vec![e],
             )),
             Err(e) => self.status.error(e),
@@ -1340,15 +1342,67 @@ impl PebbleApp {
         }
     }
 
+    /// Carries out a user action (from a menu, a key or a test): the one place each
+    /// action's effect is written.
+    pub fn run_action(&mut self, ctx: &egui::Context, action: Action) {
+        use navigation::Face;
+        match action {
+            Action::New => self.new_project(),
+            Action::Open => self.open_dialog(files::DialogKind::Open),
+            Action::Save => {
+                self.save();
+            }
+            Action::SaveAs => self.open_dialog(files::DialogKind::SaveAs),
+            Action::Import => self.open_dialog(files::DialogKind::Import),
+            Action::Export => self.open_dialog(files::DialogKind::Export),
+            Action::Preferences => self.show_preferences = true,
+            Action::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            Action::Undo => {
+                self.history.undo(&mut self.scene);
+            }
+            Action::Redo => {
+                if let Some(Err(e)) = self.history.redo(&mut self.scene) {
+                    self.status.error(format!("cannot redo: {e}"));
+                }
+            }
+            Action::FrameSelection => self.frame_selection(),
+            Action::FrameAll => self.frame_all(),
+            Action::GizmoMove => self.gizmo_mode = gizmo::Mode::Translate,
+            Action::GizmoRotate => self.gizmo_mode = gizmo::Mode::Rotate,
+            Action::GizmoScale => self.gizmo_mode = gizmo::Mode::Scale,
+            Action::ToggleGizmoSpace => {
+                self.prefs.gizmo_space = match self.prefs.gizmo_space {
+                    gizmo::Space::World => gizmo::Space::Local,
+                    gizmo::Space::Local => gizmo::Space::World,
+                };
+            }
+            Action::ViewTop => self.ortho_view(Face::Top),
+            Action::ViewBottom => self.ortho_view(Face::Bottom),
+            Action::ViewFront => self.ortho_view(Face::Front),
+            Action::ViewBack => self.ortho_view(Face::Back),
+            Action::ViewRight => self.ortho_view(Face::Right),
+            Action::ViewLeft => self.ortho_view(Face::Left),
+            Action::ToggleProjection => self.toggle_projection(),
+            Action::Create(item) => self.create(item),
+        }
+    }
+
+    /// A menu entry for `action`, carried out when clicked.
+    fn action_button(&mut self, ui: &mut egui::Ui, action: Action, enabled: bool) {
+        if ui
+            .add_enabled(enabled, egui::Button::new(action.menu_text()))
+            .clicked()
+        {
+            let ctx = ui.ctx().clone();
+            self.run_action(&ctx, action);
+        }
+    }
+
     fn menu_ui(&mut self, ui: &mut egui::Ui) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
-                if ui.button("New  (Ctrl+N)").clicked() {
-                    self.new_project();
-                }
-                if ui.button("Open…  (Ctrl+O)").clicked() {
-                    self.open_dialog(files::DialogKind::Open);
-                }
+                self.action_button(ui, Action::New, true);
+                self.action_button(ui, Action::Open, true);
                 ui.menu_button("Open recent", |ui| {
                     if self.prefs.recent.is_empty() {
                         ui.label("(none yet)");
@@ -1365,60 +1419,33 @@ impl PebbleApp {
                     }
                 });
                 ui.separator();
-                if ui.button("Save  (Ctrl+S)").clicked() {
-                    self.save();
-                }
-                if ui.button("Save As…  (Ctrl+Shift+S)").clicked() {
-                    self.open_dialog(files::DialogKind::SaveAs);
-                }
+                self.action_button(ui, Action::Save, true);
+                self.action_button(ui, Action::SaveAs, true);
                 ui.separator();
-                if ui
-                    .add_enabled(
-                        self.import_job.is_none(),
-                        egui::Button::new("Import…  (glTF, TMD, image, .pbm)"),
-                    )
-                    .clicked()
-                {
-                    self.open_dialog(files::DialogKind::Import);
-                }
-                if ui
-                    .add_enabled(
-                        self.export_job.is_none(),
-                        egui::Button::new("Export .pbm…  (Ctrl+E)"),
-                    )
-                    .clicked()
-                {
-                    self.open_dialog(files::DialogKind::Export);
-                }
+                let (importing, exporting) = (self.import_job.is_some(), self.export_job.is_some());
+                self.action_button(ui, Action::Import, !importing);
+                self.action_button(ui, Action::Export, !exporting);
                 ui.separator();
-                if ui.button("Preferences…").clicked() {
-                    self.show_preferences = true;
-                }
+                self.action_button(ui, Action::Preferences, true);
                 ui.separator();
-                if ui.button("Quit").clicked() {
-                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-                }
+                self.action_button(ui, Action::Quit, true);
             });
             ui.menu_button("Edit", |ui| {
-                let undo = self.history.undo_name().map(|n| format!("Undo {n}"));
-                if ui
-                    .add_enabled(
-                        undo.is_some(),
-                        egui::Button::new(undo.unwrap_or("Undo".into())),
-                    )
-                    .clicked()
-                {
-                    self.history.undo(&mut self.scene);
-                }
-                let redo = self.history.redo_name().map(|n| format!("Redo {n}"));
-                if ui
-                    .add_enabled(
-                        redo.is_some(),
-                        egui::Button::new(redo.unwrap_or("Redo".into())),
-                    )
-                    .clicked()
-                {
-                    self.history.redo(&mut self.scene);
+                // Named after the step they take back or redo.
+                for (action, name) in [
+                    (Action::Undo, self.history.undo_name()),
+                    (Action::Redo, self.history.redo_name()),
+                ] {
+                    let text = name.as_ref().map_or(action.label().to_string(), |n| {
+                        format!("{} {n}", action.label())
+                    });
+                    if ui
+                        .add_enabled(name.is_some(), egui::Button::new(text))
+                        .clicked()
+                    {
+                        let ctx = ui.ctx().clone();
+                        self.run_action(&ctx, action);
+                    }
                 }
             });
             ui.menu_button("View", |ui| {
@@ -1476,41 +1503,26 @@ impl PebbleApp {
                         .custom_formatter(|v, _| format!("{:.0} %", v * 100.0)),
                 );
                 ui.checkbox(&mut self.prefs.zoom_invert, "Invert zoom");
-                if ui.button("Frame all  (Home)").clicked() {
-                    self.frame_all();
-                }
-                if ui.button("Frame selection  (F)").clicked() {
-                    self.frame_selection();
-                }
+                self.action_button(ui, Action::FrameAll, true);
+                self.action_button(ui, Action::FrameSelection, true);
                 ui.separator();
                 ui.label("Projection");
-                for (face, label) in [
-                    (navigation::Face::Top, "Top  (Numpad 7)"),
-                    (navigation::Face::Front, "Front  (Numpad 1)"),
-                    (navigation::Face::Right, "Right  (Numpad 3)"),
+                for action in [
+                    Action::ViewTop,
+                    Action::ViewFront,
+                    Action::ViewRight,
+                    Action::ToggleProjection,
                 ] {
-                    if ui.button(label).clicked() {
-                        self.ortho_view(face);
-                    }
-                }
-                let label = if self.orbit.ortho {
-                    "Perspective  (Numpad 5)"
-                } else {
-                    "Orthographic  (Numpad 5)"
-                };
-                if ui.button(label).clicked() {
-                    self.toggle_projection();
+                    self.action_button(ui, action, true);
                 }
             });
             ui.menu_button("Create", |ui| {
-                for (k, (_, items)) in create::ITEMS.iter().enumerate() {
+                for (k, (_, items)) in create::GROUPS.iter().enumerate() {
                     if k > 0 {
                         ui.separator();
                     }
-                    for item in *items {
-                        if ui.button(*item).clicked() {
-                            self.create(item);
-                        }
+                    for &item in *items {
+                        self.action_button(ui, Action::Create(item), true);
                     }
                 }
             });
@@ -2458,20 +2470,21 @@ fn help_ui(ui: &mut egui::Ui, preset: navigation::Preset) {
         for (k, what) in [
             ("click / Shift / Ctrl", "select / add / toggle"),
             ("Esc", "clear the selection (cancel a gizmo drag)"),
-            ("W / E / R", "move / rotate / scale gizmo"),
-            ("Q", "world or local axes"),
-            ("F / Home", "frame the selection / everything"),
-            (
-                "7 / 1 / 3  (Ctrl: opposite)",
-                "top / front / right, orthographic",
-            ),
-            ("5", "perspective or orthographic"),
-            ("Ctrl+Z / Ctrl+Y", "undo / redo"),
-            ("Ctrl+N / O / S / Shift+S", "new / open / save / save as"),
-            ("Ctrl+E", "export .pbm"),
         ] {
             ui.label(k);
             ui.label(what);
+            ui.end_row();
+        }
+        // Every shortcut, from the action table the keys and menus use.
+        for &a in action::ALL {
+            let Some(mut keys) = a.shortcut_text() else {
+                continue;
+            };
+            if a == Action::Redo {
+                keys = format!("{keys} or {}", action::shortcut_text(&action::REDO_ALSO));
+            }
+            ui.label(keys);
+            ui.label(a.label());
             ui.end_row();
         }
     });
@@ -2645,103 +2658,43 @@ impl eframe::App for PebbleApp {
         }
         // While a text field has the keyboard, keys are text, not shortcuts.
         let typing = ctx.egui_wants_keyboard_input();
-        let (undo, redo, save, frame_sel, home) = ctx.input(|i| {
-            let cmd = i.modifiers.command && !typing;
-            (
-                cmd && !i.modifiers.shift && i.key_pressed(egui::Key::Z),
-                cmd && (i.key_pressed(egui::Key::Y)
-                    || (i.modifiers.shift && i.key_pressed(egui::Key::Z))),
-                cmd && !i.modifiers.shift && i.key_pressed(egui::Key::S),
-                !typing && !i.modifiers.command && i.key_pressed(egui::Key::F),
-                !typing && i.key_pressed(egui::Key::Home),
-            )
-        });
-        if undo {
-            self.history.undo(&mut self.scene);
-        }
-        if redo {
-            self.history.redo(&mut self.scene);
-        }
-        if save {
-            self.save();
-        }
-        let (save_as, open, new, export) = ctx.input(|i| {
-            let cmd = i.modifiers.command && !typing;
-            (
-                cmd && i.modifiers.shift && i.key_pressed(egui::Key::S),
-                cmd && i.key_pressed(egui::Key::O),
-                cmd && i.key_pressed(egui::Key::N),
-                cmd && i.key_pressed(egui::Key::E),
-            )
-        });
-        if save_as {
-            self.open_dialog(files::DialogKind::SaveAs);
-        }
-        if open {
-            self.open_dialog(files::DialogKind::Open);
-        }
-        if new {
-            self.new_project();
-        }
-        if export {
-            self.open_dialog(files::DialogKind::Export);
-        }
-        if frame_sel {
-            self.frame_selection();
-        }
-        if home {
-            self.frame_all();
-        }
-        // Gizmo and view keys; W/E/Q belong to fly mode while the right button is down.
+        // Shortcuts, from the action table; the viewport's keys not while flying
+        // (W/E/Q steer then), the gizmo's not in the middle of a drag.
         let flying = ctx.input(|i| i.pointer.secondary_down());
-        if !typing && !flying {
-            let (keys, ctrl) = ctx.input(|i| {
-                let plain = !i.modifiers.command && !i.modifiers.alt;
-                let k = |key| plain && i.key_pressed(key);
-                (
-                    [
-                        k(egui::Key::W),
-                        k(egui::Key::E),
-                        k(egui::Key::R),
-                        k(egui::Key::Q),
-                        i.key_pressed(egui::Key::Num7),
-                        i.key_pressed(egui::Key::Num1),
-                        i.key_pressed(egui::Key::Num3),
-                        i.key_pressed(egui::Key::Num5),
-                    ],
-                    i.modifiers.ctrl,
-                )
-            });
-            let [w, e, r, q, top, front, side, persp] = keys;
-            if self.drag.is_none() {
-                for (pressed, mode) in [
-                    (w, gizmo::Mode::Translate),
-                    (e, gizmo::Mode::Rotate),
-                    (r, gizmo::Mode::Scale),
-                ] {
-                    if pressed {
-                        self.gizmo_mode = mode;
+        let pressed: Vec<Action> = if typing {
+            Vec::new()
+        } else {
+            ctx.input_mut(|i| {
+                let mut pressed = Vec::new();
+                if i.consume_shortcut(&action::REDO_ALSO) {
+                    pressed.push(Action::Redo);
+                }
+                for &a in action::KEYED {
+                    let Some(shortcut) = a.shortcut() else {
+                        continue;
+                    };
+                    if (a.is_viewport_key() && flying)
+                        || (shortcut.modifiers.is_none() && i.modifiers.alt)
+                    {
+                        continue;
+                    }
+                    if i.consume_shortcut(&shortcut) {
+                        pressed.push(a);
                     }
                 }
-                if q {
-                    self.prefs.gizmo_space = match self.prefs.gizmo_space {
-                        gizmo::Space::World => gizmo::Space::Local,
-                        gizmo::Space::Local => gizmo::Space::World,
-                    };
-                }
-            }
-            use navigation::Face;
-            for (pressed, face, opposite) in [
-                (top, Face::Top, Face::Bottom),
-                (front, Face::Front, Face::Back),
-                (side, Face::Right, Face::Left),
-            ] {
-                if pressed {
-                    self.ortho_view(if ctrl { opposite } else { face });
-                }
-            }
-            if persp {
-                self.toggle_projection();
+                pressed
+            })
+        };
+        for a in pressed {
+            let gizmo_key = matches!(
+                a,
+                Action::GizmoMove
+                    | Action::GizmoRotate
+                    | Action::GizmoScale
+                    | Action::ToggleGizmoSpace
+            );
+            if !(gizmo_key && self.drag.is_some()) {
+                self.run_action(&ctx, a);
             }
         }
         let title = format!(

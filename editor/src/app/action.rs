@@ -1,0 +1,258 @@
+//! Every user action as one enum entry with its label and shortcut. The menus, the
+//! key handling and Help › Keyboard and mouse all read this table, and
+//! `PebbleApp::run_action` is the one place an action is carried out, so a label,
+//! a shortcut and what it does cannot drift apart.
+
+use eframe::egui::{Key, KeyboardShortcut, Modifiers};
+
+use super::create::CreateItem;
+
+/// A user action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    New,
+    Open,
+    Save,
+    SaveAs,
+    Import,
+    Export,
+    Preferences,
+    Quit,
+    Undo,
+    Redo,
+    FrameSelection,
+    FrameAll,
+    GizmoMove,
+    GizmoRotate,
+    GizmoScale,
+    ToggleGizmoSpace,
+    ViewTop,
+    ViewBottom,
+    ViewFront,
+    ViewBack,
+    ViewRight,
+    ViewLeft,
+    ToggleProjection,
+    Create(CreateItem),
+}
+
+/// Every action but the Create menu's, in the order menus and Help list them.
+pub const ALL: &[Action] = &[
+    Action::New,
+    Action::Open,
+    Action::Save,
+    Action::SaveAs,
+    Action::Import,
+    Action::Export,
+    Action::Preferences,
+    Action::Quit,
+    Action::Undo,
+    Action::Redo,
+    Action::FrameSelection,
+    Action::FrameAll,
+    Action::GizmoMove,
+    Action::GizmoRotate,
+    Action::GizmoScale,
+    Action::ToggleGizmoSpace,
+    Action::ViewTop,
+    Action::ViewBottom,
+    Action::ViewFront,
+    Action::ViewBack,
+    Action::ViewRight,
+    Action::ViewLeft,
+    Action::ToggleProjection,
+];
+
+/// The actions with a shortcut, in the order keys are matched: a shortcut with
+/// more modifiers comes before the one it contains (Ctrl+Shift+S before Ctrl+S),
+/// since egui lets a pattern without Shift match with Shift held.
+pub const KEYED: &[Action] = &[
+    Action::SaveAs,
+    Action::Save,
+    Action::Open,
+    Action::New,
+    Action::Export,
+    Action::Redo,
+    Action::Undo,
+    Action::FrameSelection,
+    Action::FrameAll,
+    Action::GizmoMove,
+    Action::GizmoRotate,
+    Action::GizmoScale,
+    Action::ToggleGizmoSpace,
+    Action::ViewBottom,
+    Action::ViewBack,
+    Action::ViewLeft,
+    Action::ViewTop,
+    Action::ViewFront,
+    Action::ViewRight,
+    Action::ToggleProjection,
+];
+
+/// Ctrl+Y redoes as well as Ctrl+Shift+Z.
+pub const REDO_ALSO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+
+impl Action {
+    /// What menus and Help call it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::New => "New",
+            Self::Open => "Open…",
+            Self::Save => "Save",
+            Self::SaveAs => "Save As…",
+            Self::Import => "Import…",
+            Self::Export => "Export .pbm…",
+            Self::Preferences => "Preferences…",
+            Self::Quit => "Quit",
+            Self::Undo => "Undo",
+            Self::Redo => "Redo",
+            Self::FrameSelection => "Frame selection",
+            Self::FrameAll => "Frame all",
+            Self::GizmoMove => "Move gizmo",
+            Self::GizmoRotate => "Rotate gizmo",
+            Self::GizmoScale => "Scale gizmo",
+            Self::ToggleGizmoSpace => "World or local axes",
+            Self::ViewTop => "Top view",
+            Self::ViewBottom => "Bottom view",
+            Self::ViewFront => "Front view",
+            Self::ViewBack => "Back view",
+            Self::ViewRight => "Right view",
+            Self::ViewLeft => "Left view",
+            Self::ToggleProjection => "Perspective or orthographic",
+            Self::Create(item) => item.label(),
+        }
+    }
+
+    /// Its key, if it has one.
+    pub fn shortcut(self) -> Option<KeyboardShortcut> {
+        let (modifiers, key) = match self {
+            Self::New => (Modifiers::COMMAND, Key::N),
+            Self::Open => (Modifiers::COMMAND, Key::O),
+            Self::Save => (Modifiers::COMMAND, Key::S),
+            Self::SaveAs => (Modifiers::COMMAND | Modifiers::SHIFT, Key::S),
+            Self::Export => (Modifiers::COMMAND, Key::E),
+            Self::Undo => (Modifiers::COMMAND, Key::Z),
+            Self::Redo => (Modifiers::COMMAND | Modifiers::SHIFT, Key::Z),
+            Self::FrameSelection => (Modifiers::NONE, Key::F),
+            Self::FrameAll => (Modifiers::NONE, Key::Home),
+            Self::GizmoMove => (Modifiers::NONE, Key::W),
+            Self::GizmoRotate => (Modifiers::NONE, Key::E),
+            Self::GizmoScale => (Modifiers::NONE, Key::R),
+            Self::ToggleGizmoSpace => (Modifiers::NONE, Key::Q),
+            Self::ViewTop => (Modifiers::NONE, Key::Num7),
+            Self::ViewBottom => (Modifiers::COMMAND, Key::Num7),
+            Self::ViewFront => (Modifiers::NONE, Key::Num1),
+            Self::ViewBack => (Modifiers::COMMAND, Key::Num1),
+            Self::ViewRight => (Modifiers::NONE, Key::Num3),
+            Self::ViewLeft => (Modifiers::COMMAND, Key::Num3),
+            Self::ToggleProjection => (Modifiers::NONE, Key::Num5),
+            Self::Import | Self::Preferences | Self::Quit | Self::Create(_) => return None,
+        };
+        Some(KeyboardShortcut::new(modifiers, key))
+    }
+
+    /// Keys of the viewport (gizmo and view): not while flying with the right
+    /// button (W/E/Q steer then), and the gizmo's not in the middle of a drag.
+    pub fn is_viewport_key(self) -> bool {
+        matches!(
+            self,
+            Self::GizmoMove
+                | Self::GizmoRotate
+                | Self::GizmoScale
+                | Self::ToggleGizmoSpace
+                | Self::ViewTop
+                | Self::ViewBottom
+                | Self::ViewFront
+                | Self::ViewBack
+                | Self::ViewRight
+                | Self::ViewLeft
+                | Self::ToggleProjection
+        )
+    }
+
+    /// The shortcut as Help and the menus write it ("Ctrl+Shift+S").
+    pub fn shortcut_text(self) -> Option<String> {
+        self.shortcut().map(|s| shortcut_text(&s))
+    }
+
+    /// What a menu adds after the label where there is no shortcut to show.
+    fn hint(self) -> Option<&'static str> {
+        match self {
+            Self::Import => Some("glTF, TMD, image, .pbm"),
+            _ => None,
+        }
+    }
+
+    /// The menu entry: the label, and the shortcut (or a hint) after two spaces in
+    /// brackets.
+    pub fn menu_text(self) -> String {
+        match self.shortcut_text().or(self.hint().map(str::to_string)) {
+            Some(k) => format!("{}  ({k})", self.label()),
+            None => self.label().to_string(),
+        }
+    }
+}
+
+/// "Ctrl+Shift+S", "Home", "7".
+pub fn shortcut_text(s: &KeyboardShortcut) -> String {
+    let mut text = String::new();
+    if s.modifiers.command || s.modifiers.ctrl {
+        text.push_str("Ctrl+");
+    }
+    if s.modifiers.alt {
+        text.push_str("Alt+");
+    }
+    if s.modifiers.shift {
+        text.push_str("Shift+");
+    }
+    text.push_str(s.logical_key.symbol_or_name());
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shortcut_is_matched_and_none_is_taken_twice() {
+        let all: Vec<Action> = KEYED.to_vec();
+        let mut seen = std::collections::HashSet::new();
+        for a in &all {
+            let s = a.shortcut().unwrap_or_else(|| panic!("{a:?} is keyed"));
+            assert!(
+                seen.insert((s.modifiers, s.logical_key)),
+                "{a:?} repeats a key"
+            );
+        }
+        // Every action with a shortcut is matched, and every matched one is listed.
+        for a in ALL {
+            assert_eq!(a.shortcut().is_some(), KEYED.contains(a), "{a:?}");
+        }
+        assert!(KEYED.iter().all(|a| ALL.contains(a)));
+        // A shortcut that contains another comes first.
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                let (sa, sb) = (a.shortcut().expect("keyed"), b.shortcut().expect("keyed"));
+                let later_contains_earlier = sa.logical_key == sb.logical_key
+                    && sb.modifiers.contains(sa.modifiers)
+                    && sb.modifiers != sa.modifiers;
+                assert!(
+                    !later_contains_earlier,
+                    "{b:?} contains {a:?} but comes after it"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn menu_texts_say_the_shortcut() {
+        assert_eq!(Action::SaveAs.menu_text(), "Save As…  (Ctrl+Shift+S)");
+        assert_eq!(Action::Open.menu_text(), "Open…  (Ctrl+O)");
+        assert_eq!(Action::FrameAll.menu_text(), "Frame all  (Home)");
+        assert_eq!(Action::Preferences.menu_text(), "Preferences…");
+        assert_eq!(
+            Action::Import.menu_text(),
+            "Import…  (glTF, TMD, image, .pbm)"
+        );
+    }
+}
