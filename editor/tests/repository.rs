@@ -45,7 +45,7 @@ fn nothing_points_outside_the_repository_or_names_a_registry_host() {
         ["crates", ".io"].concat(),
         ["registry.", "npmjs.org"].concat(),
         ["pypi", ".org"].concat(),
-        ["files.", "pythonhosted.org"].concat(),
+        ["files.", "pythonhosted", ".org"].concat(),
     ];
     let mut all = Vec::new();
     files(&root(), &mut all);

@@ -154,19 +154,24 @@ impl Action {
     /// Keys of the viewport (gizmo and view): not while flying with the right
     /// button (W/E/Q steer then), and the gizmo's not in the middle of a drag.
     pub fn is_viewport_key(self) -> bool {
+        self.is_gizmo_key()
+            || matches!(
+                self,
+                Self::ViewTop
+                    | Self::ViewBottom
+                    | Self::ViewFront
+                    | Self::ViewBack
+                    | Self::ViewRight
+                    | Self::ViewLeft
+                    | Self::ToggleProjection
+            )
+    }
+
+    /// The gizmo's keys, which wait while a gizmo drag goes on.
+    pub fn is_gizmo_key(self) -> bool {
         matches!(
             self,
-            Self::GizmoMove
-                | Self::GizmoRotate
-                | Self::GizmoScale
-                | Self::ToggleGizmoSpace
-                | Self::ViewTop
-                | Self::ViewBottom
-                | Self::ViewFront
-                | Self::ViewBack
-                | Self::ViewRight
-                | Self::ViewLeft
-                | Self::ToggleProjection
+            Self::GizmoMove | Self::GizmoRotate | Self::GizmoScale | Self::ToggleGizmoSpace
         )
     }
 

@@ -2686,14 +2686,7 @@ impl eframe::App for PebbleApp {
             })
         };
         for a in pressed {
-            let gizmo_key = matches!(
-                a,
-                Action::GizmoMove
-                    | Action::GizmoRotate
-                    | Action::GizmoScale
-                    | Action::ToggleGizmoSpace
-            );
-            if !(gizmo_key && self.drag.is_some()) {
+            if !(a.is_gizmo_key() && self.drag.is_some()) {
                 self.run_action(&ctx, a);
             }
         }
