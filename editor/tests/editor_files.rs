@@ -49,10 +49,10 @@ fn export_runs_in_the_background_and_cancel_leaves_no_file() {
     harness.run_steps(3);
     // The editor keeps drawing while it runs: the progress window is there.
     assert!(
-        harness.query_by_label("Cancel").is_some() || harness.state().export_job.is_none(),
+        harness.query_by_label("Cancel").is_some() || harness.state().jobs.export.is_none(),
         "the progress window with Cancel"
     );
-    wait_for(&mut harness, |a| a.export_job.is_none());
+    wait_for(&mut harness, |a| a.jobs.export.is_none());
     let bytes = std::fs::read(&out).expect("the map was written");
     let (map, _) = pbm::MapView::parse(&bytes).expect("a valid map");
     assert!(map.meshes().len() > 0);
@@ -67,12 +67,12 @@ fn export_runs_in_the_background_and_cancel_leaves_no_file() {
         harness.state_mut().export_to(cancelled.clone());
         harness.run_steps(1);
         let Some(cancel) = harness.query_by_label("Cancel") else {
-            wait_for(&mut harness, |a| a.export_job.is_none());
+            wait_for(&mut harness, |a| a.jobs.export.is_none());
             continue;
         };
         cancel.click();
         harness.run_steps(1);
-        wait_for(&mut harness, |a| a.export_job.is_none());
+        wait_for(&mut harness, |a| a.jobs.export.is_none());
         if harness
             .query_by_label_contains("export cancelled")
             .is_some()
@@ -203,7 +203,10 @@ fn the_log_panel_shows_what_happened() {
         harness.query_by_label("INFO").is_none(),
         "the log is behind History"
     );
-    harness.state_mut().show_log = true;
+    harness
+        .state_mut()
+        .panels
+        .raise(pebble_editor::app::Pane::Log);
     harness.run_steps(3);
     // The status bar says it, and the log panel lists it with its level.
     assert!(

@@ -155,11 +155,18 @@ fn deploy_and_wait(harness: &mut Harness<'_, PebbleApp>) -> String {
     harness.get_by_label("Export & Deploy").click();
     harness.run_steps(2);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
-    while harness.state().deploy.busy() && std::time::Instant::now() < deadline {
+    while harness.state().jobs.deploy.busy() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(100));
         harness.run_steps(1);
     }
-    harness.state().deploy.status.clone().unwrap_or_default()
+    harness
+        .state()
+        .jobs
+        .deploy
+        .status
+        .clone()
+        .map(|s| s.text)
+        .unwrap_or_default()
 }
 
 /// One click: the scene exported and deployed with the runtime to the chosen folder
@@ -171,7 +178,7 @@ fn export_and_deploy_in_one_click() {
     let stick = std::env::temp_dir().join(format!("pebble-ui-deploy-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&stick);
     std::fs::create_dir_all(&stick).expect("a fake memory stick");
-    harness.state_mut().deploy.target = stick.display().to_string();
+    harness.state_mut().jobs.deploy.target = stick.display().to_string();
     let status = deploy_and_wait(&mut harness);
     assert!(status.starts_with("deployed to"), "{status}");
     let game = stick.join("PSP/GAME/PEBBLE");
@@ -180,7 +187,7 @@ fn export_and_deploy_in_one_click() {
     pbm::MapView::parse(&map).expect("a valid map was deployed");
 
     // A target that is not there.
-    harness.state_mut().deploy.target = stick.join("unplugged").display().to_string();
+    harness.state_mut().jobs.deploy.target = stick.join("unplugged").display().to_string();
     let status = deploy_and_wait(&mut harness);
     assert!(
         status.contains("deploy failed") && status.contains("is the PSP connected"),
@@ -225,17 +232,17 @@ fn the_compare_panel_loads_a_capture_and_moves_the_viewport_there() {
         ),
     )
     .expect("sidecar");
-    harness.state_mut().compare.open = true;
-    harness.state_mut().compare.capture = capture.display().to_string();
+    harness.state_mut().windows.compare.open = true;
+    harness.state_mut().windows.compare.capture = capture.display().to_string();
     harness.run_steps(2);
     harness.get_by_label("Load").click();
     harness.run_steps(1);
     // It loads in the background, on the editor's own device.
-    wait_for(&mut harness, |a| !a.compare.busy());
+    wait_for(&mut harness, |a| !a.windows.compare.busy());
     harness.run_steps(1);
     let state = harness.state();
-    assert_eq!(state.compare.error, None);
-    let f = state.compare.figures().expect("figures");
+    assert_eq!(state.windows.compare.error, None);
+    let f = state.windows.compare.figures().expect("figures");
     assert!(f.psnr.is_infinite() && (f.ssim - 1.0).abs() < 1e-9, "{f:?}");
     harness.get_by_label("Move the viewport here").click();
     harness.run_steps(2);
@@ -270,7 +277,10 @@ fn the_history_window_jumps_through_the_undo_list() {
     harness.get_by_label("Left wall  (mesh)").click();
     harness.run_steps(2);
     assert_eq!(harness.state().scene().selection(), &[left]);
-    harness.state_mut().show_history = true;
+    harness
+        .state_mut()
+        .panels
+        .raise(pebble_editor::app::Pane::History);
     harness.run_steps(2);
     harness.get_by_label("(opened)").click();
     harness.run_steps(2);
@@ -299,7 +309,10 @@ fn the_history_window_jumps_through_the_undo_list() {
 #[test]
 fn the_assets_window_lists_textures_and_meshes() {
     let Some(mut harness) = harness() else { return };
-    harness.state_mut().assets.open = true;
+    harness
+        .state_mut()
+        .panels
+        .raise(pebble_editor::app::Pane::Assets);
     harness.run_steps(3);
     let textures = pebble_editor::app::assets::AssetsState::textures(harness.state().scene());
     assert!(

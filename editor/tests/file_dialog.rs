@@ -95,6 +95,6 @@ fn save_as_and_open_work_through_pebbles_own_dialog() {
         harness.query_by_label("Export .pbm").is_none(),
         "Esc closes it"
     );
-    assert!(harness.state().export_job.is_none(), "and exports nothing");
+    assert!(harness.state().jobs.export.is_none(), "and exports nothing");
     let _ = std::fs::remove_dir_all(&data);
 }

@@ -47,7 +47,7 @@ fn click_both<'a>(a: &mut Harness<'a, PebbleApp>, b: &mut Harness<'a, PebbleApp>
 }
 
 fn counts(h: &Harness<'_, PebbleApp>) -> [u64; 4] {
-    *h.state().ui_cache_counts.lock().expect("counts")
+    h.state().ui_cache.stats().frames
 }
 
 #[test]

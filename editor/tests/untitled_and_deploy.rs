@@ -110,9 +110,9 @@ fn the_deploy_menus_folder_field_takes_typing_without_closing() {
         "typing keeps it open"
     );
     assert!(
-        harness.state().deploy.target.ends_with("/media/stick"),
+        harness.state().jobs.deploy.target.ends_with("/media/stick"),
         "typed: {:?}",
-        harness.state().deploy.target
+        harness.state().jobs.deploy.target
     );
 }
 

@@ -6,6 +6,7 @@
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
 use super::create::CreateItem;
+use super::panels::Pane;
 
 /// A user action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -33,6 +34,18 @@ pub enum Action {
     ViewRight,
     ViewLeft,
     ToggleProjection,
+    TogglePspPreview,
+    TogglePreviewLight,
+    ToggleOverlays,
+    ToggleSnap,
+    /// Brings a panel to the front of its tab group.
+    ShowPanel(Pane),
+    ResetLayout,
+    PlayPause,
+    ExportAndDeploy,
+    CompareCapture,
+    KeyboardHelp,
+    About,
     Create(CreateItem),
 }
 
@@ -61,6 +74,21 @@ pub const ALL: &[Action] = &[
     Action::ViewRight,
     Action::ViewLeft,
     Action::ToggleProjection,
+    Action::TogglePspPreview,
+    Action::TogglePreviewLight,
+    Action::ToggleOverlays,
+    Action::ToggleSnap,
+    Action::ShowPanel(Pane::Outliner),
+    Action::ShowPanel(Pane::Inspector),
+    Action::ShowPanel(Pane::Assets),
+    Action::ShowPanel(Pane::History),
+    Action::ShowPanel(Pane::Log),
+    Action::ResetLayout,
+    Action::PlayPause,
+    Action::ExportAndDeploy,
+    Action::CompareCapture,
+    Action::KeyboardHelp,
+    Action::About,
 ];
 
 /// The actions with a shortcut, in the order keys are matched: a shortcut with
@@ -119,6 +147,17 @@ impl Action {
             Self::ViewRight => "Right view",
             Self::ViewLeft => "Left view",
             Self::ToggleProjection => "Perspective or orthographic",
+            Self::TogglePspPreview => "PSP preview",
+            Self::TogglePreviewLight => "Preview light (unbaked)",
+            Self::ToggleOverlays => "Overlays",
+            Self::ToggleSnap => "Snap (Ctrl inverts while dragging)",
+            Self::ShowPanel(pane) => pane.title(),
+            Self::ResetLayout => "Reset the panel layout",
+            Self::PlayPause => "Play or pause the scene clock",
+            Self::ExportAndDeploy => "Export & Deploy",
+            Self::CompareCapture => "Compare a device capture…",
+            Self::KeyboardHelp => "Keyboard and mouse",
+            Self::About => "About Pebble",
             Self::Create(item) => item.label(),
         }
     }
@@ -146,7 +185,21 @@ impl Action {
             Self::ViewRight => (Modifiers::NONE, Key::Num3),
             Self::ViewLeft => (Modifiers::COMMAND, Key::Num3),
             Self::ToggleProjection => (Modifiers::NONE, Key::Num5),
-            Self::Import | Self::Preferences | Self::Quit | Self::Create(_) => return None,
+            Self::Import
+            | Self::Preferences
+            | Self::Quit
+            | Self::TogglePspPreview
+            | Self::TogglePreviewLight
+            | Self::ToggleOverlays
+            | Self::ToggleSnap
+            | Self::ShowPanel(_)
+            | Self::ResetLayout
+            | Self::PlayPause
+            | Self::ExportAndDeploy
+            | Self::CompareCapture
+            | Self::KeyboardHelp
+            | Self::About
+            | Self::Create(_) => return None,
         };
         Some(KeyboardShortcut::new(modifiers, key))
     }

@@ -11,6 +11,7 @@ use pebble_io::deploy::{self, DirVolume, Target};
 use pebble_model::Scene;
 
 use super::jobs::Job;
+use super::status::{Level, Status};
 
 /// The Deploy menu's state and the running job, if any.
 #[derive(Default)]
@@ -20,8 +21,8 @@ pub struct DeployState {
     /// Sticks found when the menu last opened.
     pub found: Vec<Target>,
     job: Option<Job<String>>,
-    /// What the last job said (progress while running).
-    pub status: Option<String>,
+    /// What the last job said (progress while running), with its level.
+    pub status: Option<Status>,
 }
 
 impl std::fmt::Debug for DeployState {
@@ -78,7 +79,7 @@ impl DeployState {
             ))
         });
         self.job = Some(job);
-        self.status = Some("deploying…".into());
+        self.status = Some(Status::quiet(Level::Info, "deploying…"));
         Ok(())
     }
 
@@ -87,13 +88,13 @@ impl DeployState {
     pub fn poll(&mut self) -> Option<Result<String, String>> {
         let job = self.job.as_mut()?;
         let Some(r) = job.poll() else {
-            self.status = Some(job.stage.clone());
+            self.status = Some(Status::quiet(Level::Info, job.stage.clone()));
             return None;
         };
         self.job = None;
         self.status = Some(match &r {
-            Ok(s) => s.clone(),
-            Err(e) => format!("deploy failed: {e}"),
+            Ok(s) => Status::quiet(Level::Info, s.clone()),
+            Err(e) => Status::quiet(Level::Error, format!("deploy failed: {e}")),
         });
         Some(r)
     }

@@ -44,6 +44,15 @@ impl Status {
         }
     }
 
+    /// A message with its level that is not logged (progress shown beside the
+    /// status line, whose outcome is logged where it is made).
+    pub fn quiet(level: Level, text: impl Into<String>) -> Self {
+        Self {
+            level,
+            text: text.into(),
+        }
+    }
+
     fn set(&mut self, level: Level, text: String) {
         match level {
             Level::Info => tracing::info!(target: "pebble", "{text}"),

@@ -5,8 +5,9 @@
 //! or round a ring, with a screen-angle fallback for rings seen edge-on); snapping;
 //! and applying the result to several entities about their common pivot.
 
-use pebble_model::glam::{Affine3A, Mat4, Quat, Vec2, Vec3};
-use pebble_render::Camera;
+use pebble_model::glam::{Affine3A, Quat, Vec2, Vec3};
+
+pub use super::view::View;
 
 /// Handle length as a fraction of the viewport's half height.
 pub const SCREEN_SIZE: f32 = 0.22;
@@ -75,64 +76,6 @@ impl Default for Snap {
             step: 0.25,
             angle_deg: 15.0,
             scale_step: 0.1,
-        }
-    }
-}
-
-/// A view the gizmo is drawn in: camera and viewport size in pixels.
-#[derive(Debug, Clone, Copy)]
-pub struct View {
-    pub camera: Camera,
-    pub size: Vec2,
-}
-
-impl View {
-    fn clip_from_world(&self) -> Mat4 {
-        self.camera
-            .clip_from_world(self.size.x / self.size.y.max(1.0))
-    }
-
-    /// The pixel a world point lands on, or `None` behind the camera.
-    pub fn project(&self, p: Vec3) -> Option<Vec2> {
-        let c = self.clip_from_world() * p.extend(1.0);
-        (c.w > 1e-6).then(|| {
-            let ndc = c.truncate() / c.w;
-            Vec2::new(
-                (ndc.x * 0.5 + 0.5) * self.size.x,
-                (0.5 - ndc.y * 0.5) * self.size.y,
-            )
-        })
-    }
-
-    /// The ray (origin, unit direction) under a pixel.
-    pub fn ray(&self, pixel: Vec2) -> (Vec3, Vec3) {
-        let inv = self.clip_from_world().inverse();
-        let ndc = Vec2::new(
-            pixel.x / self.size.x * 2.0 - 1.0,
-            1.0 - pixel.y / self.size.y * 2.0,
-        );
-        let near = inv.project_point3(ndc.extend(0.0));
-        let far = inv.project_point3(ndc.extend(1.0));
-        (near, (far - near).normalize_or(self.camera.forward()))
-    }
-
-    /// World length of the handles at `pivot`, so they keep their size on screen.
-    pub fn handle_length(&self, pivot: Vec3) -> f32 {
-        if self.camera.ortho_height > 0.0 {
-            return self.camera.ortho_height * 0.5 * SCREEN_SIZE;
-        }
-        let depth = (pivot - self.camera.eye)
-            .dot(self.camera.forward())
-            .max(self.camera.near);
-        depth * (self.camera.fov_y_deg.to_radians() * 0.5).tan() * SCREEN_SIZE
-    }
-
-    /// The unit direction from `p` towards the viewer.
-    fn towards_viewer(&self, p: Vec3) -> Vec3 {
-        if self.camera.ortho_height > 0.0 {
-            -self.camera.forward()
-        } else {
-            (self.camera.eye - p).normalize_or(-self.camera.forward())
         }
     }
 }
@@ -571,6 +514,7 @@ pub fn lines(view: &View, gizmo: &Gizmo) -> Vec<Line> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pebble_render::Camera;
 
     fn view() -> View {
         View {

@@ -119,7 +119,7 @@ impl ViewportResources {
 
 /// A pipeline copying a picture into egui's target: `vs_main` (with `buffers`, or
 /// none for one full-rectangle triangle), one bind group, unblended.
-pub(super) fn copy_pipeline(
+pub(crate) fn copy_pipeline(
     device: &wgpu::Device,
     label: &str,
     wgsl: &str,

@@ -1,11 +1,20 @@
-//! The view cube's maths, free of UI: a unit cube split into 54 cells (per side a
-//! centre = the face, four edge strips, four corners), turned with the view and
-//! projected orthographically; which cell is under a point; and the view that
-//! looks from a cell's direction.
+//! The view cube in the viewport's top-right corner. Its maths: a unit cube split
+//! into 54 cells (per side a centre = the face, four edge strips, four corners),
+//! turned with the view and projected orthographically; which cell is under a
+//! point; and the view that looks from a cell's direction. Its UI ([`ui`]): a click
+//! on a cell looks from there, a drag orbits, Home and Persp/Ortho below it.
 
+use eframe::egui;
+use pebble_model::Aabb;
 use pebble_model::glam::{IVec3, Vec2, Vec3};
 
 use super::navigation::PITCH_LIMIT;
+use super::view::ViewState;
+
+/// The cube's size in points, and how far its projection reaches (in cube
+/// radii: a corner seen head-on is √3 from the centre).
+const SIZE: f32 = 120.0;
+const REACH: f32 = 1.8;
 
 /// The corner cells' share of a side (each edge strip is as wide).
 const BORDER: f32 = 0.22;
@@ -132,6 +141,119 @@ pub fn yaw_pitch_from(dir: IVec3) -> (f32, f32) {
         forward.x.atan2(-forward.z)
     };
     (yaw, pitch)
+}
+
+/// Where the view cube is drawn in a viewport at `viewport`, in points.
+pub fn rect(viewport: egui::Rect) -> egui::Rect {
+    egui::Rect::from_min_size(
+        viewport.right_top() + egui::vec2(-SIZE - 12.0, 12.0),
+        egui::vec2(SIZE, SIZE),
+    )
+}
+
+/// The point of the cube that shows `dir` (a face's centre, an edge's or a
+/// corner's middle), in points, seen with `yaw` and `pitch`.
+pub fn point(viewport: egui::Rect, yaw: f32, pitch: f32, dir: IVec3) -> egui::Pos2 {
+    let rect = rect(viewport);
+    let p = project(
+        yaw,
+        pitch,
+        dir.as_vec3() * 0.85 / dir.abs().max_element().max(1) as f32,
+    );
+    rect.center() + egui::vec2(p.x, p.y) * (SIZE / 2.0 / REACH)
+}
+
+/// Draws the cube over the viewport at `viewport`, turned with the view: a click
+/// on a face, edge or corner looks from there (eased, pivot and projection kept),
+/// a drag orbits, and Home below it gives the iso view framing `bounds`.
+pub fn ui(ui: &mut egui::Ui, viewport: egui::Rect, view: &mut ViewState, bounds: Option<Aabb>) {
+    let rect = rect(viewport);
+    let scale = SIZE / 2.0 / REACH;
+    let response = ui.interact(
+        rect,
+        egui::Id::unique("pebble view cube"),
+        egui::Sense::click_and_drag(),
+    );
+    let (yaw, pitch) = (view.orbit.yaw, view.orbit.pitch);
+    let to_cube = |p: egui::Pos2| {
+        let d = (p - rect.center()) / scale;
+        Vec2::new(d.x, d.y)
+    };
+    let hovered = response
+        .hover_pos()
+        .and_then(|p| hit(yaw, pitch, to_cube(p)));
+    if response.clicked()
+        && let Some(cell) = response
+            .interact_pointer_pos()
+            .and_then(|p| hit(yaw, pitch, to_cube(p)))
+    {
+        view.look_from(cell.dir);
+    }
+    if response.dragged() {
+        let d = response.drag_delta() * ui.ctx().pixels_per_point();
+        view.stop();
+        view.orbit.orbit(Vec2::new(d.x, d.y) * 2.0);
+    }
+    let painter = ui.painter_at(rect.expand(2.0));
+    let light = Vec3::new(0.3, 0.8, 0.5).normalize();
+    let mut cells = visible(yaw, pitch);
+    // Draw the sides lit by their facing, edges and corners a shade darker.
+    cells.sort_by_key(|(c, _)| !c.is_face());
+    for (cell, quad) in &cells {
+        let shade = 0.55 + 0.35 * cell.normal.dot(light).max(0.0);
+        let base = if cell.is_face() { 150.0 } else { 120.0 };
+        let v = (base * shade) as u8;
+        let hot = hovered.is_some_and(|h| h.dir == cell.dir);
+        let fill = if hot {
+            egui::Color32::from_rgb(255, 170, 40)
+        } else {
+            egui::Color32::from_rgb(v, v, v.saturating_add(12))
+        };
+        let points: Vec<egui::Pos2> = quad
+            .iter()
+            .map(|p| rect.center() + egui::vec2(p.x, p.y) * scale)
+            .collect();
+        painter.add(egui::Shape::convex_polygon(
+            points,
+            fill,
+            egui::Stroke::new(0.5, egui::Color32::from_gray(40)),
+        ));
+    }
+    for (cell, quad) in &cells {
+        if cell.is_face() {
+            let centre = quad.iter().fold(Vec2::ZERO, |a, p| a + *p) / 4.0;
+            painter.text(
+                rect.center() + egui::vec2(centre.x, centre.y) * scale,
+                egui::Align2::CENTER_CENTER,
+                face_name(cell.normal),
+                egui::FontId::proportional(11.0),
+                egui::Color32::from_gray(15),
+            );
+        }
+    }
+    let below = egui::Rect::from_min_size(
+        rect.left_bottom() + egui::vec2(0.0, 4.0),
+        egui::vec2(SIZE, 20.0),
+    );
+    ui.scope_builder(egui::UiBuilder::new().max_rect(below), |ui| {
+        ui.horizontal(|ui| {
+            if ui
+                .small_button("Home")
+                .on_hover_text("iso view, frame all")
+                .clicked()
+            {
+                view.home(bounds);
+            }
+            let label = if view.orbit.ortho { "Ortho" } else { "Persp" };
+            if ui
+                .small_button(label)
+                .on_hover_text("toggle the projection (Numpad 5)")
+                .clicked()
+            {
+                view.toggle_projection();
+            }
+        });
+    });
 }
 
 #[cfg(test)]

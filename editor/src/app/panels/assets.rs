@@ -44,7 +44,7 @@ impl AssetsState {
     }
 
     /// The Assets panel's contents.
-    pub fn pane_ui(&mut self, ui: &mut egui::Ui, scene: &Scene, project: &Path) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, scene: &Scene, project: &Path) {
         let ctx = ui.ctx().clone();
         {
             {

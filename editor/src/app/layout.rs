@@ -1,0 +1,188 @@
+//! The window's layout: the windows and questions over everything, the menu bar
+//! and toolbar on top, the status bar at the bottom, and the docked panels around
+//! the viewport (egui_tiles) in the middle. Panels return intents, applied here
+//! after each one is drawn.
+
+use eframe::egui;
+use pebble_model::EntityId;
+
+use super::PebbleApp;
+use super::panels::{Pane, history};
+use super::viewport::ViewportFrame;
+use super::viewport::callback::ViewportResources;
+
+/// The status bar's changing figures (frame rate, clock, renderer counts),
+/// refreshed twice a second: readable, and an unchanged UI can be drawn from the
+/// UI cache.
+#[derive(Debug, Default)]
+pub struct Figures {
+    /// Smoothed frame time, seconds.
+    frame_time: f32,
+    at: Option<std::time::Instant>,
+    /// Whether this frame refreshes them.
+    pub refresh: bool,
+    text: String,
+}
+
+impl Figures {
+    pub fn tick(&mut self, dt: f32) {
+        self.frame_time = self.frame_time * 0.9 + dt * 0.1;
+        let now = std::time::Instant::now();
+        self.refresh = self
+            .at
+            .is_none_or(|at| now.duration_since(at).as_secs_f32() >= 0.5);
+        if self.refresh {
+            self.at = Some(now);
+        }
+    }
+}
+
+impl PebbleApp {
+    pub(super) fn layout(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.windows_ui(&ctx, frame);
+        egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
+        egui::Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
+        egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui, frame));
+        // The panels' background in one rectangle (the tiles leave theirs
+        // unfilled). Drawn into the UI cache, it costs nothing while the UI rests.
+        let fill = ui.visuals().panel_fill;
+        egui::CentralPanel::default()
+            .frame(egui::Frame::NONE.fill(fill))
+            .show(ui, |ui| {
+                let mut layout = std::mem::replace(
+                    &mut self.panels.layout,
+                    egui_tiles::Tree::empty(egui::Id::unique("pebble layout")),
+                );
+                layout.ui(&mut Panes { app: self, frame }, ui);
+                self.panels.layout = layout;
+            });
+    }
+
+    /// One docked panel's contents.
+    fn pane_ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame, pane: Pane) {
+        let ctx = ui.ctx().clone();
+        let scene = self.doc.scene();
+        let intents = match pane {
+            Pane::Viewport => {
+                let painted = self.viewport.ui(
+                    ui,
+                    frame.wgpu_render_state(),
+                    ViewportFrame {
+                        doc: &mut self.doc,
+                        prefs: &mut self.prefs,
+                        status: &mut self.status,
+                        clock: self.clock.time,
+                        record: self.bench.is_some(),
+                    },
+                );
+                if let Some(rect) = painted {
+                    self.ui_cache.announce(rect);
+                }
+                Vec::new()
+            }
+            Pane::Outliner => self.panels.outliner.ui(ui, scene),
+            Pane::Inspector => {
+                let inspector = &mut self.panels.inspector;
+                egui::ScrollArea::vertical()
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| inspector.ui(ui, scene))
+                    .inner
+            }
+            Pane::Assets => {
+                self.panels.assets.ui(ui, scene, self.doc.path());
+                Vec::new()
+            }
+            Pane::History => history::ui(ui, self.doc.history()).into_iter().collect(),
+            Pane::Log => {
+                self.panels.log.ui(ui, &self.panels.log_buffer);
+                Vec::new()
+            }
+        };
+        self.apply(&ctx, intents);
+    }
+
+    fn status_ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let stats = frame.wgpu_render_state().and_then(|rs| {
+            rs.renderer
+                .read()
+                .callback_resources
+                .get::<ViewportResources>()
+                .map(|r| (r.last_stats, r.last_error.clone()))
+        });
+        let scene = self.doc.scene();
+        ui.horizontal(|ui| {
+            if let Some(e) = self
+                .viewport
+                .hover
+                .entity
+                .and_then(|id| scene.entity(EntityId(id)))
+            {
+                ui.label(format!("under the cursor: {}", e.name));
+                ui.separator();
+            }
+            ui.label(format!("{} selected", scene.selection().len()));
+            ui.separator();
+            let figures = &mut self.figures;
+            if figures.refresh {
+                let mut text = format!(
+                    "{:.0} fps  ·  t = {:.1} s",
+                    1.0 / figures.frame_time.max(1e-3),
+                    self.clock.time
+                );
+                if let Some((s, _)) = &stats {
+                    text += &format!(
+                        "  |  {} / {} chunks ({} occluded), {} triangles, {} draw calls, {} particles",
+                        s.chunks_drawn,
+                        s.chunks,
+                        s.chunks_occluded,
+                        s.triangles,
+                        s.draw_calls,
+                        s.particles
+                    );
+                }
+                figures.text = text;
+            }
+            ui.label(&figures.text);
+            if let Some((_, Some(e))) = stats {
+                ui.separator();
+                ui.colored_label(egui::Color32::LIGHT_RED, e);
+            }
+            ui.separator();
+            self.status.ui(ui);
+            if let Some(status) = &self.jobs.deploy.status {
+                ui.separator();
+                status.ui(ui);
+            }
+        });
+    }
+}
+
+/// The panels' contents for egui_tiles.
+struct Panes<'a> {
+    app: &'a mut PebbleApp,
+    frame: &'a mut eframe::Frame,
+}
+
+impl egui_tiles::Behavior<Pane> for Panes<'_> {
+    fn tab_title_for_pane(&mut self, pane: &Pane) -> egui::WidgetText {
+        pane.title().into()
+    }
+
+    fn pane_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        _tile: egui_tiles::TileId,
+        pane: &mut Pane,
+    ) -> egui_tiles::UiResponse {
+        self.app.pane_ui(ui, self.frame, *pane);
+        egui_tiles::UiResponse::None
+    }
+
+    fn simplification_options(&self) -> egui_tiles::SimplificationOptions {
+        egui_tiles::SimplificationOptions {
+            all_panes_must_have_tabs: true,
+            ..Default::default()
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! What happens every frame before the window is laid out: a loaded scene put in
+//! place, the dialogs and background jobs polled, closing with unsaved work
+//! stopped for a question, the autosave, the scene clock, the keyboard shortcuts
+//! (from the action table) and the window title. None of it draws.
+
+use eframe::egui;
+
+use super::action::{self, Action};
+use super::{PebbleApp, files};
+
+impl PebbleApp {
+    pub(super) fn before_layout(
+        &mut self,
+        ctx: &egui::Context,
+        frame: &mut eframe::Frame,
+        dt: f32,
+    ) {
+        self.figures.tick(dt);
+        if let Some((scene, path, unsaved)) = self.next_scene.take() {
+            self.install_scene(frame, scene, path, unsaved);
+        }
+        self.poll_files(ctx);
+        // Closing with unsaved work asks first.
+        if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close && self.doc.is_dirty()
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.pending = Some(files::Pending::Close);
+        }
+        if self.prefs.autosave_seconds > 0 {
+            // Untitled work too: its recovery file sits in its folder under the
+            // data folder, and the next start offers it back.
+            let every = std::time::Duration::from_secs(u64::from(self.prefs.autosave_seconds));
+            if let Err(e) = self.doc.tick_autosave(every) {
+                self.status.error(format!("autosave failed: {e}"));
+            }
+        }
+        self.panels.raise_requested();
+        if self.jobs.deploy.busy() {
+            if let Some(Err(e)) = self.jobs.deploy.poll() {
+                self.status.error(format!("deploy failed: {e}"));
+            }
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        if self.clock.playing {
+            self.clock.time += f64::from(dt * self.clock.speed);
+            ctx.request_repaint();
+        }
+        for a in self.pressed_shortcuts(ctx) {
+            // The gizmo's keys wait while a viewport tool is at work.
+            if !(a.is_gizmo_key() && self.viewport.tools.is_active()) {
+                self.run_action(ctx, a);
+            }
+        }
+        ctx.send_viewport_cmd(egui::ViewportCommand::Title(self.doc.title()));
+    }
+
+    /// The actions whose shortcuts were pressed this frame (consumed). While a
+    /// text field has the keyboard, keys are text, not shortcuts; the viewport's
+    /// keys are not taken while flying (W/E/Q steer then).
+    fn pressed_shortcuts(&self, ctx: &egui::Context) -> Vec<Action> {
+        if ctx.egui_wants_keyboard_input() {
+            return Vec::new();
+        }
+        let flying = ctx.input(|i| i.pointer.secondary_down());
+        ctx.input_mut(|i| {
+            let mut pressed = Vec::new();
+            if i.consume_shortcut(&action::REDO_ALSO) {
+                pressed.push(Action::Redo);
+            }
+            for &a in action::KEYED {
+                let Some(shortcut) = a.shortcut() else {
+                    continue;
+                };
+                if (a.is_viewport_key() && flying)
+                    || (shortcut.modifiers.is_none() && i.modifiers.alt)
+                {
+                    continue;
+                }
+                if i.consume_shortcut(&shortcut) {
+                    pressed.push(a);
+                }
+            }
+            pressed
+        })
+    }
+
+    /// Puts a loaded scene in place: the viewport's GPU scene is rebuilt, the
+    /// history starts afresh, the view frames it.
+    fn install_scene(
+        &mut self,
+        frame: &mut eframe::Frame,
+        scene: pebble_model::Scene,
+        path: std::path::PathBuf,
+        unsaved: bool,
+    ) {
+        let Some(rs) = frame.wgpu_render_state() else {
+            self.status.error("no GPU renderer");
+            return;
+        };
+        match super::install_viewport(rs, &scene, &path) {
+            Ok(message) => {
+                self.status = message;
+                let bounds = scene.bounds();
+                self.doc.replace(scene, path, unsaved);
+                if !self.doc.is_untitled() {
+                    files::push_recent(&mut self.prefs.recent, self.doc.path());
+                }
+                self.viewport.reset(bounds);
+            }
+            Err(e) => self
+                .status
+                .error(format!("cannot show {}: {e}", path.display())),
+        }
+    }
+
+    /// Takes what the dialogs and background jobs reported since last frame.
+    fn poll_files(&mut self, ctx: &egui::Context) {
+        if let Some(d) = &mut self.jobs.dialog {
+            if !d.is_in_app() {
+                ctx.request_repaint_after(std::time::Duration::from_millis(100));
+            }
+            if let Some(picked) = d.poll(ctx) {
+                let kind = d.kind;
+                self.jobs.dialog = None;
+                if let Some(path) = picked {
+                    match kind {
+                        files::DialogKind::Open => self.open_path(path),
+                        files::DialogKind::SaveAs => {
+                            if self.save_as(path) && self.pending == Some(files::Pending::Close) {
+                                self.allow_close = true;
+                                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                            }
+                        }
+                        files::DialogKind::Import => self.import_path(path),
+                        files::DialogKind::Export => self.export_to(path),
+                    }
+                }
+            }
+        }
+        if let Some(job) = &mut self.jobs.export {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+            if let Some(r) = job.poll() {
+                self.jobs.export = None;
+                self.status.outcome(r);
+            }
+        }
+        if let Some(job) = &mut self.jobs.import {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+            if let Some(r) = job.poll() {
+                let path = job.path.clone();
+                self.jobs.import = None;
+                match r {
+                    Ok(imported) => {
+                        let command = imported.command.without_settings();
+                        let n = command.entities().len();
+                        self.run_command(command);
+                        self.status
+                            .info(format!("imported {} ({n} entities)", path.display()));
+                        for w in &imported.report.warnings {
+                            tracing::warn!(target: "pebble", "{}: {w}", path.display());
+                        }
+                    }
+                    Err(e) => self.status.error(e),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,383 @@
+//! The menu bar (File, Edit, View, Create, Tools, Help, Deploy, then the clock and
+//! the environment) and the toolbar under it. Each entry is an [`Action`] from the
+//! action table, labelled and keyed as the table says, and carried out by
+//! `run_action`; settings (navigation preset, zoom) are edited in place.
+
+use eframe::egui;
+
+use super::action::Action;
+use super::panels::Pane;
+use super::viewport::gizmo;
+use super::{PebbleApp, create, navigation};
+
+impl PebbleApp {
+    /// A menu entry for `action`, carried out when clicked.
+    fn action_button(&mut self, ui: &mut egui::Ui, action: Action, enabled: bool) {
+        if ui
+            .add_enabled(enabled, egui::Button::new(action.menu_text()))
+            .clicked()
+        {
+            let ctx = ui.ctx().clone();
+            self.run_action(&ctx, action);
+        }
+    }
+
+    /// Whether a toggle action is on.
+    fn is_on(&self, action: Action) -> bool {
+        match action {
+            Action::TogglePspPreview => self.viewport.looks.psp,
+            Action::TogglePreviewLight => self.viewport.looks.preview_light,
+            Action::ToggleOverlays => self.viewport.looks.overlays,
+            Action::ToggleSnap => self.prefs.snap,
+            _ => false,
+        }
+    }
+
+    /// A toggle action as a menu checkbox.
+    fn toggle_entry(&mut self, ui: &mut egui::Ui, action: Action) {
+        let mut on = self.is_on(action);
+        if ui.checkbox(&mut on, action.label()).changed() {
+            let ctx = ui.ctx().clone();
+            self.run_action(&ctx, action);
+        }
+    }
+
+    /// A toggle action as a toolbar button, lit while on.
+    fn toggle_button(&mut self, ui: &mut egui::Ui, action: Action, label: &str, hover: &str) {
+        if ui
+            .selectable_label(self.is_on(action), label)
+            .on_hover_text(hover)
+            .clicked()
+        {
+            let ctx = ui.ctx().clone();
+            self.run_action(&ctx, action);
+        }
+    }
+
+    fn gizmo_action(mode: gizmo::Mode) -> Action {
+        match mode {
+            gizmo::Mode::Translate => Action::GizmoMove,
+            gizmo::Mode::Rotate => Action::GizmoRotate,
+            gizmo::Mode::Scale => Action::GizmoScale,
+        }
+    }
+
+    pub(super) fn menu_ui(&mut self, ui: &mut egui::Ui) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| self.file_menu(ui));
+            ui.menu_button("Edit", |ui| {
+                // Named after the step they take back or redo.
+                let history = self.doc.history();
+                for (action, name) in [
+                    (Action::Undo, history.undo_name()),
+                    (Action::Redo, history.redo_name()),
+                ] {
+                    let text = name.as_ref().map_or(action.label().to_string(), |n| {
+                        format!("{} {n}", action.label())
+                    });
+                    if ui
+                        .add_enabled(name.is_some(), egui::Button::new(text))
+                        .clicked()
+                    {
+                        let ctx = ui.ctx().clone();
+                        self.run_action(&ctx, action);
+                    }
+                }
+            });
+            ui.menu_button("View", |ui| self.view_menu(ui));
+            ui.menu_button("Create", |ui| {
+                for (k, (_, items)) in create::GROUPS.iter().enumerate() {
+                    if k > 0 {
+                        ui.separator();
+                    }
+                    for &item in *items {
+                        self.action_button(ui, Action::Create(item), true);
+                    }
+                }
+            });
+            ui.menu_button("Tools", |ui| {
+                self.action_button(ui, Action::CompareCapture, true);
+            });
+            ui.menu_button("Help", |ui| {
+                self.action_button(ui, Action::KeyboardHelp, true);
+                self.action_button(ui, Action::About, true);
+            });
+            self.deploy_ui(ui);
+            ui.separator();
+            self.clock_ui(ui);
+            ui.separator();
+            self.environment_ui(ui);
+        });
+    }
+
+    fn file_menu(&mut self, ui: &mut egui::Ui) {
+        self.action_button(ui, Action::New, true);
+        self.action_button(ui, Action::Open, true);
+        ui.menu_button("Open recent", |ui| {
+            if self.prefs.recent.is_empty() {
+                ui.label("(none yet)");
+            }
+            for p in self.prefs.recent.clone() {
+                let exists = p.exists();
+                if ui
+                    .add_enabled(exists, egui::Button::new(p.display().to_string()))
+                    .on_disabled_hover_text("the file is gone")
+                    .clicked()
+                {
+                    self.open_path(p);
+                }
+            }
+        });
+        ui.separator();
+        self.action_button(ui, Action::Save, true);
+        self.action_button(ui, Action::SaveAs, true);
+        ui.separator();
+        let (importing, exporting) = (self.jobs.import.is_some(), self.jobs.export.is_some());
+        self.action_button(ui, Action::Import, !importing);
+        self.action_button(ui, Action::Export, !exporting);
+        ui.separator();
+        self.action_button(ui, Action::Preferences, true);
+        ui.separator();
+        self.action_button(ui, Action::Quit, true);
+    }
+
+    fn view_menu(&mut self, ui: &mut egui::Ui) {
+        for action in [
+            Action::TogglePspPreview,
+            Action::TogglePreviewLight,
+            Action::ToggleOverlays,
+            Action::ToggleSnap,
+        ] {
+            self.toggle_entry(ui, action);
+        }
+        let ctx = ui.ctx().clone();
+        ui.horizontal(|ui| {
+            ui.label("Gizmo");
+            for m in [
+                gizmo::Mode::Translate,
+                gizmo::Mode::Rotate,
+                gizmo::Mode::Scale,
+            ] {
+                if ui.radio(self.viewport.gizmo_mode == m, m.name()).clicked() {
+                    self.run_action(&ctx, Self::gizmo_action(m));
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            for (space, label) in [
+                (gizmo::Space::World, "World"),
+                (gizmo::Space::Local, "Local  (Q)"),
+            ] {
+                let on = self.prefs.gizmo_space == space;
+                if ui.radio(on, label).clicked() && !on {
+                    self.run_action(&ctx, Action::ToggleGizmoSpace);
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("Panels:");
+            for pane in [
+                Pane::Outliner,
+                Pane::Inspector,
+                Pane::Assets,
+                Pane::History,
+                Pane::Log,
+            ] {
+                let action = Action::ShowPanel(pane);
+                if ui.small_button(action.label()).clicked() {
+                    self.run_action(&ctx, action);
+                }
+            }
+        });
+        self.action_button(ui, Action::ResetLayout, true);
+        ui.separator();
+        ui.label("Navigation");
+        for p in navigation::Preset::ALL {
+            ui.radio_value(&mut self.prefs.nav_preset, p, p.name());
+        }
+        ui.add(
+            egui::Slider::new(&mut self.prefs.zoom_step, 0.02..=0.4)
+                .text("zoom per notch")
+                .custom_formatter(|v, _| format!("{:.0} %", v * 100.0)),
+        );
+        ui.checkbox(&mut self.prefs.zoom_invert, "Invert zoom");
+        self.action_button(ui, Action::FrameAll, true);
+        self.action_button(ui, Action::FrameSelection, true);
+        ui.separator();
+        ui.label("Projection");
+        for action in [
+            Action::ViewTop,
+            Action::ViewFront,
+            Action::ViewRight,
+            Action::ToggleProjection,
+        ] {
+            self.action_button(ui, action, true);
+        }
+    }
+
+    /// The Deploy menu (target folder, sticks found) and the Export & Deploy button.
+    fn deploy_ui(&mut self, ui: &mut egui::Ui) {
+        let mut deploy_now = false;
+        // The menu holds a text field (the target folder): clicking into it must
+        // not close the menu, so only a click outside (or Export & Deploy, or Esc)
+        // does.
+        egui::containers::menu::MenuButton::new("Deploy")
+            .config(
+                egui::containers::menu::MenuConfig::new()
+                    .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside),
+            )
+            .ui(ui, |ui| {
+                deploy_now = self.jobs.deploy.menu_ui(ui);
+                if deploy_now {
+                    ui.close();
+                }
+            });
+        ui.separator();
+        let target = &self.jobs.deploy.target;
+        if ui
+            .add_enabled(
+                !self.jobs.deploy.busy(),
+                egui::Button::new(Action::ExportAndDeploy.label()),
+            )
+            .on_hover_text(if target.is_empty() {
+                "choose where in the Deploy menu".to_string()
+            } else {
+                format!("to {target}")
+            })
+            .clicked()
+        {
+            deploy_now = true;
+        }
+        if deploy_now {
+            let ctx = ui.ctx().clone();
+            self.run_action(&ctx, Action::ExportAndDeploy);
+        }
+    }
+
+    /// Play / Pause, the scrubbable scene time and the clock's speed.
+    fn clock_ui(&mut self, ui: &mut egui::Ui) {
+        let label = if self.clock.playing { "Pause" } else { "Play" };
+        if ui
+            .button(label)
+            .on_hover_text(Action::PlayPause.label())
+            .clicked()
+        {
+            let ctx = ui.ctx().clone();
+            self.run_action(&ctx, Action::PlayPause);
+        }
+        // Drag to scrub the scene clock (or type a time). While playing it shows
+        // the time twice a second, with the status bar's figures.
+        let clock = &mut self.clock;
+        if !clock.playing || self.figures.refresh {
+            clock.shown = clock.time;
+        }
+        if ui
+            .add(
+                egui::DragValue::new(&mut clock.shown)
+                    .speed(0.05)
+                    .range(0.0..=86_400.0)
+                    .prefix("t = ")
+                    .suffix(" s")
+                    .fixed_decimals(2),
+            )
+            .on_hover_text("scene clock: drag to scrub")
+            .changed()
+        {
+            clock.time = clock.shown;
+        }
+        ui.add(
+            egui::DragValue::new(&mut clock.speed)
+                .speed(0.01)
+                .range(0.0..=8.0)
+                .prefix("× ")
+                .fixed_decimals(2),
+        )
+        .on_hover_text("clock speed");
+    }
+
+    /// The environment preset (sky, fog, default sun): a scene setting, so a command.
+    fn environment_ui(&mut self, ui: &mut egui::Ui) {
+        let env = self.doc.scene().settings().environment;
+        let mut chosen = env;
+        egui::ComboBox::from_id_salt("environment")
+            .selected_text(env.preset_name())
+            .show_ui(ui, |ui| {
+                use pebble_model::scene::Environment;
+                for e in [
+                    Environment::Dawn,
+                    Environment::Day,
+                    Environment::Dusk,
+                    Environment::Night,
+                ] {
+                    ui.selectable_value(&mut chosen, e, e.preset_name());
+                }
+            })
+            .response
+            .on_hover_text("environment preset (sky, fog, default sun)");
+        if chosen != env {
+            let mut settings = self.doc.scene().settings().clone();
+            settings.environment = chosen;
+            self.run_command(pebble_model::command::SetSettings::new(settings));
+        }
+    }
+
+    /// The toolbar: gizmo mode and axes, snapping, the viewport's looks.
+    pub(super) fn toolbar_ui(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        ui.horizontal(|ui| {
+            for mode in [
+                gizmo::Mode::Translate,
+                gizmo::Mode::Rotate,
+                gizmo::Mode::Scale,
+            ] {
+                let action = Self::gizmo_action(mode);
+                let key = action.shortcut_text().unwrap_or_default();
+                if ui
+                    .selectable_label(self.viewport.gizmo_mode == mode, mode.name())
+                    .on_hover_text(format!("{} gizmo ({key})", mode.name()))
+                    .clicked()
+                {
+                    self.run_action(&ctx, action);
+                }
+            }
+            ui.separator();
+            let local = self.prefs.gizmo_space == gizmo::Space::Local;
+            if ui
+                .selectable_label(local, if local { "Local" } else { "World" })
+                .on_hover_text("gizmo axes: world or the entity's own (Q)")
+                .clicked()
+            {
+                self.run_action(&ctx, Action::ToggleGizmoSpace);
+            }
+            let steps = self.prefs.snap_steps;
+            self.toggle_button(
+                ui,
+                Action::ToggleSnap,
+                "Snap",
+                &format!(
+                    "{} m, {}°, ×{} (Ctrl inverts while dragging)",
+                    steps.step, steps.angle_deg, steps.scale_step
+                ),
+            );
+            ui.separator();
+            self.toggle_button(
+                ui,
+                Action::TogglePspPreview,
+                "PSP preview",
+                "the renderer's PSP look: 480×272, the GE's sampling, 5551 dither",
+            );
+            self.toggle_button(
+                ui,
+                Action::TogglePreviewLight,
+                "Preview light",
+                "light the scene live instead of showing the baked vertex colours",
+            );
+            self.toggle_button(
+                ui,
+                Action::ToggleOverlays,
+                "Overlays",
+                "grid, colliders, triggers, markers",
+            );
+        });
+    }
+}

@@ -1,0 +1,162 @@
+//! The Inspector: typed editors, with units, for the selected entity — its name
+//! and transform here, then its kind's fields (one file per kind: lights,
+//! emitters and colliders, gameplay entities, meshes with their materials). A
+//! number is typed into a [`NumberField`](crate::app::number_field::NumberField)
+//! and committed on Enter or when the field is left, as one undo step, after its
+//! [`limits`] accept it (a refusal stays in red under the field); a colour drag
+//! merges into one undo step (a continuous edit keyed by entity and field),
+//! closed when the pointer is released. The panel changes nothing itself: it
+//! returns [`Intent`]s.
+
+use eframe::egui;
+use pebble_model::command::{SetEntity, SetTransforms};
+use pebble_model::entity::{EntityKind, limits};
+use pebble_model::glam::{EulerRot, Quat};
+use pebble_model::{Command, EditKey, Entity, EntityId, Scene};
+
+use super::Intent;
+
+mod form;
+mod gameplay;
+mod kinds;
+mod lights;
+mod mesh;
+
+use form::Form;
+
+#[derive(Debug, Default)]
+pub struct InspectorPanel {
+    /// The name field while it is being typed in: committed as one command when
+    /// the field loses focus.
+    name_edit: Option<(EntityId, String)>,
+    /// What this frame asked for.
+    intents: Vec<Intent>,
+}
+
+impl InspectorPanel {
+    /// A step of a continuous edit (a colour being dragged, a checkbox).
+    fn continue_edit(&mut self, command: Box<dyn Command>, key: EditKey) {
+        self.intents.push(Intent::Continue(command, key));
+    }
+
+    fn edit_entity(&mut self, id: EntityId, field: u32, after: Entity) {
+        self.continue_edit(
+            Box::new(SetEntity::new("Edit", after)),
+            EditKey::Entity { id: id.0, field },
+        );
+    }
+
+    /// A value typed into a field of `form` and committed: one undo step.
+    fn commit(&mut self, form: &Form, command: impl Command) {
+        self.intents.push(Intent::EndEdit);
+        self.intents.push(Intent::Commit {
+            command: Box::new(command),
+            field: form.committed,
+        });
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, scene: &Scene) -> Vec<Intent> {
+        if ui.input(|i| i.pointer.any_released()) {
+            self.intents.push(Intent::EndEdit);
+        }
+        if let [id] = scene.selection()
+            && let Some(entity) = scene.entity(*id)
+        {
+            self.entity_ui(ui, scene, entity);
+        } else {
+            ui.label(match scene.selection().len() {
+                0 => "Nothing selected.".to_string(),
+                n => format!("{n} entities selected."),
+            });
+        }
+        std::mem::take(&mut self.intents)
+    }
+
+    fn entity_ui(&mut self, ui: &mut egui::Ui, scene: &Scene, entity: &Entity) {
+        let id = entity.id;
+        ui.label(format!("{}  ·  {}", entity.kind.kind().name(), id));
+        let mut name = match self.name_edit.take() {
+            Some((editing, text)) if editing == id => text,
+            _ => entity.name.clone(),
+        };
+        let response = ui
+            .horizontal(|ui| {
+                let l = ui.label("name");
+                ui.text_edit_singleline(&mut name).labelled_by(l.id)
+            })
+            .inner;
+        if response.lost_focus() {
+            if name != entity.name && !name.trim().is_empty() {
+                let mut e = entity.clone();
+                e.name = name;
+                self.edit_entity(id, 1, e);
+                self.intents.push(Intent::EndEdit);
+            }
+        } else if response.has_focus() {
+            self.name_edit = Some((id, name));
+        }
+        ui.separator();
+        ui.label("Transform");
+        let mut form = Form::new("entity", id.0);
+        let mut t = entity.transform;
+        form.vec3(ui, "position", &mut t.translation, &limits::POSITION);
+        let (y, x, z) = t.rotation.to_euler(EulerRot::YXZ);
+        let euler = [x, y, z].map(f32::to_degrees);
+        // Shown to a ten-thousandth of a degree: the decomposition's rounding noise
+        // (-0.0000012°) is not a value anyone typed.
+        let shown = euler.map(|a| (f64::from(a) * 1e4).round() / 1e4 + 0.0);
+        let parts = [("x", shown[0]), ("y", shown[1]), ("z", shown[2])];
+        let rotation = &limits::ROTATION;
+        if let Some((k, v)) = form.row(ui, "rotation", &parts, rotation, "(pitch, yaw, roll)", true)
+        {
+            let mut r = euler;
+            r[k] = v as f32;
+            let r = r.map(f32::to_radians);
+            t.rotation = Quat::from_euler(EulerRot::YXZ, r[1], r[0], r[2]);
+        }
+        form.vec3(ui, "scale", &mut t.scale, &limits::SCALE);
+        if t != entity.transform {
+            let command = SetTransforms::new("Transform", vec![(id, t)]);
+            self.commit(&form, command);
+        }
+        ui.separator();
+        let mut form = Form::new("entity kind", id.0);
+        let mut e = entity.clone();
+        let kind_changed = match &mut e.kind {
+            EntityKind::Light(light) => lights::light_ui(ui, &mut form, light),
+            EntityKind::Emitter(em) => kinds::emitter_ui(ui, &mut form, em),
+            EntityKind::Collider(c) => {
+                let meshes: Vec<(EntityId, String)> = scene
+                    .entities_of(pebble_model::Kind::Mesh)
+                    .map(|e| (e.id, e.name.clone()))
+                    .collect();
+                kinds::collider_ui(ui, &mut form, c, &meshes)
+            }
+            EntityKind::BallPit(b) => gameplay::ball_pit_ui(ui, &mut form, b),
+            EntityKind::Patrol(p) => gameplay::patrol_ui(ui, &mut form, p),
+            EntityKind::Custom(c) => gameplay::custom_ui(ui, c),
+            EntityKind::Walkable(m) => {
+                ui.label(format!(
+                    "walkable surface: {} triangles (exported to walkable_mesh, never drawn)",
+                    m.faces.len()
+                ));
+                false
+            }
+            EntityKind::Trigger(tr) => gameplay::trigger_ui(ui, &mut form, tr),
+            EntityKind::PlayerSpawn(s) => gameplay::spawn_ui(ui, &mut form, s),
+            _ => false,
+        };
+        if e != *entity {
+            if form.committed.is_some() {
+                // A typed value: one step of its own.
+                let name = format!("Edit {}", form.committed_name);
+                self.commit(&form, SetEntity::new(name, e));
+            } else if kind_changed {
+                self.edit_entity(id, 3, e);
+            }
+        }
+        if let EntityKind::Mesh(mesh) = &entity.kind {
+            self.mesh_ui(ui, scene, entity, mesh);
+        }
+    }
+}

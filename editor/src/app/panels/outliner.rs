@@ -1,0 +1,267 @@
+//! The Outliner: the entity tree with visibility and lock toggles; click to select
+//! (Shift adds, Ctrl toggles), drag a row onto another to make it a child (onto
+//! the space below the rows to make it a root), and a name filter that lists the
+//! matches flat.
+
+use eframe::egui;
+use pebble_model::command::{Reparent, SetEntity};
+use pebble_model::{Entity, EntityId, Scene};
+
+use super::Intent;
+
+/// Rows listed at most (a scene this large is searched, not scrolled).
+const MAX_ROWS: usize = 100_000;
+
+#[derive(Debug, Default)]
+pub struct OutlinerPanel {
+    /// The name filter.
+    pub search: String,
+}
+
+/// A row's toggle: what it shows, says and does.
+struct Flag {
+    name: &'static str,
+    hover: &'static str,
+    icons: (&'static str, &'static str),
+    /// The command's name when the flag turns on, and off.
+    commands: (&'static str, &'static str),
+    set: fn(&mut Entity, bool),
+}
+
+const VISIBLE: Flag = Flag {
+    name: "visible",
+    hover: "visible: click to hide or show",
+    icons: ("👁", "👁"),
+    commands: ("Show", "Hide"),
+    set: |e, v| e.visible = v,
+};
+
+const LOCKED: Flag = Flag {
+    name: "locked",
+    hover: "locked: cannot be picked in the viewport",
+    icons: ("🔒", "🔓"),
+    commands: ("Lock", "Unlock"),
+    set: |e, v| e.locked = v,
+};
+
+impl OutlinerPanel {
+    pub fn ui(&mut self, ui: &mut egui::Ui, scene: &Scene) -> Vec<Intent> {
+        ui.add(
+            egui::TextEdit::singleline(&mut self.search)
+                .hint_text("search by name")
+                .desired_width(f32::INFINITY),
+        );
+        let rows = self.rows(scene);
+        let modifiers = ui.input(|i| i.modifiers);
+        let mut intents = Vec::new();
+        let mut reparent: Option<(EntityId, Option<EntityId>)> = None;
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for (id, depth) in rows {
+                    let Some(e) = scene.entity(id) else {
+                        continue;
+                    };
+                    ui.horizontal(|ui| {
+                        ui.add_space(depth as f32 * 14.0);
+                        intents.extend(flag_ui(ui, e, e.visible, &VISIBLE));
+                        intents.extend(flag_ui(ui, e, e.locked, &LOCKED));
+                        let selected = scene.selection().contains(&id);
+                        let text = format!("{}  ({})", e.name, e.kind.kind().name());
+                        let row = ui
+                            .add(egui::Button::selectable(selected, text))
+                            .interact(egui::Sense::drag());
+                        if row.clicked() {
+                            let mut ids = if modifiers.shift || modifiers.command {
+                                scene.selection().to_vec()
+                            } else {
+                                Vec::new()
+                            };
+                            if modifiers.command && ids.contains(&id) {
+                                ids.retain(|i| *i != id);
+                            } else if !ids.contains(&id) {
+                                ids.push(id);
+                            }
+                            intents.push(Intent::Select(ids));
+                        }
+                        if row.drag_started() {
+                            egui::DragAndDrop::set_payload(ui.ctx(), id);
+                        }
+                        if let Some(dragged) = row.dnd_hover_payload::<EntityId>()
+                            && *dragged != id
+                        {
+                            ui.painter().rect_stroke(
+                                row.rect,
+                                2.0,
+                                egui::Stroke::new(1.5, egui::Color32::from_rgb(255, 170, 40)),
+                                egui::StrokeKind::Outside,
+                            );
+                        }
+                        if let Some(dragged) = row.dnd_release_payload::<EntityId>()
+                            && *dragged != id
+                        {
+                            reparent = Some((*dragged, Some(id)));
+                        }
+                    });
+                }
+                // The space below the rows: drop here to make a root entity.
+                let rest = ui.allocate_response(
+                    egui::vec2(ui.available_width(), ui.available_height().max(24.0)),
+                    egui::Sense::hover(),
+                );
+                if let Some(dragged) = rest.dnd_release_payload::<EntityId>() {
+                    reparent = Some((*dragged, None));
+                }
+            });
+        if let Some((child, parent)) = reparent
+            && scene.entity(child).is_some_and(|e| e.parent != parent)
+        {
+            intents.push(Intent::Execute(Box::new(Reparent::new(
+                vec![child],
+                parent,
+            ))));
+        }
+        intents
+    }
+
+    /// (id, depth) in tree order, or the matches when searching.
+    fn rows(&self, scene: &Scene) -> Vec<(EntityId, usize)> {
+        let needle = self.search.trim().to_lowercase();
+        if !needle.is_empty() {
+            return scene
+                .entities()
+                .filter(|e| e.name.to_lowercase().contains(&needle))
+                .map(|e| (e.id, 0))
+                .take(MAX_ROWS)
+                .collect();
+        }
+        let mut out = Vec::new();
+        let mut stack: Vec<(EntityId, usize)> = scene
+            .children(None)
+            .into_iter()
+            .rev()
+            .map(|id| (id, 0))
+            .collect();
+        while let Some((id, depth)) = stack.pop() {
+            out.push((id, depth));
+            if out.len() > MAX_ROWS {
+                break;
+            }
+            for c in scene.children(Some(id)).into_iter().rev() {
+                stack.push((c, depth + 1));
+            }
+        }
+        out
+    }
+}
+
+/// One of a row's toggles: an icon, bright when on and faint when off, announced
+/// as a checkbox. Icons rather than checkboxes: a glyph is two triangles where a
+/// checkbox's rounded, anti-aliased frame and tick are dozens, and a software GPU
+/// pays for every one of them each frame.
+fn flag_ui(ui: &mut egui::Ui, entity: &Entity, value: bool, flag: &Flag) -> Option<Intent> {
+    let visuals = ui.visuals();
+    let (icon_on, icon_off) = flag.icons;
+    let text = if value {
+        egui::RichText::new(icon_on).color(visuals.strong_text_color())
+    } else {
+        egui::RichText::new(icon_off).color(visuals.weak_text_color())
+    };
+    let response = ui
+        .add(
+            egui::Button::new(text)
+                .frame(false)
+                .min_size(egui::vec2(18.0, 18.0)),
+        )
+        .on_hover_text(flag.hover);
+    response
+        .widget_info(|| egui::WidgetInfo::selected(egui::Role::CheckBox, true, value, flag.name));
+    if !response.clicked() {
+        return None;
+    }
+    let mut e = entity.clone();
+    (flag.set)(&mut e, !value);
+    let (on, off) = flag.commands;
+    Some(Intent::Execute(Box::new(SetEntity::new(
+        if value { off } else { on },
+        e,
+    ))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use pebble_model::command::AddEntities;
+    use pebble_model::entity::PlayerSpawn;
+    use pebble_model::{EntityKind, History};
+
+    fn scene_of(names: &[&str]) -> Scene {
+        let mut scene = Scene::new();
+        let entities = names
+            .iter()
+            .map(|n| Entity::new(*n, EntityKind::PlayerSpawn(PlayerSpawn::default())))
+            .collect();
+        History::new(10)
+            .execute(
+                &mut scene,
+                AddEntities::new("Create", entities).without_selecting(),
+            )
+            .expect("add");
+        scene
+    }
+
+    type State = (OutlinerPanel, Scene, Vec<Intent>);
+
+    fn harness(scene: Scene) -> Harness<'static, State> {
+        Harness::new_ui_state(
+            |ui, (panel, scene, intents): &mut State| {
+                let got = panel.ui(ui, scene);
+                intents.extend(got);
+            },
+            (OutlinerPanel::default(), scene, Vec::new()),
+        )
+    }
+
+    #[test]
+    fn a_click_asks_to_select_and_the_eye_asks_to_hide_without_changing_the_scene() {
+        let mut h = harness(scene_of(&["Crate", "Torch"]));
+        h.get_by_label_contains("Torch").click();
+        h.run();
+        let torch = h
+            .state()
+            .1
+            .entities()
+            .find(|e| e.name == "Torch")
+            .map(|e| e.id);
+        assert!(
+            matches!(h.state().2.as_slice(), [Intent::Select(ids)] if ids.as_slice() == [torch.expect("torch")]),
+            "{:?}",
+            h.state().2
+        );
+        assert!(
+            h.state().1.selection().is_empty(),
+            "the panel changes nothing itself"
+        );
+        h.state_mut().2.clear();
+        h.query_all_by_label("visible")
+            .next()
+            .expect("an eye")
+            .click();
+        h.run();
+        match h.state().2.as_slice() {
+            [Intent::Execute(c)] => assert_eq!(c.name(), "Hide"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_filter_lists_only_matching_names() {
+        let mut h = harness(scene_of(&["Crate A", "Crate B", "Torch"]));
+        h.state_mut().0.search = "crate".into();
+        h.run();
+        assert_eq!(h.query_all_by_label_contains("Crate").count(), 2);
+        assert!(h.query_by_label_contains("Torch").is_none());
+    }
+}

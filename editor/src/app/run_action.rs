@@ -1,0 +1,357 @@
+//! Carrying out what the user asked for: [`PebbleApp::run_action`], the one match
+//! over the action table (menus, keys and tests all come here), and
+//! [`PebbleApp::apply`], the one place the panels' intents change the document;
+//! with the file operations they lead to (save, open, new, import, export,
+//! deploy).
+
+use std::path::{Path, PathBuf};
+
+use eframe::egui;
+use pebble_model::{Scene, project};
+
+use super::action::Action;
+use super::panels::Intent;
+use super::viewport::gizmo;
+use super::{PebbleApp, create, files, number_field};
+
+impl PebbleApp {
+    /// Carries out a user action (from a menu, a key or a test): the one place each
+    /// action's effect is written.
+    pub fn run_action(&mut self, ctx: &egui::Context, action: Action) {
+        use super::navigation::Face;
+        let view = &mut self.viewport.view;
+        match action {
+            Action::New => self.new_project(),
+            Action::Open => self.open_dialog(files::DialogKind::Open),
+            Action::Save => {
+                self.save();
+            }
+            Action::SaveAs => self.open_dialog(files::DialogKind::SaveAs),
+            Action::Import => self.open_dialog(files::DialogKind::Import),
+            Action::Export => self.open_dialog(files::DialogKind::Export),
+            Action::Preferences => self.windows.preferences = true,
+            Action::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            Action::Undo => {
+                self.doc.undo();
+            }
+            Action::Redo => {
+                if let Some(Err(e)) = self.doc.redo() {
+                    self.status.error(format!("cannot redo: {e}"));
+                }
+            }
+            Action::FrameSelection => view.frame(self.doc.selection_bounds()),
+            Action::FrameAll => view.frame(self.doc.scene().bounds()),
+            Action::GizmoMove => self.viewport.gizmo_mode = gizmo::Mode::Translate,
+            Action::GizmoRotate => self.viewport.gizmo_mode = gizmo::Mode::Rotate,
+            Action::GizmoScale => self.viewport.gizmo_mode = gizmo::Mode::Scale,
+            Action::ToggleGizmoSpace => {
+                self.prefs.gizmo_space = match self.prefs.gizmo_space {
+                    gizmo::Space::World => gizmo::Space::Local,
+                    gizmo::Space::Local => gizmo::Space::World,
+                };
+            }
+            Action::ViewTop => view.ortho_view(Face::Top),
+            Action::ViewBottom => view.ortho_view(Face::Bottom),
+            Action::ViewFront => view.ortho_view(Face::Front),
+            Action::ViewBack => view.ortho_view(Face::Back),
+            Action::ViewRight => view.ortho_view(Face::Right),
+            Action::ViewLeft => view.ortho_view(Face::Left),
+            Action::ToggleProjection => view.toggle_projection(),
+            Action::TogglePspPreview => self.viewport.looks.psp ^= true,
+            Action::TogglePreviewLight => self.viewport.looks.preview_light ^= true,
+            Action::ToggleOverlays => self.viewport.looks.overlays ^= true,
+            Action::ToggleSnap => self.prefs.snap ^= true,
+            Action::ShowPanel(pane) => self.panels.raise(pane),
+            Action::ResetLayout => self.panels.layout = super::default_layout(),
+            Action::PlayPause => self.clock.playing ^= true,
+            Action::ExportAndDeploy => self.export_and_deploy(),
+            Action::CompareCapture => self.windows.compare.open = true,
+            Action::KeyboardHelp => self.windows.help = true,
+            Action::About => self.windows.about = true,
+            Action::Create(item) => self.create(item),
+        }
+    }
+
+    /// Applies what the panels asked for, in order.
+    pub(super) fn apply(&mut self, ctx: &egui::Context, intents: Vec<Intent>) {
+        for intent in intents {
+            let result = match intent {
+                Intent::Execute(command) => self.doc.execute_boxed(command, None),
+                Intent::Continue(command, key) => self.doc.execute_boxed(command, Some(key)),
+                Intent::EndEdit => {
+                    self.doc.end_edit();
+                    Ok(())
+                }
+                Intent::Commit { command, field } => match self.doc.execute_boxed(command, None) {
+                    // A refusal stays in red under the field, which keeps the text.
+                    Err(e) if field.is_some() => {
+                        if let Some(field) = field {
+                            number_field::reject(ctx, field, e.to_string());
+                        }
+                        Ok(())
+                    }
+                    other => other,
+                },
+                Intent::Select(ids) => self.doc.select(ids),
+                Intent::JumpHistory(to) => {
+                    if let Err(e) = self.doc.jump_to(to) {
+                        self.status.error(format!("cannot redo: {e}"));
+                    }
+                    Ok(())
+                }
+                Intent::Run(action) => {
+                    self.run_action(ctx, action);
+                    Ok(())
+                }
+            };
+            if let Err(e) = result {
+                self.status.error(e.to_string());
+            }
+        }
+    }
+
+    /// Saves to the project's file (asks where for a new project). Returns whether
+    /// it was saved.
+    pub fn save(&mut self) -> bool {
+        if self.doc.is_untitled() {
+            self.open_dialog(files::DialogKind::SaveAs);
+            return false;
+        }
+        match self.doc.save() {
+            Ok(()) => {
+                self.status
+                    .info(format!("saved {}", self.doc.path().display()));
+                files::push_recent(&mut self.prefs.recent, self.doc.path());
+                true
+            }
+            Err(e) => {
+                self.status.error(format!(
+                    "cannot save: {e} — your work is still open; try Save As"
+                ));
+                false
+            }
+        }
+    }
+
+    /// Saves under a new name. Texture paths are rebased when the folder changes
+    /// (one undoable step), so the copy finds its textures.
+    pub fn save_as(&mut self, to: PathBuf) -> bool {
+        let to = if to.to_string_lossy().ends_with(".ron") {
+            to
+        } else {
+            PathBuf::from(format!("{}.pebble.ron", to.display()))
+        };
+        let new_dir = project::folder_of(&to);
+        let old_dir = self.doc.folder();
+        let was_untitled = self.doc.is_untitled();
+        let scene = self.doc.scene();
+        // An untitled project's imported textures sit in its folder under the data
+        // folder, which goes once it is saved: they move with the project.
+        let (copied, copied_all) = if was_untitled {
+            files::copy_textures(scene, &old_dir, &new_dir).unwrap_or((Vec::new(), false))
+        } else {
+            (Vec::new(), true)
+        };
+        let mut moved = files::rebased_textures(scene, &old_dir, &new_dir);
+        moved.retain(|(id, _)| {
+            scene
+                .material(*id)
+                .and_then(|m| m.texture.as_ref())
+                .is_none_or(|t| !copied.contains(t))
+        });
+        if !moved.is_empty() {
+            let commands: Vec<Box<dyn pebble_model::Command>> = moved
+                .into_iter()
+                .filter_map(|(id, texture)| {
+                    let mut m = scene.material(id)?.clone();
+                    m.texture = Some(texture);
+                    Some(Box::new(pebble_model::command::SetMaterial::new(id, m))
+                        as Box<dyn pebble_model::Command>)
+                })
+                .collect();
+            self.run_command(pebble_model::CommandGroup::new(
+                "Rebase texture paths",
+                commands,
+            ));
+        }
+        let old = self.doc.set_path(to, false);
+        if self.save() {
+            if was_untitled && copied_all {
+                project::remove_untitled(&old, &self.data_dir);
+            }
+            true
+        } else {
+            self.doc.set_path(old, was_untitled);
+            false
+        }
+    }
+
+    /// Opens a project, asking first when there is unsaved work.
+    pub fn open_path(&mut self, path: PathBuf) {
+        if self.doc.is_dirty() && self.pending.is_none() {
+            self.pending = Some(files::Pending::Open(path));
+            return;
+        }
+        self.pending = None;
+        match project::load(&path) {
+            Ok(scene) => {
+                self.recovery = project::find_recovery(&path);
+                self.next_scene = Some((scene, path, false));
+            }
+            Err(e) => self.status.error(format!("cannot open: {e}")),
+        }
+    }
+
+    /// Starts an empty project, asking first when there is unsaved work.
+    pub fn new_project(&mut self) {
+        if self.doc.is_dirty() && self.pending.is_none() {
+            self.pending = Some(files::Pending::New);
+            return;
+        }
+        self.pending = None;
+        // A folder of its own in the data folder, never the last project's: its
+        // autosave and imports live there until Save As names it.
+        match project::new_untitled(&self.data_dir) {
+            Ok(path) => self.next_scene = Some((Scene::new(), path, true)),
+            Err(e) => self
+                .status
+                .error(format!("cannot start a new project: {e}")),
+        }
+    }
+
+    /// Creates a Create-menu item where the view looks, selected, as one undoable
+    /// step (a mesh in a project without materials first gets a "Default" one).
+    pub fn create(&mut self, item: create::CreateItem) {
+        let mut material = self.doc.scene().materials().next().map(|(id, _)| id);
+        if material.is_none() && item.needs_material() {
+            let add = pebble_model::command::AddMaterial::new(pebble_model::Material {
+                name: "Default".into(),
+                ..pebble_model::Material::default()
+            });
+            let before: Vec<_> = self.doc.scene().materials().map(|(id, _)| id).collect();
+            self.run_command(add);
+            material = self
+                .doc
+                .scene()
+                .materials()
+                .map(|(id, _)| id)
+                .find(|id| !before.contains(id));
+        }
+        match create::entity(item, self.viewport.view.goal().pivot, material) {
+            Ok(e) => self.run_command(pebble_model::command::AddEntities::new(
+                format!("Create {}", item.label()),
+                vec![e],
+            )),
+            Err(e) => self.status.error(e),
+        }
+    }
+
+    /// Exports the scene to `path` in the background (progress in a window, with
+    /// Cancel).
+    pub fn export_to(&mut self, path: PathBuf) {
+        if self.jobs.export.is_some() {
+            self.status.warn("an export is already running");
+            return;
+        }
+        let path = if path.extension().is_some_and(|e| e == "pbm") {
+            path
+        } else {
+            path.with_extension("pbm")
+        };
+        tracing::info!(target: "pebble", "exporting to {}", path.display());
+        self.jobs.export = Some(files::start_export(
+            self.doc.scene(),
+            self.doc.folder(),
+            path,
+        ));
+    }
+
+    /// Imports a glTF, TMD, image or .pbm into the scene in the background; it
+    /// arrives as one undoable step.
+    pub fn import_path(&mut self, path: PathBuf) {
+        if self.jobs.import.is_some() {
+            self.status.warn("an import is already running");
+            return;
+        }
+        self.status.info(format!("importing {}…", path.display()));
+        self.jobs.import = Some(files::start_import(path, self.doc.folder()));
+    }
+
+    pub(super) fn open_dialog(&mut self, kind: files::DialogKind) {
+        if self.jobs.dialog.is_some() {
+            return;
+        }
+        let file_name = self.doc.file_name();
+        let name = match kind {
+            files::DialogKind::SaveAs => Some(file_name),
+            files::DialogKind::Export => Some(
+                file_name
+                    .trim_end_matches(".ron")
+                    .trim_end_matches(".pebble")
+                    .to_string()
+                    + ".pbm",
+            ),
+            _ => None,
+        };
+        // An untitled project's folder is the data folder's: start where the user
+        // last worked instead.
+        let dir = if self.doc.is_untitled() {
+            self.prefs
+                .recent
+                .iter()
+                .find_map(|p| p.parent().filter(|d| d.is_dir()).map(Path::to_path_buf))
+                .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
+                .unwrap_or_else(|| self.doc.folder())
+        } else {
+            self.doc.folder()
+        };
+        let system = !self.prefs.own_file_dialog && files::system_dialog_known() == Some(true);
+        self.jobs.dialog = Some(if system {
+            files::Dialog::system(kind, &dir, name)
+        } else {
+            if !self.prefs.own_file_dialog {
+                self.status.warn("no system file dialog here (no XDG desktop portal with a file chooser, no zenity): using Pebble's own");
+            }
+            files::Dialog::in_app(kind, &dir, name)
+        });
+    }
+
+    /// Carries out an action once unsaved changes were saved or let go.
+    pub(super) fn go_on(&mut self, ctx: &egui::Context, pending: files::Pending) {
+        // Saved, or let go: either way the autosave of these changes is done with.
+        self.doc.let_go_of_changes();
+        self.pending = None;
+        match pending {
+            files::Pending::New => self.new_project(),
+            files::Pending::Open(p) => self.open_path(p),
+            files::Pending::Close => {
+                self.allow_close = true;
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        }
+    }
+
+    /// Puts the viewport where the loaded capture was taken: its camera, its scene
+    /// time (paused) and the PSP look.
+    pub fn go_to_capture(&mut self) {
+        if let Some(s) = self.windows.compare.sidecar() {
+            let orbit = &mut self.viewport.view.orbit;
+            orbit.yaw = s.yaw;
+            orbit.pitch = s.pitch;
+            orbit.fov_y_deg = s.fov;
+            orbit.pivot = s.position + orbit.forward() * orbit.distance;
+            self.clock.time = s.time;
+            self.clock.playing = false;
+            self.viewport.looks.psp = true;
+        }
+    }
+
+    /// Exports the scene and deploys it to the Deploy menu's target, in the
+    /// background (the status bar follows it).
+    pub fn export_and_deploy(&mut self) {
+        let dir = self.doc.folder();
+        if let Err(e) = self.jobs.deploy.start(self.doc.scene(), dir) {
+            self.status.error(e);
+        }
+    }
+}

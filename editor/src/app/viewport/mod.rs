@@ -1,0 +1,347 @@
+//! The 3D viewport: the view (an eased orbit camera), its tools (navigation,
+//! gizmo, click and box selection), what is under the cursor, the overlay and the
+//! view cube, and the paint callback that draws the `render` crate's frame in the
+//! egui window. Per frame, [`Viewport::ui`] turns egui's pointer into tool events,
+//! keeps the renderer's GPU scene in step with the document, and paints.
+
+pub mod callback;
+pub mod gizmo;
+pub mod navigation;
+pub mod overlay;
+pub mod picking;
+pub mod tools;
+pub mod view;
+pub mod view_cube;
+
+use eframe::egui;
+use eframe::egui_wgpu::RenderState;
+use pebble_model::glam::{IVec3, Vec2, Vec3};
+use pebble_render::RenderOptions;
+
+use crate::app::bench::LastView;
+use crate::app::document::Document;
+use crate::app::preferences::Preferences;
+use crate::app::status::Status;
+use callback::{ViewportCallback, ViewportResources};
+use navigation::Button;
+use picking::{Hover, RendererPick};
+use tools::{FlyKeys, Modifiers, OverlayContext, Pointer, PointerEvents, ToolContext, Tools};
+use view::{View, ViewState, ZOOM_EASE};
+
+/// How the viewport draws the scene (View menu and toolbar).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Looks {
+    /// The renderer's PSP look: 480×272, the GE's sampling, 5551 dither.
+    pub psp: bool,
+    /// Light the scene live instead of showing the baked vertex colours.
+    pub preview_light: bool,
+    /// Grid, collider and trigger boxes, markers.
+    pub overlays: bool,
+}
+
+impl Default for Looks {
+    fn default() -> Self {
+        Self {
+            psp: false,
+            preview_light: false,
+            overlays: true,
+        }
+    }
+}
+
+/// What the viewport needs from the rest of the app this frame.
+#[derive(Debug)]
+pub struct ViewportFrame<'a> {
+    pub doc: &'a mut Document,
+    pub prefs: &'a mut Preferences,
+    pub status: &'a mut Status,
+    /// The scene clock, seconds.
+    pub clock: f64,
+    /// Keep what was drawn ([`Viewport::last_view`]) for the benchmark.
+    pub record: bool,
+}
+
+#[derive(Debug)]
+pub struct Viewport {
+    pub view: ViewState,
+    pub tools: Tools,
+    /// W / E / R: what the gizmo does (Q toggles the preferences' gizmo space).
+    pub gizmo_mode: gizmo::Mode,
+    pub looks: Looks,
+    pub hover: Hover,
+    overlay: overlay::SceneOverlay,
+    /// Where the viewport was last drawn, in points.
+    pub rect: egui::Rect,
+    /// What it drew last (the benchmark's bare renderer repeats it).
+    pub last_view: Option<LastView>,
+}
+
+impl Viewport {
+    /// A viewport framing `bounds`.
+    pub fn new(bounds: Option<pebble_model::Aabb>) -> Self {
+        Self {
+            view: ViewState::framing(bounds),
+            tools: Tools::standard(),
+            gizmo_mode: gizmo::Mode::default(),
+            looks: Looks::default(),
+            hover: Hover::default(),
+            overlay: overlay::SceneOverlay::default(),
+            rect: egui::Rect::NOTHING,
+            last_view: None,
+        }
+    }
+
+    /// Another scene was opened: nothing hovered or in progress, the view frames it.
+    pub fn reset(&mut self, bounds: Option<pebble_model::Aabb>) {
+        self.view = ViewState::framing(bounds);
+        self.tools.reset();
+        self.hover = Hover::default();
+        self.overlay.clear();
+    }
+
+    /// The camera the viewport drew with.
+    pub fn camera(&self) -> pebble_render::Camera {
+        self.view.orbit.camera()
+    }
+
+    /// Where the view cube is drawn, in points.
+    pub fn view_cube_rect(&self) -> egui::Rect {
+        view_cube::rect(self.rect)
+    }
+
+    /// The point of the view cube that shows `dir`, in points.
+    pub fn view_cube_point(&self, dir: IVec3) -> egui::Pos2 {
+        view_cube::point(self.rect, self.view.orbit.yaw, self.view.orbit.pitch, dir)
+    }
+
+    /// Draws the viewport in `ui`'s space; returns where its picture is (for the
+    /// UI cache), or `None` without a GPU renderer.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        rs: Option<&RenderState>,
+        frame: ViewportFrame,
+    ) -> Option<egui::Rect> {
+        let rect = ui.available_rect_before_wrap();
+        self.rect = rect;
+        let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
+        let ppp = ui.ctx().pixels_per_point();
+        let (w, h) = (
+            (rect.width() * ppp).round().max(1.0) as u32,
+            (rect.height() * ppp).round().max(1.0) as u32,
+        );
+        let size = Vec2::new(w as f32, h as f32);
+        let to_pixels = |p: egui::Pos2| {
+            let local = (p - rect.min) * ppp;
+            Vec2::new(local.x, local.y)
+        };
+        let (scroll, dt, escape) = ui.input(|i| {
+            (
+                i.smooth_scroll_delta.y,
+                i.stable_dt.min(0.1),
+                i.key_pressed(egui::Key::Escape),
+            )
+        });
+        let (events, pointer) = pointer_events(ui, &response, escape, ppp, to_pixels);
+        if frame.prefs.nav_preset == navigation::Preset::Fusion360
+            && response.double_clicked_by(egui::PointerButton::Middle)
+        {
+            self.view.frame(frame.doc.scene().bounds());
+        }
+        let Some(rs) = rs else {
+            ui.label("no GPU renderer");
+            return None;
+        };
+        let fly = fly_keys(ui);
+        let was_active = self.tools.is_active();
+        let mut guard = rs.renderer.write();
+        let Some(res) = guard.callback_resources.get_mut::<ViewportResources>() else {
+            ui.label("no viewport renderer");
+            return None;
+        };
+        let path = frame.doc.path().to_path_buf();
+        let loader = crate::app::loader(&path);
+        res.sync.sync(&mut res.renderer, frame.doc.scene(), &loader);
+        let pick = RendererPick {
+            renderer: &res.renderer,
+            camera: self.view.orbit.camera(),
+            size: (w, h),
+            time: frame.clock,
+        };
+        let mut cx = ToolContext {
+            doc: &mut *frame.doc,
+            view: &mut self.view,
+            prefs: &mut *frame.prefs,
+            status: &mut *frame.status,
+            pick: &pick,
+            size,
+            gizmo_mode: self.gizmo_mode,
+            hover_point: self.hover.point,
+            dt,
+            fly,
+            repaint: false,
+        };
+        let cancelled = self.tools.handle(&mut cx, events, pointer);
+        if response.hovered() && scroll != 0.0 {
+            // 50 points of smooth scroll make one notch; touchpads give fractions.
+            let notches = scroll / 50.0;
+            if !self.tools.wheel(&mut cx, notches) {
+                let notches = notches * if cx.prefs.zoom_invert { -1.0 } else { 1.0 };
+                let mut target = cx.view.goal();
+                match response.hover_pos() {
+                    Some(p) => {
+                        let ray = cx.camera_view().ray(to_pixels(p));
+                        let anchor = cx.view.orbit.zoom_anchor(self.hover.point, ray);
+                        target.zoom_towards(anchor, notches, cx.prefs.zoom_step);
+                    }
+                    None => target.zoom(notches, cx.prefs.zoom_step),
+                }
+                cx.view.target = Some((target, ZOOM_EASE));
+            }
+        }
+        let repaint = cx.repaint | cx.view.ease(dt);
+        // Esc in a field that keeps the keyboard (a number being typed) is the
+        // field's: it restores the value there, and the selection stays.
+        if escape
+            && !cancelled
+            && !was_active
+            && !ui.ctx().egui_wants_keyboard_input()
+            && let Err(e) = cx.doc.select(Vec::new())
+        {
+            cx.status.error(e.to_string());
+        }
+        let (doc, prefs) = (&*frame.doc, &*frame.prefs);
+        if repaint {
+            ui.ctx().request_repaint();
+        }
+        // The tools may have changed the scene: draw it as it is now.
+        res.sync.sync(&mut res.renderer, doc.scene(), &loader);
+        let camera = self.view.orbit.camera();
+        let pick = RendererPick {
+            renderer: &res.renderer,
+            camera,
+            size: (w, h),
+            time: frame.clock,
+        };
+        let cursor = response.hover_pos().map(to_pixels);
+        self.hover
+            .update(ui.input(|i| i.time), cursor, &pick, response.dragged());
+        let view = View { camera, size };
+        let tool_overlay = self.tools.overlay(&OverlayContext {
+            doc,
+            prefs,
+            view,
+            gizmo_mode: self.gizmo_mode,
+            cursor: pointer.map(|p| p.pos).or(cursor),
+        });
+        let overlay = self.overlay.frame(
+            doc.scene(),
+            self.looks.overlays,
+            self.view.orbit.pivot,
+            &tool_overlay,
+        );
+        let callback = ViewportCallback {
+            camera,
+            options: RenderOptions {
+                width: w,
+                height: h,
+                time: frame.clock,
+                psp: self.looks.psp,
+                cull: true,
+                occlusion: true,
+                fog: true,
+                preview_light: self.looks.preview_light,
+                lod_bias: 1.0,
+            },
+            overlay,
+            selected: doc.scene().selection().iter().map(|id| id.0).collect(),
+            hovered: self.hover.entity,
+        };
+        if frame.record {
+            self.last_view = Some(LastView {
+                camera: callback.camera,
+                options: callback.options,
+                overlay: callback.overlay.clone(),
+                selected: callback.selected.clone(),
+                rect,
+            });
+        }
+        callback::paint(ui, rect, callback);
+        let bounds = doc.scene().bounds();
+        view_cube::ui(ui, rect, &mut self.view, bounds);
+        if let Some((a, b)) = tool_overlay.rect {
+            let point = |p: Vec2| rect.min + egui::vec2(p.x, p.y) / ppp;
+            ui.painter().rect_stroke(
+                egui::Rect::from_two_pos(point(a), point(b)),
+                0.0,
+                egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 170, 40)),
+                egui::StrokeKind::Inside,
+            );
+        }
+        Some(rect)
+    }
+}
+
+/// egui's pointer in the viewport as the tools' events and pointer.
+fn pointer_events(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    escape: bool,
+    ppp: f32,
+    to_pixels: impl Fn(egui::Pos2) -> Vec2,
+) -> (PointerEvents, Option<Pointer>) {
+    const BUTTONS: [(egui::PointerButton, Button); 3] = [
+        (egui::PointerButton::Primary, Button::Left),
+        (egui::PointerButton::Middle, Button::Middle),
+        (egui::PointerButton::Secondary, Button::Right),
+    ];
+    let (m, press_origin) = ui.input(|i| (i.modifiers, i.pointer.press_origin()));
+    let button = BUTTONS
+        .into_iter()
+        .find(|(b, _)| response.dragged_by(*b) || response.clicked_by(*b))
+        .map_or(Button::Left, |(_, b)| b);
+    let events = PointerEvents {
+        drag_started: response.drag_started(),
+        dragging: response.dragged(),
+        clicked: response.clicked_by(egui::PointerButton::Primary)
+            || response.clicked_by(egui::PointerButton::Middle)
+            || response.clicked_by(egui::PointerButton::Secondary),
+        escape,
+    };
+    let pointer = response
+        .interact_pointer_pos()
+        .or(response.hover_pos())
+        .map(|p| {
+            let pos = to_pixels(p);
+            let delta = response.drag_delta() * ppp;
+            Pointer {
+                pos,
+                press: press_origin.map_or(pos, &to_pixels),
+                delta: Vec2::new(delta.x, delta.y),
+                button,
+                modifiers: Modifiers {
+                    shift: m.shift,
+                    ctrl: m.ctrl,
+                    alt: m.alt,
+                    command: m.command,
+                },
+                click: false,
+            }
+        });
+    (events, pointer)
+}
+
+/// W/A/S/D, Q/E and Shift, read by a flight.
+fn fly_keys(ui: &egui::Ui) -> FlyKeys {
+    ui.input(|i| {
+        let k = |key| if i.key_down(key) { 1.0 } else { 0.0 };
+        FlyKeys {
+            direction: Vec3::new(
+                k(egui::Key::D) - k(egui::Key::A),
+                k(egui::Key::E) - k(egui::Key::Q),
+                k(egui::Key::W) - k(egui::Key::S),
+            ),
+            fast: i.modifiers.shift,
+        }
+    })
+}

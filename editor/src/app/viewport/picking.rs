@@ -1,0 +1,85 @@
+//! Picking through the renderer's ID buffer: [`RendererPick`] answers the tools'
+//! questions ("what is under this pixel", "what is in this box") for the camera
+//! drawn this frame, and [`Hover`] keeps what is under the resting cursor (the
+//! highlight, the status bar's name, the zoom and orbit anchor) without a GPU
+//! round trip every frame.
+
+use pebble_model::glam::{Vec2, Vec3};
+use pebble_render::{Camera, PickHit, Renderer};
+
+use super::tools::Pick;
+
+/// The renderer, asked about the frame it is drawing.
+#[derive(Debug)]
+pub struct RendererPick<'a> {
+    pub renderer: &'a Renderer,
+    pub camera: Camera,
+    /// The viewport's size in pixels.
+    pub size: (u32, u32),
+    /// The scene clock (particles and scrolls are where they are drawn).
+    pub time: f64,
+}
+
+/// A pixel position as the ID buffer's column and row.
+fn texel(p: Vec2) -> (u32, u32) {
+    (p.x.max(0.0) as u32, p.y.max(0.0) as u32)
+}
+
+impl Pick for RendererPick<'_> {
+    fn pick(&self, pixel: Vec2) -> Result<Option<PickHit>, String> {
+        let (x, y) = texel(pixel);
+        let (w, h) = self.size;
+        self.renderer
+            .pick(&self.camera, w, h, self.time, x, y)
+            .map_err(|e| e.to_string())
+    }
+
+    fn pick_rect(&self, a: Vec2, b: Vec2) -> Result<Vec<u32>, String> {
+        let (w, h) = self.size;
+        self.renderer
+            .pick_rect(&self.camera, w, h, self.time, texel(a), texel(b))
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// What is under the cursor, refreshed by a throttled pick.
+#[derive(Debug, Clone)]
+pub struct Hover {
+    /// The entity under the cursor (highlighted, named in the status bar).
+    pub entity: Option<u32>,
+    /// The surface point under the cursor: where a zoom goes and an orbit turns.
+    pub point: Option<Vec3>,
+    /// When the last pick ran (seconds of egui time), and what it looked at.
+    last_at: f64,
+    last_inputs: Option<(Option<Vec2>, Camera, (u32, u32))>,
+}
+
+impl Default for Hover {
+    fn default() -> Self {
+        Self {
+            entity: None,
+            point: None,
+            last_at: f64::NEG_INFINITY,
+            last_inputs: None,
+        }
+    }
+}
+
+impl Hover {
+    /// A pick is an ID pass and a wait for the GPU, so it runs at most every
+    /// 40 ms when the cursor or the view moved, and every 250 ms otherwise (for
+    /// what animates under a resting cursor); never during a drag.
+    pub fn update(&mut self, now: f64, cursor: Option<Vec2>, pick: &RendererPick, dragging: bool) {
+        let inputs = (cursor, pick.camera, pick.size);
+        let since = now - self.last_at;
+        let moved = self.last_inputs != Some(inputs);
+        if since < 0.04 || !(moved || since >= 0.25) || dragging {
+            return;
+        }
+        self.last_at = now;
+        self.last_inputs = Some(inputs);
+        let hit = cursor.and_then(|p| pick.pick(p).ok().flatten());
+        self.entity = hit.map(|h| h.id);
+        self.point = hit.map(|h| h.world);
+    }
+}

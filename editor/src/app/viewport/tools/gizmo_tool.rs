@@ -1,0 +1,183 @@
+//! The transform gizmo as a tool: a left press on one of its handles starts a
+//! move, turn or scale of the selection (one continuous edit, one undo step),
+//! snapped when snapping is on (Ctrl inverts it); Esc takes the whole drag back.
+//! Its handles are drawn whenever something is selected, the one under the cursor
+//! (or being dragged) highlighted.
+
+use pebble_model::command::SetTransforms;
+use pebble_model::glam::{Affine3A, Quat};
+use pebble_model::{EditKey, EntityId, Transform};
+
+use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
+use crate::app::document::Document;
+use crate::app::viewport::gizmo::{self, Gizmo};
+use crate::app::viewport::navigation::Button;
+
+/// The gizmo on the selection: at its pivot, with world axes, or with the active
+/// (last selected) entity's axes in local space and for scaling.
+pub fn gizmo_on_selection(doc: &Document, mode: gizmo::Mode, space: gizmo::Space) -> Option<Gizmo> {
+    let pivot = doc.selection_pivot()?;
+    let scene = doc.scene();
+    let orientation = if space == gizmo::Space::Local || mode == gizmo::Mode::Scale {
+        scene
+            .selection()
+            .iter()
+            .rev()
+            .find(|id| scene.is_pickable(**id))
+            .map(|id| {
+                scene
+                    .world_transform(*id)
+                    .to_scale_rotation_translation()
+                    .1
+                    .normalize()
+            })
+            .unwrap_or(Quat::IDENTITY)
+    } else {
+        Quat::IDENTITY
+    };
+    Some(Gizmo {
+        mode,
+        pivot,
+        orientation,
+    })
+}
+
+/// A drag in progress: its maths and, per moved entity, its local transform,
+/// world transform and parent's world transform when the drag started.
+#[derive(Debug, Clone)]
+struct GizmoDrag {
+    drag: gizmo::Drag,
+    start: Vec<(EntityId, Transform, Affine3A, Affine3A)>,
+}
+
+#[derive(Debug, Default)]
+pub struct GizmoTool {
+    drag: Option<GizmoDrag>,
+}
+
+impl Tool for GizmoTool {
+    fn name(&self) -> &'static str {
+        "gizmo"
+    }
+
+    fn press(&mut self, cx: &mut ToolContext, p: &Pointer) -> bool {
+        if p.button != Button::Left || p.modifiers.alt {
+            return false;
+        }
+        let Some(g) = gizmo_on_selection(cx.doc, cx.gizmo_mode, cx.prefs.gizmo_space) else {
+            return false;
+        };
+        let view = cx.camera_view();
+        let Some(handle) = gizmo::hit(&view, &g, p.press) else {
+            return false;
+        };
+        // A click on a handle is the gizmo's too (it selects nothing behind it).
+        if !p.click
+            && let Some(drag) = gizmo::Drag::start(&view, g, handle, p.press)
+        {
+            self.drag = Some(GizmoDrag {
+                drag,
+                start: cx.doc.moved_placements(),
+            });
+        }
+        true
+    }
+
+    fn drag(&mut self, cx: &mut ToolContext, p: &Pointer) {
+        let Some(GizmoDrag { drag, start }) = &self.drag else {
+            return;
+        };
+        let view = cx.camera_view();
+        let snap = cx.prefs.snap != p.modifiers.ctrl;
+        let change = drag.change(&view, p.pos, snap.then_some(cx.prefs.snap_steps));
+        let moved: Vec<(EntityId, Transform)> = start
+            .iter()
+            .map(|(id, local, world, parent)| {
+                (
+                    *id,
+                    moved_transform(&change, &drag.gizmo, *local, *world, *parent),
+                )
+            })
+            .collect();
+        let name = drag.gizmo.mode.name();
+        if let Err(e) = cx
+            .doc
+            .execute_continuous(SetTransforms::new(name, moved), EditKey::Gizmo)
+        {
+            cx.status.error(e.to_string());
+        }
+    }
+
+    fn release(&mut self, cx: &mut ToolContext, _p: &Pointer) {
+        if self.drag.take().is_some() {
+            cx.doc.end_edit();
+        }
+    }
+
+    fn cancel(&mut self, cx: &mut ToolContext) {
+        // Back to exactly where the drag began (a drag that has not moved yet
+        // leaves the history alone).
+        if self.drag.take().is_some() {
+            cx.doc.cancel_edit(EditKey::Gizmo);
+        }
+    }
+
+    fn overlay(&self, cx: &OverlayContext, _active: bool, out: &mut ToolOverlay) {
+        let Some(g) = gizmo_on_selection(cx.doc, cx.gizmo_mode, cx.prefs.gizmo_space) else {
+            return;
+        };
+        let highlighted = self
+            .drag
+            .as_ref()
+            .map(|d| d.drag.handle)
+            .or_else(|| cx.cursor.and_then(|c| gizmo::hit(&cx.view, &g, c)));
+        for line in gizmo::lines(&cx.view, &g) {
+            let mut color: u32 = if highlighted == Some(line.handle) {
+                0xFF_20_E0_FF
+            } else {
+                match line.axis {
+                    Some(0) => 0xFF_30_30_F0,
+                    Some(1) => 0xFF_30_E0_30,
+                    Some(2) => 0xFF_F0_60_30,
+                    _ => 0xFF_E0_E0_E0,
+                }
+            };
+            if line.back {
+                // The far half of a ring: a third as bright.
+                let c = color.to_le_bytes().map(|v| v / 3);
+                color = u32::from_le_bytes([c[0], c[1], c[2], 0xFF]);
+            }
+            out.line(line.from, line.to, color);
+        }
+    }
+}
+
+/// An entity's new local transform after a gizmo change, from its local, world and
+/// parent's world transforms at the drag's start. A move keeps rotation and scale
+/// bit for bit; a turn keeps the scale; a scale keeps the rotation.
+fn moved_transform(
+    change: &gizmo::Change,
+    g: &Gizmo,
+    local: Transform,
+    world: Affine3A,
+    parent: Affine3A,
+) -> Transform {
+    if change.is_identity() {
+        return local;
+    }
+    let new_local = Transform::from_affine(parent.inverse() * gizmo::apply(change, g, world));
+    match change {
+        gizmo::Change::Translate(_) => Transform {
+            translation: new_local.translation,
+            ..local
+        },
+        gizmo::Change::Rotate(_) => Transform {
+            scale: local.scale,
+            ..new_local
+        },
+        gizmo::Change::Scale(_) => Transform {
+            rotation: local.rotation,
+            ..new_local
+        },
+    }
+}

@@ -1,0 +1,305 @@
+//! Viewport tools: what a press, a drag and a release in the viewport do. The
+//! viewport offers each press to its tools in order; the first that takes it is
+//! the active tool until the button is released or Esc cancels it, and a cancel
+//! puts back exactly what was there. Each tool draws its own overlay (the gizmo's
+//! handles, the orbit's centre, the selection box). A new way of working in the
+//! viewport (create by drag, face select, vertex edit) is a new file here and one
+//! line in [`Tools::standard`].
+//!
+//! Tools see pixels, the document and the view, never egui: the viewport turns
+//! egui's pointer into a [`Pointer`], and tests drive tools with a fake [`Pick`].
+
+use pebble_model::glam::{Vec2, Vec3};
+use pebble_render::PickHit;
+use pebble_render::overlay::LineVertex;
+
+use super::gizmo;
+use super::navigation::Button;
+use super::view::{View, ViewState};
+use crate::app::document::Document;
+use crate::app::preferences::Preferences;
+use crate::app::status::Status;
+
+mod box_select;
+mod gizmo_tool;
+mod navigate;
+mod select;
+
+pub use box_select::BoxSelect;
+pub use gizmo_tool::{GizmoTool, gizmo_on_selection};
+pub use navigate::Navigate;
+pub use select::ClickSelect;
+
+/// The modifier keys held.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Modifiers {
+    pub shift: bool,
+    pub ctrl: bool,
+    pub alt: bool,
+    /// Ctrl, or ⌘ on a Mac.
+    pub command: bool,
+}
+
+/// The pointer as a tool sees it, in the viewport's pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pointer {
+    /// Where it is now.
+    pub pos: Vec2,
+    /// Where the button went down: a drag grabs what was there.
+    pub press: Vec2,
+    /// How far it moved since the last frame.
+    pub delta: Vec2,
+    pub button: Button,
+    pub modifiers: Modifiers,
+    /// A click: press and release with no drag between them.
+    pub click: bool,
+}
+
+/// Asks the ID buffer what is drawn where (the renderer, or a fake in tests).
+pub trait Pick {
+    /// What is under `pixel` (the nearest hit within the picking window).
+    fn pick(&self, pixel: Vec2) -> Result<Option<PickHit>, String>;
+    /// The entity ids drawn in the rectangle between two pixels.
+    fn pick_rect(&self, a: Vec2, b: Vec2) -> Result<Vec<u32>, String>;
+}
+
+/// The keys a flight reads while it lasts.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct FlyKeys {
+    /// Right, up, forward: each −1, 0 or 1.
+    pub direction: Vec3,
+    /// Shift: four times as fast.
+    pub fast: bool,
+}
+
+/// What a tool may read and change while it works.
+pub struct ToolContext<'a> {
+    pub doc: &'a mut Document,
+    pub view: &'a mut ViewState,
+    pub prefs: &'a mut Preferences,
+    pub status: &'a mut Status,
+    pub pick: &'a dyn Pick,
+    /// The viewport's size in pixels.
+    pub size: Vec2,
+    pub gizmo_mode: gizmo::Mode,
+    /// The surface point under the cursor at the last hover pick.
+    pub hover_point: Option<Vec3>,
+    /// Seconds since the last frame.
+    pub dt: f32,
+    pub fly: FlyKeys,
+    /// Set by a tool that needs another frame soon (a flight in progress).
+    pub repaint: bool,
+}
+
+impl std::fmt::Debug for ToolContext<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("view", &self.view)
+            .field("size", &self.size)
+            .field("gizmo_mode", &self.gizmo_mode)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ToolContext<'_> {
+    /// The camera as drawn this frame, with the viewport's size.
+    pub fn camera_view(&self) -> View {
+        View {
+            camera: self.view.orbit.camera(),
+            size: self.size,
+        }
+    }
+}
+
+/// What a tool's overlay is drawn from.
+#[derive(Debug)]
+pub struct OverlayContext<'a> {
+    pub doc: &'a Document,
+    pub prefs: &'a Preferences,
+    pub view: View,
+    pub gizmo_mode: gizmo::Mode,
+    /// The pointer's place in the viewport, pixels (none when it is outside).
+    pub cursor: Option<Vec2>,
+}
+
+/// What the tools draw this frame.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct ToolOverlay {
+    /// World-space line pairs drawn over everything.
+    pub lines: Vec<LineVertex>,
+    /// A rectangle on screen between two pixels (the selection box).
+    pub rect: Option<(Vec2, Vec2)>,
+}
+
+impl ToolOverlay {
+    pub fn line(&mut self, from: Vec3, to: Vec3, color: u32) {
+        for p in [from, to] {
+            self.lines.push(LineVertex {
+                pos: p.to_array(),
+                color,
+            });
+        }
+    }
+}
+
+/// One way of working in the viewport.
+pub trait Tool: std::fmt::Debug {
+    /// Its name (status, tests).
+    fn name(&self) -> &'static str;
+    /// Offered a press (a drag beginning, or a click): takes it by returning
+    /// `true`, and is the active tool until its release or cancel.
+    fn press(&mut self, cx: &mut ToolContext, pointer: &Pointer) -> bool;
+    /// The pointer moved with the button down.
+    fn drag(&mut self, cx: &mut ToolContext, pointer: &Pointer);
+    /// The button came up: the tool's work is done.
+    fn release(&mut self, cx: &mut ToolContext, pointer: &Pointer);
+    /// Esc: undo whatever the press and drags did, leaving no trace.
+    fn cancel(&mut self, cx: &mut ToolContext);
+    /// The wheel turned while this tool is active; returns whether it used it.
+    fn wheel(&mut self, _cx: &mut ToolContext, _notches: f32) -> bool {
+        false
+    }
+    /// Draws what the tool shows, active or not (the gizmo's handles are there
+    /// whenever something is selected).
+    fn overlay(&self, _cx: &OverlayContext, _active: bool, _out: &mut ToolOverlay) {}
+}
+
+/// What egui's pointer did this frame, in the viewport.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PointerEvents {
+    /// A drag began (the pointer moved past egui's threshold with a button down).
+    pub drag_started: bool,
+    /// A button is held and dragging.
+    pub dragging: bool,
+    /// A click ended this frame (press and release without a drag).
+    pub clicked: bool,
+    /// Esc was pressed.
+    pub escape: bool,
+}
+
+/// The viewport's tools and which one is active.
+#[derive(Debug)]
+pub struct Tools {
+    tools: Vec<Box<dyn Tool>>,
+    active: Option<usize>,
+}
+
+impl Tools {
+    /// The editor's tools, in the order a press is offered to them: the gizmo's
+    /// handles first, then navigation, then box and click selection.
+    pub fn standard() -> Self {
+        Self {
+            tools: vec![
+                Box::new(GizmoTool::default()),
+                Box::new(Navigate::default()),
+                Box::new(BoxSelect::default()),
+                Box::new(ClickSelect),
+            ],
+            active: None,
+        }
+    }
+
+    /// The active tool's name.
+    pub fn active(&self) -> Option<&'static str> {
+        self.active.map(|k| self.tools[k].name())
+    }
+
+    pub fn is_active(&self) -> bool {
+        self.active.is_some()
+    }
+
+    /// Forgets a tool in progress without running its cancel (the scene it
+    /// worked on was replaced).
+    pub fn reset(&mut self) {
+        self.active = None;
+    }
+
+    /// Runs this frame's pointer events through the tools. Returns whether Esc
+    /// was the active tool's (it cancelled it).
+    pub fn handle(
+        &mut self,
+        cx: &mut ToolContext,
+        events: PointerEvents,
+        pointer: Option<Pointer>,
+    ) -> bool {
+        if let Some(k) = self.active {
+            if events.escape {
+                self.tools[k].cancel(cx);
+                self.active = None;
+                return true;
+            }
+            match pointer {
+                Some(p) if events.dragging => self.tools[k].drag(cx, &p),
+                _ => {
+                    if let Some(p) = pointer {
+                        self.tools[k].release(cx, &p);
+                    }
+                    self.active = None;
+                }
+            }
+            return false;
+        }
+        let Some(p) = pointer else {
+            return false;
+        };
+        if events.drag_started {
+            for (k, tool) in self.tools.iter_mut().enumerate() {
+                if tool.press(cx, &p) {
+                    // The first movement counts: no pixels lost to the threshold.
+                    tool.drag(cx, &p);
+                    self.active = Some(k);
+                    break;
+                }
+            }
+        } else if events.clicked {
+            let click = Pointer { click: true, ..p };
+            for tool in &mut self.tools {
+                if tool.press(cx, &click) {
+                    tool.release(cx, &click);
+                    break;
+                }
+            }
+        }
+        false
+    }
+
+    /// Offers the wheel to the active tool; returns whether it took it.
+    pub fn wheel(&mut self, cx: &mut ToolContext, notches: f32) -> bool {
+        match self.active {
+            Some(k) => self.tools[k].wheel(cx, notches),
+            None => false,
+        }
+    }
+
+    /// Every tool's overlay for this frame.
+    pub fn overlay(&self, cx: &OverlayContext) -> ToolOverlay {
+        let mut out = ToolOverlay::default();
+        for (k, tool) in self.tools.iter().enumerate() {
+            tool.overlay(cx, self.active == Some(k), &mut out);
+        }
+        out
+    }
+}
+
+/// A new selection from a click or a box: Shift adds, Ctrl toggles (a click
+/// only), a plain one replaces.
+pub fn combine_selection(
+    current: &[pebble_model::EntityId],
+    found: impl IntoIterator<Item = pebble_model::EntityId>,
+    modifiers: Modifiers,
+    toggle: bool,
+) -> Vec<pebble_model::EntityId> {
+    let keep = modifiers.shift || (toggle && modifiers.command);
+    let mut ids: Vec<_> = if keep { current.to_vec() } else { Vec::new() };
+    for id in found {
+        if toggle && modifiers.command && ids.contains(&id) {
+            ids.retain(|i| *i != id);
+        } else if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    ids
+}
+
+#[cfg(test)]
+mod tests;

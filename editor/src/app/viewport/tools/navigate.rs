@@ -1,0 +1,106 @@
+//! Navigation drags: orbit (about the surface under the cursor where the drag
+//! began, else the selection, else the view's pivot), pan, drag-zoom and fly, as
+//! the preferences' navigation preset maps buttons and modifiers. Esc puts the
+//! camera back where the drag found it.
+
+use pebble_model::glam::Vec3;
+
+use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
+use crate::app::viewport::navigation::{self, DragAction, OrbitCamera, ZOOM_STEP};
+
+#[derive(Debug, Default)]
+pub struct Navigate {
+    /// The drag in progress: what it does and the camera before it.
+    drag: Option<(DragAction, OrbitCamera)>,
+    /// The point an orbit turns about (drawn while it lasts).
+    centre: Option<Vec3>,
+}
+
+impl Navigate {
+    fn flying(&self) -> bool {
+        matches!(self.drag, Some((DragAction::FlyLook, _)))
+    }
+}
+
+impl Tool for Navigate {
+    fn name(&self) -> &'static str {
+        "navigate"
+    }
+
+    fn press(&mut self, cx: &mut ToolContext, p: &Pointer) -> bool {
+        if p.click {
+            return false;
+        }
+        let m = p.modifiers;
+        let Some(action) =
+            navigation::drag_action(cx.prefs.nav_preset, p.button, m.shift, m.ctrl, m.alt)
+        else {
+            return false;
+        };
+        self.centre = (action == DragAction::Orbit).then(|| {
+            cx.hover_point
+                .or_else(|| cx.doc.selection_pivot())
+                .unwrap_or(cx.view.orbit.pivot)
+        });
+        self.drag = Some((action, cx.view.orbit));
+        true
+    }
+
+    fn drag(&mut self, cx: &mut ToolContext, p: &Pointer) {
+        let Some((action, _)) = self.drag else {
+            return;
+        };
+        // Any navigation ends a transition in flight where it is.
+        cx.view.stop();
+        let orbit = &mut cx.view.orbit;
+        match action {
+            DragAction::Orbit => {
+                if let Some(c) = self.centre {
+                    orbit.orbit_about(c, p.delta);
+                }
+            }
+            DragAction::Pan => orbit.pan(p.pos - p.delta, p.pos, cx.size.y),
+            // Drag up zooms in, 50 pixels a notch.
+            DragAction::Zoom => orbit.zoom(-p.delta.y / 50.0, ZOOM_STEP),
+            DragAction::FlyLook => {
+                orbit.look(p.delta);
+                let speed = cx.prefs.fly_speed * if cx.fly.fast { 4.0 } else { 1.0 };
+                orbit.fly(cx.fly.direction * speed * cx.dt);
+                cx.repaint = true;
+            }
+        }
+    }
+
+    fn release(&mut self, _cx: &mut ToolContext, _p: &Pointer) {
+        self.drag = None;
+        self.centre = None;
+    }
+
+    fn cancel(&mut self, cx: &mut ToolContext) {
+        if let Some((_, before)) = self.drag.take() {
+            cx.view.orbit = before;
+            cx.view.stop();
+        }
+        self.centre = None;
+    }
+
+    /// While flying the wheel sets the speed.
+    fn wheel(&mut self, cx: &mut ToolContext, notches: f32) -> bool {
+        if !self.flying() {
+            return false;
+        }
+        cx.prefs.fly_speed = (cx.prefs.fly_speed * 1.2f32.powf(notches)).clamp(0.25, 200.0);
+        true
+    }
+
+    /// The orbit's centre: a small cross drawn over everything.
+    fn overlay(&self, cx: &OverlayContext, active: bool, out: &mut ToolOverlay) {
+        let Some(c) = self.centre.filter(|_| active) else {
+            return;
+        };
+        let len = cx.view.handle_length(c) * 0.25;
+        for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+            out.line(c - axis * len, c + axis * len, 0xFF_20_B0_FF);
+        }
+    }
+}

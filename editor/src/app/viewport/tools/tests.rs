@@ -1,0 +1,323 @@
+//! The tools driven as the viewport drives them, with a fake ID buffer.
+
+use std::cell::RefCell;
+use std::time::Duration;
+
+use pebble_model::command::AddEntities;
+use pebble_model::entity::PlayerSpawn;
+use pebble_model::glam::{Vec2, Vec3};
+use pebble_model::{Entity, EntityId, EntityKind, Scene, Transform};
+use pebble_render::PickHit;
+
+use super::*;
+use crate::app::viewport::navigation;
+use crate::app::viewport::view::ViewState;
+
+/// An ID buffer where each entity covers a disc of 20 pixels round a point.
+#[derive(Default)]
+struct FakePick {
+    discs: Vec<(Vec2, u32)>,
+    rect_calls: RefCell<Vec<(Vec2, Vec2)>>,
+}
+
+impl Pick for FakePick {
+    fn pick(&self, pixel: Vec2) -> Result<Option<PickHit>, String> {
+        Ok(self
+            .discs
+            .iter()
+            .find(|(c, _)| c.distance(pixel) < 20.0)
+            .map(|(c, id)| PickHit {
+                id: *id,
+                face: 0,
+                back_face: false,
+                pixel: (c.x as u32, c.y as u32),
+                world: Vec3::ZERO,
+            }))
+    }
+
+    fn pick_rect(&self, a: Vec2, b: Vec2) -> Result<Vec<u32>, String> {
+        self.rect_calls.borrow_mut().push((a, b));
+        let (lo, hi) = (a.min(b), a.max(b));
+        Ok(self
+            .discs
+            .iter()
+            .filter(|(c, _)| c.cmpge(lo).all() && c.cmple(hi).all())
+            .map(|(_, id)| *id)
+            .collect())
+    }
+}
+
+/// The world the tools work on: a document with markers, a view, preferences.
+struct World {
+    doc: Document,
+    view: ViewState,
+    prefs: Preferences,
+    status: Status,
+    pick: FakePick,
+    tools: Tools,
+}
+
+const SIZE: Vec2 = Vec2::new(800.0, 600.0);
+
+impl World {
+    fn new(at: &[Vec3]) -> Self {
+        let mut doc = Document::new(
+            Scene::new(),
+            std::env::temp_dir().join("pebble-tools-test.pebble.ron"),
+            Duration::from_secs(600),
+        );
+        let entities = at
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                let mut e = Entity::new(
+                    format!("m{k}"),
+                    EntityKind::PlayerSpawn(PlayerSpawn::default()),
+                );
+                e.transform = Transform::from_translation(*p);
+                e
+            })
+            .collect();
+        doc.execute(AddEntities::new("Create", entities).without_selecting())
+            .expect("add");
+        doc.end_edit();
+        let view = ViewState::framing(doc.scene().bounds());
+        let mut world = Self {
+            doc,
+            view,
+            prefs: Preferences::default(),
+            status: Status::default(),
+            pick: FakePick::default(),
+            tools: Tools::standard(),
+        };
+        let camera = world.view.orbit.camera();
+        let view = View { camera, size: SIZE };
+        world.pick.discs = world
+            .ids()
+            .into_iter()
+            .zip(at)
+            .filter_map(|(id, p)| Some((view.project(*p)?, id.0)))
+            .collect();
+        world
+    }
+
+    fn ids(&self) -> Vec<EntityId> {
+        self.doc.scene().entities().map(|e| e.id).collect()
+    }
+
+    /// One frame of pointer events.
+    fn frame(&mut self, events: PointerEvents, pointer: Option<Pointer>) -> bool {
+        let mut cx = ToolContext {
+            doc: &mut self.doc,
+            view: &mut self.view,
+            prefs: &mut self.prefs,
+            status: &mut self.status,
+            pick: &self.pick,
+            size: SIZE,
+            gizmo_mode: gizmo::Mode::Translate,
+            hover_point: None,
+            dt: 1.0 / 60.0,
+            fly: FlyKeys::default(),
+            repaint: false,
+        };
+        self.tools.handle(&mut cx, events, pointer)
+    }
+
+    /// A drag with `button` from `from` to `to` in a few frames, released unless
+    /// `escape` cancels it before.
+    fn drag(&mut self, button: Button, modifiers: Modifiers, from: Vec2, to: Vec2, escape: bool) {
+        let steps = 4;
+        let mut last = from;
+        for k in 1..=steps {
+            let pos = from + (to - from) * (k as f32 / steps as f32);
+            let pointer = Pointer {
+                pos,
+                press: from,
+                delta: pos - last,
+                button,
+                modifiers,
+                click: false,
+            };
+            let events = PointerEvents {
+                drag_started: k == 1,
+                dragging: true,
+                ..Default::default()
+            };
+            self.frame(events, Some(pointer));
+            last = pos;
+        }
+        let end = Pointer {
+            pos: to,
+            press: from,
+            delta: Vec2::ZERO,
+            button,
+            modifiers,
+            click: false,
+        };
+        if escape {
+            let cancelled = self.frame(
+                PointerEvents {
+                    dragging: true,
+                    escape: true,
+                    ..Default::default()
+                },
+                Some(end),
+            );
+            assert!(cancelled, "Esc is the active tool's");
+        }
+        self.frame(PointerEvents::default(), Some(end));
+        assert!(!self.tools.is_active(), "released");
+    }
+
+    fn click(&mut self, at: Vec2, modifiers: Modifiers) {
+        let pointer = Pointer {
+            pos: at,
+            press: at,
+            delta: Vec2::ZERO,
+            button: Button::Left,
+            modifiers,
+            click: false,
+        };
+        let events = PointerEvents {
+            clicked: true,
+            ..Default::default()
+        };
+        self.frame(events, Some(pointer));
+    }
+
+    /// A pixel on the move gizmo's X arrow.
+    fn gizmo_x_handle(&self) -> Vec2 {
+        let view = View {
+            camera: self.view.orbit.camera(),
+            size: SIZE,
+        };
+        let pivot = self.doc.selection_pivot().expect("a selection");
+        view.project(pivot + Vec3::X * view.handle_length(pivot) * 0.8)
+            .expect("in view")
+    }
+}
+
+const SHIFT: Modifiers = Modifiers {
+    shift: true,
+    ctrl: false,
+    alt: false,
+    command: false,
+};
+const CTRL: Modifiers = Modifiers {
+    shift: false,
+    ctrl: true,
+    alt: false,
+    command: true,
+};
+
+#[test]
+fn clicks_select_add_and_toggle() {
+    let mut w = World::new(&[Vec3::new(-2.0, 0.0, 0.0), Vec3::new(2.0, 0.0, 0.0)]);
+    let ids = w.ids();
+    let (a, b) = (w.pick.discs[0].0, w.pick.discs[1].0);
+    w.click(a, Modifiers::default());
+    assert_eq!(w.doc.scene().selection(), &ids[..1]);
+    w.click(b, SHIFT);
+    assert_eq!(w.doc.scene().selection(), &ids[..]);
+    w.click(a, CTRL);
+    assert_eq!(w.doc.scene().selection(), &ids[1..]);
+    w.click(Vec2::new(5.0, 5.0), Modifiers::default());
+    assert!(
+        w.doc.scene().selection().is_empty(),
+        "a click on nothing clears"
+    );
+}
+
+#[test]
+fn a_gizmo_drag_moves_and_esc_takes_it_back_without_a_trace() {
+    let mut w = World::new(&[Vec3::ZERO, Vec3::new(3.0, 0.0, 0.0)]);
+    let first = w.ids()[0];
+    w.click(w.pick.discs[0].0, Modifiers::default());
+    let before_scene = w.doc.scene().data().clone();
+    let (position, undo) = (w.doc.history().position(), w.doc.history().undo_name());
+    let handle = w.gizmo_x_handle();
+    w.drag(
+        Button::Left,
+        Modifiers::default(),
+        handle,
+        handle + Vec2::new(80.0, 0.0),
+        true,
+    );
+    assert_eq!(w.doc.scene().data(), &before_scene, "everything as it was");
+    assert_eq!(w.doc.history().position(), position);
+    assert_eq!(w.doc.history().undo_name(), undo);
+    assert!(
+        w.pick.rect_calls.borrow().is_empty(),
+        "no box select under the gizmo"
+    );
+    w.drag(
+        Button::Left,
+        Modifiers::default(),
+        handle,
+        handle + Vec2::new(80.0, 0.0),
+        false,
+    );
+    let moved = w
+        .doc
+        .scene()
+        .entity(first)
+        .expect("entity")
+        .transform
+        .translation;
+    assert!(
+        moved.x > 0.1 && moved.y.abs() < 1e-4 && moved.z.abs() < 1e-4,
+        "{moved}"
+    );
+    assert_eq!(w.doc.history().position(), position + 1, "one undo step");
+    assert_eq!(w.doc.history().undo_name().as_deref(), Some("Move"));
+}
+
+#[test]
+fn box_select_takes_what_is_inside_and_esc_keeps_the_selection() {
+    let mut w = World::new(&[
+        Vec3::new(-2.0, 0.0, 0.0),
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(2.0, 0.0, 0.0),
+    ]);
+    let ids = w.ids();
+    let (a, b, c) = (w.pick.discs[0].0, w.pick.discs[1].0, w.pick.discs[2].0);
+    // From empty space left of the first to between the second and third.
+    let from = Vec2::new(a.x - 30.0, a.y.min(b.y) - 40.0);
+    let to = Vec2::new((b.x + c.x) / 2.0, a.y.max(b.y) + 40.0);
+    w.drag(Button::Left, Modifiers::default(), from, to, true);
+    assert!(
+        w.doc.scene().selection().is_empty(),
+        "cancelled: nothing selected"
+    );
+    w.drag(Button::Left, Modifiers::default(), from, to, false);
+    assert_eq!(w.doc.scene().selection(), &ids[..2]);
+    // A drag that starts on an entity is not a box.
+    let calls = w.pick.rect_calls.borrow().len();
+    w.drag(Button::Left, SHIFT, c, c + Vec2::new(50.0, 50.0), false);
+    assert_eq!(w.pick.rect_calls.borrow().len(), calls);
+}
+
+#[test]
+fn an_orbit_cancelled_with_esc_puts_the_camera_back() {
+    let mut w = World::new(&[Vec3::ZERO]);
+    w.prefs.nav_preset = navigation::Preset::Blender;
+    let before = w.view.orbit;
+    // Blender orbits with the middle button.
+    w.drag(
+        Button::Middle,
+        Modifiers::default(),
+        Vec2::new(400.0, 300.0),
+        Vec2::new(500.0, 320.0),
+        true,
+    );
+    assert_eq!(w.view.orbit, before);
+    w.drag(
+        Button::Middle,
+        Modifiers::default(),
+        Vec2::new(400.0, 300.0),
+        Vec2::new(500.0, 320.0),
+        false,
+    );
+    assert_ne!(w.view.orbit.yaw, before.yaw, "an orbit turns the view");
+    assert!(w.status.text.is_empty(), "{}", w.status.text);
+}
