@@ -6,6 +6,7 @@
 //! alpha mode; emitters become the same particle field the device evaluates.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use image::RgbaImage;
 use pbm::AlphaMode as PbmAlpha;
@@ -16,6 +17,7 @@ use pebble_model::glam::{Affine3A, Vec2, Vec3};
 use pebble_model::material::AlphaMode;
 use pebble_model::{EntityId, Kind, Material, MaterialId, Scene};
 
+use crate::context::RenderContext;
 use crate::environment::Environment;
 use crate::renderer::Renderer;
 use crate::scene::{
@@ -89,9 +91,20 @@ fn missing_texture(name: &str) -> SceneTexture {
 }
 
 impl SceneSync {
-    /// A renderer showing `scene`, and the sync that keeps it current.
+    /// A renderer showing `scene`, and the sync that keeps it current. Draws with
+    /// the live context of `gpu`'s device, if another renderer holds one.
     pub fn renderer(
         gpu: &Gpu,
+        scene: &Scene,
+        loader: &TextureLoader<'_>,
+    ) -> Result<(Renderer, Self), RenderError> {
+        Self::renderer_with(RenderContext::shared(gpu)?, scene, loader)
+    }
+
+    /// [`SceneSync::renderer`] drawing with `context` (one per device: opening
+    /// another scene builds no pipelines).
+    pub fn renderer_with(
+        context: Arc<RenderContext>,
         scene: &Scene,
         loader: &TextureLoader<'_>,
     ) -> Result<(Renderer, Self), RenderError> {
@@ -104,7 +117,7 @@ impl SceneSync {
             particles: ParticleField::default(),
             glow: 0,
         };
-        let mut renderer = Renderer::new(gpu, empty)?;
+        let mut renderer = Renderer::with_context(context, empty)?;
         let mut sync = Self {
             glow: 0,
             ..Self::default()
