@@ -1,10 +1,15 @@
 //! What every renderer on one device shares: the device and queue, the bind group
 //! layouts, the samplers, the white texel untextured draws bind, every pipeline
 //! (`pipelines`) and the compositors. Built once per device and shared through an
-//! [`Arc`]: opening another scene makes no pipelines.
+//! [`Arc`] ([`Renderer::with_context`](crate::Renderer::with_context)): opening
+//! another scene then makes no pipelines.
+//!
+//! Sharing is the caller's to ask for, never looked up by device: wgpu compares
+//! devices by an id that repeats across instances (two editor windows' devices
+//! compare equal), and a pipeline used on another device's pass panics in wgpu.
 
 use std::num::NonZeroU64;
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::RenderError;
 use crate::compositor::Compositor;
@@ -46,10 +51,6 @@ pub struct RenderContext {
     compositors: Mutex<Vec<Arc<Compositor>>>,
 }
 
-/// The contexts alive now. Weak, so that a context (and the device it holds) goes
-/// with the last renderer using it.
-static LIVE: Mutex<Vec<Weak<RenderContext>>> = Mutex::new(Vec::new());
-
 impl RenderContext {
     /// Builds the layouts, samplers and pipelines for a device. Fails with the
     /// device's own message on a GPU error.
@@ -78,24 +79,6 @@ impl RenderContext {
             pipelines,
             compositors: Mutex::new(Vec::new()),
         }))
-    }
-
-    /// The context of `gpu`'s device while any renderer still holds one, else a
-    /// new one: what [`Renderer::new`](crate::Renderer::new) uses, so that a caller
-    /// opening scene after scene on one device builds the pipelines once.
-    pub fn shared(gpu: &Gpu) -> Result<Arc<Self>, RenderError> {
-        let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
-        live.retain(|weak| weak.strong_count() > 0);
-        if let Some(context) = live
-            .iter()
-            .filter_map(Weak::upgrade)
-            .find(|c| c.gpu.device == gpu.device)
-        {
-            return Ok(context);
-        }
-        let context = Self::new(gpu)?;
-        live.push(Arc::downgrade(&context));
-        Ok(context)
     }
 
     /// The device and queue.
@@ -213,24 +196,6 @@ pub(crate) fn texture_entry(binding: u32, filterable: bool) -> wgpu::BindGroupLa
 mod tests {
     use super::*;
     use crate::gpu::test_gpu;
-
-    #[test]
-    fn shared_hands_out_the_live_context_of_a_device_and_new_always_builds_one() {
-        let Some(gpu) = test_gpu("context sharing") else {
-            return;
-        };
-        let first = RenderContext::shared(&gpu).expect("context");
-        let again = RenderContext::shared(&gpu.clone()).expect("context");
-        assert!(Arc::ptr_eq(&first, &again));
-        let own = RenderContext::new(&gpu).expect("context");
-        assert!(!Arc::ptr_eq(&first, &own));
-        // Once nobody holds it, the registry lets it go: the next one is new.
-        let weak = Arc::downgrade(&first);
-        drop((first, again));
-        assert!(weak.upgrade().is_none());
-        let fresh = RenderContext::shared(&gpu).expect("context");
-        assert!(!Arc::ptr_eq(&fresh, &own));
-    }
 
     #[test]
     fn a_compositor_is_built_once_per_target_format() {

@@ -37,14 +37,15 @@ pub struct Renderer {
 }
 
 impl Renderer {
-    /// Uploads a scene, drawing with the context of `gpu`'s device that another
-    /// renderer holds, or a new one. Fails with the device's own message on a GPU
-    /// error.
+    /// Uploads a scene, with a context (pipelines) of its own. Fails with the
+    /// device's own message on a GPU error.
     pub fn new(gpu: &Gpu, scene: DrawScene) -> Result<Self, RenderError> {
-        Self::with_context(RenderContext::shared(gpu)?, scene)
+        Self::with_context(RenderContext::new(gpu)?, scene)
     }
 
-    /// Uploads a scene that draws with `context`'s pipelines.
+    /// Uploads a scene that draws with `context`'s pipelines (another renderer's
+    /// [`Renderer::context`], for a second scene on the same device: no pipeline is
+    /// built). `context` must be of the device the caller will submit to.
     pub fn with_context(
         context: Arc<RenderContext>,
         scene: DrawScene,
@@ -270,23 +271,38 @@ mod tests {
     }
 
     #[test]
-    fn renderers_on_one_device_share_one_context_and_its_pipelines() {
+    fn a_renderer_made_with_another_ones_context_shares_its_pipelines() {
         let Some(gpu) = crate::gpu::test_gpu("renderers share a context") else {
             return;
         };
         let first = Renderer::new(&gpu, two_squares()).expect("renderer");
-        let second = Renderer::new(&gpu, scene_of(Vec::new())).expect("renderer");
+        let second = Renderer::with_context(Arc::clone(first.context()), scene_of(Vec::new()))
+            .expect("renderer");
         assert!(Arc::ptr_eq(first.context(), second.context()));
         assert_eq!(
             first.context().pipelines.editor.opaque,
             second.context().pipelines.editor.opaque
         );
+        // `new` builds a context of its own.
+        let apart = Renderer::new(&gpu, two_squares()).expect("renderer");
+        assert!(!Arc::ptr_eq(first.context(), apart.context()));
+        assert_ne!(
+            first.context().pipelines.editor.opaque,
+            apart.context().pipelines.editor.opaque
+        );
+        // Each keeps its own scene, and the context outlives the renderer that
+        // made it (the editor drops the old scene's renderer after opening a new one).
+        let camera = Camera::psp(Vec3::ZERO, 0.0, 0.0);
+        let centre = |r: &Renderer| r.pick(&camera, 64, 48, 0.0, 32, 24).expect("picks");
+        assert_eq!(centre(&first).map(|hit| hit.id), Some(1));
+        assert_eq!(centre(&second), None);
         let third =
             Renderer::with_context(Arc::clone(first.context()), two_squares()).expect("renderer");
-        assert!(Arc::ptr_eq(first.context(), third.context()));
-        // Each renderer keeps its own scene.
-        assert_eq!(first.scene().textures.len(), 1);
-        assert_eq!(second.bounds(), third.bounds());
+        let picture = |r: &Renderer| r.render(&camera, &options()).expect("renders").0;
+        let before = picture(&first);
+        drop(first);
+        assert_eq!(Arc::strong_count(third.context()), 2);
+        assert_eq!(picture(&third), before);
     }
 
     #[test]
@@ -294,10 +310,10 @@ mod tests {
         let Some(gpu) = crate::gpu::test_gpu("context pictures") else {
             return;
         };
-        let shared = Renderer::new(&gpu, two_squares()).expect("renderer");
-        // Another scene on the same context first, so the two do share it.
-        let _other = Renderer::with_context(Arc::clone(shared.context()), scene_of(Vec::new()))
-            .expect("renderer");
+        // Another scene on the context first, so that the two share it.
+        let other = Renderer::new(&gpu, scene_of(Vec::new())).expect("renderer");
+        let shared =
+            Renderer::with_context(Arc::clone(other.context()), two_squares()).expect("renderer");
         let own = Renderer::with_context(RenderContext::new(&gpu).expect("context"), two_squares())
             .expect("renderer");
         assert!(!Arc::ptr_eq(shared.context(), own.context()));

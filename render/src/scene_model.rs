@@ -91,18 +91,17 @@ fn missing_texture(name: &str) -> SceneTexture {
 }
 
 impl SceneSync {
-    /// A renderer showing `scene`, and the sync that keeps it current. Draws with
-    /// the live context of `gpu`'s device, if another renderer holds one.
+    /// A renderer showing `scene`, and the sync that keeps it current.
     pub fn renderer(
         gpu: &Gpu,
         scene: &Scene,
         loader: &TextureLoader<'_>,
     ) -> Result<(Renderer, Self), RenderError> {
-        Self::renderer_with(RenderContext::shared(gpu)?, scene, loader)
+        Self::renderer_with(RenderContext::new(gpu)?, scene, loader)
     }
 
-    /// [`SceneSync::renderer`] drawing with `context` (one per device: opening
-    /// another scene builds no pipelines).
+    /// [`SceneSync::renderer`] drawing with `context`, e.g. the one the renderer of
+    /// the scene opened before holds: opening another scene builds no pipelines.
     pub fn renderer_with(
         context: Arc<RenderContext>,
         scene: &Scene,

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use eframe::egui_wgpu::{self, CallbackResources, CallbackTrait, ScreenDescriptor};
 use eframe::wgpu;
 use pebble_render::{
-    Camera, Compositor, Extras, FrameStats, Overlay, RenderOptions, Renderer, SceneSync,
+    Camera, Compositor, Extras, FrameStats, Gpu, Overlay, RenderContext, RenderError,
+    RenderOptions, Renderer, SceneSync,
 };
 
 /// What lives in egui_wgpu's callback resources: the renderer, its scene sync and
@@ -46,6 +47,24 @@ impl ViewportResources {
             last_stats: FrameStats::default(),
             last_error,
         }
+    }
+}
+
+/// The render context for a scene about to be shown: the installed viewport's, so
+/// that opening another scene builds no pipelines, or a new one for the first.
+pub fn render_context(
+    rs: &egui_wgpu::RenderState,
+    gpu: &Gpu,
+) -> Result<Arc<RenderContext>, RenderError> {
+    let installed = rs
+        .renderer
+        .read()
+        .callback_resources
+        .get::<ViewportResources>()
+        .map(|res| Arc::clone(res.renderer.context()));
+    match installed {
+        Some(context) => Ok(context),
+        None => RenderContext::new(gpu),
     }
 }
 
