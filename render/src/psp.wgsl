@@ -7,16 +7,11 @@
 // top five bits are kept.
 const DITHER = array<i32, 16>(-4, 0, -3, 1, 2, -2, 3, -1, -3, 1, -4, 0, 3, -1, 2, -2);
 
-@vertex
-fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
-    let x = f32((i << 1u) & 2u) * 2.0 - 1.0;
-    let y = f32(i & 2u) * 2.0 - 1.0;
-    return vec4<f32>(x, y, 0.0, 1.0);
-}
+// The vertex stage is `fullscreen.wgsl`'s `vs_main`, prepended to this file.
 
 @fragment
-fn fs_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
-    let p = vec2<i32>(pos.xy);
+fn fs_main(in: FullScreen) -> @location(0) vec4<f32> {
+    let p = vec2<i32>(in.position.xy);
     let c = textureLoad(frame_tex, p, 0);
     let d = DITHER[(p.y & 3) * 4 + (p.x & 3)];
     let c8 = vec3<i32>(round(c.rgb * 255.0));

@@ -6,6 +6,7 @@
 //! alpha mode; emitters become the same particle field the device evaluates.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use image::RgbaImage;
 use pbm::AlphaMode as PbmAlpha;
@@ -16,6 +17,7 @@ use pebble_model::glam::{Affine3A, Vec2, Vec3};
 use pebble_model::material::AlphaMode;
 use pebble_model::{EntityId, Kind, Material, MaterialId, Scene};
 
+use crate::context::RenderContext;
 use crate::environment::Environment;
 use crate::renderer::Renderer;
 use crate::scene::{
@@ -95,6 +97,16 @@ impl SceneSync {
         scene: &Scene,
         loader: &TextureLoader<'_>,
     ) -> Result<(Renderer, Self), RenderError> {
+        Self::renderer_with(RenderContext::new(gpu)?, scene, loader)
+    }
+
+    /// [`SceneSync::renderer`] drawing with `context`, e.g. the one the renderer of
+    /// the scene opened before holds: opening another scene builds no pipelines.
+    pub fn renderer_with(
+        context: Arc<RenderContext>,
+        scene: &Scene,
+        loader: &TextureLoader<'_>,
+    ) -> Result<(Renderer, Self), RenderError> {
         let empty = DrawScene {
             textures: vec![glow_texture()],
             batches: Vec::new(),
@@ -104,7 +116,7 @@ impl SceneSync {
             particles: ParticleField::default(),
             glow: 0,
         };
-        let mut renderer = Renderer::new(gpu, empty)?;
+        let mut renderer = Renderer::with_context(context, empty)?;
         let mut sync = Self {
             glow: 0,
             ..Self::default()

@@ -1,119 +1,70 @@
 //! The 3D viewport: the `render` crate drawn through an egui_wgpu paint callback.
 //! `prepare` records the scene frame into the renderer's own target (a command
-//! buffer egui submits before its own); `paint` copies that target into egui's
-//! render pass with a full-rectangle triangle (nearest filtering, so the PSP look's
-//! 480×272 pixels stay crisp).
+//! buffer egui submits before its own); `paint` draws that target into egui's
+//! render pass with the render crate's [`Compositor`] (nearest filtering, so the
+//! PSP look's 480×272 pixels stay crisp).
 
 use std::sync::Arc;
 
 use eframe::egui_wgpu::{self, CallbackResources, CallbackTrait, ScreenDescriptor};
 use eframe::wgpu;
-use pebble_render::{Camera, Extras, FrameStats, Overlay, RenderOptions, Renderer, SceneSync};
+use pebble_render::{
+    Camera, Compositor, Extras, FrameStats, Gpu, Overlay, RenderContext, RenderError,
+    RenderOptions, Renderer, SceneSync,
+};
 
 /// What lives in egui_wgpu's callback resources: the renderer, its scene sync and
-/// the copy pipeline.
+/// the compositor for egui's target (`None` if the device refused it; then
+/// `last_error` says why).
 #[derive(Debug)]
 pub struct ViewportResources {
     pub renderer: Renderer,
     pub sync: SceneSync,
-    blit: wgpu::RenderPipeline,
-    blit_layout: wgpu::BindGroupLayout,
-    sampler: wgpu::Sampler,
+    compositor: Option<Arc<Compositor>>,
     /// The frame `prepare` recorded, bound for `paint`.
     current: Option<wgpu::BindGroup>,
     pub last_stats: FrameStats,
     pub last_error: Option<String>,
 }
 
-const BLIT: &str = r#"
-@group(0) @binding(0) var frame_tex: texture_2d<f32>;
-@group(0) @binding(1) var frame_sampler: sampler;
-
-struct Out {
-    @builtin(position) position: vec4<f32>,
-    @location(0) uv: vec2<f32>,
-};
-
-@vertex
-fn vs_main(@builtin(vertex_index) i: u32) -> Out {
-    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
-    var out: Out;
-    out.position = vec4<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, 0.0, 1.0);
-    out.uv = uv;
-    return out;
-}
-
-fn to_linear(c: vec3<f32>) -> vec3<f32> {
-    return select(pow((c + 0.055) / 1.055, vec3<f32>(2.4)), c / 12.92, c <= vec3<f32>(0.04045));
-}
-
-// The frame holds display values; an sRGB target would encode them again.
-@fragment
-fn fs_plain(in: Out) -> @location(0) vec4<f32> {
-    return vec4<f32>(textureSample(frame_tex, frame_sampler, in.uv).rgb, 1.0);
-}
-
-@fragment
-fn fs_srgb(in: Out) -> @location(0) vec4<f32> {
-    return vec4<f32>(to_linear(textureSample(frame_tex, frame_sampler, in.uv).rgb), 1.0);
-}
-"#;
-
 impl ViewportResources {
     pub fn new(
-        device: &wgpu::Device,
+        _device: &wgpu::Device,
         target: wgpu::TextureFormat,
         renderer: Renderer,
         sync: SceneSync,
     ) -> Self {
-        let blit_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("viewport blit"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
-        });
-        let blit = copy_pipeline(
-            device,
-            "viewport blit",
-            BLIT,
-            &blit_layout,
-            &[],
-            if target.is_srgb() {
-                "fs_srgb"
-            } else {
-                "fs_plain"
-            },
-            target,
-        );
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("viewport blit"),
-            ..Default::default()
-        });
+        // One compositor per device and format, shared by every scene opened.
+        let (compositor, last_error) = match renderer.context().compositor(target) {
+            Ok(c) => (Some(c), None),
+            Err(e) => (None, Some(e.to_string())),
+        };
         Self {
             renderer,
             sync,
-            blit,
-            blit_layout,
-            sampler,
+            compositor,
             current: None,
             last_stats: FrameStats::default(),
-            last_error: None,
+            last_error,
         }
+    }
+}
+
+/// The render context for a scene about to be shown: the installed viewport's, so
+/// that opening another scene builds no pipelines, or a new one for the first.
+pub fn render_context(
+    rs: &egui_wgpu::RenderState,
+    gpu: &Gpu,
+) -> Result<Arc<RenderContext>, RenderError> {
+    let installed = rs
+        .renderer
+        .read()
+        .callback_resources
+        .get::<ViewportResources>()
+        .map(|res| Arc::clone(res.renderer.context()));
+    match installed {
+        Some(context) => Ok(context),
+        None => RenderContext::new(gpu),
     }
 }
 
@@ -182,6 +133,9 @@ impl CallbackTrait for ViewportCallback {
         let Some(res) = resources.get_mut::<ViewportResources>() else {
             return Vec::new();
         };
+        let Some(compositor) = &res.compositor else {
+            return Vec::new();
+        };
         let extras = Extras {
             overlay: self.overlay.as_deref(),
             selected: &self.selected,
@@ -192,20 +146,7 @@ impl CallbackTrait for ViewportCallback {
         match res.renderer.encode(&self.camera, &self.options, &extras) {
             Ok((commands, texture, stats)) => {
                 let view = texture.create_view(&Default::default());
-                res.current = Some(device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("viewport frame"),
-                    layout: &res.blit_layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: wgpu::BindingResource::TextureView(&view),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: wgpu::BindingResource::Sampler(&res.sampler),
-                        },
-                    ],
-                }));
+                res.current = Some(compositor.bind(device, &view));
                 res.last_stats = stats;
                 res.last_error = None;
                 vec![commands]
@@ -227,10 +168,8 @@ impl CallbackTrait for ViewportCallback {
         let Some(res) = resources.get::<ViewportResources>() else {
             return;
         };
-        if let Some(group) = &res.current {
-            pass.set_pipeline(&res.blit);
-            pass.set_bind_group(0, group, &[]);
-            pass.draw(0..3, 0..1);
+        if let (Some(compositor), Some(frame)) = (&res.compositor, &res.current) {
+            compositor.draw(pass, frame);
         }
     }
 }
