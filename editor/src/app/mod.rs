@@ -155,8 +155,11 @@ fn install_viewport(
         queue: rs.queue.clone(),
         info: rs.adapter.get_info(),
     };
-    let (renderer, sync) =
-        SceneSync::renderer_with(viewport::render_context(rs, &gpu)?, scene, &loader(path))?;
+    let (renderer, sync) = SceneSync::renderer_with(
+        viewport::callback::render_context(rs, &gpu)?,
+        scene,
+        &loader(path),
+    )?;
     // The log's subscriber must be in place before the warnings go to it.
     log::buffer();
     for w in &sync.warnings {
