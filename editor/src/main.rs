@@ -52,6 +52,10 @@ struct BenchEditorArgs {
     /// Paint every frame's UI afresh instead of through the UI cache (to compare).
     #[arg(long)]
     no_ui_cache: bool,
+    /// Let the UI cache draw its copy in egui's pass instead of copying it into the
+    /// frame after the pass (measures the vendored egui-wgpu's `TargetCopies`).
+    #[arg(long)]
+    no_transfers: bool,
     /// Start with the scene clock stopped (so that two runs' screenshots match).
     #[arg(long)]
     paused: bool,
@@ -121,6 +125,7 @@ fn main() -> ExitCode {
                         json: args.json,
                         select: args.select,
                         ui_cache: !args.no_ui_cache,
+                        transfers: !args.no_transfers,
                         paused: args.paused,
                     }),
                 )

@@ -40,6 +40,9 @@ pub struct BenchOptions {
     /// Repaint the UI through its cache (`false`: every frame the ordinary way,
     /// to compare).
     pub ui_cache: bool,
+    /// The UI cache's copy goes into the frame after egui's pass as transfers
+    /// (`false`: drawn in the pass, to measure the difference).
+    pub transfers: bool,
     /// Start with the scene clock stopped (screenshots of two runs then match).
     pub paused: bool,
 }
@@ -452,6 +455,7 @@ mod tests {
             json: None,
             select: Vec::new(),
             ui_cache: true,
+            transfers: true,
             paused: false,
         });
         let mut phases = Vec::new();

@@ -121,6 +121,7 @@ pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Resu
                 .map_err(|e| format!("{e:#}"))?;
             app.in_window();
             if let Some(options) = bench {
+                app.ui_cache.allow_transfers(options.transfers);
                 // The same start whatever was saved: the default layout and view.
                 app.panels.layout = default_layout();
                 app.recovery = None;

@@ -43,6 +43,8 @@ pub struct Shared {
     pub window_clear_is_panel_fill: bool,
     /// Frames whose copy was made after the pass, as transfers.
     pub copied_after_pass: u64,
+    /// Copies may be made after the pass (off: always drawn in it).
+    pub no_transfers: bool,
 }
 
 pub type SharedState = Arc<Mutex<Shared>>;
@@ -110,6 +112,14 @@ impl UiCache {
     pub fn window_clears_to_panel_fill(&self) {
         if let Some(shared) = &self.shared {
             lock(shared).window_clear_is_panel_fill = true;
+        }
+    }
+
+    /// Whether the copy may go into the frame after egui's pass, as transfers
+    /// (on by default; off measures what they save).
+    pub fn allow_transfers(&self, allow: bool) {
+        if let Some(shared) = &self.shared {
+            lock(shared).no_transfers = !allow;
         }
     }
 

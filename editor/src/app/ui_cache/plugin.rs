@@ -202,7 +202,8 @@ impl egui::Plugin for UiCachePlugin {
             (screen.height() * ppp).round() as u32,
         ];
         let hole = picture.and_then(|p| picture_pixels(&output.shapes[p], ppp, size));
-        let copy_after_pass = live_inside(&output.shapes, &live, picture, ppp, hole);
+        let copy_after_pass =
+            !shared.no_transfers && live_inside(&output.shapes, &live, picture, ppp, hole);
         let mut shapes: Vec<Option<ClippedShape>> = std::mem::take(&mut output.shapes)
             .into_iter()
             .map(Some)
