@@ -160,3 +160,71 @@ impl InspectorPanel {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eframe::egui::accesskit::Role;
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use pebble_model::History;
+    use pebble_model::command::AddEntities;
+    use pebble_model::entity::PlayerSpawn;
+
+    type State = (InspectorPanel, Scene, Vec<Intent>);
+
+    fn harness(scene: Scene) -> Harness<'static, State> {
+        Harness::new_ui_state(
+            |ui, (panel, scene, intents): &mut State| {
+                let got = panel.ui(ui, scene);
+                intents.extend(got.into_iter().filter(|i| !matches!(i, Intent::EndEdit)));
+            },
+            (InspectorPanel::default(), scene, Vec::new()),
+        )
+    }
+
+    #[test]
+    fn a_typed_fov_is_asked_for_as_one_commit_and_the_scene_is_untouched() {
+        let mut scene = Scene::new();
+        let spawn = Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn::default()));
+        History::new(10)
+            .execute(&mut scene, AddEntities::new("Create", vec![spawn]))
+            .expect("add");
+        let mut h = harness(scene);
+        assert!(h.query_by_label("Nothing selected.").is_none());
+        let field = || Role::SpinButton;
+        h.get_by_role_and_label(field(), "fov").focus();
+        h.run_steps(2);
+        for c in "90".chars() {
+            h.get_by_role_and_label(field(), "fov")
+                .type_text(&c.to_string());
+            h.run_steps(1);
+        }
+        h.key_press(egui::Key::Enter);
+        h.run_steps(2);
+        match h.state().2.as_slice() {
+            [Intent::Commit { command, field }] => {
+                assert_eq!(command.name(), "Edit fov");
+                assert!(field.is_some(), "a refusal would be shown under the field");
+            }
+            other => panic!("{other:?}"),
+        }
+        let fov = h.state().1.entities().find_map(|e| match &e.kind {
+            EntityKind::PlayerSpawn(s) => Some(s.camera_fov),
+            _ => None,
+        });
+        assert_eq!(
+            fov,
+            Some(PlayerSpawn::default().camera_fov),
+            "the panel asks, the app applies"
+        );
+    }
+
+    #[test]
+    fn with_nothing_selected_it_says_so_and_asks_for_nothing() {
+        let mut h = harness(Scene::new());
+        h.run();
+        assert!(h.query_by_label("Nothing selected.").is_some());
+        assert!(h.state().2.is_empty());
+    }
+}
