@@ -355,8 +355,15 @@ impl PebbleApp {
                 Action::ToggleSnap,
                 "Snap",
                 &format!(
-                    "{} m, {}°, ×{} (Ctrl inverts while dragging)",
-                    steps.step, steps.angle_deg, steps.scale_step
+                    "{} m {}, {}°, ×{} (Ctrl inverts while dragging; Preferences sets the steps)",
+                    steps.step,
+                    if steps.relative {
+                        "steps from the start"
+                    } else {
+                        "grid"
+                    },
+                    steps.angle_deg,
+                    steps.scale_step
                 ),
             );
             ui.separator();

@@ -114,6 +114,12 @@ impl Preferences {
                         .suffix(" m"),
                 );
                 ui.end_row();
+                ui.label("");
+                ui.checkbox(
+                    &mut self.snap_steps.relative,
+                    "Relative: move in whole steps from where the drag began (off: onto the grid)",
+                );
+                ui.end_row();
                 ui.label("Angle step");
                 ui.add(
                     egui::DragValue::new(&mut self.snap_steps.angle_deg)
@@ -175,6 +181,7 @@ mod tests {
                 step: 0.5,
                 angle_deg: 5.0,
                 scale_step: 0.25,
+                relative: true,
             },
             recent: vec![PathBuf::from("/maps/a.pebble.ron")],
             ..Preferences::default()

@@ -62,12 +62,27 @@ pub enum Handle {
     Centre,
 }
 
+impl Handle {
+    /// The gizmo axes a move with this handle changes.
+    pub fn moved_axes(self) -> [bool; 3] {
+        match self {
+            Handle::Axis(i) => std::array::from_fn(|k| k == i),
+            Handle::Plane(i) => std::array::from_fn(|k| k != i),
+            Handle::Centre => [true; 3],
+        }
+    }
+}
+
 /// Grid, angle and scale steps for snapping.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Snap {
     pub step: f32,
     pub angle_deg: f32,
     pub scale_step: f32,
+    /// Moves go in whole steps from where the drag began, instead of putting the
+    /// gizmo's pivot on the grid.
+    pub relative: bool,
 }
 
 impl Default for Snap {
@@ -76,6 +91,7 @@ impl Default for Snap {
             step: 0.25,
             angle_deg: 15.0,
             scale_step: 0.1,
+            relative: false,
         }
     }
 }
@@ -289,9 +305,24 @@ impl Drag {
                 };
                 let mut d = now - self.grabbed;
                 if let Some(s) = snap.filter(|s| s.step > 0.0) {
-                    // Whole steps along the gizmo's axes.
                     let local = g.orientation.inverse() * d;
-                    d = g.orientation * ((local / s.step).round() * s.step);
+                    let snapped = if s.relative {
+                        // Whole steps from where the drag began.
+                        (local / s.step).round() * s.step
+                    } else {
+                        // The pivot onto the grid, along the axes this handle moves
+                        // (the others keep their values, on the grid or not).
+                        let from = g.orientation.inverse() * g.pivot;
+                        let moved = self.handle.moved_axes();
+                        Vec3::from_array(std::array::from_fn(|k| {
+                            if moved[k] {
+                                ((from[k] + local[k]) / s.step).round() * s.step - from[k]
+                            } else {
+                                0.0
+                            }
+                        }))
+                    };
+                    d = g.orientation * snapped;
                 }
                 Change::Translate(d)
             }
@@ -603,6 +634,56 @@ mod tests {
             panic!("a move")
         };
         assert!((d.x - 0.75).abs() < 1e-5, "{d}");
+    }
+
+    #[test]
+    fn grid_snapping_puts_the_pivot_on_the_grid_and_relative_snapping_keeps_the_offset() {
+        let v = view();
+        let pivot = Vec3::new(1.62, 0.3, 0.0);
+        let g = gizmo(Mode::Translate, pivot);
+        let start = v.project(pivot + Vec3::X * 0.5).expect("visible");
+        let drag = Drag::start(&v, g, Handle::Axis(0), start).expect("starts");
+        // The cursor where the grabbed point would be 1.1 m further along X.
+        let to = v.project(pivot + Vec3::X * 1.6).expect("visible");
+        let step = Snap {
+            step: 1.0,
+            ..Snap::default()
+        };
+        let moved = |snap: Snap| match drag.change(&v, to, Some(snap)) {
+            Change::Translate(d) => pivot + d,
+            other => panic!("{other:?}"),
+        };
+        let absolute = moved(step);
+        assert!((absolute.x - 3.0).abs() < 1e-4, "on the grid: {absolute}");
+        assert_eq!((absolute.y, absolute.z), (0.3, 0.0), "the other axes stay");
+        let relative = moved(Snap {
+            relative: true,
+            ..step
+        });
+        assert!(
+            (relative.x - 2.62).abs() < 1e-4,
+            "a whole step on: {relative}"
+        );
+        // A plane handle snaps both of its axes, the normal's stays.
+        let drag = Drag::start(
+            &v,
+            g,
+            Handle::Plane(1),
+            v.project(pivot + Vec3::new(0.3, 0.0, 0.3))
+                .expect("visible"),
+        )
+        .expect("starts");
+        let to = v
+            .project(pivot + Vec3::new(0.9, 0.0, 0.8))
+            .expect("visible");
+        let Change::Translate(d) = drag.change(&v, to, Some(step)) else {
+            panic!("a move")
+        };
+        let p = pivot + d;
+        assert!(
+            (p.x - 2.0).abs() < 1e-3 && p.z.abs() < 1e-3 && (p.y - 0.3).abs() < 1e-5,
+            "{p}"
+        );
     }
 
     #[test]

@@ -285,8 +285,25 @@ impl OrbitCamera {
     /// Moves the view so the point under `from` (at the pivot's depth) ends under
     /// `to`; `height` is the viewport height in pixels.
     pub fn pan(&mut self, from: Vec2, to: Vec2, height: f32) {
+        self.pan_at_depth(from, to, height, self.distance);
+    }
+
+    /// How far in front of the eye `p` is, along the view direction.
+    pub fn depth_of(&self, p: Vec3) -> f32 {
+        (p - self.eye()).dot(self.forward())
+    }
+
+    /// [`Self::pan`] for a point `depth` metres in front of the eye (what was
+    /// grabbed): it stays under the cursor. In an orthographic view every depth
+    /// moves alike.
+    pub fn pan_at_depth(&mut self, from: Vec2, to: Vec2, height: f32, depth: f32) {
+        let depth = if self.ortho || depth <= 1e-3 {
+            self.distance
+        } else {
+            depth
+        };
         let metres_per_pixel =
-            2.0 * self.distance * (self.fov_y_deg.to_radians() * 0.5).tan() / height.max(1.0);
+            2.0 * depth * (self.fov_y_deg.to_radians() * 0.5).tan() / height.max(1.0);
         let forward = self.forward();
         let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
         let up = right.cross(forward);
@@ -304,13 +321,22 @@ impl OrbitCamera {
     /// Zooms by `notches` steps of `step` towards `anchor` (the surface under the
     /// cursor): the eye moves along its line to the anchor, so the anchor stays
     /// where it is on screen; the view direction does not change.
+    ///
+    /// Afterwards the pivot sits at the anchor's depth, so the next zoom, orbit or
+    /// pan works about what the cursor pointed at, not about a point in mid-air.
     pub fn zoom_towards(&mut self, anchor: Vec3, notches: f32, step: f32) {
         let factor = (1.0 - step.clamp(0.02, 0.4)).powf(notches);
         let distance = (self.distance * factor).clamp(0.05, 5_000.0);
         let f = distance / self.distance;
         let eye = anchor + (self.eye() - anchor) * f;
-        self.distance = distance;
-        self.pivot = eye + self.forward() * distance;
+        let forward = self.forward();
+        let depth = (anchor - eye).dot(forward);
+        self.distance = if self.ortho || depth < 0.05 {
+            distance
+        } else {
+            depth.min(5_000.0)
+        };
+        self.pivot = eye + forward * self.distance;
     }
 
     /// Turns the view in place (fly look): the eye stays, the pivot moves with the
@@ -399,17 +425,22 @@ mod tests {
             clip.truncate().truncate() / clip.w
         };
         let before = project(&c);
-        let (d0, yaw) = (c.distance, c.yaw);
+        let (eye0, yaw) = (c.eye(), c.yaw);
         c.zoom_towards(anchor, 2.0, 0.12);
-        assert!((c.distance - d0 * 0.88f32.powi(2)).abs() < 1e-4);
+        // The eye went 12 % of the way to the anchor, twice.
+        let left = (c.eye() - anchor).length() / (eye0 - anchor).length();
+        assert!((left - 0.88f32.powi(2)).abs() < 1e-4, "{left}");
         assert!(
             (project(&c) - before).length() < 1e-4,
             "{} vs {before}",
             project(&c)
         );
         assert_eq!(c.yaw, yaw);
+        // The pivot now sits at the anchor's depth: the next orbit or zoom works
+        // about what was under the cursor.
+        assert!((c.distance - c.depth_of(anchor)).abs() < 1e-4);
         c.zoom_towards(anchor, -2.0, 0.12);
-        assert!((c.distance - d0).abs() < 1e-3);
+        assert!((c.eye() - eye0).length() < 1e-3, "back where it was");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! the preferences' navigation preset maps buttons and modifiers. Esc puts the
 //! camera back where the drag found it.
 
-use pebble_model::glam::Vec3;
+use pebble_model::glam::{Vec2, Vec3};
 
 use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
 use crate::app::viewport::navigation::{self, DragAction, OrbitCamera, ZOOM_STEP};
@@ -14,6 +14,12 @@ pub struct Navigate {
     drag: Option<(DragAction, OrbitCamera)>,
     /// The point an orbit turns about (drawn while it lasts).
     centre: Option<Vec3>,
+    /// How far in front of the eye the point a pan grabbed is: the surface under
+    /// the press, or the pivot's depth over the sky.
+    pan_depth: f32,
+    /// Where the pointer was at the last drag (the press at first, so the pixels
+    /// egui's drag threshold swallowed still count).
+    last: Vec2,
 }
 
 impl Navigate {
@@ -42,6 +48,14 @@ impl Tool for Navigate {
                 .or_else(|| cx.doc.selection_pivot())
                 .unwrap_or(cx.view.orbit.pivot)
         });
+        self.pan_depth = match action {
+            DragAction::Pan => match cx.pick.pick(p.press) {
+                Ok(Some(hit)) => cx.view.orbit.depth_of(hit.world),
+                _ => cx.view.orbit.distance,
+            },
+            _ => cx.view.orbit.distance,
+        };
+        self.last = p.press;
         self.drag = Some((action, cx.view.orbit));
         true
     }
@@ -53,17 +67,19 @@ impl Tool for Navigate {
         // Any navigation ends a transition in flight where it is.
         cx.view.stop();
         let orbit = &mut cx.view.orbit;
+        let (from, delta) = (self.last, p.pos - self.last);
+        self.last = p.pos;
         match action {
             DragAction::Orbit => {
                 if let Some(c) = self.centre {
-                    orbit.orbit_about(c, p.delta);
+                    orbit.orbit_about(c, delta);
                 }
             }
-            DragAction::Pan => orbit.pan(p.pos - p.delta, p.pos, cx.size.y),
+            DragAction::Pan => orbit.pan_at_depth(from, p.pos, cx.size.y, self.pan_depth),
             // Drag up zooms in, 50 pixels a notch.
-            DragAction::Zoom => orbit.zoom(-p.delta.y / 50.0, ZOOM_STEP),
+            DragAction::Zoom => orbit.zoom(-delta.y / 50.0, ZOOM_STEP),
             DragAction::FlyLook => {
-                orbit.look(p.delta);
+                orbit.look(delta);
                 let speed = cx.prefs.fly_speed * if cx.fly.fast { 4.0 } else { 1.0 };
                 orbit.fly(cx.fly.direction * speed * cx.dt);
                 cx.repaint = true;

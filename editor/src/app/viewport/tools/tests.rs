@@ -13,10 +13,11 @@ use super::*;
 use crate::app::viewport::navigation;
 use crate::app::viewport::view::ViewState;
 
-/// An ID buffer where each entity covers a disc of 20 pixels round a point.
+/// An ID buffer where each entity covers a disc of 20 pixels round the pixel its
+/// position projects to (and is that world point there).
 #[derive(Default)]
 struct FakePick {
-    discs: Vec<(Vec2, u32)>,
+    discs: Vec<(Vec2, u32, Vec3)>,
     rect_calls: RefCell<Vec<(Vec2, Vec2)>>,
 }
 
@@ -25,13 +26,13 @@ impl Pick for FakePick {
         Ok(self
             .discs
             .iter()
-            .find(|(c, _)| c.distance(pixel) < 20.0)
-            .map(|(c, id)| PickHit {
+            .find(|(c, _, _)| c.distance(pixel) < 20.0)
+            .map(|(c, id, world)| PickHit {
                 id: *id,
                 face: 0,
                 back_face: false,
                 pixel: (c.x as u32, c.y as u32),
-                world: Vec3::ZERO,
+                world: *world,
             }))
     }
 
@@ -41,8 +42,8 @@ impl Pick for FakePick {
         Ok(self
             .discs
             .iter()
-            .filter(|(c, _)| c.cmpge(lo).all() && c.cmple(hi).all())
-            .map(|(_, id)| *id)
+            .filter(|(c, _, _)| c.cmpge(lo).all() && c.cmple(hi).all())
+            .map(|(_, id, _)| *id)
             .collect())
     }
 }
@@ -90,15 +91,28 @@ impl World {
             pick: FakePick::default(),
             tools: Tools::standard(),
         };
-        let camera = world.view.orbit.camera();
-        let view = View { camera, size: SIZE };
-        world.pick.discs = world
-            .ids()
-            .into_iter()
-            .zip(at)
-            .filter_map(|(id, p)| Some((view.project(*p)?, id.0)))
-            .collect();
+        world.draw();
         world
+    }
+
+    /// The ID buffer as the current view draws the entities.
+    fn draw(&mut self) {
+        let view = self.camera_view();
+        let scene = self.doc.scene();
+        self.pick.discs = scene
+            .entities()
+            .filter_map(|e| {
+                let p = e.transform.translation;
+                Some((view.project(p)?, e.id.0, p))
+            })
+            .collect();
+    }
+
+    fn camera_view(&self) -> View {
+        View {
+            camera: self.view.orbit.camera(),
+            size: SIZE,
+        }
     }
 
     fn ids(&self) -> Vec<EntityId> {
@@ -187,10 +201,7 @@ impl World {
 
     /// A pixel on the move gizmo's X arrow.
     fn gizmo_x_handle(&self) -> Vec2 {
-        let view = View {
-            camera: self.view.orbit.camera(),
-            size: SIZE,
-        };
+        let view = self.camera_view();
         let pivot = self.doc.selection_pivot().expect("a selection");
         view.project(pivot + Vec3::X * view.handle_length(pivot) * 0.8)
             .expect("in view")
@@ -320,4 +331,34 @@ fn an_orbit_cancelled_with_esc_puts_the_camera_back() {
     );
     assert_ne!(w.view.orbit.yaw, before.yaw, "an orbit turns the view");
     assert!(w.status.text.is_empty(), "{}", w.status.text);
+}
+
+#[test]
+fn a_pan_keeps_the_grabbed_point_under_the_cursor_from_the_first_pixel() {
+    for ortho in [false, true] {
+        let near = Vec3::new(0.5, 0.0, 6.0);
+        let mut w = World::new(&[near, Vec3::new(-1.0, 0.0, -12.0)]);
+        w.view.orbit.ortho = ortho;
+        w.draw();
+        // Fusion 360 pans with the middle button.
+        let press = w.pick.discs[0].0;
+        let to = press + Vec2::new(60.0, 25.0);
+        w.drag(Button::Middle, Modifiers::default(), press, to, false);
+        let now = w.camera_view().project(near).expect("in view");
+        assert!(
+            now.distance(to) < 0.5,
+            "ortho {ortho}: the grabbed point is at {now}, the cursor at {to}"
+        );
+        // Over the sky a pan moves the view too (at the pivot's depth).
+        let before = w.view.orbit.pivot;
+        let sky = Vec2::new(10.0, 10.0);
+        w.drag(
+            Button::Middle,
+            Modifiers::default(),
+            sky,
+            sky + Vec2::new(60.0, 0.0),
+            false,
+        );
+        assert_ne!(w.view.orbit.pivot, before);
+    }
 }
