@@ -257,6 +257,9 @@ fn a_gizmo_drag_moves_and_esc_takes_it_back_without_a_trace() {
     assert_eq!(w.doc.scene().data(), &before_scene, "everything as it was");
     assert_eq!(w.doc.history().position(), position);
     assert_eq!(w.doc.history().undo_name(), undo);
+    assert_eq!(w.doc.history().redo_name(), None, "no greyed Move to redo");
+    assert!(w.doc.redo().is_none(), "Ctrl+Y does nothing");
+    assert_eq!(w.doc.scene().data(), &before_scene);
     assert!(
         w.pick.rect_calls.borrow().is_empty(),
         "no box select under the gizmo"
