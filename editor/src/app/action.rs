@@ -38,6 +38,7 @@ pub enum Action {
     TogglePreviewLight,
     ToggleOverlays,
     ToggleSnap,
+    ToggleBoxThroughWalls,
     /// Brings a panel to the front of its tab group.
     ShowPanel(Pane),
     ResetLayout,
@@ -78,6 +79,7 @@ pub const ALL: &[Action] = &[
     Action::TogglePreviewLight,
     Action::ToggleOverlays,
     Action::ToggleSnap,
+    Action::ToggleBoxThroughWalls,
     Action::ShowPanel(Pane::Outliner),
     Action::ShowPanel(Pane::Inspector),
     Action::ShowPanel(Pane::Assets),
@@ -151,6 +153,7 @@ impl Action {
             Self::TogglePreviewLight => "Preview light (unbaked)",
             Self::ToggleOverlays => "Overlays",
             Self::ToggleSnap => "Snap (Ctrl inverts while dragging)",
+            Self::ToggleBoxThroughWalls => "Box select through walls (Alt at the release inverts)",
             Self::ShowPanel(pane) => pane.title(),
             Self::ResetLayout => "Reset the panel layout",
             Self::PlayPause => "Play or pause the scene clock",
@@ -192,6 +195,7 @@ impl Action {
             | Self::TogglePreviewLight
             | Self::ToggleOverlays
             | Self::ToggleSnap
+            | Self::ToggleBoxThroughWalls
             | Self::ShowPanel(_)
             | Self::ResetLayout
             | Self::PlayPause

@@ -29,6 +29,7 @@ impl PebbleApp {
             Action::TogglePreviewLight => self.viewport.looks.preview_light,
             Action::ToggleOverlays => self.viewport.looks.overlays,
             Action::ToggleSnap => self.prefs.snap,
+            Action::ToggleBoxThroughWalls => self.prefs.box_select_occluded,
             _ => false,
         }
     }
@@ -147,6 +148,7 @@ impl PebbleApp {
             Action::TogglePreviewLight,
             Action::ToggleOverlays,
             Action::ToggleSnap,
+            Action::ToggleBoxThroughWalls,
         ] {
             self.toggle_entry(ui, action);
         }

@@ -201,7 +201,18 @@ fn help_ui(ui: &mut egui::Ui, preset: navigation::Preset) {
     egui::Grid::new("help keys").striped(true).show(ui, |ui| {
         for (k, what) in [
             ("click / Shift / Ctrl", "select / add / toggle"),
-            ("Esc", "clear the selection (cancel a gizmo drag)"),
+            (
+                "left drag off the gizmo / Shift / Ctrl",
+                "box select / add / toggle (Alt at the release: through walls)",
+            ),
+            (
+                "pan",
+                "what was under the cursor at the press stays under it",
+            ),
+            (
+                "Esc",
+                "cancel the drag in progress (gizmo, box, orbit, pan), else clear the selection",
+            ),
         ] {
             ui.label(k);
             ui.label(what);

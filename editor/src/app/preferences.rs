@@ -26,6 +26,8 @@ pub struct Preferences {
     pub snap: bool,
     pub snap_steps: Snap,
     pub gizmo_space: Space,
+    /// Box select takes hidden meshes too (Alt at the release inverts it).
+    pub box_select_occluded: bool,
     /// Seconds between autosaves of unsaved work (0: never).
     pub autosave_seconds: u32,
     pub recent: Vec<PathBuf>,
@@ -43,6 +45,7 @@ impl Default for Preferences {
             snap: false,
             snap_steps: Snap::default(),
             gizmo_space: Space::default(),
+            box_select_occluded: false,
             autosave_seconds: 60,
             recent: Vec::new(),
             own_file_dialog: false,

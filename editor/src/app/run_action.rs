@@ -61,6 +61,7 @@ impl PebbleApp {
             Action::TogglePreviewLight => self.viewport.looks.preview_light ^= true,
             Action::ToggleOverlays => self.viewport.looks.overlays ^= true,
             Action::ToggleSnap => self.prefs.snap ^= true,
+            Action::ToggleBoxThroughWalls => self.prefs.box_select_occluded ^= true,
             Action::ShowPanel(pane) => self.panels.raise(pane),
             Action::ResetLayout => self.panels.layout = super::default_layout(),
             Action::PlayPause => self.clock.playing ^= true,

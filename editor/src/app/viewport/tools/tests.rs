@@ -183,6 +183,27 @@ impl World {
         assert!(!self.tools.is_active(), "released");
     }
 
+    /// A drag pressed without modifiers and released with `release` held.
+    fn drag_with_release(&mut self, button: Button, from: Vec2, to: Vec2, release: Modifiers) {
+        let pointer = |pos: Vec2, modifiers| Pointer {
+            pos,
+            press: from,
+            delta: Vec2::ZERO,
+            button,
+            modifiers,
+            click: false,
+        };
+        self.frame(
+            PointerEvents {
+                drag_started: true,
+                dragging: true,
+                ..Default::default()
+            },
+            Some(pointer((from + to) / 2.0, Modifiers::default())),
+        );
+        self.frame(PointerEvents::default(), Some(pointer(to, release)));
+    }
+
     fn click(&mut self, at: Vec2, modifiers: Modifiers) {
         let pointer = Pointer {
             pos: at,
@@ -305,10 +326,73 @@ fn box_select_takes_what_is_inside_and_esc_keeps_the_selection() {
     );
     w.drag(Button::Left, Modifiers::default(), from, to, false);
     assert_eq!(w.doc.scene().selection(), &ids[..2]);
-    // A drag that starts on an entity is not a box.
-    let calls = w.pick.rect_calls.borrow().len();
+    // A drag that starts on an entity is a box too (in a room every pixel is
+    // floor or wall); Shift adds.
     w.drag(Button::Left, SHIFT, c, c + Vec2::new(50.0, 50.0), false);
-    assert_eq!(w.pick.rect_calls.borrow().len(), calls);
+    assert_eq!(w.doc.scene().selection(), &ids[..]);
+    // Ctrl toggles what the box holds.
+    w.drag(Button::Left, CTRL, from, to, false);
+    assert_eq!(w.doc.scene().selection(), &ids[2..]);
+}
+
+#[test]
+fn box_select_takes_markers_the_id_buffer_does_not_draw_and_hidden_meshes_through_walls() {
+    let mut w = World::new(&[Vec3::new(-2.0, 0.0, 0.0), Vec3::new(2.0, 0.0, 0.0)]);
+    let markers = w.ids();
+    // A box mesh behind everything: the ID buffer shows none of them.
+    let material = {
+        w.doc
+            .execute(pebble_model::command::AddMaterial::new(Default::default()))
+            .expect("material");
+        w.doc.scene().materials().map(|(id, _)| id).next()
+    };
+    let mesh = crate::app::create::entity(
+        crate::app::create::CreateItem::Box,
+        Vec3::new(0.0, 0.0, -1.0),
+        material,
+    )
+    .expect("a box");
+    w.doc
+        .execute(AddEntities::new("Create", vec![mesh]).without_selecting())
+        .expect("add");
+    let box_id = *w
+        .ids()
+        .iter()
+        .find(|id| !markers.contains(id))
+        .expect("the mesh");
+    w.pick.discs.clear();
+    let all = (Vec2::ZERO, SIZE);
+    w.drag(Button::Left, Modifiers::default(), all.0, all.1, false);
+    assert_eq!(
+        w.doc.scene().selection(),
+        &markers[..],
+        "markers, not the hidden mesh"
+    );
+    // Alt at the release: through walls.
+    let alt = Modifiers {
+        alt: true,
+        ..Modifiers::default()
+    };
+    w.tools = Tools::standard();
+    w.drag_with_release(Button::Left, all.0, all.1, alt);
+    let selected = w.doc.scene().selection().to_vec();
+    assert!(
+        selected.contains(&box_id) && selected.len() == 3,
+        "{selected:?}"
+    );
+    // Or always, from the View menu; a hidden or locked entity never.
+    w.prefs.box_select_occluded = true;
+    let mut locked = w.doc.scene().entity(markers[0]).expect("marker").clone();
+    locked.locked = true;
+    w.doc
+        .execute(pebble_model::command::SetEntity::new("Lock", locked))
+        .expect("lock");
+    w.drag(Button::Left, Modifiers::default(), all.0, all.1, false);
+    let selected = w.doc.scene().selection().to_vec();
+    assert!(
+        selected.contains(&box_id) && !selected.contains(&markers[0]),
+        "{selected:?}"
+    );
 }
 
 #[test]
