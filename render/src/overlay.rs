@@ -25,15 +25,23 @@ pub struct Overlay {
     pub on_top: Vec<LineVertex>,
 }
 
-/// What to include.
+/// What to include: the grid and each kind of entity's overlay, one layer each.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OverlayOptions {
     /// Grid lines every metre within this many metres of `grid_centre`; 0: none.
+    /// (The editor draws a grid that follows its view instead: [`Overlay::view_grid`].)
     pub grid_extent: f32,
     pub grid_centre: Vec3,
     pub colliders: bool,
     pub triggers: bool,
-    pub markers: bool,
+    /// Light icons (and a sun's direction).
+    pub lights: bool,
+    /// Emitter icons with their direction.
+    pub emitters: bool,
+    /// The player spawn's post and arrow.
+    pub spawn: bool,
+    /// Patrol routes through their waypoints.
+    pub patrols: bool,
     pub walkable: bool,
 }
 
@@ -44,7 +52,10 @@ impl Default for OverlayOptions {
             grid_centre: Vec3::ZERO,
             colliders: true,
             triggers: true,
-            markers: true,
+            lights: true,
+            emitters: true,
+            spawn: true,
+            patrols: true,
             walkable: true,
         }
     }
@@ -59,6 +70,7 @@ pub const TRIGGER: u32 = 0xFF_FF_60_D0;
 pub const SPAWN: u32 = 0xFF_40_FF_40;
 pub const LIGHT: u32 = 0xFF_40_E0_FF;
 pub const EMITTER: u32 = 0xFF_FF_C0_40;
+pub const PATROL: u32 = 0xFF_40_A0_FF;
 pub const WALKABLE: u32 = 0x50_40_E0_40;
 
 impl Overlay {
@@ -160,6 +172,74 @@ impl Overlay {
         }
     }
 
+    /// The grid an editor view shows: lines `spacing` apart on y = 0 round
+    /// `centre` (snapped to the spacing, so it does not swim), `half` lines each
+    /// way, every tenth brighter, the X and Z axes in their colours; each line
+    /// fades out towards its ends, so the grid melts into the distance instead of
+    /// stopping at an edge.
+    pub fn view_grid(&mut self, centre: Vec3, spacing: f32, half: u32) {
+        let spacing = if spacing.is_finite() && spacing > 1e-4 {
+            spacing
+        } else {
+            1.0
+        };
+        let half = half.clamp(1, 500) as i64;
+        let (cx, cz) = (
+            (centre.x / spacing).round() as i64,
+            (centre.z / spacing).round() as i64,
+        );
+        let reach = half as f32 * spacing;
+        let (ox, oz) = (cx as f32 * spacing, cz as f32 * spacing);
+        let faded = |color: u32, k: i64| {
+            // Brightest at the centre line, gone at the edge.
+            let t = 1.0 - (k.abs() as f32 / half as f32);
+            let a = ((color >> 24) as f32 * t.clamp(0.0, 1.0)) as u32;
+            (color & 0x00_FF_FF_FF) | (a << 24)
+        };
+        for k in -half..=half {
+            let (ix, iz) = (cx + k, cz + k);
+            let pick = |i: i64, axis: u32| {
+                if i == 0 {
+                    axis
+                } else if i % 10 == 0 {
+                    GRID_MAJOR
+                } else {
+                    GRID_MINOR
+                }
+            };
+            let (x, z) = (ix as f32 * spacing, iz as f32 * spacing);
+            let (xcolor, zcolor) = (faded(pick(ix, AXIS_Z), k), faded(pick(iz, AXIS_X), k));
+            // Each line in two halves, faded from its middle to its ends.
+            for (a, mid, b, color) in [
+                (
+                    Vec3::new(x, 0.0, oz - reach),
+                    Vec3::new(x, 0.0, oz),
+                    Vec3::new(x, 0.0, oz + reach),
+                    xcolor,
+                ),
+                (
+                    Vec3::new(ox - reach, 0.0, z),
+                    Vec3::new(ox, 0.0, z),
+                    Vec3::new(ox + reach, 0.0, z),
+                    zcolor,
+                ),
+            ] {
+                let end = color & 0x00_FF_FF_FF;
+                for (p, q) in [(a, mid), (mid, b)] {
+                    let (cp, cq) = if p == mid { (color, end) } else { (end, color) };
+                    self.lines.push(LineVertex {
+                        pos: p.to_array(),
+                        color: cp,
+                    });
+                    self.lines.push(LineVertex {
+                        pos: q.to_array(),
+                        color: cq,
+                    });
+                }
+            }
+        }
+    }
+
     fn entity(&mut self, scene: &Scene, id: EntityId, options: &OverlayOptions) {
         let Some(e) = scene.entity(id) else { return };
         let world = scene.world_transform(id);
@@ -196,7 +276,7 @@ impl Overlay {
             EntityKind::Trigger(t) if options.triggers => {
                 self.boxed(&world, -t.size * 0.5, t.size * 0.5, TRIGGER);
             }
-            EntityKind::PlayerSpawn(s) if options.markers => {
+            EntityKind::PlayerSpawn(s) if options.spawn => {
                 // A post at the eye and an arrow along the yaw.
                 let forward = Vec3::new(s.yaw.sin(), 0.0, -s.yaw.cos());
                 let side = Vec3::new(forward.z, 0.0, -forward.x);
@@ -207,15 +287,25 @@ impl Overlay {
                 self.line(tip, tip - forward * 0.25 + side * 0.15, SPAWN);
                 self.line(tip, tip - forward * 0.25 - side * 0.15, SPAWN);
             }
-            EntityKind::Light(light) if options.markers => {
+            EntityKind::Light(light) if options.lights => {
                 self.star(at, 0.25, LIGHT);
                 if let Light::Sun { direction, .. } = light {
                     self.line(at, at + direction.normalize_or(Vec3::NEG_Y), LIGHT);
                 }
             }
-            EntityKind::Emitter(em) if options.markers => {
+            EntityKind::Emitter(em) if options.emitters => {
                 self.star(at, 0.2, EMITTER);
                 self.line(at, at + em.dir.normalize_or(Vec3::Y) * 0.5, EMITTER);
+            }
+            EntityKind::Patrol(p) if options.patrols => {
+                // The route (a loop), a star at each waypoint.
+                let points: Vec<Vec3> = p.waypoints.iter().map(|w| at + *w).collect();
+                for (k, a) in points.iter().enumerate() {
+                    self.star(*a, 0.15, PATROL);
+                    if points.len() > 1 {
+                        self.line(*a, points[(k + 1) % points.len()], PATROL);
+                    }
+                }
             }
             EntityKind::Walkable(mesh) if options.walkable => {
                 for f in &mesh.faces {
@@ -298,5 +388,52 @@ mod tests {
             .collect();
         assert_eq!(xs.iter().copied().fold(f32::INFINITY, f32::min), 4.0);
         assert_eq!(xs.iter().copied().fold(f32::NEG_INFINITY, f32::max), 6.0);
+        // Each layer can be left out on its own.
+        let without = Overlay::of_scene(
+            &scene,
+            &OverlayOptions {
+                grid_extent: 0.0,
+                triggers: false,
+                spawn: false,
+                ..Default::default()
+            },
+        );
+        let count = |color: u32| without.lines.iter().filter(|v| v.color == color).count() / 2;
+        assert_eq!((count(COLLIDER), count(TRIGGER), count(SPAWN)), (12, 0, 0));
+        assert_eq!(count(GRID_MINOR) + count(AXIS_X), 0);
+    }
+
+    #[test]
+    fn the_view_grid_is_centred_under_the_view_snapped_to_its_spacing_and_fades_out() {
+        let mut o = Overlay::default();
+        o.view_grid(Vec3::new(1003.4, 0.0, -2.6), 0.5, 20);
+        let xs: Vec<f32> = o.lines.iter().map(|v| v.pos[0]).collect();
+        let (lo, hi) = (
+            xs.iter().copied().fold(f32::INFINITY, f32::min),
+            xs.iter().copied().fold(f32::NEG_INFINITY, f32::max),
+        );
+        assert_eq!(
+            (lo, hi),
+            (1003.5 - 10.0, 1003.5 + 10.0),
+            "round the snapped centre"
+        );
+        // Lines every 0.5 m: the ones parallel to Z sit on multiples of it.
+        assert!(
+            o.lines
+                .iter()
+                .filter(|v| v.pos[2] == -2.5 - 10.0)
+                .all(|v| (v.pos[0] / 0.5).fract() == 0.0)
+        );
+        // Opaque nowhere at an end, brightest in the middle.
+        let alpha = |v: &LineVertex| v.color >> 24;
+        let ends = o.lines.iter().filter(|v| v.pos[0] == lo || v.pos[0] == hi);
+        assert!(ends.clone().count() > 0 && ends.clone().all(|v| alpha(v) == 0));
+        let middle = o
+            .lines
+            .iter()
+            .filter(|v| v.pos[0] == 1003.5 && v.pos[2] == -2.5)
+            .map(alpha)
+            .max();
+        assert_eq!(middle, Some(GRID_MINOR >> 24));
     }
 }

@@ -7,6 +7,7 @@ use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
 use super::create::CreateItem;
 use super::panels::Pane;
+use super::viewport::overlay::Layer;
 
 /// A user action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -39,6 +40,9 @@ pub enum Action {
     ToggleOverlays,
     ToggleSnap,
     ToggleBoxThroughWalls,
+    ToggleFog,
+    /// Shows or hides one kind of overlay.
+    ToggleLayer(Layer),
     /// Brings a panel to the front of its tab group.
     ShowPanel(Pane),
     ResetLayout,
@@ -80,6 +84,14 @@ pub const ALL: &[Action] = &[
     Action::ToggleOverlays,
     Action::ToggleSnap,
     Action::ToggleBoxThroughWalls,
+    Action::ToggleFog,
+    Action::ToggleLayer(Layer::Grid),
+    Action::ToggleLayer(Layer::Colliders),
+    Action::ToggleLayer(Layer::Triggers),
+    Action::ToggleLayer(Layer::Lights),
+    Action::ToggleLayer(Layer::Emitters),
+    Action::ToggleLayer(Layer::Spawn),
+    Action::ToggleLayer(Layer::Patrols),
     Action::ShowPanel(Pane::Outliner),
     Action::ShowPanel(Pane::Inspector),
     Action::ShowPanel(Pane::Assets),
@@ -154,6 +166,8 @@ impl Action {
             Self::ToggleOverlays => "Overlays",
             Self::ToggleSnap => "Snap (Ctrl inverts while dragging)",
             Self::ToggleBoxThroughWalls => "Box select through walls (Alt at the release inverts)",
+            Self::ToggleFog => "Fog in the viewport",
+            Self::ToggleLayer(layer) => layer.label(),
             Self::ShowPanel(pane) => pane.title(),
             Self::ResetLayout => "Reset the panel layout",
             Self::PlayPause => "Play or pause the scene clock",
@@ -196,6 +210,8 @@ impl Action {
             | Self::ToggleOverlays
             | Self::ToggleSnap
             | Self::ToggleBoxThroughWalls
+            | Self::ToggleFog
+            | Self::ToggleLayer(_)
             | Self::ShowPanel(_)
             | Self::ResetLayout
             | Self::PlayPause

@@ -30,6 +30,8 @@ impl PebbleApp {
             Action::ToggleOverlays => self.viewport.looks.overlays,
             Action::ToggleSnap => self.prefs.snap,
             Action::ToggleBoxThroughWalls => self.prefs.box_select_occluded,
+            Action::ToggleFog => self.viewport.looks.fog,
+            Action::ToggleLayer(layer) => self.viewport.looks.layers.get(layer),
             _ => false,
         }
     }
@@ -149,9 +151,15 @@ impl PebbleApp {
             Action::ToggleOverlays,
             Action::ToggleSnap,
             Action::ToggleBoxThroughWalls,
+            Action::ToggleFog,
         ] {
             self.toggle_entry(ui, action);
         }
+        ui.menu_button("Overlay layers", |ui| {
+            for layer in super::viewport::overlay::Layer::ALL {
+                self.toggle_entry(ui, Action::ToggleLayer(layer));
+            }
+        });
         let ctx = ui.ctx().clone();
         ui.horizontal(|ui| {
             ui.label("Gizmo");
@@ -385,7 +393,7 @@ impl PebbleApp {
                 ui,
                 Action::ToggleOverlays,
                 "Overlays",
-                "grid, colliders, triggers, markers",
+                "grid, colliders, triggers, lights, emitters, spawn, patrols: all on or off (View › Overlay layers picks)",
             );
         });
     }

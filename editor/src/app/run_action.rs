@@ -62,6 +62,8 @@ impl PebbleApp {
             Action::ToggleOverlays => self.viewport.looks.overlays ^= true,
             Action::ToggleSnap => self.prefs.snap ^= true,
             Action::ToggleBoxThroughWalls => self.prefs.box_select_occluded ^= true,
+            Action::ToggleFog => self.viewport.looks.fog ^= true,
+            Action::ToggleLayer(layer) => *self.viewport.looks.layers.get_mut(layer) ^= true,
             Action::ShowPanel(pane) => self.panels.raise(pane),
             Action::ResetLayout => self.panels.layout = super::default_layout(),
             Action::PlayPause => self.clock.playing ^= true,

@@ -35,8 +35,12 @@ pub struct Looks {
     pub psp: bool,
     /// Light the scene live instead of showing the baked vertex colours.
     pub preview_light: bool,
-    /// Grid, collider and trigger boxes, markers.
+    /// Grid, collider and trigger boxes, markers: all of them, or none.
     pub overlays: bool,
+    /// Which of them (View › Overlay layers).
+    pub layers: overlay::Layers,
+    /// The environment's fog (off: see to the back of a dark map).
+    pub fog: bool,
 }
 
 impl Default for Looks {
@@ -45,6 +49,8 @@ impl Default for Looks {
             psp: false,
             preview_light: false,
             overlays: true,
+            layers: overlay::Layers::default(),
+            fog: true,
         }
     }
 }
@@ -234,10 +240,12 @@ impl Viewport {
             gizmo_mode: self.gizmo_mode,
             cursor: pointer.map(|p| p.pos).or(cursor),
         });
+        let spacing = overlay::grid_spacing(prefs.snap_steps.step, self.view.orbit.view_height());
         let overlay = self.overlay.frame(
             doc.scene(),
             self.looks.overlays,
-            self.view.orbit.pivot,
+            self.looks.layers,
+            (self.view.orbit.pivot, spacing),
             &tool_overlay,
         );
         let callback = ViewportCallback {
@@ -249,7 +257,7 @@ impl Viewport {
                 psp: self.looks.psp,
                 cull: true,
                 occlusion: true,
-                fog: true,
+                fog: self.looks.fog,
                 preview_light: self.looks.preview_light,
                 lod_bias: 1.0,
             },

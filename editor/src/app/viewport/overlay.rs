@@ -1,6 +1,9 @@
-//! The viewport's overlay: the scene's lines (grid, collider and trigger boxes,
-//! markers), rebuilt only when the scene changes, with the tools' lines (gizmo,
-//! orbit centre) added on top each frame.
+//! The viewport's overlay: the scene's lines (collider and trigger boxes, light,
+//! emitter, spawn and patrol markers), rebuilt only when the scene or the layers
+//! shown change; the ground grid, which follows the view (centred under the pivot,
+//! its spacing the move gizmo's grid step scaled by tens with the distance, fading
+//! out towards its edge), rebuilt when the view moves a grid line; and the tools'
+//! lines (gizmo, orbit centre) on top each frame.
 
 use std::sync::Arc;
 
@@ -10,44 +13,259 @@ use pebble_render::{Overlay, OverlayOptions};
 
 use super::tools::ToolOverlay;
 
-/// The scene's overlay, kept for the scene revision it was built from.
+/// Grid lines each way from the centre.
+const GRID_HALF: u32 = 60;
+/// About this many grid lines across the view's height at the pivot.
+const GRID_LINES_IN_VIEW: f32 = 40.0;
+
+/// Which overlay layers the viewport shows (View › Overlay layers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layers {
+    pub grid: bool,
+    pub colliders: bool,
+    pub triggers: bool,
+    pub lights: bool,
+    pub emitters: bool,
+    pub spawn: bool,
+    pub patrols: bool,
+}
+
+impl Default for Layers {
+    fn default() -> Self {
+        Self {
+            grid: true,
+            colliders: true,
+            triggers: true,
+            lights: true,
+            emitters: true,
+            spawn: true,
+            patrols: true,
+        }
+    }
+}
+
+/// One overlay layer, for the View menu and the action table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Layer {
+    Grid,
+    Colliders,
+    Triggers,
+    Lights,
+    Emitters,
+    Spawn,
+    Patrols,
+}
+
+impl Layer {
+    pub const ALL: [Layer; 7] = [
+        Layer::Grid,
+        Layer::Colliders,
+        Layer::Triggers,
+        Layer::Lights,
+        Layer::Emitters,
+        Layer::Spawn,
+        Layer::Patrols,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Layer::Grid => "Grid",
+            Layer::Colliders => "Colliders",
+            Layer::Triggers => "Triggers",
+            Layer::Lights => "Lights",
+            Layer::Emitters => "Emitters",
+            Layer::Spawn => "Player spawn",
+            Layer::Patrols => "Patrols",
+        }
+    }
+}
+
+impl Layers {
+    pub fn get_mut(&mut self, layer: Layer) -> &mut bool {
+        match layer {
+            Layer::Grid => &mut self.grid,
+            Layer::Colliders => &mut self.colliders,
+            Layer::Triggers => &mut self.triggers,
+            Layer::Lights => &mut self.lights,
+            Layer::Emitters => &mut self.emitters,
+            Layer::Spawn => &mut self.spawn,
+            Layer::Patrols => &mut self.patrols,
+        }
+    }
+
+    pub fn get(mut self, layer: Layer) -> bool {
+        *self.get_mut(layer)
+    }
+}
+
+/// The grid's spacing for a view showing `view_height` metres at its pivot: the
+/// move gizmo's grid `step`, times ten as often as it takes to keep about
+/// [`GRID_LINES_IN_VIEW`] lines in view.
+pub fn grid_spacing(step: f32, view_height: f32) -> f32 {
+    let step = if step.is_finite() && step > 1e-4 {
+        step
+    } else {
+        1.0
+    };
+    let mut spacing = step;
+    while view_height / spacing > GRID_LINES_IN_VIEW && spacing < 1e6 {
+        spacing *= 10.0;
+    }
+    spacing
+}
+
+/// What the grid was last built for: its spacing and the centre line's index.
+type GridKey = (u32, i64, i64);
+
+/// The scene's overlay and the grid, kept for what they were built from.
 #[derive(Debug, Default, Clone)]
 pub struct SceneOverlay {
-    built: Option<(u64, Arc<Overlay>)>,
+    scene: Option<((u64, Layers), Arc<Overlay>)>,
+    grid: Option<(GridKey, Arc<Overlay>)>,
+    both: Option<(u64, Layers, Option<GridKey>, Arc<Overlay>)>,
 }
 
 impl SceneOverlay {
     /// Forgets what was built (another scene was opened).
     pub fn clear(&mut self) {
-        self.built = None;
+        *self = Self::default();
     }
 
-    /// This frame's overlay: the scene's when `show` (rebuilt when the scene
-    /// changed, the grid under `pivot`) with the tools' lines over it.
+    /// This frame's overlay: the scene's layers when `show`, the grid round
+    /// `pivot` at `spacing`, with the tools' lines over them.
     pub fn frame(
         &mut self,
         scene: &Scene,
         show: bool,
-        pivot: Vec3,
+        layers: Layers,
+        (pivot, spacing): (Vec3, f32),
         tools: &ToolOverlay,
     ) -> Option<Arc<Overlay>> {
-        let revision = scene.revision();
-        if show && self.built.as_ref().is_none_or(|(r, _)| *r != revision) {
-            let options = OverlayOptions {
-                grid_extent: 20.0,
-                grid_centre: Vec3::new(pivot.x, 0.0, pivot.z),
-                ..Default::default()
-            };
-            self.built = Some((revision, Arc::new(Overlay::of_scene(scene, &options))));
-        }
-        let base = show
-            .then(|| self.built.as_ref().map(|(_, o)| o.clone()))
-            .flatten();
+        let base = show.then(|| self.combined(scene, layers, pivot, spacing));
         if tools.lines.is_empty() {
             return base;
         }
         let mut with_tools = base.as_deref().cloned().unwrap_or_default();
         with_tools.on_top.extend_from_slice(&tools.lines);
         Some(Arc::new(with_tools))
+    }
+
+    fn combined(
+        &mut self,
+        scene: &Scene,
+        layers: Layers,
+        pivot: Vec3,
+        spacing: f32,
+    ) -> Arc<Overlay> {
+        let revision = scene.revision();
+        if self
+            .scene
+            .as_ref()
+            .is_none_or(|(k, _)| *k != (revision, layers))
+        {
+            let options = OverlayOptions {
+                grid_extent: 0.0,
+                colliders: layers.colliders,
+                triggers: layers.triggers,
+                lights: layers.lights,
+                emitters: layers.emitters,
+                spawn: layers.spawn,
+                patrols: layers.patrols,
+                ..Default::default()
+            };
+            self.scene = Some((
+                (revision, layers),
+                Arc::new(Overlay::of_scene(scene, &options)),
+            ));
+        }
+        let grid_key = layers.grid.then(|| {
+            (
+                spacing.to_bits(),
+                (pivot.x / spacing).round() as i64,
+                (pivot.z / spacing).round() as i64,
+            )
+        });
+        if let Some(key) = grid_key
+            && self.grid.as_ref().is_none_or(|(k, _)| *k != key)
+        {
+            let mut grid = Overlay::default();
+            grid.view_grid(pivot, spacing, GRID_HALF);
+            self.grid = Some((key, Arc::new(grid)));
+        }
+        if let Some((r, l, g, both)) = &self.both
+            && (*r, *l, *g) == (revision, layers, grid_key)
+        {
+            return both.clone();
+        }
+        let scene_part = self
+            .scene
+            .as_ref()
+            .map(|(_, o)| o.clone())
+            .unwrap_or_default();
+        let both = match (&self.grid, grid_key) {
+            (Some((_, grid)), Some(_)) => {
+                let mut both = (*scene_part).clone();
+                both.lines.extend_from_slice(&grid.lines);
+                Arc::new(both)
+            }
+            _ => scene_part,
+        };
+        self.both = Some((revision, layers, grid_key, both.clone()));
+        both
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grid_spacing_is_the_snap_step_near_and_tens_of_it_further_away() {
+        assert_eq!(grid_spacing(0.25, 5.0), 0.25);
+        assert_eq!(grid_spacing(0.25, 50.0), 2.5);
+        assert_eq!(grid_spacing(0.25, 500.0), 25.0);
+        assert_eq!(grid_spacing(1.0, 2000.0), 100.0);
+        assert_eq!(grid_spacing(f32::NAN, 5.0), 1.0, "a broken step falls back");
+    }
+
+    #[test]
+    fn the_grid_follows_the_pivot_and_the_scene_part_is_kept() {
+        let scene = Scene::new();
+        let mut o = SceneOverlay::default();
+        let tools = ToolOverlay::default();
+        let layers = Layers::default();
+        let at = |o: &mut SceneOverlay, pivot: Vec3| {
+            o.frame(&scene, true, layers, (pivot, 1.0), &tools)
+                .expect("shown")
+        };
+        let first = at(&mut o, Vec3::ZERO);
+        let centre_x = |ov: &Overlay| {
+            let xs = ov.lines.iter().map(|v| v.pos[0]);
+            let (lo, hi) = xs.fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), x| {
+                (a.min(x), b.max(x))
+            });
+            (lo + hi) / 2.0
+        };
+        assert_eq!(centre_x(&first), 0.0);
+        // Panned 1000 m: the grid is under the view, not left behind.
+        let far = at(&mut o, Vec3::new(1000.2, 0.0, 0.0));
+        assert_eq!(centre_x(&far), 1000.0);
+        // Within the same grid cell nothing is rebuilt.
+        let same = at(&mut o, Vec3::new(1000.4, 0.0, 0.1));
+        assert!(Arc::ptr_eq(&far, &same));
+        // The grid layer off: no grid lines.
+        let off = o
+            .frame(
+                &scene,
+                true,
+                Layers {
+                    grid: false,
+                    ..layers
+                },
+                (Vec3::ZERO, 1.0),
+                &tools,
+            )
+            .expect("shown");
+        assert!(off.lines.is_empty());
     }
 }

@@ -117,6 +117,29 @@ pub fn visible(yaw: f32, pitch: f32) -> Vec<(Cell, [Vec2; 4])> {
         .collect()
 }
 
+/// Whether a face's name fits on its centre cell as projected (`quad`): a face
+/// seen nearly edge-on is a sliver, and its name would spill over its neighbours.
+pub fn label_fits(quad: &[Vec2; 4]) -> bool {
+    let area = |q: &[Vec2; 4]| {
+        (0..4)
+            .map(|k| q[k].perp_dot(q[(k + 1) % 4]))
+            .sum::<f32>()
+            .abs()
+            * 0.5
+    };
+    let size = |q: &[Vec2; 4]| {
+        let (lo, hi) = q.iter().fold(
+            (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+        );
+        hi - lo
+    };
+    // The centre cell seen head-on.
+    let head_on = 2.0 * (1.0 - 2.0 * BORDER);
+    let extent = size(quad);
+    area(quad) >= 0.3 * head_on * head_on && extent.min_element() >= 0.45 * head_on
+}
+
 /// The cell under `p` (in cube radii from the centre, y down).
 pub fn hit(yaw: f32, pitch: f32, p: Vec2) -> Option<Cell> {
     visible(yaw, pitch)
@@ -220,7 +243,7 @@ pub fn ui(ui: &mut egui::Ui, viewport: egui::Rect, view: &mut ViewState, bounds:
         ));
     }
     for (cell, quad) in &cells {
-        if cell.is_face() {
+        if cell.is_face() && label_fits(quad) {
             let centre = quad.iter().fold(Vec2::ZERO, |a, p| a + *p) / 4.0;
             painter.text(
                 rect.center() + egui::vec2(centre.x, centre.y) * scale,
@@ -259,6 +282,23 @@ pub fn ui(ui: &mut egui::Ui, viewport: egui::Rect, view: &mut ViewState, bounds:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_faces_seen_enough_of_carry_their_name() {
+        let fitting = |yaw: f32, pitch: f32| -> Vec<&'static str> {
+            visible(yaw, pitch)
+                .into_iter()
+                .filter(|(c, q)| c.is_face() && label_fits(q))
+                .map(|(c, _)| face_name(c.normal))
+                .collect()
+        };
+        // Head-on: the front alone; the top, seen edge-on, has no name to spill.
+        let (yaw, pitch) = yaw_pitch_from(IVec3::new(0, 0, 1));
+        assert_eq!(fitting(yaw, pitch - 0.05), vec!["Front"]);
+        // The iso view: three faces, each named.
+        let (yaw, pitch) = yaw_pitch_from(IVec3::new(1, 1, 1));
+        assert_eq!(fitting(yaw, pitch).len(), 3, "{:?}", fitting(yaw, pitch));
+    }
 
     #[test]
     fn the_cells_cover_each_side_once() {
