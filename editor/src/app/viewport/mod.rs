@@ -148,7 +148,13 @@ impl Viewport {
                 i.key_pressed(egui::Key::Escape),
             )
         });
-        let (events, pointer) = pointer_events(ui, &response, escape, ppp, to_pixels);
+        let (events, pointer) = pointer_events(
+            ui,
+            &response,
+            (escape, self.tools.is_active()),
+            ppp,
+            to_pixels,
+        );
         if frame.prefs.nav_preset == navigation::Preset::Fusion360
             && response.double_clicked_by(egui::PointerButton::Middle)
         {
@@ -277,6 +283,15 @@ impl Viewport {
         callback::paint(ui, rect, callback);
         let bounds = doc.scene().bounds();
         view_cube::ui(ui, rect, &mut self.view, bounds);
+        if let Some(text) = &tool_overlay.text {
+            ui.painter().text(
+                rect.left_bottom() + egui::vec2(10.0, -10.0),
+                egui::Align2::LEFT_BOTTOM,
+                text,
+                egui::FontId::proportional(13.0),
+                egui::Color32::from_rgb(255, 200, 90),
+            );
+        }
         if let Some((a, b)) = tool_overlay.rect {
             let point = |p: Vec2| rect.min + egui::vec2(p.x, p.y) / ppp;
             ui.painter().rect_stroke(
@@ -291,10 +306,13 @@ impl Viewport {
 }
 
 /// egui's pointer in the viewport as the tools' events and pointer.
+///
+/// A right press starts its drag at once (the flight: no waiting for egui's drag
+/// threshold), and a tool at work keeps its drag while any button is held.
 fn pointer_events(
     ui: &egui::Ui,
     response: &egui::Response,
-    escape: bool,
+    (escape, tool_active): (bool, bool),
     ppp: f32,
     to_pixels: impl Fn(egui::Pos2) -> Vec2,
 ) -> (PointerEvents, Option<Pointer>) {
@@ -303,14 +321,26 @@ fn pointer_events(
         (egui::PointerButton::Middle, Button::Middle),
         (egui::PointerButton::Secondary, Button::Right),
     ];
-    let (m, press_origin) = ui.input(|i| (i.modifiers, i.pointer.press_origin()));
-    let button = BUTTONS
-        .into_iter()
-        .find(|(b, _)| response.dragged_by(*b) || response.clicked_by(*b))
-        .map_or(Button::Left, |(_, b)| b);
+    let (m, press_origin, right_pressed, any_down) = ui.input(|i| {
+        (
+            i.modifiers,
+            i.pointer.press_origin(),
+            i.pointer.button_pressed(egui::PointerButton::Secondary),
+            i.pointer.any_down(),
+        )
+    });
+    let right_pressed = right_pressed && response.contains_pointer();
+    let button = if right_pressed {
+        Button::Right
+    } else {
+        BUTTONS
+            .into_iter()
+            .find(|(b, _)| response.dragged_by(*b) || response.clicked_by(*b))
+            .map_or(Button::Left, |(_, b)| b)
+    };
     let events = PointerEvents {
-        drag_started: response.drag_started(),
-        dragging: response.dragged(),
+        drag_started: response.drag_started() || right_pressed,
+        dragging: response.dragged() || (tool_active && any_down) || right_pressed,
         clicked: response.clicked_by(egui::PointerButton::Primary)
             || response.clicked_by(egui::PointerButton::Middle)
             || response.clicked_by(egui::PointerButton::Secondary),

@@ -129,6 +129,8 @@ pub struct ToolOverlay {
     pub lines: Vec<LineVertex>,
     /// A rectangle on screen between two pixels (the selection box).
     pub rect: Option<(Vec2, Vec2)>,
+    /// A line of text in the viewport's corner (the flight's speed).
+    pub text: Option<String>,
 }
 
 impl ToolOverlay {

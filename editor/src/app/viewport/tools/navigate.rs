@@ -109,8 +109,15 @@ impl Tool for Navigate {
         true
     }
 
-    /// The orbit's centre: a small cross drawn over everything.
+    /// The orbit's centre: a small cross drawn over everything; while flying, the
+    /// speed.
     fn overlay(&self, cx: &OverlayContext, active: bool, out: &mut ToolOverlay) {
+        if active && self.flying() {
+            out.text = Some(format!(
+                "flying at {:.1} m/s  ·  W A S D, Q E, Shift ×4, the wheel sets the speed",
+                cx.prefs.fly_speed
+            ));
+        }
         let Some(c) = self.centre.filter(|_| active) else {
             return;
         };
