@@ -272,11 +272,29 @@ fn the_history_window_jumps_through_the_undo_list() {
     let Some(mut harness) = harness() else { return };
     let right = entity(harness.state(), "Right wall");
     let left = entity(harness.state(), "Left wall");
+    let visible = |h: &egui_kittest::Harness<'static, pebble_editor::app::PebbleApp>, id| {
+        h.state().scene().entity(id).is_some_and(|e| e.visible)
+    };
+    // Selecting is not a step: the list stays empty and nothing is unsaved.
     harness.get_by_label("Right wall  (mesh)").click();
     harness.run_steps(2);
-    harness.get_by_label("Left wall  (mesh)").click();
+    assert_eq!(harness.state().history_position(), 0);
+    assert!(!harness.state().is_dirty());
+    // Two steps: the right wall hidden, then the left (the outliner's eyes, in
+    // row order: floor, back, left, right).
+    harness
+        .get_all_by_label("visible")
+        .nth(3)
+        .expect("an eye")
+        .click();
     harness.run_steps(2);
-    assert_eq!(harness.state().scene().selection(), &[left]);
+    harness
+        .get_all_by_label("visible")
+        .nth(2)
+        .expect("an eye")
+        .click();
+    harness.run_steps(2);
+    assert!(!visible(&harness, right) && !visible(&harness, left));
     harness
         .state_mut()
         .panels
@@ -285,24 +303,29 @@ fn the_history_window_jumps_through_the_undo_list() {
     harness.get_by_label("(opened)").click();
     harness.run_steps(2);
     assert!(
-        harness.state().scene().selection().is_empty(),
+        visible(&harness, right) && visible(&harness, left),
         "back to the start"
     );
-    // The first "Select" entry: the right wall alone.
+    assert_eq!(
+        harness.state().scene().selection(),
+        &[right],
+        "with the selection the first step was taken with"
+    );
+    // The first "Hide" entry: the right wall alone.
     harness
-        .get_all_by_label("Select")
+        .get_all_by_label("Hide")
         .next()
         .expect("an entry")
         .click();
     harness.run_steps(2);
-    assert_eq!(harness.state().scene().selection(), &[right]);
+    assert!(!visible(&harness, right) && visible(&harness, left));
     harness
-        .get_all_by_label("Select")
+        .get_all_by_label("Hide")
         .nth(1)
         .expect("a second entry")
         .click();
     harness.run_steps(2);
-    assert_eq!(harness.state().scene().selection(), &[left]);
+    assert!(!visible(&harness, right) && !visible(&harness, left));
 }
 
 /// The Assets window lists the showcase's textures with thumbnails and its meshes.

@@ -4,6 +4,7 @@
 use std::collections::VecDeque;
 
 use crate::command::{Command, CommandError};
+use crate::id::EntityId;
 use crate::scene::Scene;
 
 /// Default number of steps kept.
@@ -14,6 +15,10 @@ struct Entry {
     command: Box<dyn Command>,
     /// Identifies the state after this entry.
     state: u64,
+    /// The selection when the step was taken, and right after it: undo gives back
+    /// the first, redo the second. (Selecting is not a step of its own.)
+    selection_before: Vec<EntityId>,
+    selection_after: Vec<EntityId>,
 }
 
 #[derive(Debug)]
@@ -108,7 +113,9 @@ impl History {
         mut command: Box<dyn Command>,
         edit: Option<EditKey>,
     ) -> Result<(), CommandError> {
+        let selection_before = scene.selection().to_vec();
         command.apply(scene)?;
+        let selection_after = scene.selection().to_vec();
         if edit.is_some() && edit != self.open_edit {
             // A new continuous edit: keep the redo list aside until it ends.
             self.redo_before_edit = Some(std::mem::take(&mut self.redo));
@@ -124,11 +131,17 @@ impl History {
             let state = self.fresh_state();
             if let Some(top) = self.undo.back_mut() {
                 top.state = state;
+                top.selection_after = selection_after;
             }
             return Ok(());
         }
         let state = self.fresh_state();
-        self.undo.push_back(Entry { command, state });
+        self.undo.push_back(Entry {
+            command,
+            state,
+            selection_before,
+            selection_after,
+        });
         self.open_edit = edit;
         while self.undo.len() > self.limit {
             if let Some(old) = self.undo.pop_front() {
@@ -158,6 +171,7 @@ impl History {
             return false;
         };
         entry.command.revert(scene);
+        scene.restore_selection(&entry.selection_before);
         if let Some(redo) = self.redo_before_edit.take() {
             self.redo = redo;
         }
@@ -170,6 +184,7 @@ impl History {
         self.redo_before_edit = None;
         let mut entry = self.undo.pop_back()?;
         entry.command.revert(scene);
+        scene.restore_selection(&entry.selection_before);
         let name = entry.command.name();
         self.redo.push(entry);
         Some(name)
@@ -185,6 +200,7 @@ impl History {
             self.redo.clear();
             return Some(Err(e));
         }
+        scene.restore_selection(&entry.selection_after);
         let name = entry.command.name();
         self.undo.push_back(entry);
         Some(Ok(name))

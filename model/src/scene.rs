@@ -621,6 +621,28 @@ impl Scene {
         &mut self.data.layers
     }
 
+    /// Selects `ids` (those that exist, each once, in order). Selecting is not an
+    /// edit: no command, no undo step, the project stays as saved; undo and redo
+    /// give back the selection that went with each step.
+    pub fn select(&mut self, ids: Vec<EntityId>) {
+        let mut seen = Vec::with_capacity(ids.len());
+        for id in ids {
+            if self.entity(id).is_some() && !seen.contains(&id) {
+                seen.push(id);
+            }
+        }
+        if seen != self.data.selection {
+            self.set_selection(seen);
+        }
+    }
+
+    /// Puts back a selection exactly as it was (undo, redo), unless it is so.
+    pub(crate) fn restore_selection(&mut self, selection: &[EntityId]) {
+        if self.data.selection != selection {
+            self.set_selection(selection.to_vec());
+        }
+    }
+
     pub(crate) fn set_selection(&mut self, selection: Vec<EntityId>) {
         let r = self.bump();
         self.journal.selection = r;

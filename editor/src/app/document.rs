@@ -138,13 +138,11 @@ impl Document {
         self.history.jump_to(&mut self.scene, position)
     }
 
-    /// Selects `ids` (a command, so that undo restores it), unless it is the
-    /// selection already.
+    /// Selects `ids`. Not an edit: no undo step, the project stays saved; undo and
+    /// redo give back the selection that went with each step.
     pub fn select(&mut self, ids: Vec<EntityId>) -> Result<(), CommandError> {
-        if ids.as_slice() == self.scene.selection() {
-            return Ok(());
-        }
-        self.execute(pebble_model::command::Select::new(ids))
+        self.scene.select(ids);
+        Ok(())
     }
 
     /// Writes the project to its file (atomically).
@@ -314,16 +312,47 @@ mod tests {
     }
 
     #[test]
-    fn selecting_what_is_selected_adds_no_step() {
+    fn selecting_is_not_an_undo_step_and_undo_gives_back_the_edit_s_selection() {
         let (_dir, mut doc) = document();
-        doc.execute(AddEntities::new("Create", vec![marker("a", Vec3::ZERO)]))
-            .expect("add");
-        let selected = doc.scene().selection().to_vec();
+        doc.execute(AddEntities::new(
+            "Create",
+            vec![marker("a", Vec3::ZERO), marker("b", Vec3::X)],
+        ))
+        .expect("add");
+        doc.save().expect("save");
+        let ids: Vec<EntityId> = doc.scene().entities().map(|e| e.id).collect();
         let before = doc.history().position();
-        doc.select(selected).expect("select");
-        assert_eq!(doc.history().position(), before);
+        doc.select(vec![ids[0]]).expect("select");
+        doc.select(vec![ids[1], ids[1], EntityId(9999)])
+            .expect("select");
+        assert_eq!(
+            doc.scene().selection(),
+            &ids[1..],
+            "each once, only what exists"
+        );
+        assert_eq!(doc.history().position(), before, "no step");
+        assert!(!doc.is_dirty(), "still as saved");
+        // A move of b, then a click elsewhere: undo takes back the move, not the
+        // click, and selects b again; redo selects what the move left selected.
+        let mut moved = doc.scene().entity(ids[1]).expect("b").clone();
+        moved.transform.translation.y = 2.0;
+        doc.execute(pebble_model::command::SetEntity::new("Move", moved))
+            .expect("move");
+        doc.select(vec![ids[0]]).expect("select");
+        assert_eq!(doc.undo().as_deref(), Some("Move"));
+        assert_eq!(doc.scene().selection(), &ids[1..]);
+        assert_eq!(
+            doc.scene()
+                .entity(ids[1])
+                .expect("b")
+                .transform
+                .translation
+                .y,
+            0.0
+        );
         doc.select(Vec::new()).expect("clear");
-        assert_eq!(doc.history().position(), before + 1);
+        doc.redo();
+        assert_eq!(doc.scene().selection(), &ids[1..]);
     }
 
     #[test]
