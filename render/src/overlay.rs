@@ -43,6 +43,8 @@ pub struct OverlayOptions {
     /// Patrol routes through their waypoints.
     pub patrols: bool,
     pub walkable: bool,
+    /// Draw the selected entities' overlay in the selection colour.
+    pub highlight_selection: bool,
 }
 
 impl Default for OverlayOptions {
@@ -57,6 +59,7 @@ impl Default for OverlayOptions {
             spawn: true,
             patrols: true,
             walkable: true,
+            highlight_selection: false,
         }
     }
 }
@@ -71,6 +74,8 @@ pub const SPAWN: u32 = 0xFF_40_FF_40;
 pub const LIGHT: u32 = 0xFF_40_E0_FF;
 pub const EMITTER: u32 = 0xFF_FF_C0_40;
 pub const PATROL: u32 = 0xFF_40_A0_FF;
+/// A selected entity's overlay (the selection tint's orange).
+pub const SELECTED: u32 = 0xFF_28_AA_FF;
 pub const WALKABLE: u32 = 0x50_40_E0_40;
 
 impl Overlay {
@@ -139,8 +144,21 @@ impl Overlay {
             if !scene.is_drawn(e.id) {
                 continue;
             }
+            let start = o.lines.len();
             o.entity(scene, e.id, options);
+            if options.highlight_selection && scene.selection().contains(&e.id) {
+                for v in &mut o.lines[start..] {
+                    v.color = SELECTED;
+                }
+            }
         }
+        o
+    }
+
+    /// One entity's overlay alone (what a click on its marker hits).
+    pub fn of_entity(scene: &Scene, id: EntityId, options: &OverlayOptions) -> Self {
+        let mut o = Self::default();
+        o.entity(scene, id, options);
         o
     }
 

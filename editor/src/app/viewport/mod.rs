@@ -236,9 +236,13 @@ impl Viewport {
             time: frame.clock,
         };
         let cursor = response.hover_pos().map(to_pixels);
-        self.hover
-            .update(ui.input(|i| i.time), cursor, &pick, response.dragged());
         let view = View { camera, size };
+        self.hover.update(
+            ui.input(|i| i.time),
+            (cursor, doc.scene(), &view),
+            &pick,
+            response.dragged(),
+        );
         let tool_overlay = self.tools.overlay(&OverlayContext {
             doc,
             prefs,

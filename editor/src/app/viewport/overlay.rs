@@ -171,6 +171,7 @@ impl SceneOverlay {
                 emitters: layers.emitters,
                 spawn: layers.spawn,
                 patrols: layers.patrols,
+                highlight_selection: true,
                 ..Default::default()
             };
             self.scene = Some((

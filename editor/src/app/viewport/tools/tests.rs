@@ -449,3 +449,32 @@ fn a_pan_keeps_the_grabbed_point_under_the_cursor_from_the_first_pixel() {
         assert_ne!(w.view.orbit.pivot, before);
     }
 }
+
+#[test]
+fn a_click_on_a_marker_selects_it_unless_a_surface_in_front_hides_it() {
+    let spawn = Vec3::new(0.0, 1.6, 0.0);
+    let mut w = World::new(&[spawn, Vec3::new(3.0, 1.6, -2.0)]);
+    let ids = w.ids();
+    let at = w.camera_view().project(spawn).expect("in view");
+    // The ID buffer draws no markers: the click finds the spawn's lines.
+    w.pick.discs.clear();
+    w.click(at, Modifiers::default());
+    assert_eq!(w.doc.scene().selection(), &ids[..1]);
+    // (Cleared first: a click on a selection's pivot is the gizmo's.)
+    w.doc.select(Vec::new()).expect("clear");
+    // A wall right in front of it, between it and the eye: the wall is hit.
+    let eye = w.view.orbit.camera().eye;
+    let wall = spawn + (eye - spawn).normalize() * 1.0;
+    w.pick.discs = vec![(at, 777, wall)];
+    w.click(at, Modifiers::default());
+    assert!(
+        w.doc.scene().selection().is_empty(),
+        "the wall (no such entity) hides it"
+    );
+    w.doc.select(Vec::new()).expect("clear");
+    // The same wall behind the spawn: the spawn is in front, and wins.
+    let behind = spawn - (eye - spawn).normalize() * 1.0;
+    w.pick.discs = vec![(at, 777, behind)];
+    w.click(at, Modifiers::default());
+    assert_eq!(w.doc.scene().selection(), &ids[..1]);
+}
