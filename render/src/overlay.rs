@@ -17,12 +17,14 @@ pub struct LineVertex {
 }
 
 /// Lines (pairs of vertices) and translucent triangles (triples), depth-tested;
-/// and lines drawn over everything (the gizmo).
+/// and lines and triangles drawn over everything (the gizmo's handles, as quads
+/// of a constant width on screen).
 #[derive(Debug, Clone, Default)]
 pub struct Overlay {
     pub lines: Vec<LineVertex>,
     pub triangles: Vec<LineVertex>,
     pub on_top: Vec<LineVertex>,
+    pub on_top_triangles: Vec<LineVertex>,
 }
 
 /// What to include: the grid and each kind of entity's overlay, one layer each.

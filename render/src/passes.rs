@@ -273,7 +273,8 @@ fn draw_particles(
     }
 }
 
-/// The editor's overlay: translucent triangles, then lines, then lines on top.
+/// The editor's overlay: translucent triangles, then lines, then lines and
+/// triangles on top.
 fn draw_overlay(
     context: &RenderContext,
     pass: &mut wgpu::RenderPass<'_>,
@@ -285,6 +286,7 @@ fn draw_overlay(
         (&overlay.triangles, &pipelines[1]),
         (&overlay.lines, &pipelines[0]),
         (&overlay.on_top, &pipelines[2]),
+        (&overlay.on_top_triangles, &pipelines[3]),
     ] {
         if vertices.is_empty() {
             continue;

@@ -75,7 +75,7 @@ pub(crate) struct Pipelines {
     pub psp_quantise: wgpu::RenderPipeline,
     pub pick: wgpu::RenderPipeline,
     /// Overlay lines and translucent triangles, and lines over everything.
-    pub overlay: [wgpu::RenderPipeline; 3],
+    pub overlay: [wgpu::RenderPipeline; 4],
 }
 
 impl Pipelines {
@@ -280,12 +280,12 @@ fn pick_pipeline(
     })
 }
 
-/// Overlay lines and translucent triangles (depth-tested), and lines drawn over
-/// everything; none writes depth.
+/// Overlay lines and translucent triangles (depth-tested), and lines and
+/// triangles drawn over everything; none writes depth.
 fn overlay_pipelines(
     device: &wgpu::Device,
     frame_layout: &wgpu::BindGroupLayout,
-) -> [wgpu::RenderPipeline; 3] {
+) -> [wgpu::RenderPipeline; 4] {
     let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("overlay.wgsl"),
         source: wgpu::ShaderSource::Wgsl(include_str!("overlay.wgsl").into()),
@@ -344,6 +344,7 @@ fn overlay_pipelines(
         pipeline(wgpu::PrimitiveTopology::LineList, true),
         pipeline(wgpu::PrimitiveTopology::TriangleList, true),
         pipeline(wgpu::PrimitiveTopology::LineList, false),
+        pipeline(wgpu::PrimitiveTopology::TriangleList, false),
     ]
 }
 

@@ -272,6 +272,42 @@ fn selection_tints_its_entity_and_overlays_draw_over_the_scene() {
     assert!(differs(H - 8, H) > 10, "grid lines near the bottom");
     assert_eq!(differs(0, 4), 0, "nothing changes in the sky");
     assert!(stats.draw_calls > 2);
+    // Triangles on top show over the nearer red box; depth-tested ones do not.
+    let square = |at: Vec3| {
+        let right = camera.forward().cross(Vec3::Y).normalize();
+        let (x, y) = (right * 0.2, Vec3::Y * 0.2);
+        let v = |p: Vec3| pebble_render::overlay::LineVertex {
+            pos: p.to_array(),
+            color: 0xFF_FF_00_00,
+        };
+        vec![
+            v(at - x - y),
+            v(at + x - y),
+            v(at + x + y),
+            v(at - x - y),
+            v(at + x + y),
+            v(at - x + y),
+        ]
+    };
+    // On the line of sight through the red box's pixel, twice as far.
+    let behind = camera.eye + (Vec3::new(1.0, 0.5, -4.5) - camera.eye) * 2.0;
+    let on_top = Overlay {
+        on_top_triangles: square(behind),
+        triangles: square(behind),
+        ..Default::default()
+    };
+    let extras = Extras {
+        overlay: Some(&on_top),
+        ..Default::default()
+    };
+    let (img, _) = renderer
+        .render_with(&camera, &options(), &extras)
+        .expect("renders");
+    assert_eq!(
+        img.get_pixel(r.0, r.1).0,
+        [0, 0, 255, 255],
+        "blue over the box"
+    );
 }
 
 #[test]

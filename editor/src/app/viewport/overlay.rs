@@ -142,11 +142,14 @@ impl SceneOverlay {
         tools: &ToolOverlay,
     ) -> Option<Arc<Overlay>> {
         let base = show.then(|| self.combined(scene, layers, pivot, spacing));
-        if tools.lines.is_empty() {
+        if tools.lines.is_empty() && tools.triangles.is_empty() {
             return base;
         }
         let mut with_tools = base.as_deref().cloned().unwrap_or_default();
         with_tools.on_top.extend_from_slice(&tools.lines);
+        with_tools
+            .on_top_triangles
+            .extend_from_slice(&tools.triangles);
         Some(Arc::new(with_tools))
     }
 

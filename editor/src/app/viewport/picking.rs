@@ -14,8 +14,9 @@ use pebble_render::{Camera, Overlay, OverlayOptions, PickHit, Renderer};
 use super::tools::Pick;
 use super::view::View;
 
-/// How close to a marker's lines a click must come, pixels.
-pub const MARKER_PIXELS: f32 = 7.0;
+/// How close to a marker's lines a click must come, pixels: as close as the ID
+/// buffer's 9×9 window lets a mesh's nearest pixel be.
+pub const MARKER_PIXELS: f32 = 4.5;
 
 /// The marker under `pixel`: the pickable non-mesh entity whose overlay lines (or,
 /// with none, its place) come nearest the cursor within [`MARKER_PIXELS`], with

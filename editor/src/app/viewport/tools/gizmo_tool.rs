@@ -13,6 +13,9 @@ use crate::app::document::Document;
 use crate::app::viewport::gizmo::{self, Gizmo};
 use crate::app::viewport::navigation::Button;
 
+/// How wide the gizmo's handles are drawn, pixels (one more when lit).
+const HANDLE_PIXELS: f32 = 3.0;
+
 /// The gizmo on the selection: at its pivot, with world axes, or with the active
 /// (last selected) entity's axes in local space and for scaling.
 pub fn gizmo_on_selection(doc: &Document, mode: gizmo::Mode, space: gizmo::Space) -> Option<Gizmo> {
@@ -143,11 +146,18 @@ impl Tool for GizmoTool {
                 }
             };
             if line.back {
-                // The far half of a ring: a third as bright.
+                // The far half of a ring: a third as bright, and thin.
                 let c = color.to_le_bytes().map(|v| v / 3);
                 color = u32::from_le_bytes([c[0], c[1], c[2], 0xFF]);
+                out.line(line.from, line.to, color);
+                continue;
             }
-            out.line(line.from, line.to, color);
+            let width = if highlighted == Some(line.handle) {
+                HANDLE_PIXELS + 1.0
+            } else {
+                HANDLE_PIXELS
+            };
+            out.thick_line(&cx.view, (line.from, line.to), color, width);
         }
     }
 }

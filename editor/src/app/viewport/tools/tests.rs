@@ -478,3 +478,44 @@ fn a_click_on_a_marker_selects_it_unless_a_surface_in_front_hides_it() {
     w.click(at, Modifiers::default());
     assert_eq!(w.doc.scene().selection(), &ids[..1]);
 }
+
+#[test]
+fn gizmo_handles_are_quads_of_the_same_width_on_screen_near_and_far() {
+    for ortho in [false, true] {
+        let mut w = World::new(&[Vec3::ZERO, Vec3::new(0.0, 0.0, -30.0)]);
+        w.view.orbit.ortho = ortho;
+        let view = w.camera_view();
+        let mut out = ToolOverlay::default();
+        for (from, to) in [
+            (Vec3::ZERO, Vec3::X),
+            (Vec3::new(0.0, 0.0, -30.0), Vec3::new(1.0, 0.0, -30.0)),
+            // Straight up the screen's middle: the shaft that used to vanish.
+            (Vec3::ZERO, Vec3::Y),
+        ] {
+            out.thick_line(&view, (from, to), 0xFF_FF_FF_FF, 3.0);
+        }
+        assert_eq!(out.triangles.len(), 3 * 6);
+        for quad in out.triangles.chunks_exact(6) {
+            let p = |k: usize| view.project(Vec3::from(quad[k].pos)).expect("in view");
+            // The quad's two short sides, across the line at each end.
+            for (a, b) in [(0, 1), (5, 2)] {
+                let width = p(a).distance(p(b));
+                assert!((width - 3.0).abs() < 0.05, "ortho {ortho}: {width} px");
+            }
+        }
+    }
+    // The gizmo draws its handles that way.
+    let mut w = World::new(&[Vec3::ZERO]);
+    w.click(w.pick.discs[0].0, Modifiers::default());
+    let overlay = w.tools.overlay(&OverlayContext {
+        doc: &w.doc,
+        prefs: &w.prefs,
+        view: w.camera_view(),
+        gizmo_mode: gizmo::Mode::Translate,
+        cursor: None,
+    });
+    assert!(
+        overlay.triangles.len() >= 3 * 6,
+        "the three arrows at least"
+    );
+}
