@@ -55,3 +55,36 @@ fn a_flight_starts_on_the_right_press_and_esc_puts_the_view_back() {
         "Esc was the flight's, not the selection's"
     );
 }
+
+/// From under the courtyard floor its single-sided top is seen from behind: drawn
+/// faintly and named "(back side)" under the cursor; with View › Show back faces
+/// off it is culled, as on the device, and not picked.
+#[test]
+fn a_back_face_is_named_as_such_and_not_picked_when_hidden() {
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    {
+        let orbit = &mut harness.state_mut().viewport.view.orbit;
+        // Under an empty corner of the courtyard (the campfire is at the centre).
+        orbit.pivot = pebble_model::glam::Vec3::new(-6.0, -3.0, 5.0);
+        orbit.distance = 2.0;
+        // Looking straight up.
+        orbit.pitch = 1.4;
+    }
+    let (_, rect) = harness.state().view();
+    let shown = |h: &egui_kittest::Harness<'static, pebble_editor::app::PebbleApp>, text: &str| {
+        use egui_kittest::kittest::Queryable as _;
+        h.query_by_label_contains(text).is_some()
+    };
+    harness.hover_at(rect.center());
+    harness.run_steps(8);
+    assert!(shown(
+        &harness,
+        "under the cursor: Courtyard floor  (back side)"
+    ));
+    harness.state_mut().viewport.looks.back_faces = false;
+    harness.hover_at(rect.center() + egui::vec2(3.0, 0.0));
+    harness.run_steps(8);
+    assert!(!shown(&harness, "under the cursor: Courtyard floor"));
+}

@@ -54,6 +54,10 @@ pub struct RenderOptions {
     /// The PSP look's mip level bias (the runtime's `bias` tunable; +1 by default,
     /// as the GE is set). PPSSPP ignores it, so comparisons with the emulator use 0.
     pub lod_bias: f32,
+    /// Opaque single-sided faces seen from behind, drawn over what lies beyond
+    /// them at this opacity (the editor's "Show back faces"); 0: not drawn, as the
+    /// device culls them. Never in the PSP look.
+    pub back_faces: f32,
 }
 
 impl Default for RenderOptions {
@@ -68,6 +72,7 @@ impl Default for RenderOptions {
             fog: true,
             preview_light: false,
             lod_bias: 1.0,
+            back_faces: 0.0,
         }
     }
 }
@@ -138,6 +143,8 @@ pub(crate) struct FrameState {
     targets: Mutex<Option<FrameTargets>>,
     /// Occlusion culling's depth map, reused between frames.
     depth_map: Mutex<DepthMap>,
+    /// Whether picks find single-sided faces from behind (where they are drawn).
+    pub pick_back_faces: bool,
 }
 
 impl FrameState {
@@ -163,6 +170,7 @@ impl FrameState {
             frame_group,
             targets: Mutex::new(None),
             depth_map: Mutex::default(),
+            pick_back_faces: true,
         }
     }
 

@@ -134,6 +134,17 @@ pub(crate) fn record(
         };
         pass.set_bind_group(0, &frame.frame_group, &[]);
         draw_chunks(context, scene, look, &mut pass, &list, extras, &mut stats);
+        if !options.psp && options.back_faces > 0.0 {
+            draw_back_faces(
+                context,
+                scene,
+                look,
+                &mut pass,
+                &list,
+                options.back_faces,
+                &mut stats,
+            );
+        }
         draw_particles(context, scene, &mut pass, &particles, options, &mut stats);
         if let Some(overlay) = extras.overlay.filter(|_| !options.psp) {
             draw_overlay(context, &mut pass, overlay, &mut stats);
@@ -231,6 +242,44 @@ fn draw_chunks(
     }
     if solids_pending {
         draw_solids(pass, stats);
+    }
+}
+
+/// The opaque chunks' back faces, over what lies beyond them at `opacity` (the
+/// editor shows where a single-sided face is seen from behind; the device culls
+/// it).
+fn draw_back_faces(
+    context: &RenderContext,
+    scene: &GpuScene,
+    look: &ScenePipelines,
+    pass: &mut wgpu::RenderPass<'_>,
+    list: &[usize],
+    opacity: f32,
+    stats: &mut FrameStats,
+) {
+    let k = f64::from(opacity.clamp(0.0, 1.0));
+    pass.set_blend_constant(wgpu::Color {
+        r: k,
+        g: k,
+        b: k,
+        a: k,
+    });
+    pass.set_pipeline(&look.back);
+    let mut bound_batch = None;
+    for &i in list {
+        let c = scene.chunk(i);
+        if c.pass != Pass::Opaque {
+            continue;
+        }
+        let (batch, _) = scene.chunk_place(i);
+        if bound_batch != Some(batch) {
+            pass.set_vertex_buffer(0, scene.batch_of(i).buffer.slice(..));
+            bound_batch = Some(batch);
+        }
+        pass.set_bind_group(1, &scene.draw_group, &[slot_offset(i)]);
+        pass.set_bind_group(2, scene.surface(c, &context.white), &[]);
+        pass.draw(c.first..c.first + c.count, 0..1);
+        stats.draw_calls += 1;
     }
 }
 

@@ -167,7 +167,11 @@ fn id_region(
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_pipeline(&context.pipelines.pick);
+        pass.set_pipeline(if frame.pick_back_faces {
+            &context.pipelines.pick
+        } else {
+            &context.pipelines.pick_front
+        });
         pass.set_bind_group(0, &frame.frame_group, &[]);
         let mut bound_batch = None;
         for i in list {

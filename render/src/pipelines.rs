@@ -60,6 +60,9 @@ pub(crate) struct ScenePipelines {
     pub opaque: wgpu::RenderPipeline,
     pub cutout: wgpu::RenderPipeline,
     pub blend: wgpu::RenderPipeline,
+    /// Opaque chunks' back faces only, mixed over the frame by the blend constant
+    /// (`RenderOptions::back_faces`), writing no depth.
+    pub back: wgpu::RenderPipeline,
 }
 
 /// Every pipeline a frame or a pick uses.
@@ -74,6 +77,8 @@ pub(crate) struct Pipelines {
     /// The PSP look's 5551 dither.
     pub psp_quantise: wgpu::RenderPipeline,
     pub pick: wgpu::RenderPipeline,
+    /// The ID pass without back faces (when they are not drawn, they are not picked).
+    pub pick_front: wgpu::RenderPipeline,
     /// Overlay lines and translucent triangles, and lines over everything.
     pub overlay: [wgpu::RenderPipeline; 4],
 }
@@ -97,8 +102,22 @@ impl Pipelines {
         });
         let pipeline =
             |fragment: &str, cull: bool, depth_write: bool, blend: Option<wgpu::BlendState>| {
+                let cull = cull.then_some(wgpu::Face::Back);
                 scene_pipeline(device, &layout, &shader, fragment, cull, depth_write, blend)
             };
+        // Back faces at the blend constant's opacity: src·k + dst·(1 − k).
+        let mixed = Some(wgpu::BlendState {
+            color: wgpu::BlendComponent {
+                src_factor: wgpu::BlendFactor::Constant,
+                dst_factor: wgpu::BlendFactor::OneMinusConstant,
+                operation: wgpu::BlendOperation::Add,
+            },
+            alpha: wgpu::BlendComponent::OVER,
+        });
+        let back = |fragment: &str| {
+            let cull = Some(wgpu::Face::Front);
+            scene_pipeline(device, &layout, &shader, fragment, cull, false, mixed)
+        };
         let alpha = Some(wgpu::BlendState::ALPHA_BLENDING);
         // Opaque chunks use entry points without the alpha test, which lets early
         // depth rejection work; "_lit" ones add the preview light, "_psp" ones the
@@ -107,17 +126,20 @@ impl Pipelines {
             opaque: pipeline("fs_opaque", true, true, None),
             cutout: pipeline("fs_main", false, true, None),
             blend: pipeline("fs_main", false, false, alpha),
+            back: back("fs_opaque"),
         };
         let editor_lit = ScenePipelines {
             opaque: pipeline("fs_opaque_lit", true, true, None),
             cutout: pipeline("fs_main_lit", false, true, None),
             blend: pipeline("fs_main_lit", false, false, alpha),
+            back: back("fs_opaque_lit"),
         };
         // The device tests depth but never writes it, and draws cutouts blended.
         let psp = ScenePipelines {
             opaque: pipeline("fs_opaque_psp", true, false, None),
             cutout: pipeline("fs_main_psp", false, false, alpha),
             blend: pipeline("fs_main_psp", false, false, alpha),
+            back: back("fs_opaque_psp"),
         };
         // Additive: src·srcA + dst (the GE's SRC_ALPHA + FIX 0xFFFFFFFF).
         let additive = Some(wgpu::BlendState {
@@ -144,7 +166,8 @@ impl Pipelines {
             psp,
             particles,
             psp_quantise: psp_quantise_pipeline(device, &layouts.psp),
-            pick: pick_pipeline(device, &layout, &shader),
+            pick: pick_pipeline(device, &layout, &shader, None),
+            pick_front: pick_pipeline(device, &layout, &shader, Some(wgpu::Face::Back)),
             overlay: overlay_pipelines(device, &layouts.frame),
         }
     }
@@ -156,7 +179,7 @@ fn scene_pipeline(
     layout: &wgpu::PipelineLayout,
     shader: &wgpu::ShaderModule,
     fragment: &str,
-    cull: bool,
+    cull: Option<wgpu::Face>,
     depth_write: bool,
     blend: Option<wgpu::BlendState>,
 ) -> wgpu::RenderPipeline {
@@ -172,7 +195,7 @@ fn scene_pipeline(
         primitive: wgpu::PrimitiveState {
             topology: wgpu::PrimitiveTopology::TriangleList,
             front_face: wgpu::FrontFace::Ccw,
-            cull_mode: cull.then_some(wgpu::Face::Back),
+            cull_mode: cull,
             ..Default::default()
         },
         depth_stencil: Some(wgpu::DepthStencilState {
@@ -240,6 +263,7 @@ fn pick_pipeline(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,
     shader: &wgpu::ShaderModule,
+    cull: Option<wgpu::Face>,
 ) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some("pick"),
@@ -253,8 +277,8 @@ fn pick_pipeline(
         primitive: wgpu::PrimitiveState {
             topology: wgpu::PrimitiveTopology::TriangleList,
             front_face: wgpu::FrontFace::Ccw,
-            // Back faces are picked too, and flagged.
-            cull_mode: None,
+            // Back faces are picked too, and flagged (unless culled: not drawn).
+            cull_mode: cull,
             ..Default::default()
         },
         depth_stencil: Some(wgpu::DepthStencilState {

@@ -194,6 +194,12 @@ impl Renderer {
     /// What is under pixel (x, y) of a `width × height` view: the nearest non-empty
     /// pixel of the 9×9 window around it, with the world point under it. Hidden and
     /// locked chunks (pick id 0) and cut-out texels are never hit.
+    /// Whether picks find single-sided faces seen from behind: on where they are
+    /// drawn (`RenderOptions::back_faces`), off where they are culled.
+    pub fn set_back_faces_picked(&mut self, picked: bool) {
+        self.frame.pick_back_faces = picked;
+    }
+
     pub fn pick(
         &self,
         camera: &Camera,

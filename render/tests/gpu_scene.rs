@@ -396,3 +396,59 @@ fn solids_are_drawn_with_the_depth_test() {
         assert!(stats.triangles >= 2);
     }
 }
+
+/// From inside a box every face is a back face: culled as on the device, or drawn
+/// faintly over what lies beyond with `back_faces` (the editor's "Show back
+/// faces"), and picked only where drawn.
+#[test]
+fn back_faces_are_drawn_faintly_and_picked_only_when_asked_for() {
+    let Some(gpu) = test_gpu("back_faces_are_drawn_faintly") else {
+        return;
+    };
+    let (scene, ids) = scene();
+    let (mut renderer, _) = SceneSync::renderer(&gpu, &scene, &loader).expect("renderer");
+    let inside = Camera::psp(Vec3::new(1.0, 0.5, -5.0), 0.0, 0.0);
+    let centre = (W / 2, H / 2);
+    let (culled, _) = renderer.render(&inside, &options()).expect("renders");
+    let faint = RenderOptions {
+        back_faces: 0.5,
+        ..options()
+    };
+    let (drawn, _) = renderer.render(&inside, &faint).expect("renders");
+    let (c, d) = (
+        culled.get_pixel(centre.0, centre.1).0,
+        drawn.get_pixel(centre.0, centre.1).0,
+    );
+    assert!(
+        c[0] < 100 && c[2] > c[0],
+        "culled: the sky beyond, not the red wall: {c:?}"
+    );
+    // Half the red wall, half what lies beyond.
+    let half = |wall: u8, beyond: u8| (u16::from(wall) + u16::from(beyond)) / 2;
+    for (k, wall) in [(0, 255u8), (1, 0), (2, 0)] {
+        let want = half(wall, c[k]);
+        assert!(
+            u16::from(d[k]).abs_diff(want) < 25,
+            "channel {k}: {d:?} over {c:?}, want about {want}"
+        );
+    }
+    // The PSP look culls them whatever the option says.
+    let psp = RenderOptions { psp: true, ..faint };
+    let psp_culled = RenderOptions {
+        psp: true,
+        ..options()
+    };
+    assert_eq!(
+        renderer.render(&inside, &psp).expect("renders").0,
+        renderer.render(&inside, &psp_culled).expect("renders").0
+    );
+    // Picked from behind only while they are drawn.
+    let pick = |r: &pebble_render::Renderer| {
+        r.pick(&inside, W, H, 0.0, centre.0, centre.1)
+            .expect("picks")
+    };
+    let hit = pick(&renderer).expect("the far wall, from behind");
+    assert_eq!((hit.id, hit.back_face), (ids[1].0, true));
+    renderer.set_back_faces_picked(false);
+    assert_eq!(pick(&renderer).map(|h| h.id), None);
+}

@@ -41,6 +41,7 @@ pub enum Action {
     ToggleSnap,
     ToggleBoxThroughWalls,
     ToggleFog,
+    ToggleBackFaces,
     /// Shows or hides one kind of overlay.
     ToggleLayer(Layer),
     /// Brings a panel to the front of its tab group.
@@ -85,6 +86,7 @@ pub const ALL: &[Action] = &[
     Action::ToggleSnap,
     Action::ToggleBoxThroughWalls,
     Action::ToggleFog,
+    Action::ToggleBackFaces,
     Action::ToggleLayer(Layer::Grid),
     Action::ToggleLayer(Layer::Colliders),
     Action::ToggleLayer(Layer::Triggers),
@@ -167,6 +169,7 @@ impl Action {
             Self::ToggleSnap => "Snap (Ctrl inverts while dragging)",
             Self::ToggleBoxThroughWalls => "Box select through walls (Alt at the release inverts)",
             Self::ToggleFog => "Fog in the viewport",
+            Self::ToggleBackFaces => "Show back faces",
             Self::ToggleLayer(layer) => layer.label(),
             Self::ShowPanel(pane) => pane.title(),
             Self::ResetLayout => "Reset the panel layout",
@@ -211,6 +214,7 @@ impl Action {
             | Self::ToggleSnap
             | Self::ToggleBoxThroughWalls
             | Self::ToggleFog
+            | Self::ToggleBackFaces
             | Self::ToggleLayer(_)
             | Self::ShowPanel(_)
             | Self::ResetLayout

@@ -118,7 +118,12 @@ impl PebbleApp {
                 .entity
                 .and_then(|id| scene.entity(EntityId(id)))
             {
-                ui.label(format!("under the cursor: {}", e.name));
+                let side = if self.viewport.hover.back_face {
+                    "  (back side)"
+                } else {
+                    ""
+                };
+                ui.label(format!("under the cursor: {}{side}", e.name));
                 ui.separator();
             }
             ui.label(format!("{} selected", scene.selection().len()));

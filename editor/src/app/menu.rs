@@ -31,6 +31,7 @@ impl PebbleApp {
             Action::ToggleSnap => self.prefs.snap,
             Action::ToggleBoxThroughWalls => self.prefs.box_select_occluded,
             Action::ToggleFog => self.viewport.looks.fog,
+            Action::ToggleBackFaces => self.viewport.looks.back_faces,
             Action::ToggleLayer(layer) => self.viewport.looks.layers.get(layer),
             _ => false,
         }
@@ -152,6 +153,7 @@ impl PebbleApp {
             Action::ToggleSnap,
             Action::ToggleBoxThroughWalls,
             Action::ToggleFog,
+            Action::ToggleBackFaces,
         ] {
             self.toggle_entry(ui, action);
         }

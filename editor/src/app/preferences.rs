@@ -28,6 +28,8 @@ pub struct Preferences {
     pub gizmo_space: Space,
     /// Box select takes hidden meshes too (Alt at the release inverts it).
     pub box_select_occluded: bool,
+    /// How strongly back faces show (View › Show back faces), 0.05–1.
+    pub back_face_opacity: f32,
     /// Seconds between autosaves of unsaved work (0: never).
     pub autosave_seconds: u32,
     pub recent: Vec<PathBuf>,
@@ -46,6 +48,7 @@ impl Default for Preferences {
             snap_steps: Snap::default(),
             gizmo_space: Space::default(),
             box_select_occluded: false,
+            back_face_opacity: 0.35,
             autosave_seconds: 60,
             recent: Vec::new(),
             own_file_dialog: false,
@@ -63,6 +66,9 @@ impl Preferences {
         }
         if !ok(self.fly_speed, 0.25, 200.0) {
             self.fly_speed = d.fly_speed;
+        }
+        if !ok(self.back_face_opacity, 0.05, 1.0) {
+            self.back_face_opacity = d.back_face_opacity;
         }
         if !ok(self.snap_steps.step, 0.001, 100.0) {
             self.snap_steps.step = d.snap_steps.step;
@@ -136,6 +142,12 @@ impl Preferences {
                     egui::DragValue::new(&mut self.snap_steps.scale_step)
                         .range(0.001..=10.0)
                         .speed(0.01),
+                );
+                ui.end_row();
+                ui.label("Back faces");
+                ui.add(
+                    egui::Slider::new(&mut self.back_face_opacity, 0.05..=1.0)
+                        .text("opacity (View › Show back faces)"),
                 );
                 ui.end_row();
                 ui.label("Gizmo axes");

@@ -63,6 +63,7 @@ impl PebbleApp {
             Action::ToggleSnap => self.prefs.snap ^= true,
             Action::ToggleBoxThroughWalls => self.prefs.box_select_occluded ^= true,
             Action::ToggleFog => self.viewport.looks.fog ^= true,
+            Action::ToggleBackFaces => self.viewport.looks.back_faces ^= true,
             Action::ToggleLayer(layer) => *self.viewport.looks.layers.get_mut(layer) ^= true,
             Action::ShowPanel(pane) => self.panels.raise(pane),
             Action::ResetLayout => self.panels.layout = super::default_layout(),

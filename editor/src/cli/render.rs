@@ -174,6 +174,8 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         fog: !args.no_fog,
         preview_light: args.preview_light,
         lod_bias: args.lod_bias,
+        // As the device draws them: culled.
+        back_faces: 0.0,
     };
     if args.bench {
         return bench(&gpu, &renderer, &options, lo, hi);

@@ -41,6 +41,9 @@ pub struct Looks {
     pub layers: overlay::Layers,
     /// The environment's fog (off: see to the back of a dark map).
     pub fog: bool,
+    /// Single-sided faces seen from behind drawn faintly, and pickable there
+    /// (off: culled and not picked, as on the device).
+    pub back_faces: bool,
 }
 
 impl Default for Looks {
@@ -51,6 +54,7 @@ impl Default for Looks {
             overlays: true,
             layers: overlay::Layers::default(),
             fog: true,
+            back_faces: true,
         }
     }
 }
@@ -174,6 +178,7 @@ impl Viewport {
         let path = frame.doc.path().to_path_buf();
         let loader = crate::app::loader(&path);
         res.sync.sync(&mut res.renderer, frame.doc.scene(), &loader);
+        res.renderer.set_back_faces_picked(self.looks.back_faces);
         let pick = RendererPick {
             renderer: &res.renderer,
             camera: self.view.orbit.camera(),
@@ -268,6 +273,11 @@ impl Viewport {
                 cull: true,
                 occlusion: true,
                 fog: self.looks.fog,
+                back_faces: if self.looks.back_faces {
+                    prefs.back_face_opacity
+                } else {
+                    0.0
+                },
                 preview_light: self.looks.preview_light,
                 lod_bias: 1.0,
             },

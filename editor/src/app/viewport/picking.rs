@@ -116,6 +116,8 @@ pub struct Hover {
     pub entity: Option<u32>,
     /// The surface point under the cursor: where a zoom goes and an orbit turns.
     pub point: Option<Vec3>,
+    /// That surface is a single-sided face seen from behind.
+    pub back_face: bool,
     /// When the last pick ran (seconds of egui time), and what it looked at.
     last_at: f64,
     last_inputs: Option<(Option<Vec2>, Camera, (u32, u32))>,
@@ -126,6 +128,7 @@ impl Default for Hover {
         Self {
             entity: None,
             point: None,
+            back_face: false,
             last_at: f64::NEG_INFINITY,
             last_inputs: None,
         }
@@ -154,11 +157,13 @@ impl Hover {
         let hit = cursor.and_then(|p| pick.pick(p).ok().flatten());
         self.entity = hit.map(|h| h.id);
         self.point = hit.map(|h| h.world);
+        self.back_face = hit.is_some_and(|h| h.back_face);
         if let Some(c) = cursor
             && let Some((id, world)) = marker_under(scene, view, c, self.point)
         {
             self.entity = Some(id.0);
             self.point = Some(world);
+            self.back_face = false;
         }
     }
 }
