@@ -7,6 +7,7 @@
 pub mod callback;
 pub mod gizmo;
 pub mod navigation;
+pub mod outline;
 pub mod overlay;
 pub mod picking;
 pub mod tools;
@@ -80,6 +81,7 @@ pub struct Viewport {
     pub looks: Looks,
     pub hover: Hover,
     overlay: overlay::SceneOverlay,
+    outlines: outline::OutlineCache,
     /// Where the viewport was last drawn, in points.
     pub rect: egui::Rect,
     /// What it drew last (the benchmark's bare renderer repeats it).
@@ -96,6 +98,7 @@ impl Viewport {
             looks: Looks::default(),
             hover: Hover::default(),
             overlay: overlay::SceneOverlay::default(),
+            outlines: outline::OutlineCache::default(),
             rect: egui::Rect::NOTHING,
             last_view: None,
         }
@@ -256,12 +259,14 @@ impl Viewport {
             cursor: pointer.map(|p| p.pos).or(cursor),
         });
         let spacing = overlay::grid_spacing(prefs.snap_steps.step, self.view.orbit.view_height());
+        let hovered = self.hover.entity.map(pebble_model::EntityId);
+        let outline = self.outlines.frame(doc.scene(), hovered, camera.eye);
         let overlay = self.overlay.frame(
             doc.scene(),
             self.looks.overlays,
             self.looks.layers,
             (self.view.orbit.pivot, spacing),
-            &tool_overlay,
+            (&tool_overlay, &outline),
         );
         let callback = ViewportCallback {
             camera,

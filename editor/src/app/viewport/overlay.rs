@@ -11,6 +11,7 @@ use pebble_model::Scene;
 use pebble_model::glam::Vec3;
 use pebble_render::{Overlay, OverlayOptions};
 
+use super::outline::Outline;
 use super::tools::ToolOverlay;
 
 /// Grid lines each way from the centre.
@@ -139,13 +140,20 @@ impl SceneOverlay {
         show: bool,
         layers: Layers,
         (pivot, spacing): (Vec3, f32),
-        tools: &ToolOverlay,
+        (tools, outline): (&ToolOverlay, &Outline),
     ) -> Option<Arc<Overlay>> {
         let base = show.then(|| self.combined(scene, layers, pivot, spacing));
-        if tools.lines.is_empty() && tools.triangles.is_empty() {
+        if tools.lines.is_empty()
+            && tools.triangles.is_empty()
+            && outline.lines.is_empty()
+            && outline.on_top.is_empty()
+        {
             return base;
         }
         let mut with_tools = base.as_deref().cloned().unwrap_or_default();
+        // The outlines first: the tools' lines go over them.
+        with_tools.lines.extend_from_slice(&outline.lines);
+        with_tools.on_top.extend_from_slice(&outline.on_top);
         with_tools.on_top.extend_from_slice(&tools.lines);
         with_tools
             .on_top_triangles
@@ -239,8 +247,14 @@ mod tests {
         let tools = ToolOverlay::default();
         let layers = Layers::default();
         let at = |o: &mut SceneOverlay, pivot: Vec3| {
-            o.frame(&scene, true, layers, (pivot, 1.0), &tools)
-                .expect("shown")
+            o.frame(
+                &scene,
+                true,
+                layers,
+                (pivot, 1.0),
+                (&tools, &Outline::default()),
+            )
+            .expect("shown")
         };
         let first = at(&mut o, Vec3::ZERO);
         let centre_x = |ov: &Overlay| {
@@ -267,7 +281,7 @@ mod tests {
                     ..layers
                 },
                 (Vec3::ZERO, 1.0),
-                &tools,
+                (&tools, &Outline::default()),
             )
             .expect("shown");
         assert!(off.lines.is_empty());
