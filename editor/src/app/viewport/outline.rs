@@ -22,14 +22,20 @@ pub const SELECTED: u32 = 0xFF_28_AA_FF;
 pub const GHOST: u32 = 0x50_28_AA_FF;
 pub const HOVERED: u32 = 0x90_FF_FF_FF;
 
+/// A line segment in a mesh's own space.
+type Edge = (Vec3, Vec3);
+/// An edge found by its ends' rounded positions: its ends and the normals of the
+/// faces that meet there.
+type EdgeFaces = HashMap<([i32; 3], [i32; 3]), (Vec3, Vec3, Vec<Vec3>)>;
+
 /// The feature edges of `mesh`, in its own space.
-pub fn feature_edges(mesh: &MeshData) -> Vec<(Vec3, Vec3)> {
+pub fn feature_edges(mesh: &MeshData) -> Vec<Edge> {
     if mesh.faces.len() > MAX_TRIANGLES {
         return box_edges(mesh);
     }
     // Vertices are often repeated per face (for UVs): edges meet by position.
     let key = |p: Vec3| (p * 1e4).round().as_ivec3().to_array();
-    let mut edges: HashMap<([i32; 3], [i32; 3]), (Vec3, Vec3, Vec<Vec3>)> = HashMap::new();
+    let mut edges: EdgeFaces = HashMap::new();
     for f in &mesh.faces {
         let p = f.indices.map(|i| {
             mesh.positions
@@ -51,7 +57,7 @@ pub fn feature_edges(mesh: &MeshData) -> Vec<(Vec3, Vec3)> {
                 .push(normal);
         }
     }
-    let mut out: Vec<(Vec3, Vec3)> = edges
+    let mut out: Vec<Edge> = edges
         .into_values()
         .filter(|(_, _, normals)| {
             normals.len() == 1
@@ -71,7 +77,7 @@ pub fn feature_edges(mesh: &MeshData) -> Vec<(Vec3, Vec3)> {
 }
 
 /// The twelve edges of a mesh's bounding box.
-fn box_edges(mesh: &MeshData) -> Vec<(Vec3, Vec3)> {
+fn box_edges(mesh: &MeshData) -> Vec<Edge> {
     let Some(b) = pebble_model::Aabb::from_points(mesh.positions.iter().copied()) else {
         return Vec::new();
     };
@@ -104,11 +110,11 @@ pub struct Outline {
 /// Feature edges per mesh entity, kept for the scene revision they were found at.
 #[derive(Debug, Default)]
 pub struct OutlineCache {
-    edges: HashMap<EntityId, (u64, Arc<Vec<(Vec3, Vec3)>>)>,
+    edges: HashMap<EntityId, (u64, Arc<Vec<Edge>>)>,
 }
 
 impl OutlineCache {
-    fn edges_of(&mut self, scene: &Scene, id: EntityId) -> Option<Arc<Vec<(Vec3, Vec3)>>> {
+    fn edges_of(&mut self, scene: &Scene, id: EntityId) -> Option<Arc<Vec<Edge>>> {
         let revision = scene.revision();
         if let Some((r, e)) = self.edges.get(&id)
             && *r == revision
@@ -130,7 +136,7 @@ impl OutlineCache {
     /// (lines are pulled a hair towards it, so they win over the faces they lie on).
     pub fn frame(&mut self, scene: &Scene, hovered: Option<EntityId>, eye: Vec3) -> Outline {
         let mut out = Outline::default();
-        let mut add = |world: Affine3A, edges: &[(Vec3, Vec3)], color, ghost: Option<u32>| {
+        let mut add = |world: Affine3A, edges: &[Edge], color, ghost: Option<u32>| {
             for (a, b) in edges {
                 for p in [*a, *b] {
                     let p = world.transform_point3(p);
