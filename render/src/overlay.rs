@@ -136,6 +136,15 @@ impl Overlay {
         }
     }
 
+    /// A faint pole from a marker down to the ground (y = 0), so that where it
+    /// stands is plain from any angle.
+    fn pole(&mut self, at: Vec3, color: u32) {
+        if at.y > 0.05 {
+            let faint = (color & 0x00_FF_FF_FF) | 0x70_00_00_00;
+            self.line(at, Vec3::new(at.x, 0.0, at.z), faint);
+        }
+    }
+
     /// The overlay of a scene's drawn entities.
     pub fn of_scene(scene: &Scene, options: &OverlayOptions) -> Self {
         let mut o = Self::default();
@@ -309,12 +318,14 @@ impl Overlay {
             }
             EntityKind::Light(light) if options.lights => {
                 self.star(at, 0.25, LIGHT);
+                self.pole(at, LIGHT);
                 if let Light::Sun { direction, .. } = light {
                     self.line(at, at + direction.normalize_or(Vec3::NEG_Y), LIGHT);
                 }
             }
             EntityKind::Emitter(em) if options.emitters => {
                 self.star(at, 0.2, EMITTER);
+                self.pole(at, EMITTER);
                 self.line(at, at + em.dir.normalize_or(Vec3::Y) * 0.5, EMITTER);
             }
             EntityKind::Patrol(p) if options.patrols => {
@@ -421,6 +432,43 @@ mod tests {
         let count = |color: u32| without.lines.iter().filter(|v| v.color == color).count() / 2;
         assert_eq!((count(COLLIDER), count(TRIGGER), count(SPAWN)), (12, 0, 0));
         assert_eq!(count(GRID_MINOR) + count(AXIS_X), 0);
+    }
+
+    #[test]
+    fn lights_and_emitters_stand_on_a_pole_to_the_ground() {
+        let mut scene = Scene::new();
+        AddEntities::new(
+            "Add",
+            vec![
+                Entity::new(
+                    "Torch",
+                    EntityKind::Light(Light::Omni {
+                        color: [1.0; 3],
+                        radius: 4.0,
+                        intensity: 1.0,
+                        shadows: false,
+                    }),
+                )
+                .with_transform(Transform::from_translation(Vec3::new(2.0, 1.5, -1.0))),
+            ],
+        )
+        .apply(&mut scene)
+        .expect("adds");
+        let o = Overlay::of_scene(
+            &scene,
+            &OverlayOptions {
+                grid_extent: 0.0,
+                ..Default::default()
+            },
+        );
+        let faint = (LIGHT & 0x00_FF_FF_FF) | 0x70_00_00_00;
+        let pole: Vec<[f32; 3]> = o
+            .lines
+            .iter()
+            .filter(|v| v.color == faint)
+            .map(|v| v.pos)
+            .collect();
+        assert_eq!(pole, vec![[2.0, 1.5, -1.0], [2.0, 0.0, -1.0]]);
     }
 
     #[test]
