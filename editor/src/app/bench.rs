@@ -82,6 +82,10 @@ pub struct Report {
     pub triangles: u64,
     pub draw_calls: u64,
     pub particles: u64,
+    /// A click's pick at the viewport's centre: through the ID buffer (a mesh), and
+    /// of the markers' lines (median of 30, milliseconds).
+    pub pick_mesh_median_ms: f64,
+    pub pick_marker_median_ms: f64,
 }
 
 /// What a frame of the benchmark draws.
@@ -233,6 +237,39 @@ fn request_screenshot(ctx: &egui::Context, path: PathBuf) {
 }
 
 /// Median and 95th percentile in milliseconds.
+/// The median time (ms) of 30 picks at the viewport's centre: the ID buffer's (a
+/// mesh), then the markers' lines.
+fn pick_times(
+    renderer: &pebble_render::Renderer,
+    view: &LastView,
+    scene: &pebble_model::Scene,
+) -> Result<(f64, f64), String> {
+    let (w, h) = (view.options.width, view.options.height);
+    let mut mesh = Vec::new();
+    let mut marker = Vec::new();
+    let camera_view = crate::app::viewport::view::View {
+        camera: view.camera,
+        size: pebble_model::glam::Vec2::new(w as f32, h as f32),
+    };
+    let centre = pebble_model::glam::Vec2::new(w as f32 / 2.0, h as f32 / 2.0);
+    for _ in 0..30 {
+        let start = Instant::now();
+        let hit = renderer
+            .pick(&view.camera, w, h, view.options.time, w / 2, h / 2)
+            .map_err(|e| format!("pick failed: {e}"))?;
+        mesh.push(start.elapsed());
+        let start = Instant::now();
+        let _ = crate::app::viewport::picking::marker_under(
+            scene,
+            &camera_view,
+            centre,
+            hit.map(|h| h.world),
+        );
+        marker.push(start.elapsed());
+    }
+    Ok((stats(&mesh).0, stats(&marker).0))
+}
+
 pub fn stats(times: &[Duration]) -> (f64, f64) {
     let mut ms: Vec<f64> = times.iter().map(|d| d.as_secs_f64() * 1e3).collect();
     ms.sort_by(f64::total_cmp);
@@ -358,6 +395,7 @@ impl PebbleApp {
             bare_renderer_times(&res.renderer, &view, 10, dt)?;
             let (times, counts) = bare_renderer_times(&res.renderer, &view, frames, dt)?;
             let (median, p95) = stats(&times);
+            let (pick_mesh, pick_marker) = pick_times(&res.renderer, &view, self.doc.scene())?;
             let size = ctx.content_rect().size();
             Ok(Report {
                 frames,
@@ -377,6 +415,8 @@ impl PebbleApp {
                 triangles: counts.triangles as u64,
                 draw_calls: counts.draw_calls as u64,
                 particles: counts.particles as u64,
+                pick_mesh_median_ms: pick_mesh,
+                pick_marker_median_ms: pick_marker,
             })
         })();
         match result {
@@ -412,6 +452,10 @@ impl PebbleApp {
                 println!(
                     "  UI cache: {} frames drawn from it ({patched} after redrawing what changed, {redrawn} after redrawing it whole), {ordinary} painted without it; {transfers} copied to the window as transfers",
                     cached + patched + redrawn
+                );
+                println!(
+                    "  a click's pick at the centre:      a mesh (ID buffer) {:.2} ms, a marker (its lines) {:.3} ms",
+                    r.pick_mesh_median_ms, r.pick_marker_median_ms
                 );
                 match r.resident_mb {
                     Some(mb) => println!("  resident memory: {mb:.0} MB"),
