@@ -54,6 +54,7 @@ pub struct LastView {
     pub options: RenderOptions,
     pub overlay: Option<Arc<Overlay>>,
     pub selected: Vec<u32>,
+    pub solids: Arc<Vec<pebble_render::SolidVertex>>,
     /// Where the viewport was in the window, in points.
     pub rect: egui::Rect,
 }
@@ -123,6 +124,8 @@ pub struct Bench {
     /// per measured editor frame; the rest is egui's tessellation, the GPU and
     /// presenting.
     pub ui_times: Vec<Duration>,
+    /// When the warm-up began waiting for the scene to be ready.
+    held_since: Option<Instant>,
 }
 
 impl Bench {
@@ -138,6 +141,7 @@ impl Bench {
             shot_requested: false,
             done: false,
             ui_times: Vec::new(),
+            held_since: None,
         }
     }
 
@@ -146,10 +150,22 @@ impl Bench {
     /// frame draws: `warmup` editor frames first, then blocks of [`BLOCK`] frames
     /// alternating between the editor and the bare window, the first [`SETTLE`] of
     /// each not counted, until each has `frames`.
-    pub fn frame(&mut self, ctx: &egui::Context) -> Phase {
+    ///
+    /// While the scene is not `ready` (the level behind the patrol spheres and
+    /// balls still building) the warm-up waits at its last frame, for at most 30 s,
+    /// so that the screenshot and the measured frames show the whole scene.
+    pub fn frame(&mut self, ctx: &egui::Context, ready: bool) -> Phase {
         let now = Instant::now();
         if self.phase == Phase::Done {
             return Phase::Done;
+        }
+        let waited = self.held_since.get_or_insert(now);
+        if !ready
+            && self.drawn + 1 >= self.options.warmup
+            && now.duration_since(*waited) < Duration::from_secs(30)
+        {
+            self.last = Some(now);
+            return Phase::Editor;
         }
         let measured = self.drawn > self.options.warmup && self.in_block > SETTLE;
         if let Some(last) = self.last
@@ -305,6 +321,7 @@ pub fn bare_renderer_times(
         let extras = Extras {
             overlay: view.overlay.as_deref(),
             selected: &view.selected,
+            solids: &view.solids,
             ..Extras::default()
         };
         let t = Instant::now();
@@ -327,10 +344,11 @@ impl PebbleApp {
         dt: f32,
     ) -> bool {
         let ctx = ui.ctx().clone();
+        let ready = self.viewport.solids_ready(self.doc.scene());
         let Some(b) = &mut self.bench else {
             return true;
         };
-        match b.frame(&ctx) {
+        match b.frame(&ctx, ready) {
             Phase::Editor => true,
             Phase::BareWindow => {
                 self.bare_window_ui(ui, dt);
@@ -360,6 +378,7 @@ impl PebbleApp {
             overlay: view.overlay.clone(),
             selected: view.selected.clone(),
             hovered: None,
+            solids: view.solids.clone(),
         };
         let rect = view.rect;
         egui::CentralPanel::default()
@@ -489,6 +508,29 @@ mod tests {
     }
 
     #[test]
+    fn the_warm_up_waits_for_the_scene_to_be_ready() {
+        let ctx = egui::Context::default();
+        let mut bench = Bench::new(BenchOptions {
+            frames: 10,
+            warmup: 5,
+            screenshot: None,
+            json: None,
+            select: Vec::new(),
+            ui_cache: true,
+            transfers: true,
+            paused: false,
+        });
+        for _ in 0..50 {
+            assert_eq!(bench.frame(&ctx, false), Phase::Editor);
+        }
+        assert!(!bench.measuring_editor(), "still warming up");
+        for _ in 0..10 {
+            bench.frame(&ctx, true);
+        }
+        assert!(bench.measuring_editor() || bench.phase != Phase::Editor);
+    }
+
+    #[test]
     fn the_phases_alternate_in_blocks_until_both_are_measured() {
         let ctx = egui::Context::default();
         let (frames, warmup) = (100, 5);
@@ -504,7 +546,7 @@ mod tests {
         });
         let mut phases = Vec::new();
         while phases.last() != Some(&Phase::Done) {
-            phases.push(bench.frame(&ctx));
+            phases.push(bench.frame(&ctx, true));
             assert!(phases.len() < 10_000, "never done");
         }
         assert!(phases[..warmup].iter().all(|p| *p == Phase::Editor));
@@ -521,7 +563,7 @@ mod tests {
             2 * per_block * BLOCK - 2 * (per_block * (BLOCK - SETTLE) - frames)
         );
         // Once done, it stays done.
-        assert_eq!(bench.frame(&ctx), Phase::Done);
+        assert_eq!(bench.frame(&ctx, true), Phase::Done);
     }
 
     #[test]

@@ -52,6 +52,21 @@ pub fn harness_with_data_dir(
         });
     harness.state_mut().pause();
     harness.run_steps(3);
+    // The patrol spheres and balls come from a level built in the background:
+    // every test starts with them in place, so that pictures compare.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !harness
+        .state()
+        .viewport
+        .solids_ready(harness.state().scene())
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the level was never built"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        harness.run_steps(1);
+    }
     Some(harness)
 }
 

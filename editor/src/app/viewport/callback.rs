@@ -119,6 +119,8 @@ pub struct ViewportCallback {
     pub overlay: Option<Arc<Overlay>>,
     pub selected: Vec<u32>,
     pub hovered: Option<u32>,
+    /// The patrol spheres and ball-pit balls, as the runtime draws them.
+    pub solids: Arc<Vec<pebble_render::SolidVertex>>,
 }
 
 impl CallbackTrait for ViewportCallback {
@@ -140,8 +142,7 @@ impl CallbackTrait for ViewportCallback {
             overlay: self.overlay.as_deref(),
             selected: &self.selected,
             hovered: self.hovered,
-            // The scene's patrols and ball pit are shown by overlay markers here.
-            solids: &[],
+            solids: &self.solids,
         };
         match res.renderer.encode(&self.camera, &self.options, &extras) {
             Ok((commands, texture, stats)) => {

@@ -10,6 +10,7 @@ pub mod navigation;
 pub mod outline;
 pub mod overlay;
 pub mod picking;
+pub mod solids;
 pub mod tools;
 pub mod view;
 pub mod view_cube;
@@ -82,6 +83,7 @@ pub struct Viewport {
     pub hover: Hover,
     overlay: overlay::SceneOverlay,
     outlines: outline::OutlineCache,
+    solids: solids::Solids,
     /// Where the viewport was last drawn, in points.
     pub rect: egui::Rect,
     /// What it drew last (the benchmark's bare renderer repeats it).
@@ -99,6 +101,7 @@ impl Viewport {
             hover: Hover::default(),
             overlay: overlay::SceneOverlay::default(),
             outlines: outline::OutlineCache::default(),
+            solids: solids::Solids::default(),
             rect: egui::Rect::NOTHING,
             last_view: None,
         }
@@ -110,6 +113,13 @@ impl Viewport {
         self.tools.reset();
         self.hover = Hover::default();
         self.overlay.clear();
+        self.solids.clear();
+    }
+
+    /// Whether the patrol spheres and balls shown are the scene's as it is (tests
+    /// wait for it before taking pictures).
+    pub fn solids_ready(&self, scene: &pebble_model::Scene) -> bool {
+        self.solids.ready(scene)
     }
 
     /// The camera the viewport drew with.
@@ -268,7 +278,12 @@ impl Viewport {
             (self.view.orbit.pivot, spacing),
             (&tool_overlay, &outline),
         );
+        if self.solids.update(doc.scene(), doc.folder()) {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(100));
+        }
         let callback = ViewportCallback {
+            solids: std::sync::Arc::new(self.solids.at(frame.clock)),
             camera,
             options: RenderOptions {
                 width: w,
@@ -296,6 +311,7 @@ impl Viewport {
                 options: callback.options,
                 overlay: callback.overlay.clone(),
                 selected: callback.selected.clone(),
+                solids: callback.solids.clone(),
                 rect,
             });
         }

@@ -1,0 +1,198 @@
+//! The patrol spheres and ball-pit balls, drawn in the viewport as `pebble render`
+//! and the PSP runtime draw them: the scene exported (without a bake) into the
+//! runtime's own level (`pebble-play`) on a background job once edits have settled,
+//! then the spheres where the scene clock puts them, every frame.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pebble_model::{Kind, Scene};
+use pebble_render::SolidVertex;
+
+use crate::app::jobs::Job;
+
+/// How long the scene must stay unchanged before the level is built again (a
+/// gizmo drag changes it every frame).
+const SETTLE: Duration = Duration::from_millis(300);
+
+#[derive(Debug, Default)]
+pub struct Solids {
+    /// The level last built, and the scene revision it was built from.
+    level: Option<(u64, Arc<pebble_play::Level>)>,
+    /// A build in progress, for this revision.
+    job: Option<(u64, Job<pebble_play::Level>)>,
+    /// The revision last seen, and since when.
+    seen: Option<(u64, Instant)>,
+    /// The ball pit as simulated so far: steps of 1/60 s taken, and the balls.
+    pit: Option<(u32, pebble_play::BallPit)>,
+}
+
+/// Steps of the ball pit's simulation taken at most in one frame (a scrub far
+/// ahead catches up over a few frames instead of stalling one).
+const STEPS_PER_FRAME: u32 = 600;
+
+/// Whether the scene has anything the level would draw as spheres.
+fn has_spheres(scene: &Scene) -> bool {
+    scene.entities_of(Kind::Patrol).next().is_some()
+        || scene.entities_of(Kind::BallPit).next().is_some()
+}
+
+impl Solids {
+    /// Forgets the level (another scene was opened).
+    pub fn clear(&mut self) {
+        *self = Self::default();
+    }
+
+    /// Takes a finished build and starts another when the scene has changed and
+    /// settled; returns whether work is pending (repaint soon).
+    pub fn update(&mut self, scene: &Scene, folder: std::path::PathBuf) -> bool {
+        let revision = scene.revision();
+        // A new selection changes nothing the level holds.
+        if let Some((built, level)) = &self.level
+            && *built != revision
+            && self.job.is_none()
+        {
+            let c = scene.changes_since(*built);
+            if c.entities.is_empty()
+                && c.removed.is_empty()
+                && c.materials.is_empty()
+                && !c.hierarchy
+                && !c.settings
+            {
+                self.level = Some((revision, level.clone()));
+            }
+        }
+        if let Some((r, job)) = &mut self.job
+            && let Some(result) = job.poll()
+        {
+            let r = *r;
+            self.job = None;
+            match result {
+                Ok(level) => {
+                    self.level = Some((r, Arc::new(level)));
+                    self.pit = None;
+                }
+                Err(e) => tracing::warn!(target: "pebble", "patrols and balls not shown: {e}"),
+            }
+        }
+        if !has_spheres(scene) {
+            self.level = None;
+            return self.job.is_some();
+        }
+        let now = Instant::now();
+        match self.seen {
+            Some((r, _)) if r == revision => {}
+            _ => self.seen = Some((revision, now)),
+        }
+        let built = self.level.as_ref().is_some_and(|(r, _)| *r == revision)
+            || self.job.as_ref().is_some_and(|(r, _)| *r == revision);
+        let settled = self
+            .seen
+            .is_some_and(|(_, since)| now.duration_since(since) >= SETTLE || self.level.is_none());
+        if !built && settled && self.job.is_none() {
+            let scene = scene.clone();
+            let job = Job::spawn(folder.clone(), "building the level", move |_| {
+                let bytes = crate::services::export::to_bytes(&scene, folder, false)
+                    .map_err(|e| format!("{e:#}"))?;
+                let (view, _) =
+                    pbm::MapView::parse(&bytes).map_err(|e| format!("the exported map: {e}"))?;
+                Ok(pebble_play::Level::from_view(&view).0)
+            });
+            self.job = Some((revision, job));
+        }
+        self.job.is_some() || !built
+    }
+
+    /// Whether the level shown is the scene's as it is (nothing being built).
+    pub fn ready(&self, scene: &Scene) -> bool {
+        self.job.is_none()
+            && (self
+                .level
+                .as_ref()
+                .is_some_and(|(r, _)| *r == scene.revision())
+                || !has_spheres(scene))
+    }
+
+    /// The spheres where the clock at `t` puts them, as triangles: the patrols
+    /// where `t` puts them, the ball pit simulated on from the last frame in the
+    /// runtime's 1/60 s steps (from its start again when the clock went back).
+    pub fn at(&mut self, t: f64) -> Vec<SolidVertex> {
+        let Some((_, level)) = &self.level else {
+            return Vec::new();
+        };
+        let mut spheres: Vec<pebble_play::Sphere> = level
+            .patrols
+            .iter()
+            .map(|p| pebble_play::Sphere {
+                centre: p.position(t),
+                radius: p.radius,
+                color: p.color,
+            })
+            .collect();
+        if let Some(spec) = &level.pit {
+            let target = (t * 60.0).round().clamp(0.0, 36_000.0) as u32;
+            if self.pit.as_ref().is_none_or(|(done, _)| *done > target) {
+                self.pit = Some((0, pebble_play::BallPit::new(spec, level)));
+            }
+            if let Some((done, pit)) = &mut self.pit {
+                let steps = (target - *done).min(STEPS_PER_FRAME);
+                for _ in 0..steps {
+                    pit.step(1.0 / 60.0);
+                }
+                *done += steps;
+                spheres.extend(pebble_play::shapes::ball_spheres(pit));
+            }
+        }
+        spheres
+            .iter()
+            .flat_map(pebble_play::shapes::sphere_triangles)
+            .map(|(pos, color)| SolidVertex { pos, color })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The showcase's patrol and ball pit, built in the background and then
+    /// drawn frame by frame exactly where the runtime's own evaluation of a frozen
+    /// clock puts them — the clock running on, and scrubbed back.
+    #[test]
+    fn the_spheres_are_where_the_runtime_puts_them_frame_by_frame() {
+        let path = crate::app::showcase_path();
+        let scene = pebble_model::project::load(&path).expect("the showcase");
+        let folder = pebble_model::project::folder_of(&path);
+        let mut solids = Solids::default();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while solids.level.is_none() {
+            solids.update(&scene, folder.clone());
+            assert!(Instant::now() < deadline, "the level was never built");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let level = solids
+            .level
+            .as_ref()
+            .map(|(_, l)| l.clone())
+            .expect("built");
+        assert!(
+            !level.patrols.is_empty() && level.pit.is_some(),
+            "the showcase has both"
+        );
+        let reference = |t: f64| -> Vec<SolidVertex> {
+            pebble_play::shapes::entities_at(&level, t)
+                .iter()
+                .flat_map(pebble_play::shapes::sphere_triangles)
+                .map(|(pos, color)| SolidVertex { pos, color })
+                .collect()
+        };
+        let mut seen = Vec::new();
+        for t in [0.0, 0.25, 0.5, 1.0, 2.5, 0.75] {
+            let now = solids.at(t);
+            assert!(!now.is_empty());
+            assert_eq!(now, reference(t), "t = {t}");
+            seen.push(now);
+        }
+        assert_ne!(seen[0], seen[4], "things moved");
+    }
+}
