@@ -87,6 +87,7 @@ fn id_region(
     camera: &Camera,
     (width, height, time): (u32, u32, f64),
     region: Region,
+    exclude: &[u32],
 ) -> Result<IdRegion, RenderError> {
     let gpu = &context.gpu;
     let device = &gpu.device;
@@ -178,7 +179,7 @@ fn id_region(
             let c = scene.chunk(i);
             let (batch, _) = scene.chunk_place(i);
             let gpu_batch = scene.batch_of(i);
-            if gpu_batch.pick_id == 0 {
+            if gpu_batch.pick_id == 0 || exclude.contains(&gpu_batch.pick_id) {
                 continue;
             }
             if bound_batch != Some(batch) {
@@ -214,7 +215,8 @@ fn id_region(
 
 /// What is under pixel (x, y) of a `width × height` view: the nearest non-empty
 /// pixel of the 9×9 window around it, with the world point under it. Hidden and
-/// locked chunks (pick id 0) and cut-out texels are never hit.
+/// locked chunks (pick id 0), those of the `exclude` ids and cut-out texels are
+/// never hit.
 pub(crate) fn pick(
     context: &RenderContext,
     scene: &GpuScene,
@@ -222,14 +224,22 @@ pub(crate) fn pick(
     camera: &Camera,
     (width, height, time): (u32, u32, f64),
     (x, y): (u32, u32),
+    exclude: &[u32],
 ) -> Result<Option<PickHit>, RenderError> {
     check_size(width, height)?;
     if x >= width || y >= height {
         return Ok(None);
     }
     let region = pick_window(x, y, width, height);
-    let (ids, faces, depths) =
-        id_region(context, scene, frame, camera, (width, height, time), region)?;
+    let (ids, faces, depths) = id_region(
+        context,
+        scene,
+        frame,
+        camera,
+        (width, height, time),
+        region,
+        exclude,
+    )?;
     let Some(i) = nearest_hit(&ids, region, (x, y)) else {
         return Ok(None);
     };
@@ -274,6 +284,7 @@ pub(crate) fn pick_rect(
         camera,
         (width, height, time),
         (x0, y0, x1 - x0 + 1, y1 - y0 + 1),
+        &[],
     )?;
     let mut seen: Vec<u32> = ids.into_iter().filter(|id| *id != 0).collect();
     seen.sort_unstable();

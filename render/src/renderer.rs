@@ -209,6 +209,20 @@ impl Renderer {
         x: u32,
         y: u32,
     ) -> Result<Option<PickHit>, RenderError> {
+        self.pick_excluding(camera, (width, height, time), (x, y), &[])
+    }
+
+    /// The pick ids visible anywhere in the rectangle between two corners (box
+    /// select), sorted.
+    /// [`Self::pick`] seeing through the entities `exclude` names (what a drag
+    /// moves, when it snaps onto the surface under the cursor).
+    pub fn pick_excluding(
+        &self,
+        camera: &Camera,
+        (width, height, time): (u32, u32, f64),
+        (x, y): (u32, u32),
+        exclude: &[u32],
+    ) -> Result<Option<PickHit>, RenderError> {
         picking::pick(
             &self.context,
             &self.scene,
@@ -216,11 +230,10 @@ impl Renderer {
             camera,
             (width, height, time),
             (x, y),
+            exclude,
         )
     }
 
-    /// The pick ids visible anywhere in the rectangle between two corners (box
-    /// select), sorted.
     pub fn pick_rect(
         &self,
         camera: &Camera,

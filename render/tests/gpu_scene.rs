@@ -452,3 +452,25 @@ fn back_faces_are_drawn_faintly_and_picked_only_when_asked_for() {
     renderer.set_back_faces_picked(false);
     assert_eq!(pick(&renderer).map(|h| h.id), None);
 }
+
+/// A pick can see through entities (a drag snapping onto the surface under the
+/// cursor sees through what it moves).
+#[test]
+fn a_pick_sees_through_the_entities_it_is_told_to() {
+    let Some(gpu) = test_gpu("a_pick_sees_through") else {
+        return;
+    };
+    let (scene, ids) = scene();
+    let (renderer, _) = SceneSync::renderer(&gpu, &scene, &loader).expect("renderer");
+    let camera = Camera::psp(Vec3::new(0.0, 1.0, 0.0), 0.0, -0.2);
+    let (x, y) = pixel(&camera, Vec3::new(1.0, 0.5, -4.5));
+    let hit = renderer
+        .pick(&camera, W, H, 0.0, x, y)
+        .expect("picks")
+        .expect("the red box");
+    assert_eq!(hit.id, ids[1].0);
+    let through = renderer
+        .pick_excluding(&camera, (W, H, 0.0), (x, y), &[ids[1].0])
+        .expect("picks");
+    assert_ne!(through.map(|h| h.id), Some(ids[1].0), "{through:?}");
+}

@@ -206,6 +206,14 @@ fn help_ui(ui: &mut egui::Ui, preset: navigation::Preset) {
                 "box select / add / toggle (Alt at the release: through walls)",
             ),
             (
+                "Shift while moving",
+                "stand the selection on the surface under the cursor",
+            ),
+            (
+                "right press",
+                "fly at once: W A S D, Q E, Shift ×4, the wheel sets the speed",
+            ),
+            (
                 "pan",
                 "what was under the cursor at the press stays under it",
             ),

@@ -101,6 +101,14 @@ impl Pick for RendererPick<'_> {
             .map_err(|e| e.to_string())
     }
 
+    fn pick_excluding(&self, pixel: Vec2, exclude: &[u32]) -> Result<Option<PickHit>, String> {
+        let (x, y) = texel(pixel);
+        let (w, h) = self.size;
+        self.renderer
+            .pick_excluding(&self.camera, (w, h, self.time), (x, y), exclude)
+            .map_err(|e| e.to_string())
+    }
+
     fn pick_rect(&self, a: Vec2, b: Vec2) -> Result<Vec<u32>, String> {
         let (w, h) = self.size;
         self.renderer

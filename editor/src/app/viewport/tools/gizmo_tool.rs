@@ -1,11 +1,12 @@
 //! The transform gizmo as a tool: a left press on one of its handles starts a
 //! move, turn or scale of the selection (one continuous edit, one undo step),
-//! snapped when snapping is on (Ctrl inverts it); Esc takes the whole drag back.
+//! snapped when snapping is on (Ctrl inverts it); Shift while moving stands the
+//! selection on the surface under the cursor; Esc takes the whole drag back.
 //! Its handles are drawn whenever something is selected, the one under the cursor
 //! (or being dragged) highlighted.
 
 use pebble_model::command::SetTransforms;
-use pebble_model::glam::{Affine3A, Quat};
+use pebble_model::glam::{Affine3A, Quat, Vec3};
 use pebble_model::{EditKey, EntityId, Transform};
 
 use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
@@ -51,6 +52,28 @@ pub fn gizmo_on_selection(doc: &Document, mode: gizmo::Mode, space: gizmo::Space
 struct GizmoDrag {
     drag: gizmo::Drag,
     start: Vec<(EntityId, Transform, Affine3A, Affine3A)>,
+    /// The point of the moved entities that surface snapping puts onto the
+    /// surface: under the pivot, at their lowest.
+    base: Vec3,
+}
+
+/// Where the moved entities stand: under the gizmo's pivot, at the bottom of their
+/// bounds (their place, for markers without bounds).
+fn base_of(doc: &Document, pivot: Vec3, moved: &[EntityId]) -> Vec3 {
+    let scene = doc.scene();
+    let bottom = moved
+        .iter()
+        .map(|id| {
+            scene
+                .world_aabb(*id)
+                .map_or(scene.world_transform(*id).translation.y, |b| b.min.y)
+        })
+        .fold(f32::INFINITY, f32::min);
+    Vec3::new(
+        pivot.x,
+        if bottom.is_finite() { bottom } else { pivot.y },
+        pivot.z,
+    )
 }
 
 #[derive(Debug, Default)]
@@ -78,21 +101,32 @@ impl Tool for GizmoTool {
         if !p.click
             && let Some(drag) = gizmo::Drag::start(&view, g, handle, p.press)
         {
+            let start = cx.doc.moved_placements();
+            let moved: Vec<EntityId> = start.iter().map(|(id, ..)| *id).collect();
             self.drag = Some(GizmoDrag {
+                base: base_of(cx.doc, g.pivot, &moved),
                 drag,
-                start: cx.doc.moved_placements(),
+                start,
             });
         }
         true
     }
 
     fn drag(&mut self, cx: &mut ToolContext, p: &Pointer) {
-        let Some(GizmoDrag { drag, start }) = &self.drag else {
+        let Some(GizmoDrag { drag, start, base }) = &self.drag else {
             return;
         };
         let view = cx.camera_view();
         let snap = cx.prefs.snap != p.modifiers.ctrl;
-        let change = drag.change(&view, p.pos, snap.then_some(cx.prefs.snap_steps));
+        let mut change = drag.change(&view, p.pos, snap.then_some(cx.prefs.snap_steps));
+        // Shift while moving: the entities stand on the surface under the cursor
+        // (what they hide themselves is seen through).
+        if drag.gizmo.mode == gizmo::Mode::Translate && p.modifiers.shift {
+            let exclude: Vec<u32> = start.iter().map(|(id, ..)| id.0).collect();
+            if let Ok(Some(hit)) = cx.pick.pick_excluding(p.pos, &exclude) {
+                change = gizmo::Change::Translate(hit.world - *base);
+            }
+        }
         let moved: Vec<(EntityId, Transform)> = start
             .iter()
             .map(|(id, local, world, parent)| {

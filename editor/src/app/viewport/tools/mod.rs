@@ -61,6 +61,8 @@ pub trait Pick {
     fn pick(&self, pixel: Vec2) -> Result<Option<PickHit>, String>;
     /// The entity ids drawn in the rectangle between two pixels.
     fn pick_rect(&self, a: Vec2, b: Vec2) -> Result<Vec<u32>, String>;
+    /// [`Pick::pick`] seeing through the entities `exclude` names.
+    fn pick_excluding(&self, pixel: Vec2, exclude: &[u32]) -> Result<Option<PickHit>, String>;
 }
 
 /// The keys a flight reads while it lasts.

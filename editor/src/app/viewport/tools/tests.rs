@@ -36,6 +36,21 @@ impl Pick for FakePick {
             }))
     }
 
+    fn pick_excluding(&self, pixel: Vec2, exclude: &[u32]) -> Result<Option<PickHit>, String> {
+        Ok(self
+            .discs
+            .iter()
+            .filter(|(_, id, _)| !exclude.contains(id))
+            .find(|(c, _, _)| c.distance(pixel) < 20.0)
+            .map(|(c, id, world)| PickHit {
+                id: *id,
+                face: 0,
+                back_face: false,
+                pixel: (c.x as u32, c.y as u32),
+                world: *world,
+            }))
+    }
+
     fn pick_rect(&self, a: Vec2, b: Vec2) -> Result<Vec<u32>, String> {
         self.rect_calls.borrow_mut().push((a, b));
         let (lo, hi) = (a.min(b), a.max(b));
@@ -517,5 +532,35 @@ fn gizmo_handles_are_quads_of_the_same_width_on_screen_near_and_far() {
     assert!(
         overlay.triangles.len() >= 3 * 6,
         "the three arrows at least"
+    );
+}
+
+#[test]
+fn shift_while_moving_stands_the_selection_on_the_surface_under_the_cursor() {
+    let mut w = World::new(&[Vec3::new(0.0, 2.0, 0.0), Vec3::new(4.0, 0.0, -3.0)]);
+    let moved = w.ids()[0];
+    w.click(w.pick.discs[0].0, Modifiers::default());
+    let handle = w.gizmo_x_handle();
+    let to = handle + Vec2::new(60.0, 30.0);
+    // A floor under the release point (an entity the drag does not move), and
+    // the moved marker itself, which a surface snap sees through.
+    let floor = Vec3::new(1.5, 0.25, 0.5);
+    w.pick.discs = vec![(to, moved.0, Vec3::splat(9.0)), (to, 4242, floor)];
+    w.drag(Button::Left, SHIFT, handle, to, false);
+    let at = w
+        .doc
+        .scene()
+        .entity(moved)
+        .expect("moved")
+        .transform
+        .translation;
+    let bottom = w.doc.scene().world_aabb(moved).map_or(at.y, |b| b.min.y);
+    assert!(
+        (at.x - floor.x).abs() < 1e-4 && (at.z - floor.z).abs() < 1e-4,
+        "over the point under the cursor: {at}"
+    );
+    assert!(
+        (bottom - floor.y).abs() < 1e-4,
+        "its base on the floor: {bottom}"
     );
 }
