@@ -210,6 +210,10 @@ fn help_ui(ui: &mut egui::Ui, preset: navigation::Preset) {
                 "stand the selection on the surface under the cursor",
             ),
             (
+                "V while moving",
+                "the moved vertex nearest the grab onto another object's vertex nearest the cursor",
+            ),
+            (
                 "right press",
                 "fly at once: W A S D, Q E, Shift ×4, the wheel sets the speed",
             ),

@@ -209,6 +209,7 @@ impl Viewport {
             hover_point: self.hover.point,
             dt,
             fly,
+            vertex_snap: ui.input(|i| i.key_down(egui::Key::V)),
             repaint: false,
         };
         let cancelled = self.tools.handle(&mut cx, events, pointer);

@@ -1,7 +1,8 @@
 //! The transform gizmo as a tool: a left press on one of its handles starts a
 //! move, turn or scale of the selection (one continuous edit, one undo step),
 //! snapped when snapping is on (Ctrl inverts it); Shift while moving stands the
-//! selection on the surface under the cursor; Esc takes the whole drag back.
+//! selection on the surface under the cursor, V puts its vertex nearest the grab
+//! onto another object's nearest the cursor; Esc takes the whole drag back.
 //! Its handles are drawn whenever something is selected, the one under the cursor
 //! (or being dragged) highlighted.
 
@@ -55,6 +56,72 @@ struct GizmoDrag {
     /// The point of the moved entities that surface snapping puts onto the
     /// surface: under the pivot, at their lowest.
     base: Vec3,
+    /// The moved entities' vertices (world, at the start), for vertex snapping.
+    vertices: Vec<Vec3>,
+}
+
+/// How near the cursor another object's vertex must be for V to snap to it, pixels.
+const VERTEX_PIXELS: f32 = 30.0;
+
+/// An entity's vertices in the world (its place, for one without a mesh).
+fn world_vertices(scene: &pebble_model::Scene, id: EntityId) -> Vec<Vec3> {
+    let world = scene.world_transform(id);
+    match scene.entity(id).map(|e| &e.kind) {
+        Some(pebble_model::EntityKind::Mesh(m)) => m
+            .geometry
+            .positions
+            .iter()
+            .map(|p| world.transform_point3(*p))
+            .collect(),
+        _ => vec![world.translation.into()],
+    }
+}
+
+/// The vertex of another pickable mesh nearest the cursor on screen, within
+/// [`VERTEX_PIXELS`].
+fn vertex_near(
+    scene: &pebble_model::Scene,
+    view: &crate::app::viewport::view::View,
+    cursor: pebble_model::glam::Vec2,
+    moved: &[EntityId],
+) -> Option<Vec3> {
+    let mut best: Option<(f32, Vec3)> = None;
+    for e in scene.entities_of(pebble_model::Kind::Mesh) {
+        if moved.contains(&e.id) || !scene.is_pickable(e.id) {
+            continue;
+        }
+        // Meshes whose bounds are nowhere near the cursor are skipped whole.
+        if let Some(b) = scene.world_aabb(e.id) {
+            let corners: Vec<_> = b
+                .corners()
+                .iter()
+                .filter_map(|c| view.project(*c))
+                .collect();
+            let lo = corners
+                .iter()
+                .copied()
+                .reduce(pebble_model::glam::Vec2::min);
+            let hi = corners
+                .iter()
+                .copied()
+                .reduce(pebble_model::glam::Vec2::max);
+            if let (Some(lo), Some(hi)) = (lo, hi)
+                && (cursor.cmplt(lo - VERTEX_PIXELS).any()
+                    || cursor.cmpgt(hi + VERTEX_PIXELS).any())
+            {
+                continue;
+            }
+        }
+        for v in world_vertices(scene, e.id) {
+            if let Some(p) = view.project(v) {
+                let d = p.distance(cursor);
+                if d <= VERTEX_PIXELS && best.is_none_or(|(bd, _)| d < bd) {
+                    best = Some((d, v));
+                }
+            }
+        }
+    }
+    best.map(|(_, v)| v)
 }
 
 /// Where the moved entities stand: under the gizmo's pivot, at the bottom of their
@@ -103,8 +170,13 @@ impl Tool for GizmoTool {
         {
             let start = cx.doc.moved_placements();
             let moved: Vec<EntityId> = start.iter().map(|(id, ..)| *id).collect();
+            let scene = cx.doc.scene();
             self.drag = Some(GizmoDrag {
                 base: base_of(cx.doc, g.pivot, &moved),
+                vertices: moved
+                    .iter()
+                    .flat_map(|id| world_vertices(scene, *id))
+                    .collect(),
                 drag,
                 start,
             });
@@ -113,7 +185,13 @@ impl Tool for GizmoTool {
     }
 
     fn drag(&mut self, cx: &mut ToolContext, p: &Pointer) {
-        let Some(GizmoDrag { drag, start, base }) = &self.drag else {
+        let Some(GizmoDrag {
+            drag,
+            start,
+            base,
+            vertices,
+        }) = &self.drag
+        else {
             return;
         };
         let view = cx.camera_view();
@@ -125,6 +203,21 @@ impl Tool for GizmoTool {
             let exclude: Vec<u32> = start.iter().map(|(id, ..)| id.0).collect();
             if let Ok(Some(hit)) = cx.pick.pick_excluding(p.pos, &exclude) {
                 change = gizmo::Change::Translate(hit.world - *base);
+            }
+        }
+        // V while moving: the moved vertex nearest where the drag began onto the
+        // vertex of something else nearest the cursor.
+        if drag.gizmo.mode == gizmo::Mode::Translate && cx.vertex_snap {
+            let moved: Vec<EntityId> = start.iter().map(|(id, ..)| *id).collect();
+            let source = vertices
+                .iter()
+                .filter_map(|v| view.project(*v).map(|s| (s.distance(p.press), *v)))
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, v)| v);
+            if let (Some(source), Some(target)) =
+                (source, vertex_near(cx.doc.scene(), &view, p.pos, &moved))
+            {
+                change = gizmo::Change::Translate(target - source);
             }
         }
         let moved: Vec<(EntityId, Transform)> = start

@@ -89,6 +89,9 @@ pub struct ToolContext<'a> {
     /// Seconds since the last frame.
     pub dt: f32,
     pub fly: FlyKeys,
+    /// V is held: a move puts the nearest vertex of what it moves onto the
+    /// nearest vertex of something else.
+    pub vertex_snap: bool,
     /// Set by a tool that needs another frame soon (a flight in progress).
     pub repaint: bool,
 }

@@ -71,6 +71,8 @@ struct World {
     status: Status,
     pick: FakePick,
     tools: Tools,
+    /// V held.
+    vertex_snap: bool,
 }
 
 const SIZE: Vec2 = Vec2::new(800.0, 600.0);
@@ -105,6 +107,7 @@ impl World {
             status: Status::default(),
             pick: FakePick::default(),
             tools: Tools::standard(),
+            vertex_snap: false,
         };
         world.draw();
         world
@@ -147,6 +150,7 @@ impl World {
             hover_point: None,
             dt: 1.0 / 60.0,
             fly: FlyKeys::default(),
+            vertex_snap: self.vertex_snap,
             repaint: false,
         };
         self.tools.handle(&mut cx, events, pointer)
@@ -563,4 +567,58 @@ fn shift_while_moving_stands_the_selection_on_the_surface_under_the_cursor() {
         (bottom - floor.y).abs() < 1e-4,
         "its base on the floor: {bottom}"
     );
+}
+
+#[test]
+fn v_while_moving_puts_the_nearest_vertex_onto_another_object_s() {
+    let mut w = World::new(&[]);
+    w.doc
+        .execute(pebble_model::command::AddMaterial::new(Default::default()))
+        .expect("material");
+    let material = w.doc.scene().materials().map(|(id, _)| id).next();
+    let boxed = |at: Vec3| {
+        crate::app::create::entity(crate::app::create::CreateItem::Box, at, material)
+            .expect("a box")
+    };
+    w.doc
+        .execute(
+            AddEntities::new(
+                "Create",
+                vec![boxed(Vec3::ZERO), boxed(Vec3::new(3.0, 0.0, -1.0))],
+            )
+            .without_selecting(),
+        )
+        .expect("add");
+    let ids = w.ids();
+    w.view = ViewState::framing(w.doc.scene().bounds());
+    w.doc.select(vec![ids[0]]).expect("select");
+    let vertices = |w: &World, id| {
+        let scene = w.doc.scene();
+        let world = scene.world_transform(id);
+        match &scene.entity(id).expect("entity").kind {
+            EntityKind::Mesh(m) => m
+                .geometry
+                .positions
+                .iter()
+                .map(|p| world.transform_point3(*p))
+                .collect::<Vec<_>>(),
+            _ => panic!("a mesh"),
+        }
+    };
+    // Aim near one of the other box's corners.
+    let target = vertices(&w, ids[1])
+        .into_iter()
+        .min_by(|a, b| a.x.total_cmp(&b.x).then(b.y.total_cmp(&a.y)))
+        .expect("a corner");
+    let aim = w.camera_view().project(target).expect("in view") + Vec2::new(6.0, 4.0);
+    let handle = w.gizmo_x_handle();
+    w.pick.discs.clear();
+    w.vertex_snap = true;
+    w.drag(Button::Left, Modifiers::default(), handle, aim, false);
+    let moved = vertices(&w, ids[0]);
+    assert!(
+        moved.iter().any(|v| (*v - target).length() < 1e-4),
+        "a corner of the moved box sits on {target}: {moved:?}"
+    );
+    assert_eq!(w.doc.history().undo_name().as_deref(), Some("Move"));
 }
