@@ -88,3 +88,52 @@ fn a_back_face_is_named_as_such_and_not_picked_when_hidden() {
     harness.run_steps(8);
     assert!(!shown(&harness, "under the cursor: Courtyard floor"));
 }
+
+/// A light is named under the cursor and selected by a click on its icon, which
+/// draws in the selection colour then; View's fog and layer toggles switch.
+#[test]
+fn a_light_icon_is_named_and_picked_and_the_view_menu_switches_layers() {
+    use egui_kittest::kittest::Queryable as _;
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    let scene = harness.state().scene();
+    let (id, at) = scene
+        .entities()
+        .find(|e| e.name == "Torch light left")
+        .map(|e| (e.id, e.transform.translation))
+        .expect("the torch's light");
+    let point = common::screen(harness.state(), at);
+    harness.hover_at(point);
+    harness.run_steps(8);
+    assert!(
+        harness
+            .query_by_label_contains("under the cursor: Torch light left")
+            .is_some()
+    );
+    common::click(&mut harness, point);
+    assert_eq!(harness.state().scene().selection(), &[id]);
+    type Flag = fn(&pebble_editor::app::PebbleApp) -> bool;
+    let fog: Flag = |a| a.viewport.looks.fog;
+    let back_faces: Flag = |a| a.viewport.looks.back_faces;
+    for (label, on) in [
+        ("Fog in the viewport", fog),
+        ("Show back faces", back_faces),
+    ] {
+        assert!(on(harness.state()));
+        harness.get_by_label("View").click();
+        harness.run_steps(2);
+        harness.get_by_label(label).click();
+        harness.run_steps(2);
+        assert!(!on(harness.state()), "{label} switched off");
+        harness.key_press(egui::Key::Escape);
+        harness.run_steps(2);
+    }
+    harness.get_by_label("View").click();
+    harness.run_steps(2);
+    harness.get_by_label("Overlay layers").hover();
+    harness.run_steps(3);
+    harness.get_by_label("Grid").click();
+    harness.run_steps(2);
+    assert!(!harness.state().viewport.looks.layers.grid);
+}

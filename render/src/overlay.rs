@@ -42,7 +42,7 @@ pub struct OverlayOptions {
     pub emitters: bool,
     /// The player spawn's post and arrow.
     pub spawn: bool,
-    /// Patrol routes through their waypoints.
+    /// Patrol routes through their waypoints, and ball pits' starting boxes.
     pub patrols: bool,
     pub walkable: bool,
     /// Draw the selected entities' overlay in the selection colour.
@@ -337,6 +337,12 @@ impl Overlay {
                         self.line(*a, points[(k + 1) % points.len()], PATROL);
                     }
                 }
+            }
+            EntityKind::BallPit(pit) if options.patrols => {
+                // The box the balls start in (offsets from the entity's place, as
+                // the export writes them).
+                let place = Affine3A::from_translation(at);
+                self.boxed(&place, pit.spawn_min, pit.spawn_max, PATROL);
             }
             EntityKind::Walkable(mesh) if options.walkable => {
                 for f in &mesh.faces {

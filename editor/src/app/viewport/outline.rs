@@ -189,3 +189,55 @@ mod tests {
         assert_eq!(feature_edges(&plane).len(), 4);
     }
 }
+
+#[cfg(test)]
+mod frame_tests {
+    use super::*;
+    use pebble_model::command::{AddEntities, AddMaterial};
+    use pebble_model::entity::{GeometrySource, MeshEntity};
+    use pebble_model::{Command, Entity, Primitive, Transform};
+
+    #[test]
+    fn the_selection_is_outlined_with_a_ghost_and_the_hover_pale() {
+        let mut scene = Scene::new();
+        let mut material = AddMaterial::new(Default::default());
+        material.apply(&mut scene).expect("material");
+        let m = material.created().expect("id");
+        let boxed = |x: f32| {
+            let geometry = Primitive::Box { size: Vec3::ONE }
+                .generate(m)
+                .expect("a box");
+            Entity::new(
+                "Box",
+                EntityKind::Mesh(MeshEntity {
+                    source: GeometrySource::Authored,
+                    geometry,
+                    collidable: false,
+                }),
+            )
+            .with_transform(Transform::from_translation(Vec3::new(x, 0.0, 0.0)))
+        };
+        let mut add = AddEntities::new("Add", vec![boxed(0.0), boxed(3.0)]);
+        add.apply(&mut scene).expect("add");
+        let ids = add.created();
+        scene.select(vec![ids[0]]);
+        let mut cache = OutlineCache::default();
+        let eye = Vec3::new(0.0, 5.0, 10.0);
+        let only_selected = cache.frame(&scene, None, eye);
+        assert_eq!(only_selected.lines.len(), 12 * 2, "a box's twelve edges");
+        assert_eq!(only_selected.on_top.len(), 12 * 2, "and their ghost");
+        assert!(only_selected.lines.iter().all(|v| v.color == SELECTED));
+        assert!(only_selected.on_top.iter().all(|v| v.color == GHOST));
+        let with_hover = cache.frame(&scene, Some(ids[1]), eye);
+        let pale = with_hover
+            .lines
+            .iter()
+            .filter(|v| v.color == HOVERED)
+            .count();
+        assert_eq!(pale, 12 * 2, "the hovered box outlined pale, no ghost");
+        assert_eq!(with_hover.on_top.len(), 12 * 2);
+        // Each line is pulled towards the eye a hair, so it wins over its faces.
+        let first = Vec3::from(only_selected.lines[0].pos);
+        assert!(first.distance(eye) < 20.0);
+    }
+}

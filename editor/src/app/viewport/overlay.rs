@@ -76,7 +76,7 @@ impl Layer {
             Layer::Lights => "Lights",
             Layer::Emitters => "Emitters",
             Layer::Spawn => "Player spawn",
-            Layer::Patrols => "Patrols",
+            Layer::Patrols => "Patrols and ball pits",
         }
     }
 }
