@@ -145,6 +145,16 @@ pub(crate) struct FrameState {
     depth_map: Mutex<DepthMap>,
     /// Whether picks find single-sided faces from behind (where they are drawn).
     pub pick_back_faces: bool,
+    /// Triangles the ID pass draws besides the chunks: markers, by entity id.
+    pub pick_markers: Vec<PickMarkerVertex>,
+}
+
+/// A vertex of a marker's triangles in the ID pass ([`crate::Renderer::set_pick_markers`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PickMarkerVertex {
+    pub pos: [f32; 3],
+    /// The entity's pick id.
+    pub id: u32,
 }
 
 impl FrameState {
@@ -171,6 +181,7 @@ impl FrameState {
             targets: Mutex::new(None),
             depth_map: Mutex::default(),
             pick_back_faces: true,
+            pick_markers: Vec::new(),
         }
     }
 

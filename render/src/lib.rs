@@ -42,7 +42,9 @@ pub use context::RenderContext;
 pub use gpu::Gpu;
 pub use overlay::{Overlay, OverlayOptions};
 pub use pbm::particle::ViewBasis;
-pub use renderer::{Extras, FrameStats, PickHit, RenderOptions, Renderer, SolidVertex};
+pub use renderer::{
+    Extras, FrameStats, PickHit, PickMarkerVertex, RenderOptions, Renderer, SolidVertex,
+};
 pub use scene::DrawScene;
 pub use scene_model::SceneSync;
 

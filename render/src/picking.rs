@@ -11,6 +11,8 @@ use crate::frame::{Extras, FrameState, RenderOptions, check_size, draw_list, wri
 use crate::gpu_scene::GpuScene;
 use crate::pipelines::{DEPTH_FORMAT, DRAW_STRIDE, ID_FORMAT, PICK_DEPTH_FORMAT};
 use crate::readback::{copy_region, map_region};
+use crate::scene::GpuVertex;
+use wgpu::util::DeviceExt as _;
 
 /// What the ID buffer holds under the cursor.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -189,6 +191,34 @@ fn id_region(
             pass.set_bind_group(1, &scene.draw_group, &[(i as u64 * DRAW_STRIDE) as u32]);
             pass.set_bind_group(2, scene.surface(c, &context.white), &[]);
             pass.draw(c.first..c.first + c.count, 0..1);
+        }
+        let markers: Vec<GpuVertex> = frame
+            .pick_markers
+            .iter()
+            .filter(|v| v.id != 0 && !exclude.contains(&v.id))
+            .map(|v| GpuVertex {
+                pos: v.pos,
+                uv: [0.0; 2],
+                color: 0xFF_FF_FF_FF,
+                face: v.id,
+            })
+            .collect();
+        let whole = markers.len() / 3 * 3;
+        if whole > 0 {
+            let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("pick markers"),
+                contents: bytemuck::cast_slice(&markers[..whole]),
+                usage: wgpu::BufferUsages::VERTEX,
+            });
+            pass.set_pipeline(&context.pipelines.pick_marker);
+            pass.set_vertex_buffer(0, buffer.slice(..));
+            pass.set_bind_group(
+                1,
+                &scene.draw_group,
+                &[(scene.solids_slot() as u64 * DRAW_STRIDE) as u32],
+            );
+            pass.set_bind_group(2, &context.white, &[]);
+            pass.draw(0..whole as u32, 0..1);
         }
     }
     let [ids_buffer, faces_buffer, depth_buffer] = [&ids, &faces, &depths]

@@ -79,6 +79,8 @@ pub(crate) struct Pipelines {
     pub pick: wgpu::RenderPipeline,
     /// The ID pass without back faces (when they are not drawn, they are not picked).
     pub pick_front: wgpu::RenderPipeline,
+    /// Markers into the ID pass: their triangles carry the entity's id.
+    pub pick_marker: wgpu::RenderPipeline,
     /// Overlay lines and translucent triangles, and lines over everything.
     pub overlay: [wgpu::RenderPipeline; 4],
 }
@@ -167,6 +169,7 @@ impl Pipelines {
             particles,
             psp_quantise: psp_quantise_pipeline(device, &layouts.psp),
             pick: pick_pipeline(device, &layout, &shader, None),
+            pick_marker: pick_pipeline_with(device, &layout, &shader, None, "fs_pick_marker"),
             pick_front: pick_pipeline(device, &layout, &shader, Some(wgpu::Face::Back)),
             overlay: overlay_pipelines(device, &layouts.frame),
         }
@@ -265,6 +268,17 @@ fn pick_pipeline(
     shader: &wgpu::ShaderModule,
     cull: Option<wgpu::Face>,
 ) -> wgpu::RenderPipeline {
+    pick_pipeline_with(device, layout, shader, cull, "fs_pick")
+}
+
+/// An ID pass pipeline with its fragment entry point.
+fn pick_pipeline_with(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    shader: &wgpu::ShaderModule,
+    cull: Option<wgpu::Face>,
+    fragment: &str,
+) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some("pick"),
         layout: Some(layout),
@@ -291,7 +305,7 @@ fn pick_pipeline(
         multisample: Default::default(),
         fragment: Some(wgpu::FragmentState {
             module: shader,
-            entry_point: Some("fs_pick"),
+            entry_point: Some(fragment),
             compilation_options: Default::default(),
             targets: &[
                 Some(ID_FORMAT.into()),

@@ -25,7 +25,9 @@ use crate::passes;
 use crate::picking;
 use crate::scene::{Batch, DrawScene, SceneTexture};
 
-pub use crate::frame::{Extras, FrameStats, HOVER_TINT, RenderOptions, SELECTED_TINT, SolidVertex};
+pub use crate::frame::{
+    Extras, FrameStats, HOVER_TINT, PickMarkerVertex, RenderOptions, SELECTED_TINT, SolidVertex,
+};
 pub use crate::picking::{PICK_WINDOW, PickHit};
 
 /// GPU resources of one scene, and the device-wide context it draws with.
@@ -194,6 +196,14 @@ impl Renderer {
     /// What is under pixel (x, y) of a `width × height` view: the nearest non-empty
     /// pixel of the 9×9 window around it, with the world point under it. Hidden and
     /// locked chunks (pick id 0) and cut-out texels are never hit.
+    /// Triangles (world space, in threes) the ID pass draws besides the scene, each
+    /// with an entity's pick id: the editor's markers (lights, triggers, colliders…),
+    /// so that they are picked, and hide or are hidden by what is drawn, like
+    /// meshes. Replaces those set before.
+    pub fn set_pick_markers(&mut self, vertices: Vec<crate::frame::PickMarkerVertex>) {
+        self.frame.pick_markers = vertices;
+    }
+
     /// Whether picks find single-sided faces seen from behind: on where they are
     /// drawn (`RenderOptions::back_faces`), off where they are culled.
     pub fn set_back_faces_picked(&mut self, picked: bool) {

@@ -164,6 +164,17 @@ struct Ids {
     @location(2) depth: f32,
 };
 
+// Markers (an editor's lights, triggers…): world-space triangles whose vertices
+// carry the entity's id where a chunk's carry the face.
+@fragment
+fn fs_pick_marker(in: PickOut) -> Ids {
+    var ids: Ids;
+    ids.entity = in.face;
+    ids.face = 0u;
+    ids.depth = in.position.z;
+    return ids;
+}
+
 @fragment
 fn fs_pick(in: PickOut, @builtin(front_facing) front: bool) -> Ids {
     let texel = textureSampleBias(tex, tex_sampler, in.uv, 0.0);

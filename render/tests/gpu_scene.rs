@@ -474,3 +474,62 @@ fn a_pick_sees_through_the_entities_it_is_told_to() {
         .expect("picks");
     assert_ne!(through.map(|h| h.id), Some(ids[1].0), "{through:?}");
 }
+
+/// Markers the editor hands the ID pass are picked like meshes: in front of a box
+/// they win, behind it they are hidden, a pick told to see through them does, and
+/// a box select finds them.
+#[test]
+fn markers_in_the_id_pass_are_picked_and_hidden_like_meshes() {
+    use pebble_render::PickMarkerVertex;
+    let Some(gpu) = test_gpu("markers_in_the_id_pass") else {
+        return;
+    };
+    let (scene, ids) = scene();
+    let (mut renderer, _) = SceneSync::renderer(&gpu, &scene, &loader).expect("renderer");
+    let camera = Camera::psp(Vec3::new(0.0, 1.0, 0.0), 0.0, -0.2);
+    let red = Vec3::new(1.0, 0.5, -4.5);
+    let (x, y) = pixel(&camera, red);
+    let quad = |at: Vec3, id: u32| {
+        let right = camera.forward().cross(Vec3::Y).normalize() * 0.15;
+        let up = Vec3::Y * 0.15;
+        [
+            at - right - up,
+            at + right - up,
+            at + right + up,
+            at - right - up,
+            at + right + up,
+            at - right + up,
+        ]
+        .map(|p| PickMarkerVertex {
+            pos: p.to_array(),
+            id,
+        })
+        .to_vec()
+    };
+    let along = |k: f32| camera.eye + (red - camera.eye) * k;
+    let pick = |r: &pebble_render::Renderer| r.pick(&camera, W, H, 0.0, x, y).expect("picks");
+    renderer.set_pick_markers(quad(along(0.5), 999));
+    assert_eq!(
+        pick(&renderer).map(|h| h.id),
+        Some(999),
+        "in front: the marker"
+    );
+    let through = renderer
+        .pick_excluding(&camera, (W, H, 0.0), (x, y), &[999])
+        .expect("picks");
+    assert_eq!(
+        through.map(|h| h.id),
+        Some(ids[1].0),
+        "seen through: the box"
+    );
+    let boxed = renderer
+        .pick_rect(&camera, W, H, 0.0, (0, 0), (W - 1, H - 1))
+        .expect("picks");
+    assert!(boxed.contains(&999), "{boxed:?}");
+    renderer.set_pick_markers(quad(along(2.0), 999));
+    assert_eq!(
+        pick(&renderer).map(|h| h.id),
+        Some(ids[1].0),
+        "behind: hidden"
+    );
+}

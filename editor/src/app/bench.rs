@@ -83,10 +83,12 @@ pub struct Report {
     pub triangles: u64,
     pub draw_calls: u64,
     pub particles: u64,
-    /// A click's pick at the viewport's centre: through the ID buffer (a mesh), and
-    /// of the markers' lines (median of 30, milliseconds).
+    /// A click's pick through the ID buffer at the viewport's centre (a mesh) and
+    /// on a marker, and building the markers' triangles for the ID pass (median of
+    /// 30, milliseconds).
     pub pick_mesh_median_ms: f64,
     pub pick_marker_median_ms: f64,
+    pub markers_built_median_ms: f64,
 }
 
 /// What a frame of the benchmark draws.
@@ -253,37 +255,57 @@ fn request_screenshot(ctx: &egui::Context, path: PathBuf) {
 }
 
 /// Median and 95th percentile in milliseconds.
-/// The median time (ms) of 30 picks at the viewport's centre: the ID buffer's (a
-/// mesh), then the markers' lines.
+/// The median times (ms) of 30 picks through the ID buffer — at the viewport's
+/// centre (a mesh, there), and on the first marker (a light, a trigger…) — and of
+/// building the markers' triangles for the ID pass (each frame does once).
 fn pick_times(
-    renderer: &pebble_render::Renderer,
+    renderer: &mut pebble_render::Renderer,
     view: &LastView,
     scene: &pebble_model::Scene,
-) -> Result<(f64, f64), String> {
+) -> Result<(f64, f64, f64), String> {
+    use crate::app::viewport::picking::marker_triangles;
     let (w, h) = (view.options.width, view.options.height);
-    let mut mesh = Vec::new();
-    let mut marker = Vec::new();
     let camera_view = crate::app::viewport::view::View {
         camera: view.camera,
         size: pebble_model::glam::Vec2::new(w as f32, h as f32),
     };
-    let centre = pebble_model::glam::Vec2::new(w as f32 / 2.0, h as f32 / 2.0);
+    let (mut centre, mut marker, mut built) = (Vec::new(), Vec::new(), Vec::new());
+    let mut markers = Vec::new();
     for _ in 0..30 {
         let start = Instant::now();
-        let hit = renderer
-            .pick(&view.camera, w, h, view.options.time, w / 2, h / 2)
-            .map_err(|e| format!("pick failed: {e}"))?;
-        mesh.push(start.elapsed());
-        let start = Instant::now();
-        let _ = crate::app::viewport::picking::marker_under(
-            scene,
-            &camera_view,
-            centre,
-            hit.map(|h| h.world),
-        );
-        marker.push(start.elapsed());
+        markers = marker_triangles(scene, &camera_view);
+        built.push(start.elapsed());
     }
-    Ok((stats(&mesh).0, stats(&marker).0))
+    // The middle of the first marker's first quad, on screen.
+    let on_marker = markers
+        .get(..3)
+        .and_then(|q| {
+            let mid = q.iter().fold(pebble_model::glam::Vec3::ZERO, |a, v| {
+                a + pebble_model::glam::Vec3::from(v.pos)
+            }) / 3.0;
+            camera_view.project(mid)
+        })
+        .map(|p| {
+            (
+                p.x.clamp(0.0, w as f32 - 1.0) as u32,
+                p.y.clamp(0.0, h as f32 - 1.0) as u32,
+            )
+        });
+    renderer.set_pick_markers(markers);
+    for _ in 0..30 {
+        for (pixel, times) in [
+            (Some((w / 2, h / 2)), &mut centre),
+            (on_marker, &mut marker),
+        ] {
+            let Some((x, y)) = pixel else { continue };
+            let start = Instant::now();
+            renderer
+                .pick(&view.camera, w, h, view.options.time, x, y)
+                .map_err(|e| format!("pick failed: {e}"))?;
+            times.push(start.elapsed());
+        }
+    }
+    Ok((stats(&centre).0, stats(&marker).0, stats(&built).0))
 }
 
 pub fn stats(times: &[Duration]) -> (f64, f64) {
@@ -404,17 +426,18 @@ impl PebbleApp {
                 .ok_or("the viewport never drew")?;
             let rs = frame.wgpu_render_state().ok_or("no GPU renderer")?;
             let adapter = rs.adapter.get_info();
-            let guard = rs.renderer.read();
+            let mut guard = rs.renderer.write();
             let res = guard
                 .callback_resources
-                .get::<ViewportResources>()
+                .get_mut::<ViewportResources>()
                 .ok_or("no viewport resources")?;
             let dt = editor_median / 1e3;
             // Warm the off-screen path too, then measure as many frames.
             bare_renderer_times(&res.renderer, &view, 10, dt)?;
             let (times, counts) = bare_renderer_times(&res.renderer, &view, frames, dt)?;
             let (median, p95) = stats(&times);
-            let (pick_mesh, pick_marker) = pick_times(&res.renderer, &view, self.doc.scene())?;
+            let (pick_mesh, pick_marker, markers_built) =
+                pick_times(&mut res.renderer, &view, self.doc.scene())?;
             let size = ctx.content_rect().size();
             Ok(Report {
                 frames,
@@ -436,6 +459,7 @@ impl PebbleApp {
                 particles: counts.particles as u64,
                 pick_mesh_median_ms: pick_mesh,
                 pick_marker_median_ms: pick_marker,
+                markers_built_median_ms: markers_built,
             })
         })();
         match result {
@@ -473,8 +497,8 @@ impl PebbleApp {
                     cached + patched + redrawn
                 );
                 println!(
-                    "  a click's pick at the centre:      a mesh (ID buffer) {:.2} ms, a marker (its lines) {:.3} ms",
-                    r.pick_mesh_median_ms, r.pick_marker_median_ms
+                    "  a click's pick (the ID buffer):    on a mesh {:.2} ms, on a marker {:.2} ms; the markers' triangles built in {:.3} ms",
+                    r.pick_mesh_median_ms, r.pick_marker_median_ms, r.markers_built_median_ms
                 );
                 match r.resident_mb {
                     Some(mb) => println!("  resident memory: {mb:.0} MB"),

@@ -192,6 +192,13 @@ impl Viewport {
         let loader = crate::app::loader(&path);
         res.sync.sync(&mut res.renderer, frame.doc.scene(), &loader);
         res.renderer.set_back_faces_picked(self.looks.back_faces);
+        // The markers for this frame's picks, sized for the camera the tools see.
+        let marker_view = View {
+            camera: self.view.orbit.camera(),
+            size,
+        };
+        res.renderer
+            .set_pick_markers(picking::marker_triangles(frame.doc.scene(), &marker_view));
         let pick = RendererPick {
             renderer: &res.renderer,
             camera: self.view.orbit.camera(),
@@ -256,12 +263,8 @@ impl Viewport {
         };
         let cursor = response.hover_pos().map(to_pixels);
         let view = View { camera, size };
-        self.hover.update(
-            ui.input(|i| i.time),
-            (cursor, doc.scene(), &view),
-            &pick,
-            response.dragged(),
-        );
+        self.hover
+            .update(ui.input(|i| i.time), cursor, &pick, response.dragged());
         let tool_overlay = self.tools.overlay(&OverlayContext {
             doc,
             prefs,

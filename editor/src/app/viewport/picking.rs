@@ -3,37 +3,28 @@
 //! drawn this frame, and [`Hover`] keeps what is under the resting cursor (the
 //! highlight, the status bar's name, the zoom and orbit anchor) without a GPU
 //! round trip every frame. Entities without a mesh (lights, emitters, triggers,
-//! colliders, the spawn, patrols) are drawn as overlay lines: [`marker_under`]
-//! finds the one whose lines pass within a few pixels of the cursor, unless a
-//! surface in front hides it.
+//! colliders, the spawn, patrols) are overlay lines: [`marker_triangles`] hands
+//! the ID pass those lines as quads with the entity's id.
 
 use pebble_model::glam::{Vec2, Vec3};
-use pebble_model::{EntityId, Kind, Scene};
-use pebble_render::{Camera, Overlay, OverlayOptions, PickHit, Renderer};
+use pebble_model::{Kind, Scene};
+use pebble_render::{Camera, Overlay, OverlayOptions, PickHit, PickMarkerVertex, Renderer};
 
 use super::tools::Pick;
 use super::view::View;
 
-/// How close to a marker's lines a click must come, pixels: as close as the ID
-/// buffer's 9×9 window lets a mesh's nearest pixel be.
-pub const MARKER_PIXELS: f32 = 4.5;
+/// How wide a marker's lines are in the ID buffer, pixels: a click within the
+/// ID buffer's 9×9 window of them picks it.
+pub const MARKER_PIXELS: f32 = 9.0;
 
-/// The marker under `pixel`: the pickable non-mesh entity whose overlay lines (or,
-/// with none, its place) come nearest the cursor within [`MARKER_PIXELS`], with
-/// the world point hit; one behind `surface` (the ID buffer's point under the
-/// cursor) is hidden by it and not picked.
-pub fn marker_under(
-    scene: &Scene,
-    view: &View,
-    pixel: Vec2,
-    surface: Option<Vec3>,
-) -> Option<(EntityId, Vec3)> {
-    let eye = view.camera.eye;
-    let forward = view.camera.forward();
-    let depth = |p: Vec3| (p - eye).dot(forward);
-    let limit = surface.map(|s| depth(s) + 0.05);
+/// The markers as the ID pass draws them: for every pickable entity without a
+/// mesh (lights, emitters, triggers, colliders, the spawn, patrols, ball pits), its
+/// overlay lines (or, with none, its place) as quads [`MARKER_PIXELS`] wide facing
+/// the view, carrying its id, so that they are picked — and hide, or are hidden
+/// by, what is drawn — like meshes.
+pub fn marker_triangles(scene: &Scene, view: &View) -> Vec<PickMarkerVertex> {
     let options = OverlayOptions::default();
-    let mut best: Option<(f32, f32, EntityId, Vec3)> = None;
+    let mut out = Vec::new();
     for e in scene.entities() {
         if matches!(e.kind.kind(), Kind::Mesh | Kind::Group | Kind::Walkable)
             || !scene.is_pickable(e.id)
@@ -51,29 +42,15 @@ pub fn marker_under(
                 .collect()
         };
         for (a, b) in segments {
-            let (Some(pa), Some(pb)) = (view.project(a), view.project(b)) else {
-                continue;
-            };
-            let ab = pb - pa;
-            let t = if ab.length_squared() < 1e-6 {
-                0.0
-            } else {
-                ((pixel - pa).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
-            };
-            let distance = pixel.distance(pa + ab * t);
-            let world = a.lerp(b, t);
-            let d = depth(world);
-            if distance > MARKER_PIXELS || d <= 0.0 || limit.is_some_and(|l| d > l) {
-                continue;
-            }
-            if best.is_none_or(|(bd, bz, _, _)| {
-                distance < bd - 0.5 || (distance <= bd + 0.5 && d < bz)
-            }) {
-                best = Some((distance, d, e.id, world));
+            if let Some(quad) = view.screen_quad(a, b, MARKER_PIXELS) {
+                out.extend(quad.map(|p| PickMarkerVertex {
+                    pos: p.to_array(),
+                    id: e.id.0,
+                }));
             }
         }
     }
-    best.map(|(_, _, id, world)| (id, world))
+    out
 }
 
 /// The renderer, asked about the frame it is drawing.
@@ -147,13 +124,7 @@ impl Hover {
     /// A pick is an ID pass and a wait for the GPU, so it runs at most every
     /// 40 ms when the cursor or the view moved, and every 250 ms otherwise (for
     /// what animates under a resting cursor); never during a drag.
-    pub fn update(
-        &mut self,
-        now: f64,
-        (cursor, scene, view): (Option<Vec2>, &Scene, &View),
-        pick: &RendererPick,
-        dragging: bool,
-    ) {
+    pub fn update(&mut self, now: f64, cursor: Option<Vec2>, pick: &RendererPick, dragging: bool) {
         let inputs = (cursor, pick.camera, pick.size);
         let since = now - self.last_at;
         let moved = self.last_inputs != Some(inputs);
@@ -166,12 +137,5 @@ impl Hover {
         self.entity = hit.map(|h| h.id);
         self.point = hit.map(|h| h.world);
         self.back_face = hit.is_some_and(|h| h.back_face);
-        if let Some(c) = cursor
-            && let Some((id, world)) = marker_under(scene, view, c, self.point)
-        {
-            self.entity = Some(id.0);
-            self.point = Some(world);
-            self.back_face = false;
-        }
     }
 }

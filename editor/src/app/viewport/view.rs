@@ -64,6 +64,40 @@ impl View {
         depth * (self.camera.fov_y_deg.to_radians() * 0.5).tan() * super::gizmo::SCREEN_SIZE
     }
 
+    /// Metres a pixel spans at `p`'s depth (the same everywhere when orthographic).
+    pub fn metres_per_pixel(&self, p: Vec3) -> f32 {
+        let camera = &self.camera;
+        if camera.ortho_height > 0.0 {
+            camera.ortho_height / self.size.y.max(1.0)
+        } else {
+            let depth = (p - camera.eye).dot(camera.forward()).max(camera.near);
+            2.0 * depth * (camera.fov_y_deg.to_radians() * 0.5).tan() / self.size.y.max(1.0)
+        }
+    }
+
+    /// The segment `from`–`to` as a quad (two triangles) facing the camera,
+    /// `width` pixels wide on screen whatever its depth; a point (`from == to`) as
+    /// a square that wide. `None` behind the camera.
+    pub fn screen_quad(&self, from: Vec3, to: Vec3, width: f32) -> Option<[Vec3; 6]> {
+        let (a, b) = (self.project(from)?, self.project(to)?);
+        let forward = self.camera.forward();
+        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
+        let up = right.cross(forward);
+        let along = b - a;
+        let (from, to, normal) = if along.length_squared() < 1e-6 {
+            // A point: a square, its sides `width` apart.
+            let half = right * self.metres_per_pixel(from) * width * 0.5;
+            (from - half, to + half, Vec2::Y)
+        } else {
+            (from, to, along.perp().normalize())
+        };
+        // Screen y grows downwards.
+        let side =
+            |p: Vec3| (right * normal.x - up * normal.y) * self.metres_per_pixel(p) * width * 0.5;
+        let (sa, sb) = (side(from), side(to));
+        Some([from - sa, from + sa, to + sb, from - sa, to + sb, to - sb])
+    }
+
     /// The unit direction from `p` towards the viewer.
     pub fn towards_viewer(&self, p: Vec3) -> Vec3 {
         if self.camera.ortho_height > 0.0 {

@@ -154,43 +154,13 @@ impl ToolOverlay {
     /// camera (a 1-pixel line along a pixel boundary can vanish on some
     /// rasterizers, and a thin handle is hard to see and to hit).
     pub fn thick_line(&mut self, view: &View, (from, to): (Vec3, Vec3), color: u32, width: f32) {
-        let (Some(a), Some(b)) = (view.project(from), view.project(to)) else {
+        let Some(quad) = view.screen_quad(from, to, width) else {
             return;
         };
-        let along = b - a;
-        let normal = if along.length_squared() < 1e-6 {
-            Vec2::X
-        } else {
-            along.perp().normalize()
-        };
-        let camera = view.camera;
-        let forward = camera.forward();
-        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
-        let up = right.cross(forward);
-        // Metres per pixel at a point's depth (the same everywhere when orthographic).
-        let per_pixel = |p: Vec3| {
-            if camera.ortho_height > 0.0 {
-                camera.ortho_height / view.size.y.max(1.0)
-            } else {
-                let depth = (p - camera.eye).dot(forward).max(camera.near);
-                2.0 * depth * (camera.fov_y_deg.to_radians() * 0.5).tan() / view.size.y.max(1.0)
-            }
-        };
-        // Screen y grows downwards.
-        let side = |p: Vec3| (right * normal.x - up * normal.y) * per_pixel(p) * width * 0.5;
-        let (sa, sb) = (side(from), side(to));
-        let v = |p: Vec3| LineVertex {
+        self.triangles.extend(quad.map(|p| LineVertex {
             pos: p.to_array(),
             color,
-        };
-        self.triangles.extend([
-            v(from - sa),
-            v(from + sa),
-            v(to + sb),
-            v(from - sa),
-            v(to + sb),
-            v(to - sb),
-        ]);
+        }));
     }
 }
 

@@ -1,13 +1,11 @@
-//! Click selection: a left click picks the entity drawn under the cursor — a
-//! marker's lines within a few pixels (lights, emitters, triggers, colliders, the
-//! spawn, patrols), else the ID buffer's nearest hit. Shift adds, Ctrl toggles,
+//! Click selection: a left click picks the entity the ID buffer shows under the
+//! cursor (the nearest hit within a few pixels: a mesh, or a marker's lines). Shift adds, Ctrl toggles,
 //! a plain click replaces the selection; a click on nothing clears it.
 
 use pebble_model::EntityId;
 
 use super::{Pointer, Tool, ToolContext, combine_selection};
 use crate::app::viewport::navigation::Button;
-use crate::app::viewport::picking::marker_under;
 
 #[derive(Debug, Default)]
 pub struct ClickSelect;
@@ -26,14 +24,7 @@ impl Tool for ClickSelect {
     fn release(&mut self, cx: &mut ToolContext, p: &Pointer) {
         match cx.pick.pick(p.pos) {
             Ok(hit) => {
-                // A marker (light, emitter, trigger…) in front of the surface wins.
-                let marker = marker_under(
-                    cx.doc.scene(),
-                    &cx.camera_view(),
-                    p.pos,
-                    hit.map(|h| h.world),
-                );
-                let found = marker.map(|(id, _)| id).or(hit.map(|h| EntityId(h.id)));
+                let found = hit.map(|h| EntityId(h.id));
                 let ids = combine_selection(cx.doc.scene().selection(), found, p.modifiers, true);
                 if let Err(e) = cx.doc.select(ids) {
                     cx.status.error(e.to_string());

@@ -470,32 +470,51 @@ fn a_pan_keeps_the_grabbed_point_under_the_cursor_from_the_first_pixel() {
 }
 
 #[test]
-fn a_click_on_a_marker_selects_it_unless_a_surface_in_front_hides_it() {
+fn markers_reach_the_id_pass_as_quads_along_their_lines_with_their_ids() {
+    use crate::app::viewport::picking::{MARKER_PIXELS, marker_triangles};
     let spawn = Vec3::new(0.0, 1.6, 0.0);
     let mut w = World::new(&[spawn, Vec3::new(3.0, 1.6, -2.0)]);
     let ids = w.ids();
-    let at = w.camera_view().project(spawn).expect("in view");
-    // The ID buffer draws no markers: the click finds the spawn's lines.
-    w.pick.discs.clear();
-    w.click(at, Modifiers::default());
-    assert_eq!(w.doc.scene().selection(), &ids[..1]);
-    // (Cleared first: a click on a selection's pivot is the gizmo's.)
-    w.doc.select(Vec::new()).expect("clear");
-    // A wall right in front of it, between it and the eye: the wall is hit.
-    let eye = w.view.orbit.camera().eye;
-    let wall = spawn + (eye - spawn).normalize() * 1.0;
-    w.pick.discs = vec![(at, 777, wall)];
-    w.click(at, Modifiers::default());
+    let view = w.camera_view();
+    let triangles = marker_triangles(w.doc.scene(), &view);
+    assert!(!triangles.is_empty() && triangles.len().is_multiple_of(3));
+    // Every marker's id, and nothing else.
+    for id in &ids {
+        assert!(triangles.iter().any(|v| v.id == id.0));
+    }
+    assert!(triangles.iter().all(|v| ids.iter().any(|id| id.0 == v.id)));
+    // The spawn's post passes through its place: a quad there covers that pixel,
+    // MARKER_PIXELS wide.
+    let at = view.project(spawn).expect("in view");
+    let covered = triangles
+        .chunks_exact(3)
+        .filter(|t| t[0].id == ids[0].0)
+        .any(|t| {
+            let p: Vec<Vec2> = t
+                .iter()
+                .filter_map(|v| view.project(Vec3::from(v.pos)))
+                .collect();
+            let sign = |a: Vec2, b: Vec2, c: Vec2| (b - a).perp_dot(c - a);
+            let s = [
+                sign(p[0], p[1], at),
+                sign(p[1], p[2], at),
+                sign(p[2], p[0], at),
+            ];
+            s.iter().all(|x| *x >= -1e-3) || s.iter().all(|x| *x <= 1e-3)
+        });
+    assert!(covered, "the spawn's place is inside its marker");
     assert!(
-        w.doc.scene().selection().is_empty(),
-        "the wall (no such entity) hides it"
+        MARKER_PIXELS >= 9.0,
+        "as wide as the ID buffer's pick window"
     );
-    w.doc.select(Vec::new()).expect("clear");
-    // The same wall behind the spawn: the spawn is in front, and wins.
-    let behind = spawn - (eye - spawn).normalize() * 1.0;
-    w.pick.discs = vec![(at, 777, behind)];
-    w.click(at, Modifiers::default());
-    assert_eq!(w.doc.scene().selection(), &ids[..1]);
+    // A locked marker cannot be picked: it is not in the ID pass.
+    let mut locked = w.doc.scene().entity(ids[0]).expect("spawn").clone();
+    locked.locked = true;
+    w.doc
+        .execute(pebble_model::command::SetEntity::new("Lock", locked))
+        .expect("lock");
+    let triangles = marker_triangles(w.doc.scene(), &view);
+    assert!(triangles.iter().all(|v| v.id != ids[0].0));
 }
 
 #[test]
