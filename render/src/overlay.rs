@@ -441,6 +441,30 @@ mod tests {
     }
 
     #[test]
+    fn the_selection_s_overlay_is_drawn_in_the_selection_colour() {
+        let mut scene = Scene::new();
+        let mut add = AddEntities::new(
+            "Add",
+            vec![
+                Entity::new("A", EntityKind::Collider(Collider::Box { size: Vec3::ONE })),
+                Entity::new("B", EntityKind::Collider(Collider::Box { size: Vec3::ONE })),
+            ],
+        );
+        add.apply(&mut scene).expect("adds");
+        scene.select(vec![add.created()[0]]);
+        let options = |highlight_selection| OverlayOptions {
+            grid_extent: 0.0,
+            highlight_selection,
+            ..Default::default()
+        };
+        let count = |o: &Overlay, color| o.lines.iter().filter(|v| v.color == color).count() / 2;
+        let lit = Overlay::of_scene(&scene, &options(true));
+        assert_eq!((count(&lit, SELECTED), count(&lit, COLLIDER)), (12, 12));
+        let plain = Overlay::of_scene(&scene, &options(false));
+        assert_eq!((count(&plain, SELECTED), count(&plain, COLLIDER)), (0, 24));
+    }
+
+    #[test]
     fn lights_and_emitters_stand_on_a_pole_to_the_ground() {
         let mut scene = Scene::new();
         AddEntities::new(

@@ -355,7 +355,7 @@ fn box_select_takes_what_is_inside_and_esc_keeps_the_selection() {
 }
 
 #[test]
-fn box_select_takes_markers_the_id_buffer_does_not_draw_and_hidden_meshes_through_walls() {
+fn box_select_takes_markers_by_their_place_and_hidden_meshes_through_walls() {
     let mut w = World::new(&[Vec3::new(-2.0, 0.0, 0.0), Vec3::new(2.0, 0.0, 0.0)]);
     let markers = w.ids();
     // A box mesh behind everything: the ID buffer shows none of them.
