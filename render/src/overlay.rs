@@ -66,6 +66,23 @@ impl Default for OverlayOptions {
     }
 }
 
+/// A box's twelve edges, as pairs of its corners numbered by bit 0: x, 1: y, 2: z
+/// (the order of [`pebble_model::Aabb::corners`]).
+pub const BOX_EDGES: [(usize, usize); 12] = [
+    (0, 1),
+    (2, 3),
+    (4, 5),
+    (6, 7),
+    (0, 2),
+    (1, 3),
+    (4, 6),
+    (5, 7),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
+];
+
 pub const GRID_MINOR: u32 = 0x60_80_80_80;
 pub const GRID_MAJOR: u32 = 0xB0_B0_B0_B0;
 pub const AXIS_X: u32 = 0xFF_40_40_E0;
@@ -94,20 +111,7 @@ impl Overlay {
 
     /// The twelve edges of a box given by its eight corners (bit 0: x, 1: y, 2: z).
     fn cage(&mut self, corners: [Vec3; 8], color: u32) {
-        for (a, b) in [
-            (0, 1),
-            (2, 3),
-            (4, 5),
-            (6, 7),
-            (0, 2),
-            (1, 3),
-            (4, 6),
-            (5, 7),
-            (0, 4),
-            (1, 5),
-            (2, 6),
-            (3, 7),
-        ] {
+        for (a, b) in BOX_EDGES {
             self.line(corners[a], corners[b], color);
         }
     }

@@ -82,22 +82,9 @@ fn box_edges(mesh: &MeshData) -> Vec<Edge> {
         return Vec::new();
     };
     let c = b.corners();
-    [
-        (0, 1),
-        (2, 3),
-        (4, 5),
-        (6, 7),
-        (0, 2),
-        (1, 3),
-        (4, 6),
-        (5, 7),
-        (0, 4),
-        (1, 5),
-        (2, 6),
-        (3, 7),
-    ]
-    .map(|(i, j)| (c[i], c[j]))
-    .to_vec()
+    pebble_render::overlay::BOX_EDGES
+        .map(|(i, j)| (c[i], c[j]))
+        .to_vec()
 }
 
 /// This frame's outline lines: depth-tested (seen) and on top (the ghost).
