@@ -137,3 +137,61 @@ fn a_light_icon_is_named_and_picked_and_the_view_menu_switches_layers() {
     harness.run_steps(2);
     assert!(!harness.state().viewport.looks.layers.grid);
 }
+
+/// The Edit operations from the keyboard, on the real app: Ctrl+D duplicates the
+/// selection, Delete removes it, H hides, Alt+H unhides, and each is one undo step.
+#[test]
+fn edit_operations_from_the_keyboard_are_one_step_each() {
+    use egui_kittest::kittest::Queryable as _;
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    let count =
+        |h: &egui_kittest::Harness<'static, pebble_editor::app::PebbleApp>| h.state().scene().len();
+    let n = count(&harness);
+    harness.get_by_label("Stairs  (mesh)").click();
+    harness.run_steps(2);
+    let stairs = harness.state().scene().selection().to_vec();
+    assert_eq!(stairs.len(), 1);
+    // The pointer over the viewport, so that the keys are not a panel's.
+    let (_, rect) = harness.state().view();
+    harness.hover_at(rect.center());
+    harness.run_steps(1);
+    let steps = |h: &egui_kittest::Harness<'static, pebble_editor::app::PebbleApp>| {
+        h.state().history_position()
+    };
+    let start = steps(&harness);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::D);
+    harness.run_steps(2);
+    assert_eq!(count(&harness), n + 1, "a copy");
+    assert_ne!(
+        harness.state().scene().selection(),
+        &stairs[..],
+        "the copy is selected"
+    );
+    harness.key_press(egui::Key::Delete);
+    harness.run_steps(2);
+    assert_eq!(count(&harness), n, "the copy deleted");
+    harness
+        .state_mut()
+        .doc
+        .select(stairs.clone())
+        .expect("select");
+    harness.key_press(egui::Key::H);
+    harness.run_steps(2);
+    let visible = |h: &egui_kittest::Harness<'static, pebble_editor::app::PebbleApp>| {
+        h.state()
+            .scene()
+            .entity(stairs[0])
+            .is_some_and(|e| e.visible)
+    };
+    assert!(!visible(&harness));
+    harness.key_press_modifiers(egui::Modifiers::ALT, egui::Key::H);
+    harness.run_steps(2);
+    assert!(visible(&harness));
+    assert_eq!(steps(&harness), start + 4, "four steps");
+    assert_eq!(
+        harness.state().history_undo_name().as_deref(),
+        Some("Unhide all")
+    );
+}

@@ -22,6 +22,28 @@ pub enum Action {
     Quit,
     Undo,
     Redo,
+    Delete,
+    Duplicate,
+    SelectAll,
+    SelectNone,
+    SelectInverse,
+    SelectSameKind,
+    SelectSameMaterial,
+    HideSelected,
+    UnhideAll,
+    Isolate,
+    Group,
+    Ungroup,
+    DropToFloor,
+    TurnQuarter,
+    /// Moves the selection one grid step: left, right, away, nearer (the world
+    /// axes nearest the view's), up, down.
+    NudgeLeft,
+    NudgeRight,
+    NudgeAway,
+    NudgeNearer,
+    NudgeUp,
+    NudgeDown,
     FrameSelection,
     FrameAll,
     GizmoMove,
@@ -67,6 +89,26 @@ pub const ALL: &[Action] = &[
     Action::Quit,
     Action::Undo,
     Action::Redo,
+    Action::Delete,
+    Action::Duplicate,
+    Action::SelectAll,
+    Action::SelectNone,
+    Action::SelectInverse,
+    Action::SelectSameKind,
+    Action::SelectSameMaterial,
+    Action::HideSelected,
+    Action::UnhideAll,
+    Action::Isolate,
+    Action::Group,
+    Action::Ungroup,
+    Action::DropToFloor,
+    Action::TurnQuarter,
+    Action::NudgeLeft,
+    Action::NudgeRight,
+    Action::NudgeAway,
+    Action::NudgeNearer,
+    Action::NudgeUp,
+    Action::NudgeDown,
     Action::FrameSelection,
     Action::FrameAll,
     Action::GizmoMove,
@@ -118,6 +160,24 @@ pub const KEYED: &[Action] = &[
     Action::Export,
     Action::Redo,
     Action::Undo,
+    Action::SelectNone,
+    Action::SelectAll,
+    Action::Ungroup,
+    Action::Group,
+    Action::Duplicate,
+    Action::SelectInverse,
+    Action::TurnQuarter,
+    Action::UnhideAll,
+    Action::HideSelected,
+    Action::Isolate,
+    Action::Delete,
+    Action::DropToFloor,
+    Action::NudgeLeft,
+    Action::NudgeRight,
+    Action::NudgeAway,
+    Action::NudgeNearer,
+    Action::NudgeUp,
+    Action::NudgeDown,
     Action::FrameSelection,
     Action::FrameAll,
     Action::GizmoMove,
@@ -135,6 +195,8 @@ pub const KEYED: &[Action] = &[
 
 /// Ctrl+Y redoes as well as Ctrl+Shift+Z.
 pub const REDO_ALSO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+/// Backspace deletes as well as Delete.
+pub const DELETE_ALSO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Backspace);
 
 impl Action {
     /// What menus and Help call it.
@@ -150,6 +212,26 @@ impl Action {
             Self::Quit => "Quit",
             Self::Undo => "Undo",
             Self::Redo => "Redo",
+            Self::Delete => "Delete",
+            Self::Duplicate => "Duplicate",
+            Self::SelectAll => "Select all",
+            Self::SelectNone => "Select none",
+            Self::SelectInverse => "Invert the selection",
+            Self::SelectSameKind => "Select all of the same kind",
+            Self::SelectSameMaterial => "Select all with the same material",
+            Self::HideSelected => "Hide the selection",
+            Self::UnhideAll => "Unhide all",
+            Self::Isolate => "Isolate the selection",
+            Self::Group => "Group",
+            Self::Ungroup => "Ungroup",
+            Self::DropToFloor => "Drop to the floor",
+            Self::TurnQuarter => "Turn 90° about Y",
+            Self::NudgeLeft => "Nudge left",
+            Self::NudgeRight => "Nudge right",
+            Self::NudgeAway => "Nudge away",
+            Self::NudgeNearer => "Nudge nearer",
+            Self::NudgeUp => "Nudge up",
+            Self::NudgeDown => "Nudge down",
             Self::FrameSelection => "Frame selection",
             Self::FrameAll => "Frame all",
             Self::GizmoMove => "Move gizmo",
@@ -192,6 +274,24 @@ impl Action {
             Self::Export => (Modifiers::COMMAND, Key::E),
             Self::Undo => (Modifiers::COMMAND, Key::Z),
             Self::Redo => (Modifiers::COMMAND | Modifiers::SHIFT, Key::Z),
+            Self::Delete => (Modifiers::NONE, Key::Delete),
+            Self::Duplicate => (Modifiers::COMMAND, Key::D),
+            Self::SelectAll => (Modifiers::COMMAND, Key::A),
+            Self::SelectNone => (Modifiers::COMMAND | Modifiers::SHIFT, Key::A),
+            Self::SelectInverse => (Modifiers::COMMAND, Key::I),
+            Self::HideSelected => (Modifiers::NONE, Key::H),
+            Self::UnhideAll => (Modifiers::ALT, Key::H),
+            Self::Isolate => (Modifiers::NONE, Key::Slash),
+            Self::Group => (Modifiers::COMMAND, Key::G),
+            Self::Ungroup => (Modifiers::COMMAND | Modifiers::SHIFT, Key::G),
+            Self::DropToFloor => (Modifiers::NONE, Key::End),
+            Self::TurnQuarter => (Modifiers::COMMAND, Key::R),
+            Self::NudgeLeft => (Modifiers::NONE, Key::ArrowLeft),
+            Self::NudgeRight => (Modifiers::NONE, Key::ArrowRight),
+            Self::NudgeAway => (Modifiers::NONE, Key::ArrowUp),
+            Self::NudgeNearer => (Modifiers::NONE, Key::ArrowDown),
+            Self::NudgeUp => (Modifiers::NONE, Key::PageUp),
+            Self::NudgeDown => (Modifiers::NONE, Key::PageDown),
             Self::FrameSelection => (Modifiers::NONE, Key::F),
             Self::FrameAll => (Modifiers::NONE, Key::Home),
             Self::GizmoMove => (Modifiers::NONE, Key::W),
@@ -205,7 +305,9 @@ impl Action {
             Self::ViewRight => (Modifiers::NONE, Key::Num3),
             Self::ViewLeft => (Modifiers::COMMAND, Key::Num3),
             Self::ToggleProjection => (Modifiers::NONE, Key::Num5),
-            Self::Import
+            Self::SelectSameKind
+            | Self::SelectSameMaterial
+            | Self::Import
             | Self::Preferences
             | Self::Quit
             | Self::TogglePspPreview
@@ -241,6 +343,35 @@ impl Action {
                     | Self::ViewRight
                     | Self::ViewLeft
                     | Self::ToggleProjection
+            )
+    }
+
+    /// Keys that wait while a viewport tool is at work (a drag in progress): the
+    /// gizmo's, and those that change the selection or what it is.
+    pub fn waits_for_tools(self) -> bool {
+        self.is_gizmo_key()
+            || matches!(
+                self,
+                Self::Delete
+                    | Self::Duplicate
+                    | Self::SelectAll
+                    | Self::SelectNone
+                    | Self::SelectInverse
+                    | Self::HideSelected
+                    | Self::UnhideAll
+                    | Self::Isolate
+                    | Self::Group
+                    | Self::Ungroup
+                    | Self::DropToFloor
+                    | Self::TurnQuarter
+                    | Self::NudgeLeft
+                    | Self::NudgeRight
+                    | Self::NudgeAway
+                    | Self::NudgeNearer
+                    | Self::NudgeUp
+                    | Self::NudgeDown
+                    | Self::Undo
+                    | Self::Redo
             )
     }
 

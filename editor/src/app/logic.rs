@@ -46,8 +46,8 @@ impl PebbleApp {
             ctx.request_repaint();
         }
         for a in self.pressed_shortcuts(ctx) {
-            // The gizmo's keys wait while a viewport tool is at work.
-            if !(a.is_gizmo_key() && self.viewport.tools.is_active()) {
+            // Some keys wait while a viewport tool is at work.
+            if !(a.waits_for_tools() && self.viewport.tools.is_active()) {
                 self.run_action(ctx, a);
             }
         }
@@ -66,6 +66,9 @@ impl PebbleApp {
             let mut pressed = Vec::new();
             if i.consume_shortcut(&action::REDO_ALSO) {
                 pressed.push(Action::Redo);
+            }
+            if i.consume_shortcut(&action::DELETE_ALSO) {
+                pressed.push(Action::Delete);
             }
             for &a in action::KEYED {
                 let Some(shortcut) = a.shortcut() else {

@@ -10,6 +10,19 @@ use super::panels::Pane;
 use super::viewport::gizmo;
 use super::{PebbleApp, create, navigation};
 
+/// The Edit menu's operations on the selection, in the order it lists them.
+const EDIT_ON_SELECTION: [Action; 9] = [
+    Action::Delete,
+    Action::Duplicate,
+    Action::Group,
+    Action::Ungroup,
+    Action::HideSelected,
+    Action::Isolate,
+    Action::DropToFloor,
+    Action::TurnQuarter,
+    Action::FrameSelection,
+];
+
 impl PebbleApp {
     /// A menu entry for `action`, carried out when clicked.
     fn action_button(&mut self, ui: &mut egui::Ui, action: Action, enabled: bool) {
@@ -69,25 +82,7 @@ impl PebbleApp {
     pub(super) fn menu_ui(&mut self, ui: &mut egui::Ui) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| self.file_menu(ui));
-            ui.menu_button("Edit", |ui| {
-                // Named after the step they take back or redo.
-                let history = self.doc.history();
-                for (action, name) in [
-                    (Action::Undo, history.undo_name()),
-                    (Action::Redo, history.redo_name()),
-                ] {
-                    let text = name.as_ref().map_or(action.label().to_string(), |n| {
-                        format!("{} {n}", action.label())
-                    });
-                    if ui
-                        .add_enabled(name.is_some(), egui::Button::new(text))
-                        .clicked()
-                    {
-                        let ctx = ui.ctx().clone();
-                        self.run_action(&ctx, action);
-                    }
-                }
-            });
+            ui.menu_button("Edit", |ui| self.edit_menu(ui));
             ui.menu_button("View", |ui| self.view_menu(ui));
             ui.menu_button("Create", |ui| {
                 for (k, (_, items)) in create::GROUPS.iter().enumerate() {
@@ -111,6 +106,53 @@ impl PebbleApp {
             self.clock_ui(ui);
             ui.separator();
             self.environment_ui(ui);
+        });
+    }
+
+    fn edit_menu(&mut self, ui: &mut egui::Ui) {
+        // Named after the step they take back or redo.
+        let history = self.doc.history();
+        for (action, name) in [
+            (Action::Undo, history.undo_name()),
+            (Action::Redo, history.redo_name()),
+        ] {
+            let text = name.as_ref().map_or(action.label().to_string(), |n| {
+                format!("{} {n}", action.label())
+            });
+            if ui
+                .add_enabled(name.is_some(), egui::Button::new(text))
+                .clicked()
+            {
+                let ctx = ui.ctx().clone();
+                self.run_action(&ctx, action);
+            }
+        }
+        ui.separator();
+        let some = !self.doc.scene().selection().is_empty();
+        for action in EDIT_ON_SELECTION {
+            self.action_button(ui, action, some);
+        }
+        ui.separator();
+        self.action_button(ui, Action::UnhideAll, true);
+        ui.separator();
+        for action in [Action::SelectAll, Action::SelectNone, Action::SelectInverse] {
+            self.action_button(ui, action, true);
+        }
+        for action in [Action::SelectSameKind, Action::SelectSameMaterial] {
+            self.action_button(ui, action, some);
+        }
+        ui.separator();
+        ui.menu_button("Nudge by the grid step", |ui| {
+            for action in [
+                Action::NudgeLeft,
+                Action::NudgeRight,
+                Action::NudgeAway,
+                Action::NudgeNearer,
+                Action::NudgeUp,
+                Action::NudgeDown,
+            ] {
+                self.action_button(ui, action, some);
+            }
         });
     }
 

@@ -14,6 +14,7 @@ pub mod compare;
 pub mod create;
 pub mod deploy;
 pub mod document;
+pub mod edit_ops;
 pub mod file_dialog;
 pub mod files;
 pub mod jobs;

@@ -238,6 +238,9 @@ fn help_ui(ui: &mut egui::Ui, preset: navigation::Preset) {
             if a == Action::Redo {
                 keys = format!("{keys} or {}", action::shortcut_text(&action::REDO_ALSO));
             }
+            if a == Action::Delete {
+                keys = format!("{keys} or {}", action::shortcut_text(&action::DELETE_ALSO));
+            }
             ui.label(keys);
             ui.label(a.label());
             ui.end_row();

@@ -39,6 +39,30 @@ impl PebbleApp {
                     self.status.error(format!("cannot redo: {e}"));
                 }
             }
+            Action::Delete => self.edit(super::edit_ops::delete),
+            Action::Duplicate => self.edit(|d| super::edit_ops::duplicate(d).map(|_| ())),
+            Action::SelectAll => super::edit_ops::select_all(&mut self.doc),
+            Action::SelectNone => self.select(Vec::new()),
+            Action::SelectInverse => super::edit_ops::select_inverse(&mut self.doc),
+            Action::SelectSameKind => self.edit(super::edit_ops::select_same_kind),
+            Action::SelectSameMaterial => self.edit(super::edit_ops::select_same_material),
+            Action::HideSelected => self.edit(super::edit_ops::hide_selected),
+            Action::UnhideAll => self.edit(super::edit_ops::unhide_all),
+            Action::Isolate => self.edit(super::edit_ops::isolate),
+            Action::Group => self.edit(super::edit_ops::group),
+            Action::Ungroup => self.edit(super::edit_ops::ungroup),
+            Action::DropToFloor => self.edit(super::edit_ops::drop_to_floor),
+            Action::TurnQuarter => self.edit(super::edit_ops::turn_quarter),
+            Action::NudgeLeft
+            | Action::NudgeRight
+            | Action::NudgeAway
+            | Action::NudgeNearer
+            | Action::NudgeUp
+            | Action::NudgeDown => {
+                let direction = nudge_direction(action, &self.viewport.view.orbit);
+                let step = self.prefs.snap_steps.step;
+                self.edit(|d| super::edit_ops::nudge(d, direction, step));
+            }
             Action::FrameSelection => view.frame(self.doc.selection_bounds()),
             Action::FrameAll => view.frame(self.doc.scene().bounds()),
             Action::GizmoMove => self.viewport.gizmo_mode = gizmo::Mode::Translate,
@@ -73,6 +97,13 @@ impl PebbleApp {
             Action::KeyboardHelp => self.windows.help = true,
             Action::About => self.windows.about = true,
             Action::Create(item) => self.create(item),
+        }
+    }
+
+    /// Runs an Edit-menu operation; what it refused goes to the status line.
+    fn edit(&mut self, op: impl FnOnce(&mut super::document::Document) -> Result<(), String>) {
+        if let Err(e) = op(&mut self.doc) {
+            self.status.warn(e);
         }
     }
 
@@ -357,5 +388,32 @@ impl PebbleApp {
         if let Err(e) = self.jobs.deploy.start(self.doc.scene(), dir) {
             self.status.error(e);
         }
+    }
+}
+
+/// The world axis a nudge goes along: the one nearest the view's right (left,
+/// right) or its forward on the ground (away, nearer), or up and down.
+fn nudge_direction(
+    action: Action,
+    orbit: &super::navigation::OrbitCamera,
+) -> pebble_model::glam::Vec3 {
+    use pebble_model::glam::Vec3;
+    let forward = orbit.forward();
+    let ground = Vec3::new(forward.x, 0.0, forward.z).normalize_or(Vec3::NEG_Z);
+    let right = ground.cross(Vec3::Y);
+    let axis = |v: Vec3| {
+        if v.x.abs() >= v.z.abs() {
+            Vec3::X * v.x.signum()
+        } else {
+            Vec3::Z * v.z.signum()
+        }
+    };
+    match action {
+        Action::NudgeLeft => -axis(right),
+        Action::NudgeRight => axis(right),
+        Action::NudgeAway => axis(ground),
+        Action::NudgeNearer => -axis(ground),
+        Action::NudgeUp => Vec3::Y,
+        _ => Vec3::NEG_Y,
     }
 }

@@ -71,6 +71,19 @@ impl OutlinerPanel {
                         let row = ui
                             .add(egui::Button::selectable(selected, text))
                             .interact(egui::Sense::drag());
+                        // Right-click: the row joins the selection (or becomes it)
+                        // and the selection's operations are offered.
+                        if row.secondary_clicked() && !scene.selection().contains(&id) {
+                            intents.push(Intent::Select(vec![id]));
+                        }
+                        row.context_menu(|ui| {
+                            for action in super::SELECTION_ACTIONS {
+                                if ui.button(action.menu_text()).clicked() {
+                                    intents.push(Intent::Run(action));
+                                    ui.close();
+                                }
+                            }
+                        });
                         if row.clicked() {
                             let mut ids = if modifiers.shift || modifiers.command {
                                 scene.selection().to_vec()

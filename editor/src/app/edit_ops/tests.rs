@@ -1,0 +1,151 @@
+//! Each Edit operation on a document: what it changes, and that it is one undo step
+//! (or, for the selections, none).
+
+use std::time::Duration;
+
+use pebble_model::command::{AddEntities, AddMaterial};
+use pebble_model::entity::PlayerSpawn;
+use pebble_model::glam::Vec3;
+use pebble_model::{Entity, EntityId, EntityKind, Scene, Transform};
+
+use super::*;
+use crate::app::create::{CreateItem, entity};
+
+/// A document with a floor slab (top at y = 0.5), a box standing over it in mid
+/// air, and a spawn marker.
+fn document() -> (Document, [EntityId; 3]) {
+    let mut doc = Document::new(
+        Scene::new(),
+        std::env::temp_dir().join("pebble-edit-ops.pebble.ron"),
+        Duration::from_secs(600),
+    );
+    doc.execute(AddMaterial::new(Default::default()))
+        .expect("material");
+    let material = doc.scene().materials().map(|(id, _)| id).next();
+    // A slab: the 1 m box scaled flat and wide.
+    let mut floor = entity(CreateItem::Box, Vec3::ZERO, material).expect("a box");
+    floor.name = "Floor".into();
+    floor.transform.scale = Vec3::new(10.0, 0.5, 10.0);
+    let mut crate_ = entity(CreateItem::Box, Vec3::new(1.0, 3.0, 0.0), material).expect("a box");
+    crate_.name = "Crate".into();
+    let spawn = Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn::default()))
+        .with_transform(Transform::from_translation(Vec3::new(-2.0, 1.6, 0.0)));
+    doc.execute(AddEntities::new("Create", vec![floor, crate_, spawn]).without_selecting())
+        .expect("add");
+    let ids: Vec<EntityId> = doc.scene().entities().map(|e| e.id).collect();
+    (doc, [ids[0], ids[1], ids[2]])
+}
+
+fn steps(doc: &Document) -> usize {
+    doc.history().position()
+}
+
+#[test]
+fn delete_and_duplicate_are_one_step_each_and_undo_brings_things_back() {
+    let (mut doc, [_, crate_, spawn]) = document();
+    assert!(delete(&mut doc).is_err(), "nothing selected: refused");
+    doc.select(vec![crate_, spawn]).expect("select");
+    let before = steps(&doc);
+    let copies = duplicate(&mut doc).expect("duplicates");
+    assert_eq!(copies.len(), 2);
+    assert_eq!(
+        doc.scene().selection(),
+        &copies[..],
+        "the copies come selected"
+    );
+    assert_eq!(doc.scene().len(), 5);
+    assert_eq!(steps(&doc), before + 1);
+    let copy = doc.scene().entity(copies[0]).expect("copy");
+    assert_eq!(
+        copy.transform,
+        doc.scene().entity(crate_).expect("crate").transform
+    );
+    delete(&mut doc).expect("deletes");
+    assert_eq!(doc.scene().len(), 3);
+    assert_eq!(steps(&doc), before + 2);
+    doc.undo();
+    doc.undo();
+    assert_eq!(doc.scene().len(), 3);
+    assert!(doc.scene().entity(crate_).is_some() && doc.scene().entity(spawn).is_some());
+}
+
+#[test]
+fn hide_unhide_and_isolate() {
+    let (mut doc, [floor, crate_, spawn]) = document();
+    doc.select(vec![crate_]).expect("select");
+    let before = steps(&doc);
+    isolate(&mut doc).expect("isolates");
+    let visible = |doc: &Document, id| doc.scene().entity(id).is_some_and(|e| e.visible);
+    assert!(visible(&doc, crate_) && !visible(&doc, floor) && !visible(&doc, spawn));
+    assert_eq!(steps(&doc), before + 1, "one step");
+    // Isolating again, with nothing else left to hide, shows everything.
+    isolate(&mut doc).expect("shows all");
+    assert!(visible(&doc, floor) && visible(&doc, spawn));
+    hide_selected(&mut doc).expect("hides");
+    assert!(!visible(&doc, crate_));
+    unhide_all(&mut doc).expect("unhides");
+    assert!(visible(&doc, crate_));
+    assert!(unhide_all(&mut doc).is_err(), "nothing left to unhide");
+}
+
+#[test]
+fn group_then_ungroup_keeps_everything_in_place() {
+    let (mut doc, [_, crate_, spawn]) = document();
+    doc.select(vec![crate_, spawn]).expect("select");
+    let world = |doc: &Document, id| doc.scene().world_transform(id);
+    let (a, b) = (world(&doc, crate_), world(&doc, spawn));
+    group(&mut doc).expect("groups");
+    let g = doc.scene().selection()[0];
+    assert!(matches!(
+        doc.scene().entity(g).expect("group").kind,
+        EntityKind::Group
+    ));
+    assert_eq!(doc.scene().entity(crate_).expect("crate").parent, Some(g));
+    ungroup(&mut doc).expect("ungroups");
+    assert!(doc.scene().entity(g).is_none());
+    assert_eq!(doc.scene().entity(crate_).expect("crate").parent, None);
+    assert!(world(&doc, crate_).abs_diff_eq(a, 1e-5) && world(&doc, spawn).abs_diff_eq(b, 1e-5));
+}
+
+#[test]
+fn nudge_turn_and_drop_to_the_floor() {
+    let (mut doc, [floor, crate_, _]) = document();
+    doc.select(vec![crate_]).expect("select");
+    let at = |doc: &Document| doc.scene().entity(crate_).expect("crate").transform;
+    nudge(&mut doc, Vec3::X, 0.25).expect("nudges");
+    assert!((at(&doc).translation - Vec3::new(1.25, 3.0, 0.0)).length() < 1e-5);
+    turn_quarter(&mut doc).expect("turns");
+    let turned = at(&doc).rotation * Vec3::X;
+    assert!((turned - Vec3::NEG_Z).length() < 1e-5, "{turned}");
+    drop_to_floor(&mut doc).expect("drops");
+    let bottom = doc.scene().world_aabb(crate_).expect("bounds").min.y;
+    let top = doc.scene().world_aabb(floor).expect("bounds").max.y;
+    assert!(
+        (bottom - top).abs() < 1e-4,
+        "on the slab: {bottom} vs {top}"
+    );
+    // Off the slab there is only the ground.
+    nudge(&mut doc, Vec3::X, 20.0).expect("nudges");
+    drop_to_floor(&mut doc).expect("drops");
+    let bottom = doc.scene().world_aabb(crate_).expect("bounds").min.y;
+    assert!(bottom.abs() < 1e-4, "on the ground: {bottom}");
+}
+
+#[test]
+fn selections_are_not_steps() {
+    let (mut doc, [floor, crate_, spawn]) = document();
+    let before = steps(&doc);
+    select_all(&mut doc);
+    assert_eq!(doc.scene().selection().len(), 3);
+    doc.select(vec![crate_]).expect("select");
+    select_inverse(&mut doc);
+    assert_eq!(doc.scene().selection(), &[floor, spawn]);
+    doc.select(vec![crate_]).expect("select");
+    select_same_kind(&mut doc).expect("same kind");
+    assert_eq!(doc.scene().selection(), &[floor, crate_], "the two meshes");
+    doc.select(vec![crate_]).expect("select");
+    select_same_material(&mut doc).expect("same material");
+    assert_eq!(doc.scene().selection(), &[floor, crate_]);
+    assert_eq!(steps(&doc), before);
+    assert!(!doc.is_dirty() || before > 0);
+}
