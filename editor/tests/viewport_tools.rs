@@ -195,3 +195,37 @@ fn edit_operations_from_the_keyboard_are_one_step_each() {
         Some("Unhide all")
     );
 }
+
+/// Ctrl+C and Ctrl+V as egui delivers them (clipboard events): the copy reaches
+/// the system clipboard's text, the paste is one step that adds the copy.
+#[test]
+fn copy_and_paste_go_through_the_clipboard_as_text() {
+    use egui_kittest::kittest::Queryable as _;
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    let n = harness.state().scene().len();
+    harness.get_by_label("Stairs  (mesh)").click();
+    harness.run_steps(2);
+    let (_, rect) = harness.state().view();
+    harness.hover_at(rect.center());
+    harness.run_steps(1);
+    harness.event(egui::Event::Copy);
+    harness.run_steps(2);
+    let text = harness.state().clipboard.clone().expect("copied");
+    assert!(text.contains("pebble_clipboard") && text.contains("Stairs"));
+    let before = harness.state().history_position();
+    harness.event(egui::Event::Paste(text));
+    harness.run_steps(2);
+    assert_eq!(harness.state().scene().len(), n + 1);
+    assert_eq!(harness.state().history_position(), before + 1);
+    assert_eq!(
+        harness.state().history_undo_name().as_deref(),
+        Some("Paste")
+    );
+    // Something else on the clipboard: a clear refusal, nothing changed.
+    harness.event(egui::Event::Paste("a shopping list".into()));
+    harness.run_steps(2);
+    assert_eq!(harness.state().scene().len(), n + 1);
+    assert!(harness.state().status().text.contains("no Pebble entities"));
+}

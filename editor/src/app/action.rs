@@ -24,6 +24,12 @@ pub enum Action {
     Redo,
     Delete,
     Duplicate,
+    /// Ctrl+C / X / V (Shift: under the cursor), which egui delivers as clipboard
+    /// events rather than keys.
+    Copy,
+    Cut,
+    Paste,
+    PasteUnderCursor,
     SelectAll,
     SelectNone,
     SelectInverse,
@@ -91,6 +97,10 @@ pub const ALL: &[Action] = &[
     Action::Redo,
     Action::Delete,
     Action::Duplicate,
+    Action::Copy,
+    Action::Cut,
+    Action::Paste,
+    Action::PasteUnderCursor,
     Action::SelectAll,
     Action::SelectNone,
     Action::SelectInverse,
@@ -214,6 +224,10 @@ impl Action {
             Self::Redo => "Redo",
             Self::Delete => "Delete",
             Self::Duplicate => "Duplicate",
+            Self::Copy => "Copy",
+            Self::Cut => "Cut",
+            Self::Paste => "Paste",
+            Self::PasteUnderCursor => "Paste under the cursor",
             Self::SelectAll => "Select all",
             Self::SelectNone => "Select none",
             Self::SelectInverse => "Invert the selection",
@@ -307,6 +321,10 @@ impl Action {
             Self::ToggleProjection => (Modifiers::NONE, Key::Num5),
             Self::SelectSameKind
             | Self::SelectSameMaterial
+            | Self::Copy
+            | Self::Cut
+            | Self::Paste
+            | Self::PasteUnderCursor
             | Self::Import
             | Self::Preferences
             | Self::Quit
@@ -354,6 +372,9 @@ impl Action {
                 self,
                 Self::Delete
                     | Self::Duplicate
+                    | Self::Cut
+                    | Self::Paste
+                    | Self::PasteUnderCursor
                     | Self::SelectAll
                     | Self::SelectNone
                     | Self::SelectInverse
@@ -392,6 +413,10 @@ impl Action {
     fn hint(self) -> Option<&'static str> {
         match self {
             Self::Import => Some("glTF, TMD, image, .pbm"),
+            Self::Copy => Some("Ctrl+C"),
+            Self::Cut => Some("Ctrl+X"),
+            Self::Paste => Some("Ctrl+V"),
+            Self::PasteUnderCursor => Some("Ctrl+Shift+V"),
             _ => None,
         }
     }

@@ -45,7 +45,11 @@ impl PebbleApp {
             self.clock.time += f64::from(dt * self.clock.speed);
             ctx.request_repaint();
         }
-        for a in self.pressed_shortcuts(ctx) {
+        let (pressed, pasted) = self.pressed_shortcuts(ctx);
+        if pasted.is_some() {
+            self.clipboard = pasted;
+        }
+        for a in pressed {
             // Some keys wait while a viewport tool is at work.
             if !(a.waits_for_tools() && self.viewport.tools.is_active()) {
                 self.run_action(ctx, a);
@@ -57,13 +61,32 @@ impl PebbleApp {
     /// The actions whose shortcuts were pressed this frame (consumed). While a
     /// text field has the keyboard, keys are text, not shortcuts; the viewport's
     /// keys are not taken while flying (W/E/Q steer then).
-    fn pressed_shortcuts(&self, ctx: &egui::Context) -> Vec<Action> {
+    ///
+    /// Ctrl+C / X / V come as egui's clipboard events (with the system clipboard's
+    /// text for a paste, returned too).
+    fn pressed_shortcuts(&self, ctx: &egui::Context) -> (Vec<Action>, Option<String>) {
         if ctx.egui_wants_keyboard_input() {
-            return Vec::new();
+            return (Vec::new(), None);
         }
         let flying = ctx.input(|i| i.pointer.secondary_down());
-        ctx.input_mut(|i| {
+        let mut pasted = None;
+        let pressed = ctx.input_mut(|i| {
             let mut pressed = Vec::new();
+            for event in &i.events {
+                match event {
+                    egui::Event::Copy => pressed.push(Action::Copy),
+                    egui::Event::Cut => pressed.push(Action::Cut),
+                    egui::Event::Paste(text) => {
+                        pasted = Some(text.clone());
+                        pressed.push(if i.modifiers.shift {
+                            Action::PasteUnderCursor
+                        } else {
+                            Action::Paste
+                        });
+                    }
+                    _ => {}
+                }
+            }
             if i.consume_shortcut(&action::REDO_ALSO) {
                 pressed.push(Action::Redo);
             }
@@ -84,7 +107,8 @@ impl PebbleApp {
                 }
             }
             pressed
-        })
+        });
+        (pressed, pasted)
     }
 
     /// Puts a loaded scene in place: the viewport's GPU scene is rebuilt, the

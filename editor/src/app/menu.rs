@@ -133,6 +133,12 @@ impl PebbleApp {
             self.action_button(ui, action, some);
         }
         ui.separator();
+        self.action_button(ui, Action::Copy, some);
+        self.action_button(ui, Action::Cut, some);
+        let held = self.clipboard.is_some();
+        self.action_button(ui, Action::Paste, held);
+        self.action_button(ui, Action::PasteUnderCursor, held);
+        ui.separator();
         self.action_button(ui, Action::UnhideAll, true);
         ui.separator();
         for action in [Action::SelectAll, Action::SelectNone, Action::SelectInverse] {

@@ -10,6 +10,7 @@
 
 pub mod action;
 pub mod bench;
+pub mod clipboard;
 pub mod compare;
 pub mod create;
 pub mod deploy;
@@ -270,6 +271,9 @@ pub struct PebbleApp {
     allow_close: bool,
     /// `pebble bench-editor`: the measurement in progress.
     pub bench: Option<bench::Bench>,
+    /// The clipboard's text as last seen (copied here, or pasted from the system's):
+    /// what the Edit menu's Paste pastes.
+    pub clipboard: Option<String>,
 }
 
 impl PebbleApp {
@@ -355,6 +359,7 @@ impl PebbleApp {
             data_dir,
             allow_close: false,
             bench: None,
+            clipboard: None,
         })
     }
 

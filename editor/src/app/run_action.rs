@@ -41,6 +41,29 @@ impl PebbleApp {
             }
             Action::Delete => self.edit(super::edit_ops::delete),
             Action::Duplicate => self.edit(|d| super::edit_ops::duplicate(d).map(|_| ())),
+            Action::Copy | Action::Cut => match super::clipboard::copy(&self.doc) {
+                Some(text) => {
+                    ctx.copy_text(text.clone());
+                    self.clipboard = Some(text);
+                    if action == Action::Cut {
+                        self.edit(super::edit_ops::delete);
+                    }
+                }
+                None => self.status.warn("nothing selected to copy"),
+            },
+            Action::Paste | Action::PasteUnderCursor => {
+                let place = match (action, self.viewport.hover.point) {
+                    (Action::PasteUnderCursor, Some(p)) => super::clipboard::Place::At(p),
+                    _ => super::clipboard::Place::AsTheyWere,
+                };
+                match self.clipboard.clone() {
+                    Some(text) => match super::clipboard::paste(&mut self.doc, &text, place) {
+                        Ok(n) => self.status.info(format!("pasted {n} entities")),
+                        Err(e) => self.status.warn(e),
+                    },
+                    None => self.status.warn("nothing to paste (copy something first)"),
+                }
+            }
             Action::SelectAll => super::edit_ops::select_all(&mut self.doc),
             Action::SelectNone => self.select(Vec::new()),
             Action::SelectInverse => super::edit_ops::select_inverse(&mut self.doc),

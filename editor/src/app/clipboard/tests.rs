@@ -1,0 +1,122 @@
+//! Copy in one project, paste in another (or the same), as the clipboard carries it.
+
+use std::time::Duration;
+
+use pebble_model::command::{AddEntities, AddMaterial};
+use pebble_model::{Material, Scene};
+
+use super::*;
+use crate::app::create::{CreateItem, entity};
+
+/// A project folder of its own (removed at the end) with a document in it.
+struct Project {
+    dir: PathBuf,
+    doc: Document,
+}
+
+impl Drop for Project {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn project(name: &str) -> Project {
+    let dir = std::env::temp_dir().join(format!("pebble-clip-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let doc = Document::new(
+        Scene::new(),
+        dir.join("map.pebble.ron"),
+        Duration::from_secs(600),
+    );
+    Project { dir, doc }
+}
+
+/// A textured box and its crate texture in `p`'s folder, selected.
+fn textured_box(p: &mut Project) {
+    std::fs::create_dir_all(p.dir.join("textures")).expect("folder");
+    std::fs::write(p.dir.join("textures/crate.png"), b"not really a png").expect("texture");
+    p.doc
+        .execute(AddMaterial::new(Material {
+            name: "Crate".into(),
+            texture: Some("textures/crate.png".into()),
+            ..Material::default()
+        }))
+        .expect("material");
+    let material = p.doc.scene().materials().map(|(id, _)| id).next();
+    let e = entity(CreateItem::Box, Vec3::new(2.0, 0.0, -1.0), material).expect("a box");
+    p.doc
+        .execute(AddEntities::new("Create", vec![e]))
+        .expect("add");
+}
+
+#[test]
+fn a_copy_pastes_into_another_project_with_its_material_and_texture_as_one_step() {
+    let mut a = project("a");
+    textured_box(&mut a);
+    let text = copy(&a.doc).expect("something to copy");
+    let mut b = project("b");
+    let before = b.doc.history().position();
+    let n = paste(&mut b.doc, &text, Place::AsTheyWere).expect("pastes");
+    assert_eq!(n, 1);
+    assert_eq!(b.doc.history().position(), before + 1, "one step");
+    assert_eq!(b.doc.history().undo_name().as_deref(), Some("Paste"));
+    let scene = b.doc.scene();
+    let pasted = scene.entities().next().expect("the box");
+    assert_eq!(pasted.transform.translation, Vec3::new(2.0, 0.0, -1.0));
+    let material = match &pasted.kind {
+        EntityKind::Mesh(m) => m.geometry.faces[0].material,
+        _ => panic!("a mesh"),
+    };
+    assert_eq!(
+        scene
+            .material(material)
+            .and_then(|m| m.texture.clone())
+            .as_deref(),
+        Some("textures/crate.png")
+    );
+    assert!(
+        b.dir.join("textures/crate.png").is_file(),
+        "the texture came along"
+    );
+    b.doc.undo();
+    assert_eq!(b.doc.scene().len(), 0);
+    assert_eq!(
+        b.doc.scene().materials().count(),
+        0,
+        "its material goes too"
+    );
+}
+
+#[test]
+fn a_paste_in_the_same_project_reuses_the_material_and_can_go_under_the_cursor() {
+    let mut a = project("same");
+    textured_box(&mut a);
+    let text = copy(&a.doc).expect("something to copy");
+    let materials = a.doc.scene().materials().count();
+    paste(&mut a.doc, &text, Place::At(Vec3::new(10.0, 0.0, 10.0))).expect("pastes");
+    assert_eq!(a.doc.scene().len(), 2);
+    assert_eq!(
+        a.doc.scene().materials().count(),
+        materials,
+        "the same material"
+    );
+    let copy_at = a
+        .doc
+        .scene()
+        .entities()
+        .last()
+        .expect("the copy")
+        .transform
+        .translation;
+    assert_eq!(copy_at, Vec3::new(10.0, 0.0, 10.0));
+}
+
+#[test]
+fn text_that_is_not_pebble_s_is_refused_clearly() {
+    let mut a = project("refuse");
+    let e = paste(&mut a.doc, "hello", Place::AsTheyWere).expect_err("refused");
+    assert!(e.contains("no Pebble entities"), "{e}");
+    assert_eq!(a.doc.history().position(), 0, "nothing changed");
+    assert!(copy(&a.doc).is_none(), "nothing selected, nothing copied");
+}

@@ -1,0 +1,112 @@
+//! Paste: entities and the materials they use, from elsewhere (another project,
+//! another window), added as one step. A material equal to one the scene has is
+//! that one; the others are added, and the entities' faces follow them.
+
+use std::any::Any;
+use std::collections::BTreeMap;
+
+use super::{AddEntities, AddMaterial, Command, CommandError};
+use crate::entity::{Entity, EntityKind};
+use crate::id::MaterialId;
+use crate::material::Material;
+use crate::scene::Scene;
+
+#[derive(Debug)]
+pub struct Paste {
+    materials: Vec<(MaterialId, Material)>,
+    entities: Vec<Entity>,
+    /// After the first apply: the materials added, then the entities.
+    added: Option<(Vec<AddMaterial>, AddEntities)>,
+}
+
+impl Paste {
+    /// `entities` (parents first, ids local to the batch) whose faces use
+    /// `materials` (by the ids they had where they were copied).
+    pub fn new(materials: Vec<(MaterialId, Material)>, entities: Vec<Entity>) -> Self {
+        Self {
+            materials,
+            entities,
+            added: None,
+        }
+    }
+
+    /// The pasted entities' ids, after the first apply.
+    pub fn created(&self) -> Vec<crate::id::EntityId> {
+        self.added
+            .as_ref()
+            .map_or_else(Vec::new, |(_, e)| e.created())
+    }
+}
+
+impl Command for Paste {
+    fn name(&self) -> String {
+        "Paste".into()
+    }
+
+    fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
+        if self.added.is_none() {
+            let mut map: BTreeMap<MaterialId, MaterialId> = BTreeMap::new();
+            let mut adds = Vec::new();
+            for (old, m) in &self.materials {
+                match scene.materials().find(|(_, have)| *have == m) {
+                    Some((id, _)) => {
+                        map.insert(*old, id);
+                    }
+                    None => adds.push((*old, AddMaterial::new(m.clone()))),
+                }
+            }
+            let mut applied = Vec::new();
+            for (old, mut add) in adds {
+                add.apply(scene)?;
+                if let Some(id) = add.created() {
+                    map.insert(old, id);
+                }
+                applied.push(add);
+            }
+            let entities = self
+                .entities
+                .iter()
+                .cloned()
+                .map(|mut e| {
+                    if let EntityKind::Mesh(m) = &mut e.kind {
+                        for f in &mut m.geometry.faces {
+                            if let Some(id) = map.get(&f.material) {
+                                f.material = *id;
+                            }
+                        }
+                    }
+                    e
+                })
+                .collect();
+            let mut add = AddEntities::new("Paste", entities);
+            if let Err(e) = add.apply(scene) {
+                for m in applied.iter_mut().rev() {
+                    m.revert(scene);
+                }
+                return Err(e);
+            }
+            self.added = Some((applied, add));
+            return Ok(());
+        }
+        let Some((materials, entities)) = &mut self.added else {
+            return Ok(());
+        };
+        for m in materials.iter_mut() {
+            m.apply(scene)?;
+        }
+        entities.apply(scene)
+    }
+
+    fn revert(&mut self, scene: &mut Scene) {
+        if let Some((materials, entities)) = &mut self.added {
+            entities.revert(scene);
+            for m in materials.iter_mut().rev() {
+                m.revert(scene);
+            }
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
