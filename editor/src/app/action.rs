@@ -6,6 +6,7 @@
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
 use super::create::CreateItem;
+use super::edit_ops::{Axis, Edge};
 use super::panels::Pane;
 use super::viewport::overlay::Layer;
 
@@ -42,6 +43,10 @@ pub enum Action {
     Ungroup,
     DropToFloor,
     TurnQuarter,
+    /// Lines the selection's bounds up on an axis.
+    Align(Axis, Edge),
+    /// Spaces the selection's middles evenly along an axis.
+    Distribute(Axis),
     /// Moves the selection one grid step: left, right, away, nearer (the world
     /// axes nearest the view's), up, down.
     NudgeLeft,
@@ -113,6 +118,18 @@ pub const ALL: &[Action] = &[
     Action::Ungroup,
     Action::DropToFloor,
     Action::TurnQuarter,
+    Action::Align(Axis::X, Edge::Min),
+    Action::Align(Axis::X, Edge::Centre),
+    Action::Align(Axis::X, Edge::Max),
+    Action::Align(Axis::Y, Edge::Min),
+    Action::Align(Axis::Y, Edge::Centre),
+    Action::Align(Axis::Y, Edge::Max),
+    Action::Align(Axis::Z, Edge::Min),
+    Action::Align(Axis::Z, Edge::Centre),
+    Action::Align(Axis::Z, Edge::Max),
+    Action::Distribute(Axis::X),
+    Action::Distribute(Axis::Y),
+    Action::Distribute(Axis::Z),
     Action::NudgeLeft,
     Action::NudgeRight,
     Action::NudgeAway,
@@ -240,6 +257,22 @@ impl Action {
             Self::Ungroup => "Ungroup",
             Self::DropToFloor => "Drop to the floor",
             Self::TurnQuarter => "Turn 90° about Y",
+            Self::Align(axis, edge) => match (axis, edge) {
+                (Axis::X, Edge::Min) => "Align left (X min)",
+                (Axis::X, Edge::Centre) => "Align centres on X",
+                (Axis::X, Edge::Max) => "Align right (X max)",
+                (Axis::Y, Edge::Min) => "Align bottoms (Y min)",
+                (Axis::Y, Edge::Centre) => "Align centres on Y",
+                (Axis::Y, Edge::Max) => "Align tops (Y max)",
+                (Axis::Z, Edge::Min) => "Align backs (Z min)",
+                (Axis::Z, Edge::Centre) => "Align centres on Z",
+                (Axis::Z, Edge::Max) => "Align fronts (Z max)",
+            },
+            Self::Distribute(axis) => match axis {
+                Axis::X => "Distribute along X",
+                Axis::Y => "Distribute along Y",
+                Axis::Z => "Distribute along Z",
+            },
             Self::NudgeLeft => "Nudge left",
             Self::NudgeRight => "Nudge right",
             Self::NudgeAway => "Nudge away",
@@ -325,6 +358,8 @@ impl Action {
             | Self::Cut
             | Self::Paste
             | Self::PasteUnderCursor
+            | Self::Align(..)
+            | Self::Distribute(_)
             | Self::Import
             | Self::Preferences
             | Self::Quit

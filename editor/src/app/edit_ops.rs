@@ -260,6 +260,130 @@ pub fn drop_to_floor(doc: &mut Document) -> Result<(), Refusal> {
     run(doc, SetTransforms::new("Drop to floor", steps))
 }
 
+/// A world axis, for aligning and distributing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Axis {
+    X,
+    Y,
+    Z,
+}
+
+impl Axis {
+    pub const ALL: [Axis; 3] = [Axis::X, Axis::Y, Axis::Z];
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    fn unit(self) -> Vec3 {
+        Vec3::AXES[self.index()]
+    }
+}
+
+/// Which side of the bounds lines up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Edge {
+    Min,
+    Centre,
+    Max,
+}
+
+impl Edge {
+    pub const ALL: [Edge; 3] = [Edge::Min, Edge::Centre, Edge::Max];
+}
+
+/// The moved entities with their world bounds (entities without bounds: their
+/// place).
+fn bounded(doc: &Document) -> Vec<(EntityId, pebble_model::Aabb)> {
+    let scene = doc.scene();
+    doc.moved_entities()
+        .into_iter()
+        .map(|id| {
+            let b = scene.world_aabb(id).unwrap_or_else(|| {
+                let p: Vec3 = scene.world_transform(id).translation.into();
+                pebble_model::Aabb { min: p, max: p }
+            });
+            (id, b)
+        })
+        .collect()
+}
+
+/// Moves each of `moves` (entity, world offset) as one step named `name`.
+fn move_each(doc: &mut Document, moves: &[(EntityId, Vec3)], name: &str) -> Result<(), Refusal> {
+    let placements = doc.moved_placements();
+    let changed: Vec<(EntityId, Transform)> = placements
+        .into_iter()
+        .filter_map(|(id, local, world, parent)| {
+            let by = moves.iter().find(|(m, _)| *m == id)?.1;
+            let target = pebble_model::glam::Affine3A::from_translation(by) * world;
+            let new_local = Transform::from_affine(parent.inverse() * target);
+            Some((
+                id,
+                Transform {
+                    translation: new_local.translation,
+                    ..local
+                },
+            ))
+        })
+        .collect();
+    run(doc, SetTransforms::new(name, changed))
+}
+
+/// Edit › Arrange › Align: the selection's bounds lined up on `axis` at the
+/// lowest `Min`, the middle of them all (`Centre`) or the highest `Max`.
+pub fn align(doc: &mut Document, axis: Axis, edge: Edge) -> Result<(), Refusal> {
+    let items = bounded(doc);
+    if items.len() < 2 {
+        return Err("select two or more to align".into());
+    }
+    let k = axis.index();
+    let lo = items
+        .iter()
+        .map(|(_, b)| b.min[k])
+        .fold(f32::INFINITY, f32::min);
+    let hi = items
+        .iter()
+        .map(|(_, b)| b.max[k])
+        .fold(f32::NEG_INFINITY, f32::max);
+    let target = match edge {
+        Edge::Min => lo,
+        Edge::Centre => (lo + hi) * 0.5,
+        Edge::Max => hi,
+    };
+    let moves: Vec<(EntityId, Vec3)> = items
+        .iter()
+        .map(|(id, b)| {
+            let at = match edge {
+                Edge::Min => b.min[k],
+                Edge::Centre => (b.min[k] + b.max[k]) * 0.5,
+                Edge::Max => b.max[k],
+            };
+            (*id, axis.unit() * (target - at))
+        })
+        .collect();
+    move_each(doc, &moves, "Align")
+}
+
+/// Edit › Arrange › Distribute: the selection's middles evenly spaced along
+/// `axis`, the first and the last staying where they are.
+pub fn distribute(doc: &mut Document, axis: Axis) -> Result<(), Refusal> {
+    let mut items = bounded(doc);
+    if items.len() < 3 {
+        return Err("select three or more to distribute".into());
+    }
+    let k = axis.index();
+    let centre = |b: &pebble_model::Aabb| (b.min[k] + b.max[k]) * 0.5;
+    items.sort_by(|a, b| centre(&a.1).total_cmp(&centre(&b.1)));
+    let (first, last) = (centre(&items[0].1), centre(&items[items.len() - 1].1));
+    let step = (last - first) / (items.len() - 1) as f32;
+    let moves: Vec<(EntityId, Vec3)> = items
+        .iter()
+        .enumerate()
+        .map(|(n, (id, b))| (*id, axis.unit() * (first + step * n as f32 - centre(b))))
+        .collect();
+    move_each(doc, &moves, "Distribute")
+}
+
 /// Ctrl+A: every pickable entity.
 pub fn select_all(doc: &mut Document) {
     let scene = doc.scene();

@@ -148,6 +148,18 @@ impl PebbleApp {
             self.action_button(ui, action, some);
         }
         ui.separator();
+        ui.menu_button("Arrange", |ui| {
+            use super::edit_ops::{Axis, Edge};
+            for axis in Axis::ALL {
+                for edge in Edge::ALL {
+                    self.action_button(ui, Action::Align(axis, edge), some);
+                }
+            }
+            ui.separator();
+            for axis in Axis::ALL {
+                self.action_button(ui, Action::Distribute(axis), some);
+            }
+        });
         ui.menu_button("Nudge by the grid step", |ui| {
             for action in [
                 Action::NudgeLeft,

@@ -76,6 +76,8 @@ impl PebbleApp {
             Action::Ungroup => self.edit(super::edit_ops::ungroup),
             Action::DropToFloor => self.edit(super::edit_ops::drop_to_floor),
             Action::TurnQuarter => self.edit(super::edit_ops::turn_quarter),
+            Action::Align(axis, edge) => self.edit(|d| super::edit_ops::align(d, axis, edge)),
+            Action::Distribute(axis) => self.edit(|d| super::edit_ops::distribute(d, axis)),
             Action::NudgeLeft
             | Action::NudgeRight
             | Action::NudgeAway

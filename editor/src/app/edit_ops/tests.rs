@@ -149,3 +149,56 @@ fn selections_are_not_steps() {
     assert_eq!(steps(&doc), before);
     assert!(!doc.is_dirty() || before > 0);
 }
+
+#[test]
+fn align_and_distribute_line_up_the_bounds_as_one_step() {
+    let (mut doc, [_, crate_, spawn]) = document();
+    doc.execute(AddMaterial::new(Default::default()))
+        .expect("material");
+    let material = doc.scene().materials().map(|(id, _)| id).next();
+    let far = entity(CreateItem::Box, Vec3::new(7.0, 0.0, 4.0), material).expect("a box");
+    doc.execute(AddEntities::new("Create", vec![far]).without_selecting())
+        .expect("add");
+    let far = *doc
+        .scene()
+        .entities()
+        .map(|e| e.id)
+        .collect::<Vec<_>>()
+        .last()
+        .expect("id");
+    doc.select(vec![crate_, spawn, far]).expect("select");
+    let before = doc.history().position();
+    let bounds = |doc: &Document, id| {
+        doc.scene().world_aabb(id).map_or_else(
+            || Vec3::from(doc.scene().world_transform(id).translation),
+            |b| b.min,
+        )
+    };
+    align(&mut doc, Axis::X, Edge::Min).expect("aligns");
+    assert_eq!(doc.history().position(), before + 1, "one step");
+    let xs: Vec<f32> = [crate_, spawn, far]
+        .iter()
+        .map(|id| bounds(&doc, *id).x)
+        .collect();
+    assert!(xs.iter().all(|x| (x - xs[0]).abs() < 1e-4), "{xs:?}");
+    distribute(&mut doc, Axis::Z).expect("distributes");
+    let centre_z = |id| {
+        doc.scene()
+            .world_aabb(id)
+            .map_or(doc.scene().world_transform(id).translation.z, |b| {
+                b.center().z
+            })
+    };
+    let mut zs: Vec<f32> = [crate_, spawn, far]
+        .iter()
+        .map(|id| centre_z(*id))
+        .collect();
+    zs.sort_by(f32::total_cmp);
+    assert!(
+        ((zs[1] - zs[0]) - (zs[2] - zs[1])).abs() < 1e-4,
+        "evenly: {zs:?}"
+    );
+    doc.select(vec![crate_]).expect("select one");
+    assert!(align(&mut doc, Axis::Y, Edge::Max).is_err(), "two or more");
+    assert!(distribute(&mut doc, Axis::Y).is_err(), "three or more");
+}
