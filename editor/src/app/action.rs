@@ -176,6 +176,20 @@ pub const ALL: &[Action] = &[
     Action::About,
 ];
 
+/// The operations on the selection, in the order the Edit menu and an outliner
+/// row's right-click menu list them.
+pub const ON_SELECTION: [Action; 9] = [
+    Action::Delete,
+    Action::Duplicate,
+    Action::Group,
+    Action::Ungroup,
+    Action::HideSelected,
+    Action::Isolate,
+    Action::DropToFloor,
+    Action::TurnQuarter,
+    Action::FrameSelection,
+];
+
 /// The actions with a shortcut, in the order keys are matched: a shortcut with
 /// more modifiers comes before the one it contains (Ctrl+Shift+S before Ctrl+S),
 /// since egui lets a pattern without Shift match with Shift held.

@@ -136,27 +136,34 @@ pub fn isolate(doc: &mut Document) -> Result<(), Refusal> {
     set_visible(doc, &others, false, "Isolate")
 }
 
+/// An entity's local transform moved by `by` (world metres), from its placement
+/// (local, world and parent's world transforms); rotation and scale untouched.
+fn moved_by(
+    (local, world, parent): (
+        Transform,
+        pebble_model::glam::Affine3A,
+        pebble_model::glam::Affine3A,
+    ),
+    by: Vec3,
+) -> Transform {
+    let target = pebble_model::glam::Affine3A::from_translation(by) * world;
+    Transform {
+        translation: Transform::from_affine(parent.inverse() * target).translation,
+        ..local
+    }
+}
+
 /// The selection moved by `by` (world metres), one step named `name`.
 fn move_selection(doc: &mut Document, by: Vec3, name: &str) -> Result<(), Refusal> {
-    let moved: Vec<(EntityId, Transform)> = doc
-        .moved_placements()
+    let moves: Vec<(EntityId, Vec3)> = doc
+        .moved_entities()
         .into_iter()
-        .map(|(id, local, world, parent)| {
-            let target = pebble_model::glam::Affine3A::from_translation(by) * world;
-            let new_local = Transform::from_affine(parent.inverse() * target);
-            (
-                id,
-                Transform {
-                    translation: new_local.translation,
-                    ..local
-                },
-            )
-        })
+        .map(|id| (id, by))
         .collect();
-    if moved.is_empty() {
+    if moves.is_empty() {
         return Err("nothing selected".into());
     }
-    run(doc, SetTransforms::new(name, moved))
+    move_each(doc, &moves, name)
 }
 
 /// Arrow keys: the selection one grid `step` along a world axis.
@@ -243,15 +250,9 @@ pub fn drop_to_floor(doc: &mut Document) -> Result<(), Refusal> {
         let Some(floor) = floor_below(scene, centre, &moved) else {
             continue;
         };
-        let by = Vec3::Y * (floor - bottom);
-        let target = pebble_model::glam::Affine3A::from_translation(by) * world;
-        let new_local = Transform::from_affine(parent.inverse() * target);
         steps.push((
             id,
-            Transform {
-                translation: new_local.translation,
-                ..local
-            },
+            moved_by((local, world, parent), Vec3::Y * (floor - bottom)),
         ));
     }
     if steps.is_empty() {
@@ -315,15 +316,7 @@ fn move_each(doc: &mut Document, moves: &[(EntityId, Vec3)], name: &str) -> Resu
         .into_iter()
         .filter_map(|(id, local, world, parent)| {
             let by = moves.iter().find(|(m, _)| *m == id)?.1;
-            let target = pebble_model::glam::Affine3A::from_translation(by) * world;
-            let new_local = Transform::from_affine(parent.inverse() * target);
-            Some((
-                id,
-                Transform {
-                    translation: new_local.translation,
-                    ..local
-                },
-            ))
+            Some((id, moved_by((local, world, parent), by)))
         })
         .collect();
     run(doc, SetTransforms::new(name, changed))

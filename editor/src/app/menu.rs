@@ -10,19 +10,6 @@ use super::panels::Pane;
 use super::viewport::gizmo;
 use super::{PebbleApp, create, navigation};
 
-/// The Edit menu's operations on the selection, in the order it lists them.
-const EDIT_ON_SELECTION: [Action; 9] = [
-    Action::Delete,
-    Action::Duplicate,
-    Action::Group,
-    Action::Ungroup,
-    Action::HideSelected,
-    Action::Isolate,
-    Action::DropToFloor,
-    Action::TurnQuarter,
-    Action::FrameSelection,
-];
-
 impl PebbleApp {
     /// A menu entry for `action`, carried out when clicked.
     fn action_button(&mut self, ui: &mut egui::Ui, action: Action, enabled: bool) {
@@ -129,7 +116,7 @@ impl PebbleApp {
         }
         ui.separator();
         let some = !self.doc.scene().selection().is_empty();
-        for action in EDIT_ON_SELECTION {
+        for action in super::action::ON_SELECTION {
             self.action_button(ui, action, some);
         }
         ui.separator();

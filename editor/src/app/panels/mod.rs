@@ -14,18 +14,6 @@ use pebble_model::{Command, EditKey, EntityId};
 
 use super::action::Action;
 
-/// What a right-click on an entity offers (the outliner's context menu).
-pub const SELECTION_ACTIONS: [Action; 8] = [
-    Action::Delete,
-    Action::Duplicate,
-    Action::Group,
-    Action::Ungroup,
-    Action::HideSelected,
-    Action::Isolate,
-    Action::DropToFloor,
-    Action::FrameSelection,
-];
-
 /// What a panel asks the app to do.
 pub enum Intent {
     /// A command, one undo step.
