@@ -328,3 +328,60 @@ fn broken_accessors_are_named_errors() {
     let err = import(&path, &dir).expect_err("not json");
     assert!(err.contains("not a valid glTF"), "{err}");
 }
+
+/// Exporters that apply transforms leave collider nodes at the origin with the
+/// placement in the positions, often under a turned and scaled parent: the
+/// collider must be where its vertices are, whatever the name's case, and never
+/// drawn.
+#[test]
+fn colliders_stand_where_their_vertices_are_under_turned_parents() {
+    let dir = scratch("colliders");
+    let mut doc = document(
+        json!(data_uri("application/octet-stream", &buffer())),
+        &data_uri("image/png", &png_2x2()),
+    );
+    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    let quarter = [0.0, std::f32::consts::FRAC_1_SQRT_2, 0.0, std::f32::consts::FRAC_1_SQRT_2];
+    doc["scenes"] = json!([{ "nodes": [0] }]);
+    doc["nodes"] = json!([
+        { "name": "Yard", "translation": [10.0, 0.0, 0.0], "rotation": quarter, "scale": [2.0, 2.0, 2.0], "children": [1, 2, 3] },
+        { "name": "collider_box_crate", "mesh": 0 },
+        { "name": "COLLIDER_ramp_slope", "mesh": 0, "translation": [0.0, 1.0, 0.0] },
+        { "name": "Trigger_gate", "mesh": 0 }
+    ]);
+    let path = dir.join("yard.gltf");
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    let (scene, _) = import(&path, &dir).expect("imports");
+    // The quad spans x 0..1, y 0..1 at z = 0; turned a quarter about Y, doubled
+    // and moved 10 m along X it spans x = 10, y 0..2, z −2..0 in the world.
+    let near = |a: Vec3, b: Vec3| (a - b).abs().max_element() < 1e-4;
+    for (name, lift) in [
+        ("collider_box_crate", 0.0),
+        ("COLLIDER_ramp_slope", 2.0),
+        ("Trigger_gate", 0.0),
+    ] {
+        let e = named(&scene, name);
+        let bounds = scene.world_aabb(e.id).expect("bounds");
+        assert!(
+            near(bounds.min, Vec3::new(10.0, lift, -2.0))
+                && near(bounds.max, Vec3::new(10.0, 2.0 + lift, 0.0)),
+            "{name}: {bounds:?}"
+        );
+        // The origin is the middle of the base, as for primitives.
+        let origin: Vec3 = scene.world_transform(e.id).translation.into();
+        assert!(near(origin, Vec3::new(10.0, lift, -1.0)), "{name}: {origin}");
+    }
+    assert!(matches!(
+        named(&scene, "collider_box_crate").kind,
+        EntityKind::Collider(Collider::Box { .. })
+    ));
+    assert!(matches!(
+        named(&scene, "COLLIDER_ramp_slope").kind,
+        EntityKind::Collider(Collider::Ramp { .. })
+    ));
+    assert_eq!(
+        scene.entities_of(Kind::Mesh).count(),
+        0,
+        "a collider is never drawn"
+    );
+}

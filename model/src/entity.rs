@@ -314,7 +314,21 @@ impl Default for PlayerSpawn {
     }
 }
 
-/// A box volume (centred on the entity) that fires an event.
+/// The local box a volume of `size` fills: box and ramp colliders and triggers
+/// stand on their origin as the primitives do, centred in X and Z, from y = 0 up
+/// to the height. One convention for everything with a size means an object and
+/// the collider fitted to it share their origin, and the gizmo sits at the base
+/// of both.
+pub fn volume_aabb(size: Vec3) -> crate::math::Aabb {
+    let half = size * 0.5;
+    crate::math::Aabb {
+        min: Vec3::new(-half.x, 0.0, -half.z),
+        max: Vec3::new(half.x, size.y, half.z),
+    }
+}
+
+/// A box volume (standing on the entity's origin, [`volume_aabb`]) that fires an
+/// event.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Trigger {
     pub size: Vec3,
@@ -327,11 +341,12 @@ pub struct Trigger {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Collider {
-    /// A box of this size centred on the entity.
+    /// A box of this size standing on the entity's origin ([`volume_aabb`]).
     Box { size: Vec3 },
     /// The triangles of a mesh entity.
     TriMesh { mesh: EntityId },
-    /// A smooth stair wedge of this size (rising toward −Z like the wedge primitive).
+    /// A smooth stair wedge of this size standing on the entity's origin, rising
+    /// toward −Z like the wedge primitive.
     Ramp { size: Vec3 },
 }
 

@@ -17,7 +17,14 @@ use crate::id::IdAllocator;
 use crate::scene::{Scene, SceneData};
 
 /// The project format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+///
+/// - 1: the first.
+/// - 2: box and ramp colliders and triggers stand on their origin (as primitives
+///   do) instead of being centred on it; a version-1 file is moved on load, so
+///   every volume stays where it was in the world.
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest project format this build reads (and brings up to date).
+pub const OLDEST_VERSION: u32 = 1;
 /// Marks a RON file as a Pebble project.
 pub const FORMAT_NAME: &str = "pebble-project";
 pub const EXTENSION: &str = "pebble.ron";
@@ -71,7 +78,7 @@ pub enum ProjectError {
     NotAProject { path: PathBuf },
     #[error("{} was written by a newer Pebble (project format {found}; this version reads up to {FORMAT_VERSION}); update Pebble to open it", path.display())]
     Newer { path: PathBuf, found: u32 },
-    #[error("{} uses project format {found}, which this Pebble no longer reads (it reads {FORMAT_VERSION}); open and re-save it with Pebble 0.1", path.display())]
+    #[error("{} uses project format {found}, which this Pebble no longer reads (it reads {OLDEST_VERSION} to {FORMAT_VERSION}); open and re-save it with Pebble 0.1", path.display())]
     Older { path: PathBuf, found: u32 },
     #[error("{}: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
@@ -107,7 +114,7 @@ pub fn from_ron(text: &str, path: &Path) -> Result<Scene, ProjectError> {
             });
         }
         match version {
-            FORMAT_VERSION => Ok(()),
+            OLDEST_VERSION..=FORMAT_VERSION => Ok(()),
             found if found > FORMAT_VERSION => Err(ProjectError::Newer {
                 path: path.to_owned(),
                 found,
@@ -130,11 +137,31 @@ pub fn from_ron(text: &str, path: &Path) -> Result<Scene, ProjectError> {
         }
     };
     check_header(&file.format, file.version)?;
+    let mut file = file;
+    if file.version < 2 {
+        stand_volumes_on_their_origin(&mut file.scene);
+    }
     check(&file.scene).map_err(|message| ProjectError::Invalid {
         path: path.to_owned(),
         message,
     })?;
     Ok(Scene::from_data(file.scene, file.ids))
+}
+
+/// Version 1 centred volumes on their entity; version 2 stands them on it. The
+/// entity moves down by half the height along its own up axis (rotation and
+/// scale included), so the volume stays in place.
+fn stand_volumes_on_their_origin(data: &mut SceneData) {
+    use crate::entity::Collider;
+    for e in data.entities.values_mut() {
+        let height = match &e.kind {
+            EntityKind::Trigger(t) => t.size.y,
+            EntityKind::Collider(Collider::Box { size } | Collider::Ramp { size }) => size.y,
+            _ => continue,
+        };
+        let t = &mut e.transform;
+        t.translation -= t.rotation * (t.scale * glam::Vec3::new(0.0, height * 0.5, 0.0));
+    }
 }
 
 /// References inside the data must hold, or commands would fail in strange ways.

@@ -327,10 +327,10 @@ impl Scene {
         match &e.kind {
             EntityKind::Mesh(m) => m.geometry.aabb(),
             EntityKind::Walkable(g) => g.aabb(),
-            EntityKind::Trigger(t) => half(t.size),
+            EntityKind::Trigger(t) => Some(crate::entity::volume_aabb(t.size)),
             EntityKind::Collider(
                 crate::entity::Collider::Box { size } | crate::entity::Collider::Ramp { size },
-            ) => half(*size),
+            ) => Some(crate::entity::volume_aabb(*size)),
             EntityKind::Collider(crate::entity::Collider::TriMesh { mesh }) => {
                 let m = self.entity(*mesh)?;
                 let world = self.world_transform(*mesh);

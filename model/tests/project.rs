@@ -32,7 +32,7 @@ fn save_then_load_round_trips_and_keeps_id_counters() {
     );
     let text = std::fs::read_to_string(&path).expect("text");
     assert!(
-        text.contains("format: \"pebble-project\"") && text.contains("version: 1"),
+        text.contains("format: \"pebble-project\"") && text.contains(&format!("version: {}", project::FORMAT_VERSION)),
         "{}",
         &text[..200]
     );
@@ -46,14 +46,15 @@ fn load_text(text: &str) -> ProjectError {
 fn versions_and_foreign_files_get_clear_messages() {
     let (scene, _, _, _) = small_scene();
     let text = project::to_ron(&scene).expect("ron");
-    let newer = text.replacen("version: 1", "version: 7", 1);
+    let current = format!("version: {}", project::FORMAT_VERSION);
+    let newer = text.replacen(&current, "version: 7", 1);
     let err = load_text(&newer);
     assert!(matches!(err, ProjectError::Newer { found: 7, .. }));
     assert!(
         err.to_string().contains("format 7") && err.to_string().contains("update Pebble"),
         "{err}"
     );
-    let older = text.replacen("version: 1", "version: 0", 1);
+    let older = text.replacen(&current, "version: 0", 1);
     assert!(matches!(
         load_text(&older),
         ProjectError::Older { found: 0, .. }
@@ -176,4 +177,74 @@ fn a_dirty_scene_is_autosaved_and_reported_on_the_next_open() {
     project::save(&path, &scene).expect("saves");
     autosave.saved(&path, t0 + Duration::from_secs(71));
     assert!(project::find_recovery(&path).is_none());
+}
+
+/// Format 1 centred volumes on their entity; format 2 stands them on it. A
+/// version-1 file opens with every volume where it was in the world.
+#[test]
+fn a_version_1_project_keeps_its_volumes_in_place() {
+    use pebble_model::command::AddEntities;
+    use pebble_model::entity::{Collider, EntityKind, Trigger};
+    use pebble_model::glam::{Quat, Vec3};
+    use pebble_model::{Aabb, Entity, History, Scene, Transform};
+
+    let placed = Transform {
+        translation: Vec3::new(3.0, 2.0, -1.0),
+        rotation: Quat::from_rotation_z(0.5),
+        scale: Vec3::new(1.0, 2.0, 1.0),
+    };
+    let size = Vec3::new(2.0, 1.0, 4.0);
+    let mut scene = Scene::new();
+    History::default()
+        .execute(
+            &mut scene,
+            AddEntities::new(
+                "volumes",
+                vec![
+                    Entity::new("Crate", EntityKind::Collider(Collider::Box { size }))
+                        .with_transform(placed),
+                    Entity::new(
+                        "Gate",
+                        EntityKind::Trigger(Trigger {
+                            size,
+                            event: "gate".into(),
+                            dialogue_id: None,
+                            oneshot: false,
+                            properties: "{}".into(),
+                        }),
+                    )
+                    .with_transform(placed),
+                ],
+            ),
+        )
+        .expect("adds");
+    let current = format!("version: {}", project::FORMAT_VERSION);
+    let text = project::to_ron(&scene)
+        .expect("ron")
+        .replacen(&current, "version: 1", 1);
+    let loaded = project::from_ron(&text, Path::new("old.pebble.ron")).expect("reads format 1");
+    // Where format 1 put them: the box centred on the entity.
+    let centred = Aabb::from_points(
+        Aabb {
+            min: -size * 0.5,
+            max: size * 0.5,
+        }
+        .corners()
+        .map(|c| placed.to_affine().transform_point3(c)),
+    )
+    .expect("bounds");
+    for e in loaded.entities() {
+        let b = loaded.world_aabb(e.id).expect("bounds");
+        assert!(
+            (b.min - centred.min).abs().max_element() < 1e-4
+                && (b.max - centred.max).abs().max_element() < 1e-4,
+            "{}: {b:?} against {centred:?}",
+            e.name
+        );
+    }
+    // Saved again it is format 2 and reads back unchanged.
+    let again = project::to_ron(&loaded).expect("ron");
+    assert!(again.contains(&current));
+    let reread = project::from_ron(&again, Path::new("new.pebble.ron")).expect("reads");
+    assert_eq!(reread.data().entities, loaded.data().entities);
 }

@@ -4,7 +4,7 @@
 //! never write depth; the renderer draws them after the scene. Selection and hover
 //! tints are per entity ([`crate::RenderOptions::selected`]).
 
-use pebble_model::entity::{Collider, EntityKind, Light};
+use pebble_model::entity::{Collider, EntityKind, Light, volume_aabb};
 use pebble_model::glam::{Affine3A, Vec3};
 use pebble_model::{EntityId, Scene};
 
@@ -279,19 +279,20 @@ impl Overlay {
         let at: Vec3 = world.translation.into();
         match &e.kind {
             EntityKind::Collider(Collider::Box { size }) if options.colliders => {
-                self.boxed(&world, -*size * 0.5, *size * 0.5, COLLIDER);
+                let b = volume_aabb(*size);
+                self.boxed(&world, b.min, b.max, COLLIDER);
             }
             EntityKind::Collider(Collider::Ramp { size }) if options.colliders => {
-                // A wedge: full height at −Z, zero at +Z, centred like the box.
-                let h = *size * 0.5;
+                // A wedge: full height at −Z, zero at +Z, standing like the box.
+                let v = volume_aabb(*size);
                 let p = |x: f32, y: f32, z: f32| world.transform_point3(Vec3::new(x, y, z));
                 let (bl, br, fl, fr) = (
-                    p(-h.x, -h.y, h.z),
-                    p(h.x, -h.y, h.z),
-                    p(-h.x, -h.y, -h.z),
-                    p(h.x, -h.y, -h.z),
+                    p(v.min.x, v.min.y, v.max.z),
+                    p(v.max.x, v.min.y, v.max.z),
+                    p(v.min.x, v.min.y, v.min.z),
+                    p(v.max.x, v.min.y, v.min.z),
                 );
-                let (tl, tr) = (p(-h.x, h.y, -h.z), p(h.x, h.y, -h.z));
+                let (tl, tr) = (p(v.min.x, v.max.y, v.min.z), p(v.max.x, v.max.y, v.min.z));
                 for (a, b) in [
                     (bl, br),
                     (fl, fr),
@@ -307,7 +308,8 @@ impl Overlay {
                 }
             }
             EntityKind::Trigger(t) if options.triggers => {
-                self.boxed(&world, -t.size * 0.5, t.size * 0.5, TRIGGER);
+                let b = volume_aabb(t.size);
+                self.boxed(&world, b.min, b.max, TRIGGER);
             }
             EntityKind::PlayerSpawn(s) if options.spawn => {
                 // A post at the eye and an arrow along the yaw.

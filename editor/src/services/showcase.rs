@@ -457,14 +457,14 @@ pub fn scene() -> anyhow::Result<Scene> {
         "campfire_warmth",
         Vec3::new(3.0, 2.0, 3.0),
         false,
-        at(0.0, 1.0, 0.0),
+        at(0.0, 0.0, 0.0),
     ));
     entities.push(trigger(
         "Lookout reached",
         "lookout",
         Vec3::new(4.0, 2.0, 4.0),
         true,
-        at(6.5, 3.0, -7.5),
+        at(6.5, 2.0, -7.5),
     ));
     entities.push(Entity::new(
         "Guard",
@@ -502,7 +502,7 @@ pub fn scene() -> anyhow::Result<Scene> {
         )
         .with_transform(Transform {
             rotation: Quat::from_rotation_y(-std::f32::consts::FRAC_PI_2),
-            ..at(1.5, 1.0, -7.5)
+            ..at(1.5, 0.0, -7.5)
         }),
     );
     entities.push(
@@ -512,7 +512,7 @@ pub fn scene() -> anyhow::Result<Scene> {
                 size: Vec3::new(4.0, 2.0, 4.0),
             }),
         )
-        .with_transform(at(6.5, 1.0, -7.5)),
+        .with_transform(at(6.5, 0.0, -7.5)),
     );
     entities.push(
         Entity::new(

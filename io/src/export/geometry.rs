@@ -375,24 +375,23 @@ pub(crate) fn colliders(run: &mut Run<'_>) -> Result<Vec<PbmCollider>, ExportErr
         let world = scene.world_transform(e.id);
         let (kind, triangles, (lo, hi)) = match &e.kind {
             EntityKind::Collider(Collider::Box { size }) => {
-                let h = *size * 0.5;
-                let corners = pebble_model::Aabb { min: -h, max: h }
+                let corners = pebble_model::entity::volume_aabb(*size)
                     .corners()
                     .map(|c| world.transform_point3(c).to_array());
                 (ColliderKind::Box, Vec::new(), bounds(corners))
             }
             EntityKind::Collider(Collider::Ramp { size }) => {
-                let h = *size * 0.5;
+                let b = pebble_model::entity::volume_aabb(*size);
                 // The slope of a wedge rising toward −Z, two triangles; bounds of the wedge.
                 let p =
                     |x: f32, y: f32, z: f32| world.transform_point3(Vec3::new(x, y, z)).to_array();
                 let (fl, fr, tl, tr) = (
-                    p(-h.x, -h.y, h.z),
-                    p(h.x, -h.y, h.z),
-                    p(-h.x, h.y, -h.z),
-                    p(h.x, h.y, -h.z),
+                    p(b.min.x, b.min.y, b.max.z),
+                    p(b.max.x, b.min.y, b.max.z),
+                    p(b.min.x, b.max.y, b.min.z),
+                    p(b.max.x, b.max.y, b.min.z),
                 );
-                let corners = pebble_model::Aabb { min: -h, max: h }
+                let corners = b
                     .corners()
                     .map(|c| world.transform_point3(c).to_array());
                 (

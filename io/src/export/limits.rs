@@ -361,8 +361,7 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
                 let mut bounds = Bounds::EMPTY;
                 let triangles = match c {
                     Collider::Box { size } | Collider::Ramp { size } => {
-                        let h = *size * 0.5;
-                        for p in (pebble_model::Aabb { min: -h, max: h }).corners() {
+                        for p in pebble_model::entity::volume_aabb(*size).corners() {
                             bounds.add(world.transform_point3(p));
                         }
                         if matches!(c, Collider::Ramp { .. }) {

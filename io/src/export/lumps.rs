@@ -84,8 +84,7 @@ pub(crate) fn build(
         .filter_map(|e| match &e.kind {
             EntityKind::Trigger(t) => {
                 let world = scene.world_transform(e.id);
-                let h = t.size * 0.5;
-                let corners = pebble_model::Aabb { min: -h, max: h }
+                let corners = pebble_model::entity::volume_aabb(t.size)
                     .corners()
                     .map(|c| world.transform_point3(c));
                 let b = pebble_model::Aabb::from_points(corners)?;

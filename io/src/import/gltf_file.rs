@@ -16,7 +16,7 @@ use gltf::mesh::Mode;
 use pebble_model::entity::{
     Collider, Emitter, EntityKind, GeometrySource, Light, MeshEntity, PlayerSpawn, Trigger,
 };
-use pebble_model::glam::{Quat, Vec2, Vec3};
+use pebble_model::glam::{Affine3A, Quat, Vec2, Vec3};
 use pebble_model::material::AlphaMode;
 use pebble_model::mesh::{Face, MeshData};
 use pebble_model::{Entity, EntityId, Material, MaterialId, Transform};
@@ -477,10 +477,13 @@ impl Ctx<'_> {
         Ok(data)
     }
 
+    /// Imports `node` and its children under `parent`, whose `world_from_local`
+    /// is `parent_world`.
     fn node(
         &mut self,
         node: gltf::Node,
         parent: Option<EntityId>,
+        parent_world: Affine3A,
         depth: usize,
     ) -> Result<(), ImportError> {
         if depth > 256 {
@@ -511,12 +514,35 @@ impl Ctx<'_> {
             Some(m) => Some(self.mesh_data(m)?),
             None => None,
         };
-        let size = geometry
-            .as_ref()
-            .and_then(MeshData::aabb)
-            .map(|b| b.max - b.min)
-            .unwrap_or(Vec3::ONE);
         let lower = name.to_ascii_lowercase();
+        let is_collider = lower.starts_with("collider_");
+        let is_trigger = name.starts_with("Trigger_");
+        // A box or ramp collider, or a trigger, is the world-space box around its
+        // vertices: exporters that apply transforms leave the node at the origin
+        // and the placement in the positions. It stands on the middle of its base.
+        let world = parent_world * transform.to_affine();
+        let node_transform = transform;
+        let mut transform = transform;
+        let mut size = Vec3::ONE;
+        if is_collider || is_trigger {
+            let bounds = geometry.as_ref().and_then(|g| {
+                pebble_model::Aabb::from_points(g.positions.iter().map(|p| world.transform_point3(*p)))
+            });
+            let (lo, hi) = match bounds {
+                Some(b) => (b.min, b.max),
+                None => {
+                    let at = world.transform_point3(Vec3::ZERO);
+                    (at - Vec3::new(0.5, 0.0, 0.5), at + Vec3::new(0.5, 1.0, 0.5))
+                }
+            };
+            size = hi - lo;
+            let base = Vec3::new((lo.x + hi.x) * 0.5, lo.y, (lo.z + hi.z) * 0.5);
+            let local = parent_world.inverse() * Affine3A::from_translation(base);
+            let placed = Transform::from_affine(local);
+            if placed.translation.is_finite() && placed.rotation.is_finite() {
+                transform = placed;
+            }
+        }
         let source = |mesh: &str| GeometrySource::Asset {
             path: self
                 .path
@@ -525,7 +551,7 @@ impl Ctx<'_> {
                 .unwrap_or_default(),
             mesh: mesh.to_owned(),
         };
-        let kind = if name.starts_with("Collider_") {
+        let kind = if is_collider {
             if lower.contains("box") || geometry.is_none() {
                 EntityKind::Collider(Collider::Box { size })
             } else if lower.contains("ramp") {
@@ -541,7 +567,7 @@ impl Ctx<'_> {
                     }),
                 );
                 mesh.visible = false;
-                let mesh_id = self.add(mesh.with_transform(transform), parent);
+                let mesh_id = self.add(mesh.with_transform(node_transform), parent);
                 EntityKind::Collider(Collider::TriMesh { mesh: mesh_id })
             }
         } else if name == "PlayerSpawn" || name.starts_with("Spawn") {
@@ -550,7 +576,7 @@ impl Ctx<'_> {
                 yaw: f.x.atan2(-f.z),
                 camera_fov: 65.0,
             })
-        } else if let Some(event) = name.strip_prefix("Trigger_") {
+        } else if let Some(event) = name.strip_prefix("Trigger_").filter(|_| is_trigger) {
             EntityKind::Trigger(Trigger {
                 size,
                 event: event.to_owned(),
@@ -612,7 +638,7 @@ impl Ctx<'_> {
             self.add(Entity::new(name, EntityKind::Light(kind)), Some(id));
         }
         for child in node.children() {
-            self.node(child, Some(id), depth + 1)?;
+            self.node(child, Some(id), world, depth + 1)?;
         }
         Ok(())
     }
@@ -736,7 +762,7 @@ pub fn import(
         // The gltf crate's readers index slices; the checks above make that safe, and
         // a panic that slipped through still becomes an error rather than a crash.
         let result =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.node(node, None, 0)));
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.node(node, None, Affine3A::IDENTITY, 0)));
         match result {
             Ok(r) => r?,
             Err(_) => {

@@ -260,14 +260,14 @@ pub fn import(
                 b.entity(
                     name,
                     EntityKind::Collider(Collider::Box { size: hi - lo }),
-                    (lo + hi) * 0.5,
+                    volume_origin(lo, hi),
                 );
             }
             ColliderKind::Ramp => {
                 b.entity(
                     name,
                     EntityKind::Collider(Collider::Ramp { size: hi - lo }),
-                    (lo + hi) * 0.5,
+                    volume_origin(lo, hi),
                 );
             }
             ColliderKind::TriMesh | ColliderKind::Unknown(_) => {
@@ -393,7 +393,7 @@ pub fn import(
                         .as_str()
                         .map(str::to_owned)
                         .unwrap_or_else(|| format!("Trigger {k}"));
-                    b.entity(&name, EntityKind::Trigger(trigger), (lo + hi) * 0.5);
+                    b.entity(&name, EntityKind::Trigger(trigger), volume_origin(lo, hi));
                 }
                 true
             }
@@ -500,4 +500,11 @@ pub fn import(
         command: ImportCommand::new(name, b.materials, b.entities, Some(settings)),
         report: b.report,
     })
+}
+
+/// Where a volume spanning `lo`..`hi` has its origin: the middle of its base
+/// ([`pebble_model::entity::volume_aabb`]).
+fn volume_origin(lo: Vec3, hi: Vec3) -> Vec3 {
+    let mid = (lo + hi) * 0.5;
+    Vec3::new(mid.x, lo.y, mid.z)
 }
