@@ -341,7 +341,12 @@ fn colliders_stand_where_their_vertices_are_under_turned_parents() {
         &data_uri("image/png", &png_2x2()),
     );
     doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
-    let quarter = [0.0, std::f32::consts::FRAC_1_SQRT_2, 0.0, std::f32::consts::FRAC_1_SQRT_2];
+    let quarter = [
+        0.0,
+        std::f32::consts::FRAC_1_SQRT_2,
+        0.0,
+        std::f32::consts::FRAC_1_SQRT_2,
+    ];
     doc["scenes"] = json!([{ "nodes": [0] }]);
     doc["nodes"] = json!([
         { "name": "Yard", "translation": [10.0, 0.0, 0.0], "rotation": quarter, "scale": [2.0, 2.0, 2.0], "children": [1, 2, 3] },
@@ -369,7 +374,10 @@ fn colliders_stand_where_their_vertices_are_under_turned_parents() {
         );
         // The origin is the middle of the base, as for primitives.
         let origin: Vec3 = scene.world_transform(e.id).translation.into();
-        assert!(near(origin, Vec3::new(10.0, lift, -1.0)), "{name}: {origin}");
+        assert!(
+            near(origin, Vec3::new(10.0, lift, -1.0)),
+            "{name}: {origin}"
+        );
     }
     assert!(matches!(
         named(&scene, "collider_box_crate").kind,

@@ -222,9 +222,12 @@ impl Primitive {
                 run,
             } => {
                 let x = width / 2.0;
+                // Centred on the origin in Z like every primitive: the first step's
+                // front at +Z, the top's back at −Z.
+                let half = steps as f32 * run / 2.0;
                 for i in 0..steps {
                     let top = (i + 1) as f32 * rise;
-                    let front = -(i as f32) * run;
+                    let front = half - i as f32 * run;
                     b.cuboid(
                         Vec3::new(-x, 0.0, front - run),
                         Vec3::new(x, top, front),

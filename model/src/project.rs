@@ -20,8 +20,9 @@ use crate::scene::{Scene, SceneData};
 ///
 /// - 1: the first.
 /// - 2: box and ramp colliders and triggers stand on their origin (as primitives
-///   do) instead of being centred on it; a version-1 file is moved on load, so
-///   every volume stays where it was in the world.
+///   do) instead of being centred on it, and stairs are centred on it in Z like
+///   the other primitives; a version-1 file is moved on load, so everything
+///   stays where it was in the world.
 pub const FORMAT_VERSION: u32 = 2;
 /// The oldest project format this build reads (and brings up to date).
 pub const OLDEST_VERSION: u32 = 1;
@@ -140,6 +141,7 @@ pub fn from_ron(text: &str, path: &Path) -> Result<Scene, ProjectError> {
     let mut file = file;
     if file.version < 2 {
         stand_volumes_on_their_origin(&mut file.scene);
+        centre_stairs(&mut file.scene);
     }
     check(&file.scene).map_err(|message| ProjectError::Invalid {
         path: path.to_owned(),
@@ -161,6 +163,36 @@ fn stand_volumes_on_their_origin(data: &mut SceneData) {
         };
         let t = &mut e.transform;
         t.translation -= t.rotation * (t.scale * glam::Vec3::new(0.0, height * 0.5, 0.0));
+    }
+}
+
+/// Version 1 stairs ran from their origin toward −Z; version 2 centres them.
+/// The entity moves along its own −Z by half the flight, the geometry is
+/// built again from the parameters, and the flight stays in place.
+fn centre_stairs(data: &mut SceneData) {
+    use crate::entity::GeometrySource;
+    use crate::primitive::Primitive;
+    for e in data.entities.values_mut() {
+        let EntityKind::Mesh(mesh) = &mut e.kind else {
+            continue;
+        };
+        let GeometrySource::Primitive(p @ Primitive::Stairs { .. }) = &mesh.source else {
+            continue;
+        };
+        let Primitive::Stairs { steps, run, .. } = *p else {
+            continue;
+        };
+        let Some(material) = mesh.geometry.faces.first().map(|f| f.material) else {
+            continue;
+        };
+        let Ok(geometry) = p.generate(material) else {
+            // Parameters the check refuses: left as they are, for the check to name.
+            continue;
+        };
+        mesh.geometry = geometry;
+        let t = &mut e.transform;
+        let half = steps as f32 * run / 2.0;
+        t.translation += t.rotation * (t.scale * glam::Vec3::new(0.0, 0.0, -half));
     }
 }
 

@@ -134,3 +134,51 @@ fn bad_parameters_are_refused_with_a_reason() {
         .is_err()
     );
 }
+
+/// Every primitive stands on its origin: its base at y = 0 and centred in X and
+/// Z, so that the gizmo, a drop to the floor and a collider fitted to it agree.
+#[test]
+fn every_primitive_stands_on_the_middle_of_its_base() {
+    let all = [
+        Primitive::Box {
+            size: Vec3::new(1.0, 2.0, 3.0),
+        },
+        Primitive::Plane {
+            width: 2.0,
+            depth: 5.0,
+            standoff: 0.0,
+        },
+        Primitive::Wedge {
+            width: 2.0,
+            height: 1.0,
+            depth: 4.0,
+        },
+        Primitive::Stairs {
+            steps: 5,
+            width: 1.0,
+            rise: 0.2,
+            run: 0.3,
+        },
+        Primitive::Cylinder {
+            radius: 0.5,
+            height: 2.0,
+            sides: 12,
+        },
+        Primitive::Arch {
+            width: 2.0,
+            height: 3.0,
+            depth: 0.5,
+            thickness: 0.4,
+            segments: 8,
+        },
+    ];
+    for p in all {
+        let b = p.generate(M).expect("builds").aabb().expect("bounds");
+        let mid = (b.min + b.max) * 0.5;
+        assert!(
+            b.min.y.abs() < 1e-5 && mid.x.abs() < 1e-5 && mid.z.abs() < 1e-5,
+            "{}: {b:?}",
+            p.kind_name()
+        );
+    }
+}

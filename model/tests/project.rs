@@ -32,7 +32,8 @@ fn save_then_load_round_trips_and_keeps_id_counters() {
     );
     let text = std::fs::read_to_string(&path).expect("text");
     assert!(
-        text.contains("format: \"pebble-project\"") && text.contains(&format!("version: {}", project::FORMAT_VERSION)),
+        text.contains("format: \"pebble-project\"")
+            && text.contains(&format!("version: {}", project::FORMAT_VERSION)),
         "{}",
         &text[..200]
     );
@@ -183,10 +184,10 @@ fn a_dirty_scene_is_autosaved_and_reported_on_the_next_open() {
 /// version-1 file opens with every volume where it was in the world.
 #[test]
 fn a_version_1_project_keeps_its_volumes_in_place() {
-    use pebble_model::command::AddEntities;
-    use pebble_model::entity::{Collider, EntityKind, Trigger};
+    use pebble_model::command::{AddEntities, Paste};
+    use pebble_model::entity::{Collider, EntityKind, GeometrySource, MeshEntity, Trigger};
     use pebble_model::glam::{Quat, Vec3};
-    use pebble_model::{Aabb, Entity, History, Scene, Transform};
+    use pebble_model::{Aabb, Entity, EntityId, History, MaterialId, Primitive, Scene, Transform};
 
     let placed = Transform {
         translation: Vec3::new(3.0, 2.0, -1.0),
@@ -218,6 +219,41 @@ fn a_version_1_project_keeps_its_volumes_in_place() {
             ),
         )
         .expect("adds");
+    // Format-1 stairs ran from their origin toward −Z.
+    let stairs = Primitive::Stairs {
+        steps: 4,
+        width: 1.0,
+        rise: 0.25,
+        run: 0.5,
+    };
+    let mut old_geometry = stairs.generate(MaterialId(1)).expect("stairs");
+    for p in &mut old_geometry.positions {
+        p.z -= 1.0;
+    }
+    let mut flight = Entity::new(
+        "Flight",
+        EntityKind::Mesh(MeshEntity {
+            source: GeometrySource::Primitive(stairs),
+            geometry: old_geometry,
+            collidable: true,
+        }),
+    )
+    .with_transform(placed);
+    flight.id = EntityId(0);
+    History::default()
+        .execute(
+            &mut scene,
+            Paste::new(
+                vec![(MaterialId(1), pebble_model::Material::default())],
+                vec![flight],
+            ),
+        )
+        .expect("adds the flight");
+    let flight_before = scene
+        .entities()
+        .find(|e| e.name == "Flight")
+        .and_then(|e| scene.world_aabb(e.id))
+        .expect("bounds");
     let current = format!("version: {}", project::FORMAT_VERSION);
     let text = project::to_ron(&scene)
         .expect("ron")
@@ -235,6 +271,11 @@ fn a_version_1_project_keeps_its_volumes_in_place() {
     .expect("bounds");
     for e in loaded.entities() {
         let b = loaded.world_aabb(e.id).expect("bounds");
+        let centred = if e.name == "Flight" {
+            flight_before
+        } else {
+            centred
+        };
         assert!(
             (b.min - centred.min).abs().max_element() < 1e-4
                 && (b.max - centred.max).abs().max_element() < 1e-4,

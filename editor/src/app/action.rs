@@ -6,7 +6,7 @@
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
 use super::create::CreateItem;
-use super::edit_ops::{Axis, Edge};
+use super::edit_ops::{Axis, ColliderFit, Edge};
 use super::panels::Pane;
 use super::viewport::overlay::Layer;
 
@@ -47,6 +47,8 @@ pub enum Action {
     Align(Axis, Edge),
     /// Spaces the selection's middles evenly along an axis.
     Distribute(Axis),
+    /// Create › Collider from selection: a collider fitted to each selected mesh.
+    FitCollider(ColliderFit),
     /// Moves the selection one grid step: left, right, away, nearer (the world
     /// axes nearest the view's), up, down.
     NudgeLeft,
@@ -130,6 +132,9 @@ pub const ALL: &[Action] = &[
     Action::Distribute(Axis::X),
     Action::Distribute(Axis::Y),
     Action::Distribute(Axis::Z),
+    Action::FitCollider(ColliderFit::Box),
+    Action::FitCollider(ColliderFit::Ramp),
+    Action::FitCollider(ColliderFit::TriangleMesh),
     Action::NudgeLeft,
     Action::NudgeRight,
     Action::NudgeAway,
@@ -287,6 +292,11 @@ impl Action {
                 Axis::Y => "Distribute along Y",
                 Axis::Z => "Distribute along Z",
             },
+            Self::FitCollider(fit) => match fit {
+                ColliderFit::Box => "Box collider from selection",
+                ColliderFit::Ramp => "Ramp collider from selection",
+                ColliderFit::TriangleMesh => "Triangle-mesh collider from selection",
+            },
             Self::NudgeLeft => "Nudge left",
             Self::NudgeRight => "Nudge right",
             Self::NudgeAway => "Nudge away",
@@ -374,6 +384,7 @@ impl Action {
             | Self::PasteUnderCursor
             | Self::Align(..)
             | Self::Distribute(_)
+            | Self::FitCollider(_)
             | Self::Import
             | Self::Preferences
             | Self::Quit

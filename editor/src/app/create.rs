@@ -1,12 +1,18 @@
-//! The Create menu: every kind of entity, built with sensible sizes at the point
-//! the view looks at, added by one undoable command and selected.
+//! The Create menu: every kind of entity, built with sensible sizes where it is
+//! put ([`entity`]) or with the footprint and height drawn in the viewport
+//! ([`drawn_entity`]), added by one undoable command ([`creation`]) and selected.
+//! Everything with a size stands on its origin (the middle of its base), meshes
+//! and volumes alike.
 
+use std::f32::consts::{FRAC_PI_2, PI};
+
+use pebble_model::command::{AddEntities, Paste};
 use pebble_model::entity::{
     BallPit, Collider, CustomEntity, Emitter, EntityKind, GeometrySource, Light, MeshEntity,
     Patrol, PlayerSpawn, Trigger,
 };
-use pebble_model::glam::Vec3;
-use pebble_model::{Entity, MaterialId, Primitive, Transform};
+use pebble_model::glam::{Quat, Vec2, Vec3};
+use pebble_model::{Command, Entity, Material, MaterialId, Primitive, Scene, Transform};
 
 /// Everything the Create menu makes, one variant each (the menu, the action table
 /// and the tests all use these; nothing dispatches on a label).
@@ -61,6 +67,250 @@ impl CreateItem {
     pub fn needs_material(self) -> bool {
         GROUPS[0].1.contains(&self)
     }
+
+    /// Whether it is drawn by dragging its footprint (meshes and volumes); the
+    /// others are put down with a click.
+    pub fn is_drawn(self) -> bool {
+        self.needs_material()
+            || matches!(
+                self,
+                Self::Trigger | Self::BoxCollider | Self::RampCollider | Self::BallPit
+            )
+    }
+
+    /// Whether it is put in the viewport with the pointer at all (a sun, a sky and
+    /// a group have no place that matters: they are made at once).
+    pub fn placed_by_pointer(self) -> bool {
+        !matches!(self, Self::Sun | Self::Sky | Self::Group)
+    }
+
+    /// Whether drawing it has a height step after the footprint (a plane is flat).
+    pub fn has_height(self) -> bool {
+        self.is_drawn() && self != Self::Plane
+    }
+
+    /// Whether its height may go below the surface (a box sunk into a floor).
+    pub fn may_go_down(self) -> bool {
+        matches!(self, Self::Box | Self::BoxCollider | Self::Trigger)
+    }
+
+    /// How far above the surface it is put: a light hangs, the spawn is the eye.
+    pub fn lift(self) -> f32 {
+        match self {
+            Self::OmniLight => 2.5,
+            Self::PlayerSpawn => pebble_play::walk::EYE_HEIGHT,
+            _ => 0.0,
+        }
+    }
+
+    /// The footprint a drag from `start` to `end` (x, z on the plane) makes: the
+    /// rectangle between them, a square toward `end` for a cylinder.
+    pub fn footprint(self, start: Vec2, end: Vec2) -> (Vec2, Vec2) {
+        if self == Self::Cylinder {
+            let d = end - start;
+            let side = d.abs().max_element();
+            let sign = Vec2::new(
+                if d.x < 0.0 { -1.0 } else { 1.0 },
+                if d.y < 0.0 { -1.0 } else { 1.0 },
+            );
+            let far = start + sign * side;
+            return (start.min(far), start.max(far));
+        }
+        (start.min(end), start.max(end))
+    }
+}
+
+/// A shape drawn in the viewport: a footprint on a level plane and a height.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Drawn {
+    /// Where the drag began and ended on the plane (world x, z).
+    pub start: Vec2,
+    pub end: Vec2,
+    /// The plane's height (world y).
+    pub base: f32,
+    /// Height above the base; below it when negative (for [`CreateItem::may_go_down`]).
+    pub height: f32,
+    /// Drawn on a surface, not on the grid (a plane then floats just above it).
+    pub on_surface: bool,
+}
+
+/// A plane drawn on a surface floats this far above it, so that it never fights
+/// the surface for depth.
+pub const PLANE_STANDOFF: f32 = 0.01;
+
+/// The entity for a shape drawn in the viewport: its sizes from the footprint and
+/// the height, standing on the middle of the footprint. A ramp and stairs climb
+/// the way the drag went (along its longer side), an arch spans the longer side.
+pub fn drawn_entity(
+    item: CreateItem,
+    drawn: Drawn,
+    material: Option<MaterialId>,
+) -> Result<Entity, String> {
+    let (lo, hi) = item.footprint(drawn.start, drawn.end);
+    let (w, d) = ((hi.x - lo.x).max(0.01), (hi.y - lo.y).max(0.01));
+    let centre = (lo + hi) * 0.5;
+    let (mut base, mut h) = (drawn.base, drawn.height);
+    if h < 0.0 && item.may_go_down() {
+        base += h;
+        h = -h;
+    }
+    let h = h.max(0.01);
+    let drag = drawn.end - drawn.start;
+    // Climbing: toward −Z unturned; a quarter turn for a drag along X.
+    let (turn, across, along) = if drag.y.abs() >= drag.x.abs() {
+        (if drag.y <= 0.0 { 0.0 } else { PI }, w, d)
+    } else {
+        (if drag.x > 0.0 { -FRAC_PI_2 } else { FRAC_PI_2 }, d, w)
+    };
+    let mesh = |primitive: Primitive| -> Result<EntityKind, String> {
+        let material = material.ok_or("a mesh needs a material")?;
+        let geometry = primitive.generate(material).map_err(|e| e.to_string())?;
+        Ok(EntityKind::Mesh(MeshEntity {
+            source: GeometrySource::Primitive(primitive),
+            geometry,
+            collidable: true,
+        }))
+    };
+    let (kind, yaw) = match item {
+        CreateItem::Box => (
+            mesh(Primitive::Box {
+                size: Vec3::new(w, h, d),
+            })?,
+            0.0,
+        ),
+        CreateItem::Plane => (
+            mesh(Primitive::Plane {
+                width: w,
+                depth: d,
+                standoff: if drawn.on_surface {
+                    PLANE_STANDOFF
+                } else {
+                    0.0
+                },
+            })?,
+            0.0,
+        ),
+        CreateItem::Ramp => (
+            mesh(Primitive::Wedge {
+                width: across,
+                height: h,
+                depth: along,
+            })?,
+            turn,
+        ),
+        CreateItem::Stairs => {
+            let steps = (h / 0.2).round().clamp(1.0, Primitive::STEPS.max as f32) as u32;
+            (
+                mesh(Primitive::Stairs {
+                    steps,
+                    width: across,
+                    rise: h / steps as f32,
+                    run: along / steps as f32,
+                })?,
+                turn,
+            )
+        }
+        CreateItem::Cylinder => (
+            mesh(Primitive::Cylinder {
+                radius: w * 0.5,
+                height: h,
+                sides: 16,
+            })?,
+            0.0,
+        ),
+        CreateItem::Arch => {
+            let (width, depth, yaw) = if w >= d {
+                (w, d, 0.0)
+            } else {
+                (d, w, FRAC_PI_2)
+            };
+            (
+                mesh(Primitive::Arch {
+                    width,
+                    // The round top needs the opening's half width above the jambs.
+                    height: h.max(width * 0.5 + 0.05),
+                    depth,
+                    thickness: (width * 0.2).min(0.5),
+                    segments: 8,
+                })?,
+                yaw,
+            )
+        }
+        CreateItem::BoxCollider => (
+            EntityKind::Collider(Collider::Box {
+                size: Vec3::new(w, h, d),
+            }),
+            0.0,
+        ),
+        CreateItem::RampCollider => (
+            EntityKind::Collider(Collider::Ramp {
+                size: Vec3::new(across, h, along),
+            }),
+            turn,
+        ),
+        CreateItem::Trigger => {
+            let Ok(e) = entity(item, Vec3::ZERO, None) else {
+                return Err("a trigger".into());
+            };
+            let EntityKind::Trigger(mut t) = e.kind else {
+                return Err("a trigger".into());
+            };
+            t.size = Vec3::new(w, h, d);
+            (EntityKind::Trigger(t), 0.0)
+        }
+        CreateItem::BallPit => {
+            let Ok(e) = entity(item, Vec3::ZERO, None) else {
+                return Err("a ball pit".into());
+            };
+            let EntityKind::BallPit(mut b) = e.kind else {
+                return Err("a ball pit".into());
+            };
+            b.spawn_min = Vec3::new(-w * 0.5, 0.0, -d * 0.5);
+            b.spawn_max = Vec3::new(w * 0.5, h, d * 0.5);
+            (EntityKind::BallPit(b), 0.0)
+        }
+        other => return entity(other, Vec3::new(centre.x, base, centre.y), material),
+    };
+    Ok(Entity::new(item.label(), kind).with_transform(Transform {
+        translation: Vec3::new(centre.x, base, centre.y),
+        rotation: Quat::from_rotation_y(yaw),
+        scale: Vec3::ONE,
+    }))
+}
+
+/// The material a new mesh in `scene` gets: the scene's first, or a new
+/// "Default" when it has none (then it comes with the mesh, in the same step).
+fn material_for_new_mesh(scene: &Scene) -> (MaterialId, Option<Material>) {
+    match scene.materials().next() {
+        Some((id, _)) => (id, None),
+        None => (
+            // An id local to the step: the paste gives it the scene's next one.
+            MaterialId(1),
+            Some(Material {
+                name: "Default".into(),
+                ..Material::default()
+            }),
+        ),
+    }
+}
+
+/// One undoable step that adds the entity `build` makes for `item` (given the
+/// material a mesh should use) and selects it: "Create Box".
+pub fn creation(
+    scene: &Scene,
+    item: CreateItem,
+    build: impl FnOnce(Option<MaterialId>) -> Result<Entity, String>,
+) -> Result<Box<dyn Command>, String> {
+    let name = format!("Create {}", item.label());
+    if !item.needs_material() {
+        return Ok(Box::new(AddEntities::new(name, vec![build(None)?])));
+    }
+    let (material, new) = material_for_new_mesh(scene);
+    let entity = build(Some(material))?;
+    Ok(match new {
+        None => Box::new(AddEntities::new(name, vec![entity])),
+        Some(m) => Box::new(Paste::new(vec![(material, m)], vec![entity]).named(name)),
+    })
 }
 
 /// What the Create menu offers, in its order (a separator before each group).

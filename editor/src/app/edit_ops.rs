@@ -190,7 +190,7 @@ pub fn turn_quarter(doc: &mut Document) -> Result<(), Refusal> {
 
 /// The height of the first surface below `from` (straight down) among the drawn
 /// meshes not in `skip`; else the ground (y = 0) when `from` is above it.
-fn floor_below(scene: &Scene, from: Vec3, skip: &[EntityId]) -> Option<f32> {
+pub(crate) fn floor_below(scene: &Scene, from: Vec3, skip: &[EntityId]) -> Option<f32> {
     let mut best: Option<f32> = None;
     for e in scene.entities_of(Kind::Mesh) {
         if skip.contains(&e.id) || !scene.is_drawn(e.id) {
@@ -434,6 +434,9 @@ pub fn select_same_material(doc: &mut Document) -> Result<(), Refusal> {
         .collect();
     doc.select(ids).map_err(|e| e.to_string())
 }
+
+mod collider_fit;
+pub use collider_fit::{ColliderFit, collider_from_selection};
 
 #[cfg(test)]
 mod tests;

@@ -80,6 +80,18 @@ impl PebbleApp {
                         self.action_button(ui, Action::Create(item), true);
                     }
                 }
+                ui.separator();
+                let meshes = self.doc.scene().selection().iter().any(|id| {
+                    self.doc
+                        .scene()
+                        .entity(*id)
+                        .is_some_and(|e| e.kind.kind() == pebble_model::Kind::Mesh)
+                });
+                ui.menu_button("Collider from selection", |ui| {
+                    for fit in super::edit_ops::ColliderFit::ALL {
+                        self.action_button(ui, Action::FitCollider(fit), meshes);
+                    }
+                });
             });
             ui.menu_button("Tools", |ui| {
                 self.action_button(ui, Action::CompareCapture, true);
@@ -381,6 +393,37 @@ impl PebbleApp {
     }
 
     /// The toolbar: gizmo mode and axes, snapping, the viewport's looks.
+    /// The toolbar's shapes to draw in the viewport; the armed one shows
+    /// pressed, and pressing it again lets go.
+    fn create_buttons(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
+        use super::create::CreateItem;
+        let armed = self.viewport.tools.armed_create();
+        for (item, short) in [
+            (CreateItem::Box, "Box"),
+            (CreateItem::Plane, "Plane"),
+            (CreateItem::Ramp, "Ramp"),
+            (CreateItem::Stairs, "Stairs"),
+            (CreateItem::Cylinder, "Cylinder"),
+            (CreateItem::Arch, "Arch"),
+            (CreateItem::BoxCollider, "Collider"),
+            (CreateItem::Trigger, "Trigger"),
+        ] {
+            let on = armed == Some(item);
+            let hint = format!(
+                "draw a {} in the viewport: drag its footprint, release, move for the height, click (Esc cancels)",
+                item.label().to_lowercase()
+            );
+            if ui.selectable_label(on, short).on_hover_text(hint).clicked() {
+                if on {
+                    self.viewport.tools.reset();
+                    self.status.info("creation cancelled");
+                } else {
+                    self.run_action(ctx, Action::Create(item));
+                }
+            }
+        }
+    }
+
     pub(super) fn toolbar_ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         ui.horizontal(|ui| {
@@ -425,6 +468,8 @@ impl PebbleApp {
                     steps.scale_step
                 ),
             );
+            ui.separator();
+            self.create_buttons(ui, &ctx);
             ui.separator();
             self.toggle_button(
                 ui,

@@ -392,6 +392,16 @@ impl PebbleApp {
         self.doc.history().undo_name()
     }
 
+    /// The names of the history's steps, oldest first.
+    pub fn history_names(&self) -> Vec<String> {
+        self.doc
+            .history()
+            .entries()
+            .into_iter()
+            .map(|e| e.name)
+            .collect()
+    }
+
     /// How many steps the history has applied.
     pub fn history_position(&self) -> usize {
         self.doc.history().position()

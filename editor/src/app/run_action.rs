@@ -78,6 +78,9 @@ impl PebbleApp {
             Action::TurnQuarter => self.edit(super::edit_ops::turn_quarter),
             Action::Align(axis, edge) => self.edit(|d| super::edit_ops::align(d, axis, edge)),
             Action::Distribute(axis) => self.edit(|d| super::edit_ops::distribute(d, axis)),
+            Action::FitCollider(fit) => {
+                self.edit(|d| super::edit_ops::collider_from_selection(d, fit));
+            }
             Action::NudgeLeft
             | Action::NudgeRight
             | Action::NudgeAway
@@ -121,7 +124,7 @@ impl PebbleApp {
             Action::CompareCapture => self.windows.compare.open = true,
             Action::KeyboardHelp => self.windows.help = true,
             Action::About => self.windows.about = true,
-            Action::Create(item) => self.create(item),
+            Action::Create(item) => self.start_create(item),
         }
     }
 
@@ -281,28 +284,42 @@ impl PebbleApp {
 
     /// Creates a Create-menu item where the view looks, selected, as one undoable
     /// step (a mesh in a project without materials first gets a "Default" one).
-    pub fn create(&mut self, item: create::CreateItem) {
-        let mut material = self.doc.scene().materials().next().map(|(id, _)| id);
-        if material.is_none() && item.needs_material() {
-            let add = pebble_model::command::AddMaterial::new(pebble_model::Material {
-                name: "Default".into(),
-                ..pebble_model::Material::default()
-            });
-            let before: Vec<_> = self.doc.scene().materials().map(|(id, _)| id).collect();
-            self.run_command(add);
-            material = self
-                .doc
-                .scene()
-                .materials()
-                .map(|(id, _)| id)
-                .find(|id| !before.contains(id));
+    /// The Create menu and toolbar: arms the viewport's create tool for an item
+    /// put down with the pointer (drawn by dragging, or placed with a click), or
+    /// makes one that has no place that matters at once.
+    pub fn start_create(&mut self, item: create::CreateItem) {
+        if !item.placed_by_pointer() {
+            self.create(item);
+            return;
         }
-        match create::entity(item, self.viewport.view.goal().pivot, material) {
-            Ok(e) => self.run_command(pebble_model::command::AddEntities::new(
-                format!("Create {}", item.label()),
-                vec![e],
-            )),
-            Err(e) => self.status.error(e),
+        self.viewport.tools.arm_create(item);
+        self.status.info(if item.is_drawn() {
+            format!(
+                "Create {}: drag its footprint in the viewport (a click: the usual size); Esc stops",
+                item.label().to_lowercase()
+            )
+        } else {
+            format!(
+                "Create {}: click where it goes in the viewport; Esc stops",
+                item.label().to_lowercase()
+            )
+        });
+    }
+
+    /// Makes `item` at once, at its usual size, under the view's pivot on the
+    /// first surface below it (one undo step, selected).
+    pub fn create(&mut self, item: create::CreateItem) {
+        let pivot = self.viewport.view.goal().pivot;
+        let floor = super::edit_ops::floor_below(self.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
+        let at = pebble_model::glam::Vec3::new(pivot.x, floor + item.lift(), pivot.z);
+        let command = create::creation(self.doc.scene(), item, |m| create::entity(item, at, m));
+        match command.and_then(|c| self.doc.execute_boxed(c, None).map_err(|e| e.to_string())) {
+            Ok(()) => self
+                .status
+                .info(format!("created {}", item.label().to_lowercase())),
+            Err(e) => self
+                .status
+                .error(format!("cannot create {}: {e}", item.label())),
         }
     }
 

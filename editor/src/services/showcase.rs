@@ -277,7 +277,7 @@ pub fn scene() -> anyhow::Result<Scene> {
                 run: 0.35,
             },
             wood,
-            at(6.5, 0.0, -2.7),
+            at(6.5, 0.0, -4.1),
         )?,
         mesh(
             "Ramp",

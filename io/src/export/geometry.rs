@@ -391,9 +391,7 @@ pub(crate) fn colliders(run: &mut Run<'_>) -> Result<Vec<PbmCollider>, ExportErr
                     p(b.min.x, b.max.y, b.min.z),
                     p(b.max.x, b.max.y, b.min.z),
                 );
-                let corners = b
-                    .corners()
-                    .map(|c| world.transform_point3(c).to_array());
+                let corners = b.corners().map(|c| world.transform_point3(c).to_array());
                 (
                     ColliderKind::Ramp,
                     vec![[fl, fr, tr], [fl, tr, tl]],

@@ -526,7 +526,9 @@ impl Ctx<'_> {
         let mut size = Vec3::ONE;
         if is_collider || is_trigger {
             let bounds = geometry.as_ref().and_then(|g| {
-                pebble_model::Aabb::from_points(g.positions.iter().map(|p| world.transform_point3(*p)))
+                pebble_model::Aabb::from_points(
+                    g.positions.iter().map(|p| world.transform_point3(*p)),
+                )
             });
             let (lo, hi) = match bounds {
                 Some(b) => (b.min, b.max),
@@ -761,8 +763,9 @@ pub fn import(
     for (i, node) in roots.into_iter().enumerate() {
         // The gltf crate's readers index slices; the checks above make that safe, and
         // a panic that slipped through still becomes an error rather than a crash.
-        let result =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.node(node, None, Affine3A::IDENTITY, 0)));
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            ctx.node(node, None, Affine3A::IDENTITY, 0)
+        }));
         match result {
             Ok(r) => r?,
             Err(_) => {

@@ -17,6 +17,8 @@ pub struct Paste {
     entities: Vec<Entity>,
     /// After the first apply: the materials added, then the entities.
     added: Option<(Vec<AddMaterial>, AddEntities)>,
+    /// The step's name in the history.
+    name: String,
 }
 
 impl Paste {
@@ -27,7 +29,15 @@ impl Paste {
             materials,
             entities,
             added: None,
+            name: "Paste".into(),
         }
+    }
+
+    /// The same step under another name in the history ("Create Box" for a new
+    /// box that brings its first material).
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
     }
 
     /// The pasted entities' ids, after the first apply.
@@ -40,7 +50,7 @@ impl Paste {
 
 impl Command for Paste {
     fn name(&self) -> String {
-        "Paste".into()
+        self.name.clone()
     }
 
     fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {

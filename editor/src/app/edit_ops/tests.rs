@@ -202,3 +202,61 @@ fn align_and_distribute_line_up_the_bounds_as_one_step() {
     assert!(align(&mut doc, Axis::Y, Edge::Max).is_err(), "two or more");
     assert!(distribute(&mut doc, Axis::Y).is_err(), "three or more");
 }
+
+#[test]
+fn a_collider_fitted_to_a_turned_mesh_covers_it_and_follows_it() {
+    let (mut doc, [floor, crate_, spawn]) = document();
+    // Turn and move the crate: its box collider turns with it.
+    let mut turned = doc.scene().entity(crate_).expect("crate").clone();
+    turned.transform.rotation = pebble_model::glam::Quat::from_rotation_y(0.6);
+    turned.transform.scale = Vec3::new(2.0, 1.0, 3.0);
+    doc.execute(SetEntity::new("Turn", turned)).expect("turn");
+    doc.select(vec![crate_, spawn]).expect("select");
+    let before = steps(&doc);
+    collider_from_selection(&mut doc, ColliderFit::Box).expect("fits");
+    assert_eq!(steps(&doc), before + 1, "one step");
+    let scene = doc.scene();
+    let collider = scene
+        .entities_of(Kind::Collider)
+        .next()
+        .expect("a collider")
+        .clone();
+    assert_eq!(collider.parent, Some(crate_), "it follows the mesh");
+    assert_eq!(
+        scene.selection(),
+        &[collider.id],
+        "the new collider is selected"
+    );
+    let (mesh, fitted) = (
+        scene.world_aabb(crate_).expect("bounds"),
+        scene.world_aabb(collider.id).expect("bounds"),
+    );
+    assert!(
+        (mesh.min - fitted.min).abs().max_element() < 1e-4
+            && (mesh.max - fitted.max).abs().max_element() < 1e-4,
+        "{mesh:?} against {fitted:?}"
+    );
+    let EntityKind::Mesh(m) = &scene.entity(crate_).expect("crate").kind else {
+        panic!("a mesh")
+    };
+    assert!(!m.collidable, "one shape on the device, not two");
+    // Undo takes back both.
+    doc.undo();
+    assert_eq!(doc.scene().entities_of(Kind::Collider).count(), 0);
+    let EntityKind::Mesh(m) = &doc.scene().entity(crate_).expect("crate").kind else {
+        panic!("a mesh")
+    };
+    assert!(m.collidable);
+    // A triangle-mesh collider names the mesh and leaves it collidable.
+    doc.select(vec![floor]).expect("select");
+    collider_from_selection(&mut doc, ColliderFit::TriangleMesh).expect("fits");
+    let c = doc.scene().entities_of(Kind::Collider).next().expect("one");
+    assert!(matches!(
+        c.kind,
+        EntityKind::Collider(pebble_model::entity::Collider::TriMesh { mesh }) if mesh == floor
+    ));
+    // Nothing to fit to: a clear refusal.
+    doc.select(vec![spawn]).expect("select");
+    let refused = collider_from_selection(&mut doc, ColliderFit::Ramp).expect_err("no mesh");
+    assert!(refused.contains("select one or more meshes"), "{refused}");
+}

@@ -331,6 +331,18 @@ impl Viewport {
                 egui::Color32::from_rgb(255, 200, 90),
             );
         }
+        if let Some((at, text)) = &tool_overlay.label {
+            let point = rect.min + egui::vec2(at.x, at.y) / ppp;
+            let galley = ui.painter().layout_no_wrap(
+                text.clone(),
+                egui::FontId::proportional(13.0),
+                egui::Color32::WHITE,
+            );
+            let place = egui::Rect::from_min_size(point, galley.size()).expand(3.0);
+            ui.painter()
+                .rect_filled(place, 3.0, egui::Color32::from_black_alpha(170));
+            ui.painter().galley(point, galley, egui::Color32::WHITE);
+        }
         if let Some((a, b)) = tool_overlay.rect {
             let point = |p: Vec2| rect.min + egui::vec2(p.x, p.y) / ppp;
             ui.painter().rect_stroke(

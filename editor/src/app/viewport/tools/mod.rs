@@ -21,11 +21,13 @@ use crate::app::preferences::Preferences;
 use crate::app::status::Status;
 
 mod box_select;
+mod create;
 mod gizmo_tool;
 mod navigate;
 mod select;
 
 pub use box_select::BoxSelect;
+pub use create::CreateTool;
 pub use gizmo_tool::{GizmoTool, gizmo_on_selection};
 pub use navigate::Navigate;
 pub use select::ClickSelect;
@@ -138,6 +140,8 @@ pub struct ToolOverlay {
     pub rect: Option<(Vec2, Vec2)>,
     /// A line of text in the viewport's corner (the flight's speed).
     pub text: Option<String>,
+    /// A short text beside the cursor, at this pixel (a size being drawn).
+    pub label: Option<(Vec2, String)>,
 }
 
 impl ToolOverlay {
@@ -181,9 +185,29 @@ pub trait Tool: std::fmt::Debug {
     fn wheel(&mut self, _cx: &mut ToolContext, _notches: f32) -> bool {
         false
     }
+    /// After its release, whether the tool goes on with no button held (a height
+    /// after the footprint, a copy following the mouse): it then sees the
+    /// pointer's moves in [`Tool::hover`] until a left click or press
+    /// ([`Tool::complete`]) or Esc or a right click ([`Tool::cancel`]).
+    fn follows_pointer(&self) -> bool {
+        false
+    }
+    /// The pointer moved with no button held while the tool follows it.
+    fn hover(&mut self, _cx: &mut ToolContext, _pointer: &Pointer) {}
+    /// The click that ends what the tool follows the pointer for.
+    fn complete(&mut self, _cx: &mut ToolContext, _pointer: &Pointer) {}
+    /// Esc with nothing in progress: a tool armed for its next press (create)
+    /// lets go and returns `true`.
+    fn disarm(&mut self, _cx: &mut ToolContext) -> bool {
+        false
+    }
     /// Draws what the tool shows, active or not (the gizmo's handles are there
     /// whenever something is selected).
     fn overlay(&self, _cx: &OverlayContext, _active: bool, _out: &mut ToolOverlay) {}
+    /// The create tool, for asking what it is armed for.
+    fn as_create(&self) -> Option<&CreateTool> {
+        None
+    }
 }
 
 /// What egui's pointer did this frame, in the viewport.
@@ -204,36 +228,65 @@ pub struct PointerEvents {
 pub struct Tools {
     tools: Vec<Box<dyn Tool>>,
     active: Option<usize>,
+    /// The tool following the pointer after its release ([`Tool::follows_pointer`]).
+    following: Option<usize>,
+    /// Where [`CreateTool`] is in `tools`.
+    create: usize,
 }
 
 impl Tools {
-    /// The editor's tools, in the order a press is offered to them: the gizmo's
-    /// handles first, then navigation, then box and click selection.
+    /// The editor's tools, in the order a press is offered to them: creation
+    /// when it is armed, the gizmo's handles, navigation, then box and click
+    /// selection.
     pub fn standard() -> Self {
         Self {
             tools: vec![
+                Box::new(CreateTool::default()),
                 Box::new(GizmoTool::default()),
                 Box::new(Navigate::default()),
                 Box::new(BoxSelect::default()),
                 Box::new(ClickSelect),
             ],
             active: None,
+            following: None,
+            create: 0,
         }
     }
 
-    /// The active tool's name.
+    /// The active tool's name (the one following the pointer, if none is).
     pub fn active(&self) -> Option<&'static str> {
-        self.active.map(|k| self.tools[k].name())
+        self.active.or(self.following).map(|k| self.tools[k].name())
     }
 
+    /// A tool is at work: a drag, or a tool following the pointer.
     pub fn is_active(&self) -> bool {
-        self.active.is_some()
+        self.active.is_some() || self.following.is_some()
     }
 
     /// Forgets a tool in progress without running its cancel (the scene it
-    /// worked on was replaced).
+    /// worked on was replaced), and lets go of an armed one.
     pub fn reset(&mut self) {
         self.active = None;
+        self.following = None;
+        self.tools[self.create] = Box::new(CreateTool::default());
+    }
+
+    /// Arms creation for `item`: the next press in the viewport draws it.
+    pub fn arm_create(&mut self, item: crate::app::create::CreateItem) {
+        let mut tool = CreateTool::default();
+        tool.arm(item);
+        self.tools[self.create] = Box::new(tool);
+        if self.following == Some(self.create) {
+            self.following = None;
+        }
+    }
+
+    /// What creation is armed for (the toolbar shows it pressed).
+    pub fn armed_create(&self) -> Option<crate::app::create::CreateItem> {
+        self.tools
+            .get(self.create)
+            .and_then(|t| t.as_create())
+            .and_then(CreateTool::armed)
     }
 
     /// Runs this frame's pointer events through the tools. Returns whether Esc
@@ -257,9 +310,52 @@ impl Tools {
                         self.tools[k].release(cx, &p);
                     }
                     self.active = None;
+                    if self.tools[k].follows_pointer() {
+                        self.following = Some(k);
+                    }
                 }
             }
             return false;
+        }
+        if let Some(k) = self.following {
+            if events.escape {
+                self.tools[k].cancel(cx);
+                self.following = None;
+                return true;
+            }
+            let Some(p) = pointer else {
+                return false;
+            };
+            let starts = events.clicked || events.drag_started;
+            if starts && p.button == Button::Left {
+                self.tools[k].complete(cx, &p);
+                if !self.tools[k].follows_pointer() {
+                    self.following = None;
+                }
+                return false;
+            }
+            if events.clicked && p.button == Button::Right {
+                self.tools[k].cancel(cx);
+                self.following = None;
+                return true;
+            }
+            if !starts {
+                self.tools[k].hover(cx, &p);
+                return false;
+            }
+            // Another button's drag navigates meanwhile; only the navigation
+            // tools may take it.
+            for (j, tool) in self.tools.iter_mut().enumerate() {
+                if j != k && tool.name() == "navigate" && tool.press(cx, &p) {
+                    tool.drag(cx, &p);
+                    self.active = Some(j);
+                    break;
+                }
+            }
+            return false;
+        }
+        if events.escape {
+            return self.tools.iter_mut().any(|t| t.disarm(cx));
         }
         let Some(p) = pointer else {
             return false;
@@ -297,7 +393,8 @@ impl Tools {
     pub fn overlay(&self, cx: &OverlayContext) -> ToolOverlay {
         let mut out = ToolOverlay::default();
         for (k, tool) in self.tools.iter().enumerate() {
-            tool.overlay(cx, self.active == Some(k), &mut out);
+            let at_work = self.active == Some(k) || self.following == Some(k);
+            tool.overlay(cx, at_work, &mut out);
         }
         out
     }

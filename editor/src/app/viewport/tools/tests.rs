@@ -637,3 +637,5 @@ fn v_while_moving_puts_the_nearest_vertex_onto_another_object_s() {
     );
     assert_eq!(w.doc.history().undo_name().as_deref(), Some("Move"));
 }
+
+mod create;

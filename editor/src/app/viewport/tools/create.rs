@@ -1,0 +1,506 @@
+//! Create by dragging. Chosen from the Create menu or the toolbar, the tool is
+//! armed for one item: a left drag draws the footprint on the surface under the
+//! press (a floor, a table top) or on the grid plane, the release starts the
+//! height, which follows the mouse until a click finishes the shape (a plane has
+//! no height: the release finishes it). Sizes snap to the grid step (Ctrl: free);
+//! the overlay shows the shape and its width × depth × height. A click without a
+//! drag puts the item down at its usual size on the surface under the cursor.
+//! The new entity is one undo step and selected; Shift at the finish keeps the
+//! tool armed for the next one. Esc at any point takes back the shape in
+//! progress and lets go of the tool, leaving no trace.
+
+use pebble_model::entity::{EntityKind, volume_aabb};
+use pebble_model::glam::{Vec2, Vec3};
+use pebble_model::{Entity, Scene};
+use pebble_render::PickHit;
+
+use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
+use crate::app::create::{self, CreateItem, Drawn};
+use crate::app::viewport::navigation::Button;
+use crate::app::viewport::view::View;
+
+/// The shape's lines in the overlay (0xAABBGGRR: orange).
+const PREVIEW: u32 = 0xFF_30_A0_FF;
+/// A surface whose normal points this much up is one to build on.
+const LEVEL_ENOUGH: f32 = 0.7;
+/// The largest footprint or height, metres (an entity's size limit).
+const MAX_SIZE: f32 = 500.0;
+
+/// Where a shape is in the making.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+enum Stage {
+    /// Armed, waiting for a press.
+    #[default]
+    Waiting,
+    /// The button is down: the footprint follows the pointer.
+    Footprint(Drawn),
+    /// Released: the height follows the pointer until a click. `from` is where
+    /// the height step began on screen, `corner` the footprint's corner whose
+    /// vertical the height is read along.
+    Height {
+        drawn: Drawn,
+        from: Vec2,
+        corner: Vec3,
+    },
+}
+
+#[derive(Debug, Default)]
+pub struct CreateTool {
+    armed: Option<CreateItem>,
+    stage: Stage,
+}
+
+impl CreateTool {
+    /// Arms the tool for `item` (any shape in progress is dropped).
+    pub fn arm(&mut self, item: CreateItem) {
+        self.armed = Some(item);
+        self.stage = Stage::Waiting;
+    }
+
+    /// What the tool is armed for.
+    pub fn armed(&self) -> Option<CreateItem> {
+        self.armed
+    }
+
+    /// The shape in progress as it would be created now.
+    fn preview(&self, scene: &Scene) -> Option<Entity> {
+        let item = self.armed?;
+        let drawn = match self.stage {
+            Stage::Waiting => return None,
+            Stage::Footprint(d) => Drawn {
+                // Before the height step the shape is flat.
+                height: if item.has_height() { 0.0 } else { d.height },
+                ..d
+            },
+            Stage::Height { drawn, .. } => drawn,
+        };
+        let material = scene.materials().next().map(|(id, _)| id);
+        create::drawn_entity(item, drawn, material.or(Some(pebble_model::MaterialId(0)))).ok()
+    }
+
+    fn finish(&mut self, cx: &mut ToolContext, item: CreateItem, drawn: Drawn, keep: bool) {
+        let command = create::creation(cx.doc.scene(), item, |m| {
+            create::drawn_entity(item, drawn, m)
+        });
+        match command.and_then(|c| cx.doc.execute_boxed(c, None).map_err(|e| e.to_string())) {
+            Ok(()) => cx.status.info(format!(
+                "created {} ({})",
+                item.label().to_lowercase(),
+                readout(item, drawn)
+            )),
+            Err(e) => cx
+                .status
+                .error(format!("cannot create {}: {e}", item.label())),
+        }
+        self.stage = Stage::Waiting;
+        if !keep {
+            self.armed = None;
+        }
+    }
+}
+
+impl Tool for CreateTool {
+    fn name(&self) -> &'static str {
+        "create"
+    }
+
+    fn press(&mut self, cx: &mut ToolContext, p: &Pointer) -> bool {
+        let Some(item) = self.armed else {
+            return false;
+        };
+        if p.button != Button::Left {
+            return false;
+        }
+        let view = cx.camera_view();
+        let Some(ground) = ground_under(cx.doc.scene(), cx.pick, &view, p.press) else {
+            cx.status
+                .warn("nothing to build on there: point at a surface or the grid");
+            return true;
+        };
+        let free = p.modifiers.ctrl;
+        let step = cx.prefs.snap_steps.step;
+        let at = snap_xz(ground.point, step, free);
+        if p.click || !item.is_drawn() {
+            let place = Vec3::new(at.x, ground.point.y + item.lift(), at.y);
+            let command =
+                create::creation(cx.doc.scene(), item, |m| create::entity(item, place, m));
+            match command.and_then(|c| cx.doc.execute_boxed(c, None).map_err(|e| e.to_string())) {
+                Ok(()) => cx
+                    .status
+                    .info(format!("created {}", item.label().to_lowercase())),
+                Err(e) => cx
+                    .status
+                    .error(format!("cannot create {}: {e}", item.label())),
+            }
+            if !p.modifiers.shift {
+                self.armed = None;
+            }
+            self.stage = Stage::Waiting;
+            // A click is done; a drag of a point item has nothing more to do.
+            return true;
+        }
+        self.stage = Stage::Footprint(Drawn {
+            start: at,
+            end: at,
+            base: ground.point.y,
+            height: 0.0,
+            on_surface: ground.on_surface,
+        });
+        true
+    }
+
+    fn drag(&mut self, cx: &mut ToolContext, p: &Pointer) {
+        let Stage::Footprint(drawn) = &mut self.stage else {
+            return;
+        };
+        let view = cx.camera_view();
+        let Some(on_plane) = level_point(&view, p.pos, drawn.base) else {
+            return;
+        };
+        let step = cx.prefs.snap_steps.step;
+        let free = p.modifiers.ctrl;
+        let mut end = snap_xz(on_plane, step, free);
+        end =
+            drawn.start + (end - drawn.start).clamp(Vec2::splat(-MAX_SIZE), Vec2::splat(MAX_SIZE));
+        // Never narrower than one step: a drag along a line still makes a wall.
+        let least = if free { 0.01 } else { step.max(0.01) };
+        for k in 0..2 {
+            let d = end[k] - drawn.start[k];
+            if d.abs() < least {
+                end[k] = drawn.start[k] + if d < 0.0 { -least } else { least };
+            }
+        }
+        drawn.end = end;
+    }
+
+    fn release(&mut self, cx: &mut ToolContext, p: &Pointer) {
+        let (Some(item), Stage::Footprint(drawn)) = (self.armed, self.stage) else {
+            return;
+        };
+        if !item.has_height() {
+            self.finish(cx, item, drawn, p.modifiers.shift);
+            return;
+        }
+        let step = cx.prefs.snap_steps.step.max(0.01);
+        self.stage = Stage::Height {
+            drawn: Drawn {
+                height: step,
+                ..drawn
+            },
+            from: p.pos,
+            corner: Vec3::new(drawn.end.x, drawn.base, drawn.end.y),
+        };
+    }
+
+    fn cancel(&mut self, cx: &mut ToolContext) {
+        if self.armed.take().is_some() {
+            cx.status.info("creation cancelled");
+        }
+        self.stage = Stage::Waiting;
+    }
+
+    fn follows_pointer(&self) -> bool {
+        matches!(self.stage, Stage::Height { .. })
+    }
+
+    fn hover(&mut self, cx: &mut ToolContext, p: &Pointer) {
+        let (
+            Some(item),
+            Stage::Height {
+                drawn,
+                from,
+                corner,
+            },
+        ) = (self.armed, &mut self.stage)
+        else {
+            return;
+        };
+        let view = cx.camera_view();
+        let raw = height_along(&view, p.pos, *corner).unwrap_or_else(|| {
+            // Looking straight down the vertical: the mouse's rise on screen.
+            (from.y - p.pos.y) * view.metres_per_pixel(*corner)
+        });
+        let step = cx.prefs.snap_steps.step.max(0.01);
+        let mut h = if p.modifiers.ctrl {
+            raw
+        } else {
+            (raw / step).round() * step
+        };
+        let least = if p.modifiers.ctrl { 0.01 } else { step };
+        if !item.may_go_down() || h.abs() < least {
+            h = if item.may_go_down() && h < 0.0 {
+                -least
+            } else {
+                h.max(least)
+            };
+        }
+        drawn.height = h.clamp(-MAX_SIZE, MAX_SIZE);
+    }
+
+    fn complete(&mut self, cx: &mut ToolContext, p: &Pointer) {
+        self.hover(cx, p);
+        if let (Some(item), Stage::Height { drawn, .. }) = (self.armed, self.stage) {
+            self.finish(cx, item, drawn, p.modifiers.shift);
+        }
+    }
+
+    fn as_create(&self) -> Option<&CreateTool> {
+        Some(self)
+    }
+
+    fn disarm(&mut self, cx: &mut ToolContext) -> bool {
+        if self.armed.is_none() {
+            return false;
+        }
+        self.cancel(cx);
+        true
+    }
+
+    fn overlay(&self, cx: &OverlayContext, _active: bool, out: &mut ToolOverlay) {
+        let Some(item) = self.armed else {
+            return;
+        };
+        let drawn = match self.stage {
+            Stage::Waiting => {
+                out.text = Some(if item.is_drawn() {
+                    format!(
+                        "Create {}: drag its footprint on a surface or the grid, or click for the usual size · Ctrl: no snapping · Esc: stop",
+                        item.label().to_lowercase()
+                    )
+                } else {
+                    format!(
+                        "Create {}: click where it goes · Esc: stop",
+                        item.label().to_lowercase()
+                    )
+                });
+                return;
+            }
+            Stage::Footprint(d) => d,
+            Stage::Height { drawn, .. } => drawn,
+        };
+        if let Some(e) = self.preview(cx.doc.scene()) {
+            shape_lines(&e, out);
+        }
+        let size = readout(item, drawn);
+        out.text = Some(match self.stage {
+            Stage::Footprint(_) if item.has_height() => {
+                format!("{size} · release, then move for the height")
+            }
+            Stage::Height { .. } => {
+                format!("{size} · click to finish · Shift: draw another · Esc: cancel")
+            }
+            _ => size.clone(),
+        });
+        if let Some(cursor) = cx.cursor {
+            out.label = Some((cursor + Vec2::new(16.0, -18.0), size));
+        }
+    }
+}
+
+/// Width × depth × height of a drawn shape, metres.
+fn readout(item: CreateItem, drawn: Drawn) -> String {
+    let (lo, hi) = item.footprint(drawn.start, drawn.end);
+    let size = hi - lo;
+    if item.has_height() {
+        format!(
+            "{:.2} × {:.2} × {:.2} m",
+            size.x,
+            size.y,
+            drawn.height.abs()
+        )
+    } else {
+        format!("{:.2} × {:.2} m", size.x, size.y)
+    }
+}
+
+/// The new shape's outline: a volume's box, a mesh's triangle edges.
+fn shape_lines(e: &Entity, out: &mut ToolOverlay) {
+    let world = e.transform.to_affine();
+    let bounds = match &e.kind {
+        EntityKind::Mesh(m) => {
+            for (a, b) in feature_edges(&m.geometry) {
+                out.line(
+                    world.transform_point3(a),
+                    world.transform_point3(b),
+                    PREVIEW,
+                );
+            }
+            return;
+        }
+        EntityKind::Trigger(t) => volume_aabb(t.size),
+        EntityKind::Collider(
+            pebble_model::entity::Collider::Box { size }
+            | pebble_model::entity::Collider::Ramp { size },
+        ) => volume_aabb(*size),
+        EntityKind::BallPit(b) => pebble_model::Aabb {
+            min: b.spawn_min,
+            max: b.spawn_max,
+        },
+        _ => return,
+    };
+    let corners = bounds.corners().map(|c| world.transform_point3(c));
+    for (a, b) in pebble_render::overlay::BOX_EDGES {
+        out.line(corners[a], corners[b], PREVIEW);
+    }
+}
+
+/// The edges that outline a mesh: those between faces that meet at an angle and
+/// those on its border, not the diagonals that split a flat side in triangles.
+fn feature_edges(g: &pebble_model::MeshData) -> Vec<(Vec3, Vec3)> {
+    use std::collections::HashMap;
+    // Positions by value (a primitive's sides have their own vertices).
+    let key = |p: Vec3| (p * 1e4).round().as_ivec3().to_array();
+    /// An edge's ends and the normals of the faces that share it.
+    type Edge = (Vec3, Vec3, Vec<Vec3>);
+    let mut edges: HashMap<([i32; 3], [i32; 3]), Edge> = HashMap::new();
+    for f in &g.faces {
+        let corners = g.triangle(f);
+        let normal = (corners[1] - corners[0])
+            .cross(corners[2] - corners[0])
+            .normalize_or_zero();
+        for k in 0..3 {
+            let (a, b) = (corners[k], corners[(k + 1) % 3]);
+            let (ka, kb) = (key(a), key(b));
+            let id = if ka <= kb { (ka, kb) } else { (kb, ka) };
+            edges.entry(id).or_insert((a, b, Vec::new())).2.push(normal);
+        }
+    }
+    edges
+        .into_values()
+        .filter(|(_, _, normals)| {
+            normals.len() == 1 || normals.iter().any(|n| n.dot(normals[0]) < 0.999)
+        })
+        .map(|(a, b, _)| (a, b))
+        .collect()
+}
+
+/// Where a shape is built: a point and whether it is on a surface.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Ground {
+    point: Vec3,
+    on_surface: bool,
+}
+
+/// The level surface under `pixel` (a mesh face whose normal points up, the
+/// point exact on its plane), or else where the ray meets the grid plane y = 0.
+fn ground_under(scene: &Scene, pick: &dyn super::Pick, view: &View, pixel: Vec2) -> Option<Ground> {
+    let (origin, dir) = view.ray(pixel);
+    if let Ok(Some(hit)) = pick.pick(pixel)
+        && let Some(point) = level_face_point(scene, &hit, origin, dir)
+    {
+        return Some(Ground {
+            point,
+            on_surface: true,
+        });
+    }
+    plane_hit(origin, dir, 0.0).map(|point| Ground {
+        point,
+        on_surface: false,
+    })
+}
+
+/// Where the ray meets the plane of the picked face, when that face is a mesh's
+/// and points up enough to build on (the depth buffer's point is only close).
+fn level_face_point(scene: &Scene, hit: &PickHit, origin: Vec3, dir: Vec3) -> Option<Vec3> {
+    let e = scene.entity(pebble_model::EntityId(hit.id))?;
+    let EntityKind::Mesh(m) = &e.kind else {
+        return None;
+    };
+    let face = m.geometry.faces.get(hit.face as usize)?;
+    let world = scene.world_transform(e.id);
+    let [a, b, c] = m.geometry.triangle(face).map(|p| world.transform_point3(p));
+    let normal = (b - a).cross(c - a).normalize_or_zero();
+    let normal = if hit.back_face { -normal } else { normal };
+    if normal.y < LEVEL_ENOUGH {
+        return None;
+    }
+    let denom = normal.dot(dir);
+    if denom.abs() < 1e-6 {
+        return Some(hit.world);
+    }
+    let t = normal.dot(a - origin) / denom;
+    let p = if t > 0.0 { origin + dir * t } else { hit.world };
+    // The height from the plane's equation at that x, z: exactly the face's
+    // height on a level face (the ray's step leaves a few ulps of error).
+    let y = a.y - (normal.x * (p.x - a.x) + normal.z * (p.z - a.z)) / normal.y;
+    Some(Vec3::new(p.x, y, p.z))
+}
+
+/// Where a ray meets the level plane at height `y`, in front of the camera.
+fn plane_hit(origin: Vec3, dir: Vec3, y: f32) -> Option<Vec3> {
+    if dir.y.abs() < 1e-5 {
+        return None;
+    }
+    let t = (y - origin.y) / dir.y;
+    (t > 0.0).then(|| origin + dir * t)
+}
+
+/// The point of the level plane at height `y` under `pixel`.
+fn level_point(view: &View, pixel: Vec2, y: f32) -> Option<Vec3> {
+    let (origin, dir) = view.ray(pixel);
+    plane_hit(origin, dir, y)
+}
+
+/// `p`'s x and z, on the grid of `step` unless `free`.
+fn snap_xz(p: Vec3, step: f32, free: bool) -> Vec2 {
+    let xz = Vec2::new(p.x, p.z);
+    if free || !(step.is_finite() && step > 1e-4) {
+        xz
+    } else {
+        (xz / step).round() * step
+    }
+}
+
+/// The height above `corner` of the point of its vertical nearest the ray under
+/// `pixel`; `None` when the ray runs almost along the vertical (a top view).
+fn height_along(view: &View, pixel: Vec2, corner: Vec3) -> Option<f32> {
+    let (origin, dir) = view.ray(pixel);
+    let b = dir.y;
+    let denom = 1.0 - b * b;
+    if denom < 0.05 {
+        return None;
+    }
+    let w = corner - origin;
+    Some((b * dir.dot(w) - w.y) / denom)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vertical_nearest_the_ray_gives_the_height() {
+        let camera = pebble_render::Camera::psp(Vec3::new(0.0, 4.0, 10.0), 0.2, -0.4);
+        let view = View {
+            camera,
+            size: Vec2::new(800.0, 600.0),
+        };
+        let corner = Vec3::new(1.0, 0.0, 0.0);
+        for h in [0.5f32, 2.0, -1.0] {
+            let pixel = view.project(corner + Vec3::Y * h).expect("in view");
+            let got = height_along(&view, pixel, corner).expect("not along the ray");
+            assert!((got - h).abs() < 1e-3, "{h}: {got}");
+        }
+    }
+
+    #[test]
+    fn a_box_is_outlined_by_its_twelve_edges_not_its_diagonals() {
+        let g = pebble_model::Primitive::Box { size: Vec3::ONE }
+            .generate(pebble_model::MaterialId(1))
+            .expect("a box");
+        assert_eq!(g.faces.len(), 12);
+        assert_eq!(feature_edges(&g).len(), 12);
+    }
+
+    #[test]
+    fn snapping_puts_corners_on_the_grid_unless_free() {
+        let p = Vec3::new(1.13, 4.0, -2.62);
+        assert_eq!(snap_xz(p, 0.25, false), Vec2::new(1.25, -2.5));
+        assert_eq!(snap_xz(p, 0.25, true), Vec2::new(1.13, -2.62));
+        assert_eq!(
+            plane_hit(Vec3::new(0.0, 5.0, 0.0), Vec3::NEG_Y, 1.0),
+            Some(Vec3::Y)
+        );
+        assert_eq!(plane_hit(Vec3::new(0.0, 5.0, 0.0), Vec3::Y, 1.0), None);
+    }
+}
