@@ -79,7 +79,7 @@ impl PebbleApp {
                 if let Some(rect) = painted {
                     self.ui_cache.announce(rect);
                 }
-                Vec::new()
+                self.viewport.take_intents()
             }
             Pane::Outliner => self.panels.outliner.ui(ui, scene),
             Pane::Inspector => {

@@ -52,7 +52,8 @@ impl PebbleApp {
                 None => self.status.warn("nothing selected to copy"),
             },
             Action::Paste | Action::PasteUnderCursor => {
-                let place = match (action, self.viewport.hover.point) {
+                let under = self.viewport.paste_at.take().or(self.viewport.hover.point);
+                let place = match (action, under) {
                     (Action::PasteUnderCursor, Some(p)) => super::clipboard::Place::At(p),
                     _ => super::clipboard::Place::AsTheyWere,
                 };

@@ -5,6 +5,7 @@
 //! keeps the renderer's GPU scene in step with the document, and paints.
 
 pub mod callback;
+pub mod context_menu;
 pub mod gizmo;
 pub mod navigation;
 pub mod outline;
@@ -88,6 +89,12 @@ pub struct Viewport {
     pub rect: egui::Rect,
     /// What it drew last (the benchmark's bare renderer repeats it).
     pub last_view: Option<LastView>,
+    /// The right-click menu, while it is open.
+    pub context_menu: Option<context_menu::ContextMenu>,
+    /// Where "Paste here" puts the clipboard (the right-clicked surface).
+    pub paste_at: Option<Vec3>,
+    /// What the viewport's menu chose this frame, for the app to carry out.
+    intents: Vec<crate::app::panels::Intent>,
 }
 
 impl Viewport {
@@ -104,7 +111,15 @@ impl Viewport {
             solids: solids::Solids::default(),
             rect: egui::Rect::NOTHING,
             last_view: None,
+            context_menu: None,
+            paste_at: None,
+            intents: Vec::new(),
         }
+    }
+
+    /// What the viewport's menu chose since the last call.
+    pub fn take_intents(&mut self) -> Vec<crate::app::panels::Intent> {
+        std::mem::take(&mut self.intents)
     }
 
     /// Another scene was opened: nothing hovered or in progress, the view frames it.
@@ -218,8 +233,15 @@ impl Viewport {
             fly,
             vertex_snap: ui.input(|i| i.key_down(egui::Key::V)),
             repaint: false,
+            context_menu: None,
         };
         let cancelled = self.tools.handle(&mut cx, events, pointer);
+        if let Some((pixel, point)) = cx.context_menu.take() {
+            self.context_menu = Some(context_menu::ContextMenu {
+                at: rect.min + egui::vec2(pixel.x, pixel.y) / ppp,
+                point,
+            });
+        }
         if response.hovered() && scroll != 0.0 {
             // 50 points of smooth scroll make one notch; touchpads give fractions.
             let notches = scroll / 50.0;
@@ -342,6 +364,22 @@ impl Viewport {
             ui.painter()
                 .rect_filled(place, 3.0, egui::Color32::from_black_alpha(170));
             ui.painter().galley(point, galley, egui::Color32::WHITE);
+        }
+        if let Some(menu) = self.context_menu {
+            let mut chosen = Vec::new();
+            let has_selection = !doc.scene().selection().is_empty();
+            if !context_menu::ui(ui.ctx(), &menu, has_selection, &mut chosen) {
+                self.context_menu = None;
+            }
+            if chosen.iter().any(|i| {
+                matches!(
+                    i,
+                    crate::app::panels::Intent::Run(crate::app::action::Action::PasteUnderCursor)
+                )
+            }) {
+                self.paste_at = menu.point;
+            }
+            self.intents.extend(chosen);
         }
         if let Some((a, b)) = tool_overlay.rect {
             let point = |p: Vec2| rect.min + egui::vec2(p.x, p.y) / ppp;

@@ -96,6 +96,9 @@ pub struct ToolContext<'a> {
     pub vertex_snap: bool,
     /// Set by a tool that needs another frame soon (a flight in progress).
     pub repaint: bool,
+    /// Set by a right click: open the context menu at this pixel, with the
+    /// surface point under it.
+    pub context_menu: Option<(Vec2, Option<Vec3>)>,
 }
 
 impl std::fmt::Debug for ToolContext<'_> {
@@ -366,6 +369,9 @@ impl Tools {
                     // The first movement counts: no pixels lost to the threshold.
                     tool.drag(cx, &p);
                     self.active = Some(k);
+                    // A press and release within one frame (a quick right click)
+                    // needs the next frame to see the release.
+                    cx.repaint = true;
                     break;
                 }
             }
@@ -397,6 +403,27 @@ impl Tools {
             tool.overlay(cx, at_work, &mut out);
         }
         out
+    }
+}
+
+/// A right click at `pixel`: what is under it becomes the selection unless it
+/// is already part of it (so the menu acts on what was clicked), and the
+/// context menu opens there.
+fn right_click(cx: &mut ToolContext, pixel: Vec2) {
+    match cx.pick.pick(pixel) {
+        Ok(Some(hit)) => {
+            let id = pebble_model::EntityId(hit.id);
+            let scene = cx.doc.scene();
+            if scene.is_pickable(id)
+                && !scene.selection().contains(&id)
+                && let Err(e) = cx.doc.select(vec![id])
+            {
+                cx.status.error(e.to_string());
+            }
+            cx.context_menu = Some((pixel, Some(hit.world)));
+        }
+        Ok(None) => cx.context_menu = Some((pixel, None)),
+        Err(e) => cx.status.error(format!("pick failed: {e}")),
     }
 }
 

@@ -1,7 +1,10 @@
 //! Navigation drags: orbit (about the surface under the cursor where the drag
 //! began, else the selection, else the view's pivot), pan, drag-zoom and fly, as
 //! the preferences' navigation preset maps buttons and modifiers. Esc puts the
-//! camera back where the drag found it.
+//! camera back where the drag found it. A right press released where it began,
+//! with no flying between, is a right click: the camera stays as it was, what is
+//! under the cursor is selected (unless it already is), and the viewport opens
+//! its context menu there.
 
 use pebble_model::glam::{Vec2, Vec3};
 
@@ -20,7 +23,17 @@ pub struct Navigate {
     /// Where the pointer was at the last drag (the press at first, so the pixels
     /// egui's drag threshold swallowed still count).
     last: Vec2,
+    /// How far the pointer went, pixels, and whether a fly key moved the eye:
+    /// neither, with the right button, makes a click.
+    travelled: f32,
+    flew: bool,
+    /// The button that pressed (the release's pointer may not say: a press and
+    /// release within one frame ends the drag on the frame after).
+    button: Option<crate::app::viewport::navigation::Button>,
 }
+
+/// A right press and release within this many pixels is a click.
+const CLICK_PIXELS: f32 = 4.0;
 
 impl Navigate {
     fn flying(&self) -> bool {
@@ -56,6 +69,9 @@ impl Tool for Navigate {
             _ => cx.view.orbit.distance,
         };
         self.last = p.press;
+        self.travelled = 0.0;
+        self.flew = false;
+        self.button = Some(p.button);
         self.drag = Some((action, cx.view.orbit));
         true
     }
@@ -69,6 +85,8 @@ impl Tool for Navigate {
         let orbit = &mut cx.view.orbit;
         let (from, delta) = (self.last, p.pos - self.last);
         self.last = p.pos;
+        self.travelled += delta.length();
+        self.flew |= action == DragAction::FlyLook && cx.fly.direction != Vec3::ZERO;
         match action {
             DragAction::Orbit => {
                 if let Some(c) = self.centre {
@@ -87,9 +105,21 @@ impl Tool for Navigate {
         }
     }
 
-    fn release(&mut self, _cx: &mut ToolContext, _p: &Pointer) {
-        self.drag = None;
+    fn release(&mut self, cx: &mut ToolContext, p: &Pointer) {
+        let drag = self.drag.take();
         self.centre = None;
+        let Some((_, before)) = drag else {
+            return;
+        };
+        if self.button.take() != Some(crate::app::viewport::navigation::Button::Right)
+            || self.travelled > CLICK_PIXELS
+            || self.flew
+        {
+            return;
+        }
+        // A right click: the pixels it moved turned nothing.
+        cx.view.orbit = before;
+        super::right_click(cx, p.pos);
     }
 
     fn cancel(&mut self, cx: &mut ToolContext) {

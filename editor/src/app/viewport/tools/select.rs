@@ -1,6 +1,8 @@
 //! Click selection: a left click picks the entity the ID buffer shows under the
 //! cursor (the nearest hit within a few pixels: a mesh, or a marker's lines). Shift adds, Ctrl toggles,
-//! a plain click replaces the selection; a click on nothing clears it.
+//! a plain click replaces the selection; a click on nothing clears it. A right
+//! click (press and release in one frame, before any drag began) opens the
+//! context menu.
 
 use pebble_model::EntityId;
 
@@ -16,12 +18,16 @@ impl Tool for ClickSelect {
     }
 
     fn press(&mut self, _cx: &mut ToolContext, p: &Pointer) -> bool {
-        p.click && p.button == Button::Left
+        p.click && matches!(p.button, Button::Left | Button::Right)
     }
 
     fn drag(&mut self, _cx: &mut ToolContext, _p: &Pointer) {}
 
     fn release(&mut self, cx: &mut ToolContext, p: &Pointer) {
+        if p.button == Button::Right {
+            super::right_click(cx, p.pos);
+            return;
+        }
         match cx.pick.pick(p.pos) {
             Ok(hit) => {
                 let found = hit.map(|h| EntityId(h.id));

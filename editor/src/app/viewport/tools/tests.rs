@@ -152,6 +152,7 @@ impl World {
             fly: FlyKeys::default(),
             vertex_snap: self.vertex_snap,
             repaint: false,
+            context_menu: None,
         };
         self.tools.handle(&mut cx, events, pointer)
     }
@@ -639,3 +640,79 @@ fn v_while_moving_puts_the_nearest_vertex_onto_another_object_s() {
 }
 
 mod create;
+
+/// A right click selects what is under it (unless it is already selected) and
+/// asks for the context menu; the flight it started turned nothing. A right drag
+/// is a flight, with no menu.
+#[test]
+fn a_right_click_selects_and_opens_the_context_menu_a_right_drag_flies() {
+    let mut w = World::new(&[Vec3::ZERO, Vec3::new(2.0, 0.0, 0.0)]);
+    let ids = w.ids();
+    let at = w
+        .camera_view()
+        .project(Vec3::new(2.0, 0.0, 0.0))
+        .expect("in view");
+    let before = w.view.orbit;
+    let mut menu = None;
+    // The press starts the flight at once; released in place it is a click. A
+    // press and release in one frame ends on the next, whose pointer names no
+    // button (egui's default, the left).
+    for (k, events) in [
+        PointerEvents {
+            drag_started: true,
+            dragging: true,
+            ..Default::default()
+        },
+        PointerEvents::default(),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let pointer = Pointer {
+            pos: at + Vec2::new(1.0, 0.0),
+            press: at,
+            delta: Vec2::ZERO,
+            button: if k == 0 { Button::Right } else { Button::Left },
+            modifiers: Modifiers::default(),
+            click: false,
+        };
+        let mut cx = ToolContext {
+            doc: &mut w.doc,
+            view: &mut w.view,
+            prefs: &mut w.prefs,
+            status: &mut w.status,
+            pick: &w.pick,
+            size: SIZE,
+            gizmo_mode: gizmo::Mode::Translate,
+            hover_point: None,
+            dt: 1.0 / 60.0,
+            fly: FlyKeys::default(),
+            vertex_snap: false,
+            repaint: false,
+            context_menu: None,
+        };
+        w.tools.handle(&mut cx, events, Some(pointer));
+        menu = menu.or(cx.context_menu);
+    }
+    let (pixel, point) = menu.expect("the context menu");
+    assert_eq!(pixel, at + Vec2::new(1.0, 0.0));
+    assert_eq!(point, Some(Vec3::new(2.0, 0.0, 0.0)), "the surface clicked");
+    assert_eq!(w.doc.scene().selection(), &[ids[1]]);
+    assert_eq!(w.view.orbit, before, "the pixel it moved turned nothing");
+
+    // With both selected, a right click on one keeps both.
+    w.doc.select(ids.clone()).expect("select");
+    w.drag(Button::Right, Modifiers::default(), at, at, false);
+    assert_eq!(w.doc.scene().selection(), &ids[..]);
+    // A real drag flies: the view turns, nothing is selected anew.
+    w.doc.select(vec![]).expect("select");
+    w.drag(
+        Button::Right,
+        Modifiers::default(),
+        at,
+        at + Vec2::new(60.0, 0.0),
+        false,
+    );
+    assert_ne!(w.view.orbit, before);
+    assert!(w.doc.scene().selection().is_empty());
+}
