@@ -47,6 +47,8 @@ pub enum EditKey {
     Material { id: u32 },
     /// The viewport's gizmo drag (one at a time).
     Gizmo,
+    /// New copies following the mouse until a click (Duplicate).
+    Placing,
 }
 
 /// One row of the history panel.

@@ -14,6 +14,8 @@
 //! Optionally saves a screenshot of the window (the README's picture) and a JSON
 //! report.
 
+mod edits;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -89,6 +91,11 @@ pub struct Report {
     pub pick_mesh_median_ms: f64,
     pub pick_marker_median_ms: f64,
     pub markers_built_median_ms: f64,
+    /// Duplicating 500 entities at once and pasting a selection of this many
+    /// triangles from clipboard text (medians, milliseconds; each one step).
+    pub duplicate_500_median_ms: f64,
+    pub paste_median_ms: f64,
+    pub paste_triangles: usize,
 }
 
 /// What a frame of the benchmark draws.
@@ -438,6 +445,7 @@ impl PebbleApp {
             let (median, p95) = stats(&times);
             let (pick_mesh, pick_marker, markers_built) =
                 pick_times(&mut res.renderer, &view, self.doc.scene())?;
+            let (duplicate_500, paste, paste_triangles) = edits::edit_times()?;
             let size = ctx.content_rect().size();
             Ok(Report {
                 frames,
@@ -460,6 +468,9 @@ impl PebbleApp {
                 pick_mesh_median_ms: pick_mesh,
                 pick_marker_median_ms: pick_marker,
                 markers_built_median_ms: markers_built,
+                duplicate_500_median_ms: duplicate_500,
+                paste_median_ms: paste,
+                paste_triangles,
             })
         })();
         match result {
@@ -499,6 +510,10 @@ impl PebbleApp {
                 println!(
                     "  a click's pick (the ID buffer):    on a mesh {:.2} ms, on a marker {:.2} ms; the markers' triangles built in {:.3} ms",
                     r.pick_mesh_median_ms, r.pick_marker_median_ms, r.markers_built_median_ms
+                );
+                println!(
+                    "  edits (one step each):             duplicate 500 entities {:.2} ms, paste {} triangles from the clipboard {:.2} ms",
+                    r.duplicate_500_median_ms, r.paste_triangles, r.paste_median_ms
                 );
                 match r.resident_mb {
                     Some(mb) => println!("  resident memory: {mb:.0} MB"),

@@ -138,7 +138,7 @@ pub fn isolate(doc: &mut Document) -> Result<(), Refusal> {
 
 /// An entity's local transform moved by `by` (world metres), from its placement
 /// (local, world and parent's world transforms); rotation and scale untouched.
-fn moved_by(
+pub(crate) fn moved_by(
     (local, world, parent): (
         Transform,
         pebble_model::glam::Affine3A,

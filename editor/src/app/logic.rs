@@ -51,7 +51,7 @@ impl PebbleApp {
         }
         for a in pressed {
             // Some keys wait while a viewport tool is at work.
-            if !(a.waits_for_tools() && self.viewport.tools.is_active()) {
+            if !(a.waits_for_tools() && self.viewport.tools.is_dragging()) {
                 self.run_action(ctx, a);
             }
         }

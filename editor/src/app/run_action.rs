@@ -19,6 +19,22 @@ impl PebbleApp {
     /// action's effect is written.
     pub fn run_action(&mut self, ctx: &egui::Context, action: Action) {
         use super::navigation::Face;
+        // Copies following the mouse (or a shape's height) stay where they are
+        // when another edit comes.
+        if action.waits_for_tools()
+            || matches!(
+                action,
+                Action::Undo
+                    | Action::Redo
+                    | Action::Save
+                    | Action::SaveAs
+                    | Action::New
+                    | Action::Open
+                    | Action::Create(_)
+            )
+        {
+            self.viewport.tools.settle(&mut self.doc);
+        }
         let view = &mut self.viewport.view;
         match action {
             Action::New => self.new_project(),
@@ -40,7 +56,16 @@ impl PebbleApp {
                 }
             }
             Action::Delete => self.edit(super::edit_ops::delete),
-            Action::Duplicate => self.edit(|d| super::edit_ops::duplicate(d).map(|_| ())),
+            Action::Duplicate => match self.viewport.tools.duplicate_following(&mut self.doc) {
+                Ok(copies) => self.status.info(match copies.len() {
+                    1 => "the copy follows the mouse: click to put it down, Esc takes it back"
+                        .to_string(),
+                    n => format!(
+                        "{n} copies follow the mouse: click to put them down, Esc takes them back"
+                    ),
+                }),
+                Err(e) => self.status.warn(e),
+            },
             Action::Copy | Action::Cut => match super::clipboard::copy(&self.doc) {
                 Some(text) => {
                     ctx.copy_text(text.clone());

@@ -47,6 +47,25 @@ impl AddEntities {
         }
     }
 
+    /// After the first apply: gives the added entities named in `after` these
+    /// transforms, for a redo to add them there. `false` (and no change) unless
+    /// every one named is among them.
+    pub(crate) fn place(&mut self, after: &[(EntityId, crate::math::Transform)]) -> bool {
+        if !self.assigned
+            || !after
+                .iter()
+                .all(|(id, _)| self.entities.iter().any(|e| e.id == *id))
+        {
+            return false;
+        }
+        for (id, t) in after {
+            if let Some(e) = self.entities.iter_mut().find(|e| e.id == *id) {
+                e.transform = *t;
+            }
+        }
+        true
+    }
+
     fn assign_ids(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
         // Local id 0 means "a new entity nothing in the batch refers to".
         let mut local = HashSet::new();

@@ -1,9 +1,11 @@
-//! Duplicate entities with their subtrees; the copies are selected.
+//! Duplicate entities with their subtrees; the copies are selected. A move of
+//! the copies in the same continuous edit (the copy following the mouse until a
+//! click) merges into it: one undo step, and a redo puts them where they went.
 
 use std::any::Any;
 use std::collections::BTreeSet;
 
-use super::{AddEntities, Command, CommandError};
+use super::{AddEntities, Command, CommandError, SetTransforms};
 use crate::id::EntityId;
 use crate::scene::Scene;
 
@@ -65,6 +67,15 @@ impl Command for Duplicate {
         if let Some(add) = &mut self.add {
             add.revert(scene);
         }
+    }
+
+    fn merge(&mut self, next: &dyn Command) -> bool {
+        let (Some(add), Some(moved)) =
+            (&mut self.add, next.as_any().downcast_ref::<SetTransforms>())
+        else {
+            return false;
+        };
+        add.place(moved.after())
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -22,6 +22,11 @@ impl SetTransforms {
             before: Vec::new(),
         }
     }
+
+    /// The transforms it sets.
+    pub fn after(&self) -> &[(EntityId, Transform)] {
+        &self.after
+    }
 }
 
 impl Command for SetTransforms {

@@ -244,6 +244,15 @@ impl Tool for CreateTool {
         }
     }
 
+    /// Another action came while the height follows the mouse: the shape in
+    /// progress is dropped (nothing of it is in the scene yet).
+    fn settle(&mut self, _doc: &mut crate::app::document::Document) {
+        if matches!(self.stage, Stage::Height { .. }) {
+            self.stage = Stage::Waiting;
+            self.armed = None;
+        }
+    }
+
     fn as_create(&self) -> Option<&CreateTool> {
         Some(self)
     }

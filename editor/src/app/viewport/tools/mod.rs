@@ -24,12 +24,14 @@ mod box_select;
 mod create;
 mod gizmo_tool;
 mod navigate;
+mod place;
 mod select;
 
 pub use box_select::BoxSelect;
 pub use create::CreateTool;
 pub use gizmo_tool::{GizmoTool, gizmo_on_selection};
 pub use navigate::Navigate;
+pub use place::PlaceCopies;
 pub use select::ClickSelect;
 
 /// The modifier keys held.
@@ -207,8 +209,15 @@ pub trait Tool: std::fmt::Debug {
     /// Draws what the tool shows, active or not (the gizmo's handles are there
     /// whenever something is selected).
     fn overlay(&self, _cx: &OverlayContext, _active: bool, _out: &mut ToolOverlay) {}
+    /// Another action (a key, a menu) came while the tool follows the pointer:
+    /// keep what is done and stop following.
+    fn settle(&mut self, _doc: &mut Document) {}
     /// The create tool, for asking what it is armed for.
     fn as_create(&self) -> Option<&CreateTool> {
+        None
+    }
+    /// The tool that places new copies, for Duplicate to start it.
+    fn as_place(&mut self) -> Option<&mut PlaceCopies> {
         None
     }
 }
@@ -233,8 +242,9 @@ pub struct Tools {
     active: Option<usize>,
     /// The tool following the pointer after its release ([`Tool::follows_pointer`]).
     following: Option<usize>,
-    /// Where [`CreateTool`] is in `tools`.
+    /// Where [`CreateTool`] and [`PlaceCopies`] are in `tools`.
     create: usize,
+    place: usize,
 }
 
 impl Tools {
@@ -245,6 +255,7 @@ impl Tools {
         Self {
             tools: vec![
                 Box::new(CreateTool::default()),
+                Box::new(PlaceCopies::default()),
                 Box::new(GizmoTool::default()),
                 Box::new(Navigate::default()),
                 Box::new(BoxSelect::default()),
@@ -253,7 +264,35 @@ impl Tools {
             active: None,
             following: None,
             create: 0,
+            place: 1,
         }
+    }
+
+    /// A drag is in progress (keys that change the selection wait for it).
+    pub fn is_dragging(&self) -> bool {
+        self.active.is_some()
+    }
+
+    /// Another action came: a tool following the pointer keeps what it did and
+    /// stops.
+    pub fn settle(&mut self, doc: &mut Document) {
+        if let Some(k) = self.following.take() {
+            self.tools[k].settle(doc);
+        }
+    }
+
+    /// Ctrl+D: the selection duplicated, the copies following the mouse until a
+    /// click (Esc takes them back); returns the copies.
+    pub fn duplicate_following(
+        &mut self,
+        doc: &mut Document,
+    ) -> Result<Vec<pebble_model::EntityId>, String> {
+        self.settle(doc);
+        let place = self.place;
+        let tool = self.tools[place].as_place().ok_or("no placing tool")?;
+        let copies = tool.duplicate(doc)?;
+        self.following = Some(place);
+        Ok(copies)
     }
 
     /// The active tool's name (the one following the pointer, if none is).
@@ -272,6 +311,7 @@ impl Tools {
         self.active = None;
         self.following = None;
         self.tools[self.create] = Box::new(CreateTool::default());
+        self.tools[self.place] = Box::new(PlaceCopies::default());
     }
 
     /// Arms creation for `item`: the next press in the viewport draws it.
@@ -335,7 +375,12 @@ impl Tools {
                 if !self.tools[k].follows_pointer() {
                     self.following = None;
                 }
-                return false;
+                if !events.drag_started || self.following.is_some() {
+                    return false;
+                }
+                // A drag instead of a click (a gizmo handle grabbed): it goes on
+                // to the tools as any press does.
+                return self.handle(cx, events, Some(p));
             }
             if events.clicked && p.button == Button::Right {
                 self.tools[k].cancel(cx);

@@ -296,3 +296,78 @@ fn a_click_puts_the_usual_size_down_and_shift_keeps_drawing() {
     );
     assert_eq!(standoff, 0.0, "on the grid it lies flat on it");
 }
+
+#[test]
+fn duplicated_copies_follow_the_mouse_until_a_click_as_one_step() {
+    let mut w = looking_down();
+    w.doc
+        .execute(AddEntities::new(
+            "Create",
+            vec![
+                Entity::new("Lamp", EntityKind::PlayerSpawn(PlayerSpawn::default()))
+                    .with_transform(Transform::from_translation(Vec3::new(1.0, 0.0, 1.0))),
+            ],
+        ))
+        .expect("add");
+    w.doc.end_edit();
+    let original = w.ids()[0];
+    w.prefs.snap = true;
+    let steps = w.doc.history().position();
+    let copies = w.tools.duplicate_following(&mut w.doc).expect("duplicates");
+    assert_eq!(copies.len(), 1);
+    assert_eq!(w.tools.active(), Some("place copies"));
+    // The copy stays put until the pointer moves, then goes with it (snapped).
+    w.hover_to(Vec3::new(1.0, 0.0, 1.0));
+    w.hover_to(Vec3::new(3.1, 0.0, -0.4));
+    w.click(w.pixel(Vec3::new(3.1, 0.0, -0.4)), Modifiers::default());
+    assert!(!w.tools.is_active());
+    let copy = w.doc.scene().entity(copies[0]).expect("the copy").clone();
+    assert_eq!(copy.transform.translation, Vec3::new(3.0, 0.0, -0.5));
+    assert_eq!(
+        w.doc
+            .scene()
+            .entity(original)
+            .expect("original")
+            .transform
+            .translation,
+        Vec3::new(1.0, 0.0, 1.0)
+    );
+    assert_eq!(w.doc.history().position(), steps + 1, "one step");
+    assert_eq!(w.doc.history().undo_name().as_deref(), Some("Duplicate"));
+    w.doc.undo();
+    assert!(w.doc.scene().entity(copies[0]).is_none());
+    w.doc.redo().expect("redo").expect("redoes");
+    let again: Vec<_> = w
+        .doc
+        .scene()
+        .entities()
+        .filter(|e| e.id != original)
+        .map(|e| e.transform.translation)
+        .collect();
+    assert_eq!(
+        again,
+        vec![Vec3::new(3.0, 0.0, -0.5)],
+        "redo puts it where it went"
+    );
+
+    // Esc takes the copies back: no step, nothing to redo.
+    let before = w.doc.history().position();
+    w.doc.select(vec![original]).expect("select");
+    w.tools.duplicate_following(&mut w.doc).expect("duplicates");
+    w.hover_to(Vec3::new(0.0, 0.0, 0.0));
+    w.hover_to(Vec3::new(-2.0, 0.0, 0.0));
+    assert!(w.frame(
+        PointerEvents {
+            escape: true,
+            ..Default::default()
+        },
+        None
+    ));
+    assert_eq!(
+        w.doc.scene().entities().count(),
+        2,
+        "the original and the first copy"
+    );
+    assert_eq!(w.doc.history().position(), before);
+    assert!(!w.doc.history().can_redo());
+}
