@@ -241,16 +241,35 @@ fn dragging_a_row_onto_another_in_the_outliner_reparents_it() {
     );
 }
 
+/// Create › Stairs arms the viewport's create tool; a click on the courtyard floor
+/// puts a flight of the usual size down on it, selected; undo removes it.
 #[test]
-fn the_create_menu_adds_a_selected_entity_where_the_view_looks_and_undo_removes_it() {
+fn the_create_menu_puts_a_selected_entity_on_the_clicked_surface_and_undo_removes_it() {
+    use egui_kittest::kittest::Queryable as _;
     let Some(mut harness) = harness_on(showcase_path()) else {
         return;
     };
     let before = harness.state().scene().entities().count();
     harness.get_by_label("Create").click();
     harness.run_steps(2);
-    harness.get_by_label("Stairs").click();
-    harness.run_steps(2);
+    // The menu's entry, not the toolbar's button of the same name.
+    let entry = harness
+        .query_all_by_label("Stairs")
+        .map(|n| n.rect().center())
+        .max_by(|a, b| a.y.total_cmp(&b.y))
+        .expect("the menu's Stairs");
+    common::click(&mut harness, entry);
+    assert_eq!(
+        harness.state().scene().entities().count(),
+        before,
+        "armed, not made"
+    );
+    // An empty stretch of the courtyard floor (its top at y = 0).
+    let floor = common::screen(
+        harness.state(),
+        pebble_model::glam::Vec3::new(-5.0, 0.0, 4.0),
+    );
+    common::click(&mut harness, floor);
     let app = harness.state();
     assert_eq!(app.scene().entities().count(), before + 1);
     let [id] = app.scene().selection() else {
@@ -259,6 +278,9 @@ fn the_create_menu_adds_a_selected_entity_where_the_view_looks_and_undo_removes_
     let e = app.scene().entity(*id).expect("entity");
     assert_eq!(e.name, "Stairs");
     assert!(matches!(e.kind, pebble_model::EntityKind::Mesh(_)));
+    let bounds = app.scene().world_aabb(*id).expect("bounds");
+    assert!(bounds.min.y.abs() < 1e-4, "on the floor: {bounds:?}");
+    assert_eq!(app.history_undo_name().as_deref(), Some("Create Stairs"));
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     harness.run_steps(2);
     assert_eq!(harness.state().scene().entities().count(), before);
