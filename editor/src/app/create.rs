@@ -84,6 +84,18 @@ impl CreateItem {
         !matches!(self, Self::Sun | Self::Sky | Self::Group)
     }
 
+    /// What to do once it is chosen (the status line and the viewport say it).
+    pub fn prompt(self) -> String {
+        let name = self.label().to_lowercase();
+        if self.is_drawn() {
+            format!(
+                "Create {name}: drag its footprint on a surface or the grid, or click for the usual size · Ctrl: no snapping · Esc: stop"
+            )
+        } else {
+            format!("Create {name}: click where it goes · Esc: stop")
+        }
+    }
+
     /// Whether drawing it has a height step after the footprint (a plane is flat).
     pub fn has_height(self) -> bool {
         self.is_drawn() && self != Self::Plane
@@ -118,6 +130,20 @@ impl CreateItem {
         }
         (start.min(end), start.max(end))
     }
+}
+
+/// A collidable mesh of `primitive`'s geometry in `material`.
+fn primitive_mesh(
+    primitive: Primitive,
+    material: Option<MaterialId>,
+) -> Result<EntityKind, String> {
+    let material = material.ok_or("a mesh needs a material")?;
+    let geometry = primitive.generate(material).map_err(|e| e.to_string())?;
+    Ok(EntityKind::Mesh(MeshEntity {
+        source: GeometrySource::Primitive(primitive),
+        geometry,
+        collidable: true,
+    }))
 }
 
 /// A shape drawn in the viewport: a footprint on a level plane and a height.
@@ -162,15 +188,7 @@ pub fn drawn_entity(
     } else {
         (if drag.x > 0.0 { -FRAC_PI_2 } else { FRAC_PI_2 }, d, w)
     };
-    let mesh = |primitive: Primitive| -> Result<EntityKind, String> {
-        let material = material.ok_or("a mesh needs a material")?;
-        let geometry = primitive.generate(material).map_err(|e| e.to_string())?;
-        Ok(EntityKind::Mesh(MeshEntity {
-            source: GeometrySource::Primitive(primitive),
-            geometry,
-            collidable: true,
-        }))
-    };
+    let mesh = |primitive: Primitive| primitive_mesh(primitive, material);
     let (kind, yaw) = match item {
         CreateItem::Box => (
             mesh(Primitive::Box {
@@ -353,15 +371,7 @@ pub fn all() -> impl Iterator<Item = CreateItem> {
 
 /// The entity for a menu item at `at`; meshes use `material`.
 pub fn entity(item: CreateItem, at: Vec3, material: Option<MaterialId>) -> Result<Entity, String> {
-    let mesh = |primitive: Primitive| -> Result<EntityKind, String> {
-        let material = material.ok_or("a mesh needs a material")?;
-        let geometry = primitive.generate(material).map_err(|e| e.to_string())?;
-        Ok(EntityKind::Mesh(MeshEntity {
-            source: GeometrySource::Primitive(primitive),
-            geometry,
-            collidable: true,
-        }))
-    };
+    let mesh = |primitive: Primitive| primitive_mesh(primitive, material);
     let kind = match item {
         CreateItem::Box => mesh(Primitive::Box { size: Vec3::ONE })?,
         CreateItem::Plane => mesh(Primitive::Plane {

@@ -319,17 +319,7 @@ impl PebbleApp {
             return;
         }
         self.viewport.tools.arm_create(item);
-        self.status.info(if item.is_drawn() {
-            format!(
-                "Create {}: drag its footprint in the viewport (a click: the usual size); Esc stops",
-                item.label().to_lowercase()
-            )
-        } else {
-            format!(
-                "Create {}: click where it goes in the viewport; Esc stops",
-                item.label().to_lowercase()
-            )
-        });
+        self.status.info(item.prompt());
     }
 
     /// Makes `item` at once, at its usual size, under the view's pivot on the

@@ -271,17 +271,7 @@ impl Tool for CreateTool {
         };
         let drawn = match self.stage {
             Stage::Waiting => {
-                out.text = Some(if item.is_drawn() {
-                    format!(
-                        "Create {}: drag its footprint on a surface or the grid, or click for the usual size · Ctrl: no snapping · Esc: stop",
-                        item.label().to_lowercase()
-                    )
-                } else {
-                    format!(
-                        "Create {}: click where it goes · Esc: stop",
-                        item.label().to_lowercase()
-                    )
-                });
+                out.text = Some(item.prompt());
                 return;
             }
             Stage::Footprint(d) => d,
