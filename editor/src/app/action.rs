@@ -84,6 +84,8 @@ pub enum Action {
     ResetLayout,
     PlayPause,
     ExportAndDeploy,
+    /// Tools › Measure: the distance and height between two picked points.
+    Measure,
     CompareCapture,
     KeyboardHelp,
     About,
@@ -176,6 +178,7 @@ pub const ALL: &[Action] = &[
     Action::ResetLayout,
     Action::PlayPause,
     Action::ExportAndDeploy,
+    Action::Measure,
     Action::CompareCapture,
     Action::KeyboardHelp,
     Action::About,
@@ -218,6 +221,7 @@ pub const KEYED: &[Action] = &[
     Action::Isolate,
     Action::Delete,
     Action::DropToFloor,
+    Action::Measure,
     Action::NudgeLeft,
     Action::NudgeRight,
     Action::NudgeAway,
@@ -328,6 +332,7 @@ impl Action {
             Self::ResetLayout => "Reset the panel layout",
             Self::PlayPause => "Play or pause the scene clock",
             Self::ExportAndDeploy => "Export & Deploy",
+            Self::Measure => "Measure distance",
             Self::CompareCapture => "Compare a device capture…",
             Self::KeyboardHelp => "Keyboard and mouse",
             Self::About => "About Pebble",
@@ -356,6 +361,7 @@ impl Action {
             Self::Group => (Modifiers::COMMAND, Key::G),
             Self::Ungroup => (Modifiers::COMMAND | Modifiers::SHIFT, Key::G),
             Self::DropToFloor => (Modifiers::NONE, Key::End),
+            Self::Measure => (Modifiers::NONE, Key::M),
             Self::TurnQuarter => (Modifiers::COMMAND, Key::R),
             Self::NudgeLeft => (Modifiers::NONE, Key::ArrowLeft),
             Self::NudgeRight => (Modifiers::NONE, Key::ArrowRight),
@@ -421,6 +427,7 @@ impl Action {
                     | Self::ViewRight
                     | Self::ViewLeft
                     | Self::ToggleProjection
+                    | Self::Measure
             )
     }
 

@@ -94,6 +94,7 @@ impl PebbleApp {
                 });
             });
             ui.menu_button("Tools", |ui| {
+                self.action_button(ui, Action::Measure, true);
                 self.action_button(ui, Action::CompareCapture, true);
             });
             ui.menu_button("Help", |ui| {
@@ -392,7 +393,6 @@ impl PebbleApp {
         }
     }
 
-    /// The toolbar: gizmo mode and axes, snapping, the viewport's looks.
     /// The toolbar's shapes to draw in the viewport; the armed one shows
     /// pressed, and pressing it again lets go.
     fn create_buttons(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
@@ -424,6 +424,8 @@ impl PebbleApp {
         }
     }
 
+    /// The toolbar: gizmo mode and axes, snapping, the shapes to draw, the
+    /// viewport's looks.
     pub(super) fn toolbar_ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         ui.horizontal(|ui| {

@@ -291,6 +291,19 @@ impl Field {
     }
 }
 
+/// What a field of several things shows when their values differ: the
+/// inspector puts [`MIXED`] in the fields the selection does not share.
+pub const MIXED_TEXT: &str = "—";
+/// The value standing for "the selection's values differ" (a field with
+/// [`NumberField::mixed`] shows [`MIXED_TEXT`] for it, and for anything not
+/// finite that it turned into, such as its conversion to degrees).
+pub const MIXED: f32 = f32::MAX;
+
+/// Whether `value` stands for mixed values.
+pub fn is_mixed(value: f64) -> bool {
+    !value.is_finite() || value.abs() >= f64::from(MIXED)
+}
+
 /// A numeric text field for `value` (in the units of `limit`).
 #[derive(Debug)]
 pub struct NumberField<'a> {
@@ -299,6 +312,8 @@ pub struct NumberField<'a> {
     limit: &'a Limit,
     labels: Vec<egui::Id>,
     width: f32,
+    /// Shows [`MIXED_TEXT`] for a [`MIXED`] value.
+    mixed: bool,
 }
 
 impl<'a> NumberField<'a> {
@@ -310,7 +325,15 @@ impl<'a> NumberField<'a> {
             limit,
             labels: Vec::new(),
             width: 64.0,
+            mixed: false,
         }
+    }
+
+    /// A field of several things: a [`MIXED`] value shows as [`MIXED_TEXT`] and
+    /// commits nothing until a number is typed.
+    pub fn mixed(mut self, on: bool) -> Self {
+        self.mixed = on;
+        self
     }
 
     /// A visible label that names the field (several read in order: "size", "x").
@@ -331,9 +354,15 @@ impl<'a> NumberField<'a> {
             limit,
             labels,
             width,
+            mixed,
         } = self;
         let ctx = ui.ctx().clone();
-        let current = format(value, limit.whole);
+        let shows_mixed = mixed && is_mixed(value);
+        let current = if shows_mixed {
+            MIXED_TEXT.to_string()
+        } else {
+            format(value, limit.whole)
+        };
         let focused = ctx.memory(|m| m.has_focus(id));
         let mut edit = ctx.data(|d| d.get_temp::<Edit>(id)).unwrap_or_default();
         let had_focus = edit.had_focus;
@@ -357,6 +386,10 @@ impl<'a> NumberField<'a> {
             text_edit = text_edit.text_color(ui.visuals().error_fg_color);
         }
         let mut response = ui.add(text_edit);
+        if shows_mixed {
+            response = response
+                .on_hover_text("the selected things differ here; a value typed sets it on all");
+        }
         for label in &labels {
             response = response.labelled_by(*label);
         }
@@ -420,7 +453,7 @@ impl<'a> NumberField<'a> {
             }
         }
         edit.had_focus = ctx.memory(|m| m.has_focus(id));
-        let stored_problem = (edit.error.is_none() && !edit.had_focus)
+        let stored_problem = (edit.error.is_none() && !edit.had_focus && !shows_mixed)
             .then(|| limit.check_stored(value).err())
             .flatten()
             .map(|reason| format!("the stored value {current} {reason}"));

@@ -147,6 +147,12 @@ impl PebbleApp {
             Action::ResetLayout => self.panels.layout = super::default_layout(),
             Action::PlayPause => self.clock.playing ^= true,
             Action::ExportAndDeploy => self.export_and_deploy(),
+            Action::Measure => {
+                self.viewport.tools.arm_measure();
+                self.status.info(
+                    "Measure: click the first point in the viewport (V: a vertex); Esc stops",
+                );
+            }
             Action::CompareCapture => self.windows.compare.open = true,
             Action::KeyboardHelp => self.windows.help = true,
             Action::About => self.windows.about = true,

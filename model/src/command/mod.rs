@@ -193,6 +193,24 @@ impl Command for CommandGroup {
         }
     }
 
+    /// A later group of the same continuous edit merges when it has as many
+    /// commands and each merges with its counterpart (the same field dragged on
+    /// several entities at once).
+    fn merge(&mut self, next: &dyn Command) -> bool {
+        let Some(next) = next.as_any().downcast_ref::<Self>() else {
+            return false;
+        };
+        if next.commands.len() != self.commands.len() {
+            return false;
+        }
+        // Counterparts address the same things (built the same way, frame after
+        // frame), so either all merge or the first does not.
+        self.commands
+            .iter_mut()
+            .zip(&next.commands)
+            .all(|(mine, theirs)| mine.merge(theirs.as_ref()))
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }

@@ -15,6 +15,8 @@ pub(super) struct Form {
     pub(super) committed: Option<egui::Id>,
     /// Its name, for the undo step ("Edit radius").
     pub(super) committed_name: String,
+    /// The fields are several things' (values they do not share show as mixed).
+    pub(super) mixed: bool,
 }
 
 /// The unit after a field ("m", "°"), with an optional note.
@@ -32,6 +34,15 @@ impl Form {
             base: egui::Id::unique(("inspector field", what, id)),
             committed: None,
             committed_name: String::new(),
+            mixed: false,
+        }
+    }
+
+    /// The fields of several things at once (see [`number_field::MIXED`]).
+    pub(super) fn of_many(what: &'static str, id: u32) -> Self {
+        Self {
+            mixed: true,
+            ..Self::new(what, id)
         }
     }
 
@@ -45,7 +56,9 @@ impl Form {
         labels: &[egui::Id],
         width: f32,
     ) -> Field {
-        let mut field = NumberField::new(self.base.with(key), value, limit).width(width);
+        let mut field = NumberField::new(self.base.with(key), value, limit)
+            .width(width)
+            .mixed(self.mixed);
         for l in labels {
             field = field.labelled_by(*l);
         }

@@ -398,9 +398,9 @@ fn ground_under(scene: &Scene, pick: &dyn super::Pick, view: &View, pixel: Vec2)
     })
 }
 
-/// Where the ray meets the plane of the picked face, when that face is a mesh's
-/// and points up enough to build on (the depth buffer's point is only close).
-fn level_face_point(scene: &Scene, hit: &PickHit, origin: Vec3, dir: Vec3) -> Option<Vec3> {
+/// The picked face of a mesh in the world: a corner and its normal toward the
+/// viewer's side.
+pub(super) fn picked_face(scene: &Scene, hit: &PickHit) -> Option<(Vec3, Vec3)> {
     let e = scene.entity(pebble_model::EntityId(hit.id))?;
     let EntityKind::Mesh(m) = &e.kind else {
         return None;
@@ -409,16 +409,33 @@ fn level_face_point(scene: &Scene, hit: &PickHit, origin: Vec3, dir: Vec3) -> Op
     let world = scene.world_transform(e.id);
     let [a, b, c] = m.geometry.triangle(face).map(|p| world.transform_point3(p));
     let normal = (b - a).cross(c - a).normalize_or_zero();
-    let normal = if hit.back_face { -normal } else { normal };
+    Some((a, if hit.back_face { -normal } else { normal }))
+}
+
+/// Where the ray meets the plane through `corner` with `normal` (the depth
+/// buffer's `fallback` when it runs along the plane or behind the eye).
+pub(super) fn on_plane(
+    (corner, normal): (Vec3, Vec3),
+    origin: Vec3,
+    dir: Vec3,
+    fallback: Vec3,
+) -> Vec3 {
+    let denom = normal.dot(dir);
+    if denom.abs() < 1e-6 {
+        return fallback;
+    }
+    let t = normal.dot(corner - origin) / denom;
+    if t > 0.0 { origin + dir * t } else { fallback }
+}
+
+/// Where the ray meets the plane of the picked face, when that face is a mesh's
+/// and points up enough to build on (the depth buffer's point is only close).
+fn level_face_point(scene: &Scene, hit: &PickHit, origin: Vec3, dir: Vec3) -> Option<Vec3> {
+    let (a, normal) = picked_face(scene, hit)?;
     if normal.y < LEVEL_ENOUGH {
         return None;
     }
-    let denom = normal.dot(dir);
-    if denom.abs() < 1e-6 {
-        return Some(hit.world);
-    }
-    let t = normal.dot(a - origin) / denom;
-    let p = if t > 0.0 { origin + dir * t } else { hit.world };
+    let p = on_plane((a, normal), origin, dir, hit.world);
     // The height from the plane's equation at that x, z: exactly the face's
     // height on a level face (the ray's step leaves a few ulps of error).
     let y = a.y - (normal.x * (p.x - a.x) + normal.z * (p.z - a.z)) / normal.y;
@@ -426,7 +443,7 @@ fn level_face_point(scene: &Scene, hit: &PickHit, origin: Vec3, dir: Vec3) -> Op
 }
 
 /// Where a ray meets the level plane at height `y`, in front of the camera.
-fn plane_hit(origin: Vec3, dir: Vec3, y: f32) -> Option<Vec3> {
+pub(super) fn plane_hit(origin: Vec3, dir: Vec3, y: f32) -> Option<Vec3> {
     if dir.y.abs() < 1e-5 {
         return None;
     }

@@ -79,7 +79,7 @@ fn world_vertices(scene: &pebble_model::Scene, id: EntityId) -> Vec<Vec3> {
 
 /// The vertex of another pickable mesh nearest the cursor on screen, within
 /// [`VERTEX_PIXELS`].
-fn vertex_near(
+pub(super) fn vertex_near(
     scene: &pebble_model::Scene,
     view: &crate::app::viewport::view::View,
     cursor: pebble_model::glam::Vec2,

@@ -23,6 +23,7 @@ use crate::app::status::Status;
 mod box_select;
 mod create;
 mod gizmo_tool;
+mod measure;
 mod navigate;
 mod place;
 mod select;
@@ -30,6 +31,7 @@ mod select;
 pub use box_select::BoxSelect;
 pub use create::CreateTool;
 pub use gizmo_tool::{GizmoTool, gizmo_on_selection};
+pub use measure::Measure;
 pub use navigate::Navigate;
 pub use place::PlaceCopies;
 pub use select::ClickSelect;
@@ -220,6 +222,10 @@ pub trait Tool: std::fmt::Debug {
     fn as_place(&mut self) -> Option<&mut PlaceCopies> {
         None
     }
+    /// The measuring tool, for Tools › Measure to arm it.
+    fn as_measure(&mut self) -> Option<&mut Measure> {
+        None
+    }
 }
 
 /// What egui's pointer did this frame, in the viewport.
@@ -245,6 +251,7 @@ pub struct Tools {
     /// Where [`CreateTool`] and [`PlaceCopies`] are in `tools`.
     create: usize,
     place: usize,
+    measure: usize,
 }
 
 impl Tools {
@@ -256,6 +263,7 @@ impl Tools {
             tools: vec![
                 Box::new(CreateTool::default()),
                 Box::new(PlaceCopies::default()),
+                Box::new(Measure::default()),
                 Box::new(GizmoTool::default()),
                 Box::new(Navigate::default()),
                 Box::new(BoxSelect::default()),
@@ -265,7 +273,28 @@ impl Tools {
             following: None,
             create: 0,
             place: 1,
+            measure: 2,
         }
+    }
+
+    /// Arms the measuring tool: the next click is a measurement's first point.
+    pub fn arm_measure(&mut self) {
+        let k = self.measure;
+        if let Some(m) = self.tools[k].as_measure() {
+            m.arm();
+        }
+        if self.following == Some(k) {
+            self.following = None;
+        }
+    }
+
+    /// Whether the measuring tool is armed, and what it measured last.
+    pub fn measuring(&mut self) -> Option<Option<(Vec3, Vec3)>> {
+        let k = self.measure;
+        self.tools[k]
+            .as_measure()
+            .filter(|m| m.is_armed())
+            .map(|m| m.result())
     }
 
     /// A drag is in progress (keys that change the selection wait for it).
@@ -312,6 +341,7 @@ impl Tools {
         self.following = None;
         self.tools[self.create] = Box::new(CreateTool::default());
         self.tools[self.place] = Box::new(PlaceCopies::default());
+        self.tools[self.measure] = Box::new(Measure::default());
     }
 
     /// Arms creation for `item`: the next press in the viewport draws it.
@@ -422,9 +452,14 @@ impl Tools {
             }
         } else if events.clicked {
             let click = Pointer { click: true, ..p };
-            for tool in &mut self.tools {
+            for (k, tool) in self.tools.iter_mut().enumerate() {
                 if tool.press(cx, &click) {
                     tool.release(cx, &click);
+                    // A click can begin what then follows the pointer (a
+                    // measurement's second point).
+                    if tool.follows_pointer() {
+                        self.following = Some(k);
+                    }
                     break;
                 }
             }

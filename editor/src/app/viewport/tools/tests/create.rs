@@ -1,5 +1,6 @@
-//! Create by dragging, driven as the viewport drives it: the footprint, the
-//! height, the click, snapping, surfaces, Esc.
+//! The tools that go on after their press, driven as the viewport drives them:
+//! create by dragging (the footprint, the height, the click, snapping, surfaces,
+//! Esc), Duplicate's copies following the mouse, and measuring.
 
 use pebble_model::entity::Collider;
 use pebble_model::{Kind, Primitive};
@@ -370,4 +371,34 @@ fn duplicated_copies_follow_the_mouse_until_a_click_as_one_step() {
     );
     assert_eq!(w.doc.history().position(), before);
     assert!(!w.doc.history().can_redo());
+}
+
+#[test]
+fn measuring_takes_two_clicks_and_changes_nothing() {
+    let mut w = looking_down();
+    let steps = w.doc.history().entries().len();
+    w.tools.arm_measure();
+    assert_eq!(w.tools.measuring(), Some(None), "armed, nothing measured");
+    w.click(w.pixel(Vec3::ZERO), Modifiers::default());
+    assert_eq!(
+        w.tools.active(),
+        Some("measure"),
+        "the end follows the mouse"
+    );
+    w.hover_to(Vec3::new(3.0, 0.0, 4.0));
+    w.click(w.pixel(Vec3::new(3.0, 0.0, 4.0)), Modifiers::default());
+    let (from, to) = w.tools.measuring().flatten().expect("both points are down");
+    assert!(from.length() < 1e-3 && (to - Vec3::new(3.0, 0.0, 4.0)).length() < 1e-3);
+    assert!(((to - from).length() - 5.0).abs() < 1e-3);
+    // A drag while measuring is still a box selection, not a measurement.
+    assert_eq!(w.doc.history().entries().len(), steps, "no step");
+    assert_eq!(w.doc.scene().entities().count(), 0);
+    assert!(w.frame(
+        PointerEvents {
+            escape: true,
+            ..Default::default()
+        },
+        None
+    ));
+    assert_eq!(w.tools.measuring(), None, "Esc lets go");
 }
