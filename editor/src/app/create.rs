@@ -8,8 +8,8 @@ use std::f32::consts::{FRAC_PI_2, PI};
 
 use pebble_model::command::{AddEntities, Paste};
 use pebble_model::entity::{
-    BallPit, Collider, CustomEntity, Emitter, EntityKind, GeometrySource, Light, MeshEntity,
-    Patrol, PlayerSpawn, Trigger,
+    BallPit, Collider, CustomEntity, EntityKind, GeometrySource, Light, MeshEntity, Patrol,
+    PlayerSpawn, Trigger,
 };
 use pebble_model::glam::{Quat, Vec2, Vec3};
 use pebble_model::{Command, Entity, Material, MaterialId, Primitive, Scene, Transform};
@@ -420,7 +420,7 @@ pub fn entity(item: CreateItem, at: Vec3, material: Option<MaterialId>) -> Resul
             ao_strength: 0.6,
             ao_radius: 1.5,
         }),
-        CreateItem::Emitter => EntityKind::Emitter(Emitter::default()),
+        CreateItem::Emitter => EntityKind::Emitter(super::presets::default_emitter()),
         CreateItem::PlayerSpawn => EntityKind::PlayerSpawn(PlayerSpawn::default()),
         CreateItem::Trigger => EntityKind::Trigger(Trigger {
             size: Vec3::splat(2.0),

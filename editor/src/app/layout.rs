@@ -86,7 +86,7 @@ impl PebbleApp {
                 let inspector = &mut self.panels.inspector;
                 egui::ScrollArea::vertical()
                     .auto_shrink([false, false])
-                    .show(ui, |ui| inspector.ui(ui, scene))
+                    .show(ui, |ui| inspector.ui(ui, scene, &self.presets))
                     .inner
             }
             Pane::Assets => {

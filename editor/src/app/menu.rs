@@ -77,7 +77,11 @@ impl PebbleApp {
                         ui.separator();
                     }
                     for &item in *items {
-                        self.action_button(ui, Action::Create(item), true);
+                        if item == create::CreateItem::Emitter {
+                            self.emitter_presets_menu(ui);
+                        } else {
+                            self.action_button(ui, Action::Create(item), true);
+                        }
                     }
                 }
                 ui.separator();
@@ -391,6 +395,39 @@ impl PebbleApp {
             settings.environment = chosen;
             self.run_command(pebble_model::command::SetSettings::new(settings));
         }
+    }
+
+    /// Create › Particle emitter: the default (a campfire) or any preset, put
+    /// down with a click in the viewport.
+    fn emitter_presets_menu(&mut self, ui: &mut egui::Ui) {
+        ui.menu_button(create::CreateItem::Emitter.label(), |ui| {
+            let mut chosen = None;
+            for (k, listed) in self.presets.emitters.iter().enumerate() {
+                let text = match listed.origin {
+                    super::presets::Origin::Bundled => listed.preset.name.clone(),
+                    super::presets::Origin::User(_) => format!("{} (yours)", listed.preset.name),
+                };
+                let button = ui.button(text);
+                let button = if listed.preset.about.is_empty() {
+                    button
+                } else {
+                    button.on_hover_text(listed.preset.about.as_str())
+                };
+                if button.clicked() {
+                    chosen = Some(k);
+                }
+            }
+            if let Some(k) = chosen {
+                let preset = &self.presets.emitters[k].preset;
+                let (name, emitter) = (preset.name.clone(), preset.emitter.clone());
+                self.viewport.tools.settle(&mut self.doc);
+                self.viewport.tools.arm_create_emitter(emitter);
+                self.status.info(format!(
+                    "Create emitter ({name}): click where it goes in the viewport; Esc stops"
+                ));
+                ui.close();
+            }
+        });
     }
 
     /// The toolbar's shapes to draw in the viewport; the armed one shows

@@ -26,6 +26,7 @@ mod modals;
 pub mod number_field;
 pub mod panels;
 pub mod preferences;
+pub mod presets;
 mod run_action;
 pub mod status;
 pub mod ui_cache;
@@ -274,6 +275,8 @@ pub struct PebbleApp {
     /// The clipboard's text as last seen (copied here, or pasted from the system's):
     /// what the Edit menu's Paste pastes.
     pub clipboard: Option<String>,
+    /// The bundled and the user's presets.
+    pub presets: presets::Presets,
 }
 
 impl PebbleApp {
@@ -339,6 +342,10 @@ impl PebbleApp {
         let autosave = std::time::Duration::from_secs(u64::from(prefs.autosave_seconds.max(1)));
         let viewport = Viewport::new(scene.bounds());
         let info = rs.adapter.get_info();
+        let presets = presets::Presets::load(&data_dir.join("presets"));
+        for problem in &presets.problems {
+            tracing::warn!(target: "pebble", "{problem}");
+        }
         Ok(Self {
             doc: Document::new(scene, path, autosave),
             viewport,
@@ -360,6 +367,7 @@ impl PebbleApp {
             allow_close: false,
             bench: None,
             clipboard: None,
+            presets,
         })
     }
 

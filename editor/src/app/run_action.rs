@@ -198,11 +198,73 @@ impl PebbleApp {
                     self.run_action(ctx, action);
                     Ok(())
                 }
+                Intent::SavePreset(preset) => {
+                    self.save_preset(preset);
+                    Ok(())
+                }
+                Intent::ApplyMaterialPreset { material, preset } => {
+                    self.apply_material_preset(material, preset);
+                    Ok(())
+                }
             };
             if let Err(e) = result {
                 self.status.error(e.to_string());
             }
         }
+    }
+
+    /// Writes a user preset and lists it from now on.
+    fn save_preset(&mut self, preset: super::panels::SavePreset) {
+        use super::presets;
+        let root = self.presets_root();
+        let saved = match &preset {
+            super::panels::SavePreset::Emitter(name, emitter) => presets::save(
+                &root,
+                presets::EMITTER_FOLDER,
+                name,
+                &presets::EmitterPreset {
+                    name: name.clone(),
+                    about: String::new(),
+                    emitter: emitter.clone(),
+                },
+            ),
+            super::panels::SavePreset::Material(name, material) => {
+                presets::save_material(&root, &self.doc.folder(), name, material)
+            }
+        };
+        match saved {
+            Ok(path) => {
+                self.presets = presets::Presets::load(&root);
+                self.status
+                    .info(format!("saved the preset {}", path.display()));
+            }
+            Err(e) => self.status.error(e),
+        }
+    }
+
+    /// A material preset's look on material `id`, its texture copied into the
+    /// project; the material keeps its name. One undo step.
+    fn apply_material_preset(&mut self, id: pebble_model::MaterialId, k: usize) {
+        let Some(listed) = self.presets.materials.get(k) else {
+            return;
+        };
+        let Some(current) = self.doc.scene().material(id) else {
+            return;
+        };
+        match super::presets::material_for_project(listed, &self.doc.folder()) {
+            Ok(mut m) => {
+                m.name = current.name.clone();
+                let name = listed.preset.name.clone();
+                self.run_command(pebble_model::command::SetMaterial::new(id, m));
+                self.status.info(format!("material preset {name} applied"));
+            }
+            Err(e) => self.status.error(e),
+        }
+    }
+
+    /// Where the user's presets live: the data folder's `presets/`.
+    pub fn presets_root(&self) -> PathBuf {
+        self.data_dir.join("presets")
     }
 
     /// Saves to the project's file (asks where for a new project). Returns whether

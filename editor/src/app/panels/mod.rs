@@ -33,6 +33,21 @@ pub enum Intent {
     /// Undo or redo up to this many steps applied.
     JumpHistory(usize),
     Run(Action),
+    /// "Save as preset": written to the user's presets (files are the app's job).
+    SavePreset(SavePreset),
+    /// A material preset (by its place in the list) applied to a material: its
+    /// texture is copied into the project first.
+    ApplyMaterialPreset {
+        material: pebble_model::MaterialId,
+        preset: usize,
+    },
+}
+
+/// What "Save as preset" saves, under its name.
+#[derive(Debug, Clone)]
+pub enum SavePreset {
+    Emitter(String, pebble_model::entity::Emitter),
+    Material(String, pebble_model::Material),
 }
 
 impl std::fmt::Debug for Intent {
@@ -45,6 +60,10 @@ impl std::fmt::Debug for Intent {
             Intent::Select(ids) => write!(f, "Select({ids:?})"),
             Intent::JumpHistory(to) => write!(f, "JumpHistory({to})"),
             Intent::Run(a) => write!(f, "Run({a:?})"),
+            Intent::SavePreset(p) => write!(f, "SavePreset({p:?})"),
+            Intent::ApplyMaterialPreset { material, preset } => {
+                write!(f, "ApplyMaterialPreset({material:?}, {preset})")
+            }
         }
     }
 }

@@ -20,6 +20,7 @@ impl InspectorPanel {
         scene: &Scene,
         entity: &Entity,
         mesh: &MeshEntity,
+        presets: &crate::app::presets::Presets,
     ) {
         let id = entity.id;
         let mut collidable = mesh.collidable;
@@ -104,6 +105,27 @@ impl InspectorPanel {
             changed |= ui
                 .checkbox(&mut after.double_sided, "double-sided")
                 .changed();
+            let chosen = super::preset_menu(
+                ui,
+                ("material preset", mid.0),
+                presets
+                    .materials
+                    .iter()
+                    .map(|l| (&l.preset.name, &l.preset.about, &l.origin)),
+            );
+            if let Some(preset) = chosen {
+                self.intents.push(super::Intent::ApplyMaterialPreset {
+                    material: mid,
+                    preset,
+                });
+            }
+            if let Some(name) = self.save_as_preset_ui(ui, ("material", mid.0)) {
+                self.intents
+                    .push(super::Intent::SavePreset(super::SavePreset::Material(
+                        name,
+                        m.clone(),
+                    )));
+            }
             if after != *m {
                 if form.committed.is_some() {
                     self.commit(&form, SetMaterial::new(mid, after));

@@ -14,7 +14,8 @@ use pebble_model::entity::{EntityKind, limits};
 use pebble_model::glam::{EulerRot, Quat};
 use pebble_model::{Command, EditKey, Entity, EntityId, Scene};
 
-use super::Intent;
+use super::{Intent, SavePreset};
+use crate::app::presets::{Origin, Presets};
 
 mod form;
 mod gameplay;
@@ -32,6 +33,8 @@ pub struct InspectorPanel {
     name_edit: Option<(EntityId, String)>,
     /// What this frame asked for.
     intents: Vec<Intent>,
+    /// The name typed for "Save as preset".
+    preset_name: String,
 }
 
 impl InspectorPanel {
@@ -56,14 +59,14 @@ impl InspectorPanel {
         });
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, scene: &Scene) -> Vec<Intent> {
+    pub fn ui(&mut self, ui: &mut egui::Ui, scene: &Scene, presets: &Presets) -> Vec<Intent> {
         if ui.input(|i| i.pointer.any_released()) {
             self.intents.push(Intent::EndEdit);
         }
         if let [id] = scene.selection()
             && let Some(entity) = scene.entity(*id)
         {
-            self.entity_ui(ui, scene, entity);
+            self.entity_ui(ui, scene, entity, presets);
         } else if scene.selection().len() > 1 {
             self.multi_ui(ui, scene);
         } else {
@@ -75,7 +78,7 @@ impl InspectorPanel {
         std::mem::take(&mut self.intents)
     }
 
-    fn entity_ui(&mut self, ui: &mut egui::Ui, scene: &Scene, entity: &Entity) {
+    fn entity_ui(&mut self, ui: &mut egui::Ui, scene: &Scene, entity: &Entity, presets: &Presets) {
         let id = entity.id;
         ui.label(format!("{}  ·  {}", entity.kind.kind().name(), id));
         let mut name = match self.name_edit.take() {
@@ -158,10 +161,104 @@ impl InspectorPanel {
                 self.edit_entity(id, 3, e);
             }
         }
+        if let EntityKind::Emitter(emitter) = &entity.kind {
+            self.emitter_presets_ui(ui, entity, emitter, presets);
+        }
         if let EntityKind::Mesh(mesh) = &entity.kind {
-            self.mesh_ui(ui, scene, entity, mesh);
+            self.mesh_ui(ui, scene, entity, mesh, presets);
         }
     }
+
+    /// An emitter's presets: apply one (one step), or save this one as the user's.
+    fn emitter_presets_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        entity: &Entity,
+        emitter: &pebble_model::entity::Emitter,
+        presets: &Presets,
+    ) {
+        ui.separator();
+        let chosen = preset_menu(
+            ui,
+            ("emitter preset", entity.id.0),
+            presets
+                .emitters
+                .iter()
+                .map(|l| (&l.preset.name, &l.preset.about, &l.origin)),
+        );
+        if let Some(k) = chosen {
+            let preset = &presets.emitters[k].preset;
+            let mut e = entity.clone();
+            e.kind = EntityKind::Emitter(preset.emitter.clone());
+            self.intents.push(Intent::Execute(Box::new(SetEntity::new(
+                format!("Emitter preset {}", preset.name),
+                e,
+            ))));
+        }
+        if let Some(name) = self.save_as_preset_ui(ui, ("emitter", entity.id.0)) {
+            self.intents.push(Intent::SavePreset(SavePreset::Emitter(
+                name,
+                emitter.clone(),
+            )));
+        }
+    }
+
+    /// A name field and "Save as preset"; the name once pressed.
+    fn save_as_preset_ui(&mut self, ui: &mut egui::Ui, salt: (&str, u32)) -> Option<String> {
+        ui.horizontal(|ui| {
+            let l = ui.label("preset name");
+            let field = egui::TextEdit::singleline(&mut self.preset_name)
+                .id_salt(salt)
+                .hint_text("a name for it")
+                .desired_width(120.0);
+            ui.add(field).labelled_by(l.id);
+            let name = self.preset_name.trim().to_string();
+            let pressed = ui
+                .add_enabled(!name.is_empty(), egui::Button::new("Save as preset"))
+                .on_hover_text("kept in your data folder's presets/, listed in every project")
+                .clicked();
+            pressed.then(|| {
+                self.preset_name.clear();
+                name
+            })
+        })
+        .inner
+    }
+}
+
+/// "preset: apply…" with the presets listed (yours marked), their descriptions
+/// on hover; the one chosen, by its place.
+pub(super) fn preset_menu<'a>(
+    ui: &mut egui::Ui,
+    salt: (&str, u32),
+    presets: impl Iterator<Item = (&'a String, &'a String, &'a Origin)>,
+) -> Option<usize> {
+    let mut chosen = None;
+    ui.horizontal(|ui| {
+        let l = ui.label("preset");
+        egui::ComboBox::from_id_salt(salt)
+            .selected_text("apply…")
+            .show_ui(ui, |ui| {
+                for (k, (name, about, origin)) in presets.enumerate() {
+                    let text = match origin {
+                        Origin::Bundled => name.clone(),
+                        Origin::User(_) => format!("{name} (yours)"),
+                    };
+                    let item = ui.selectable_label(false, text);
+                    let item = if about.is_empty() {
+                        item
+                    } else {
+                        item.on_hover_text(about.as_str())
+                    };
+                    if item.clicked() {
+                        chosen = Some(k);
+                    }
+                }
+            })
+            .response
+            .labelled_by(l.id);
+    });
+    chosen
 }
 
 #[cfg(test)]
@@ -179,7 +276,7 @@ mod tests {
     fn harness(scene: Scene) -> Harness<'static, State> {
         Harness::new_ui_state(
             |ui, (panel, scene, intents): &mut State| {
-                let got = panel.ui(ui, scene);
+                let got = panel.ui(ui, scene, &Presets::default());
                 intents.extend(got.into_iter().filter(|i| !matches!(i, Intent::EndEdit)));
             },
             (InspectorPanel::default(), scene, Vec::new()),
@@ -286,6 +383,55 @@ mod tests {
             vec![(80.0, 0.5, 1.0), (80.0, 0.5, 2.0)],
             "only the fov"
         );
+    }
+
+    /// An emitter's preset menu applies a preset as one step; "Save as preset"
+    /// asks the app to save this emitter under the typed name.
+    #[test]
+    fn an_emitter_takes_a_preset_and_saves_itself_as_one() {
+        let presets = Presets::load(&std::env::temp_dir().join("pebble-no-user-presets-here"));
+        let mut scene = Scene::new();
+        let emitter = Entity::new(
+            "Fire",
+            EntityKind::Emitter(crate::app::presets::default_emitter()),
+        );
+        History::new(10)
+            .execute(&mut scene, AddEntities::new("Create", vec![emitter]))
+            .expect("add");
+        // Tall enough for the whole emitter block.
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(600.0, 2400.0))
+            .build_ui_state(
+                move |ui, (panel, scene, intents): &mut State| {
+                    let got = panel.ui(ui, scene, &presets);
+                    intents.extend(got.into_iter().filter(|i| !matches!(i, Intent::EndEdit)));
+                },
+                (InspectorPanel::default(), scene, Vec::new()),
+            );
+        h.run_steps(2);
+        h.get_by_role_and_label(Role::ComboBox, "preset").click();
+        h.run_steps(2);
+        h.get_by_label("Smoke").click();
+        h.run_steps(2);
+        match h.state_mut().2.pop() {
+            Some(Intent::Execute(c)) => assert_eq!(c.name(), "Emitter preset Smoke"),
+            other => panic!("{other:?}"),
+        }
+        h.get_by_role_and_label(Role::TextInput, "preset name")
+            .focus();
+        h.run_steps(1);
+        h.get_by_role_and_label(Role::TextInput, "preset name")
+            .type_text("Blue fire");
+        h.run_steps(1);
+        h.get_by_label("Save as preset").click();
+        h.run_steps(2);
+        match h.state_mut().2.pop() {
+            Some(Intent::SavePreset(SavePreset::Emitter(name, e))) => {
+                assert_eq!(name, "Blue fire");
+                assert!(e.additive, "this emitter, as it is");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

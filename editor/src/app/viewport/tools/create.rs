@@ -48,6 +48,8 @@ enum Stage {
 pub struct CreateTool {
     armed: Option<CreateItem>,
     stage: Stage,
+    /// The emitter to put down instead of the default one (a preset chosen).
+    emitter: Option<pebble_model::entity::Emitter>,
 }
 
 impl CreateTool {
@@ -55,6 +57,13 @@ impl CreateTool {
     pub fn arm(&mut self, item: CreateItem) {
         self.armed = Some(item);
         self.stage = Stage::Waiting;
+        self.emitter = None;
+    }
+
+    /// Arms the tool for an emitter made from `emitter` (a preset).
+    pub fn arm_emitter(&mut self, emitter: pebble_model::entity::Emitter) {
+        self.arm(CreateItem::Emitter);
+        self.emitter = Some(emitter);
     }
 
     /// What the tool is armed for.
@@ -122,8 +131,14 @@ impl Tool for CreateTool {
         let at = snap_xz(ground.point, step, free);
         if p.click || !item.is_drawn() {
             let place = Vec3::new(at.x, ground.point.y + item.lift(), at.y);
-            let command =
-                create::creation(cx.doc.scene(), item, |m| create::entity(item, place, m));
+            let preset = self.emitter.clone();
+            let command = create::creation(cx.doc.scene(), item, |m| {
+                let mut e = create::entity(item, place, m)?;
+                if let Some(emitter) = preset {
+                    e.kind = EntityKind::Emitter(emitter);
+                }
+                Ok(e)
+            });
             match command.and_then(|c| cx.doc.execute_boxed(c, None).map_err(|e| e.to_string())) {
                 Ok(()) => cx
                     .status

@@ -354,6 +354,16 @@ impl Tools {
         }
     }
 
+    /// Arms creation for an emitter made from a preset's `emitter`.
+    pub fn arm_create_emitter(&mut self, emitter: pebble_model::entity::Emitter) {
+        let mut tool = CreateTool::default();
+        tool.arm_emitter(emitter);
+        self.tools[self.create] = Box::new(tool);
+        if self.following == Some(self.create) {
+            self.following = None;
+        }
+    }
+
     /// What creation is armed for (the toolbar shows it pressed).
     pub fn armed_create(&self) -> Option<crate::app::create::CreateItem> {
         self.tools
