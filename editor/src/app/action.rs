@@ -19,6 +19,8 @@ pub enum Action {
     SaveAs,
     Import,
     Export,
+    /// File › Map settings: name, environment, export options, runtime tunables.
+    MapSettings,
     Preferences,
     Quit,
     Undo,
@@ -100,6 +102,7 @@ pub const ALL: &[Action] = &[
     Action::SaveAs,
     Action::Import,
     Action::Export,
+    Action::MapSettings,
     Action::Preferences,
     Action::Quit,
     Action::Undo,
@@ -258,6 +261,7 @@ impl Action {
             Self::SaveAs => "Save As…",
             Self::Import => "Import…",
             Self::Export => "Export .pbm…",
+            Self::MapSettings => "Map settings…",
             Self::Preferences => "Preferences…",
             Self::Quit => "Quit",
             Self::Undo => "Undo",
@@ -393,6 +397,7 @@ impl Action {
             | Self::FitCollider(_)
             | Self::Import
             | Self::Preferences
+            | Self::MapSettings
             | Self::Quit
             | Self::TogglePspPreview
             | Self::TogglePreviewLight

@@ -204,6 +204,7 @@ impl PebbleApp {
         self.action_button(ui, Action::Import, !importing);
         self.action_button(ui, Action::Export, !exporting);
         ui.separator();
+        self.action_button(ui, Action::MapSettings, true);
         self.action_button(ui, Action::Preferences, true);
         ui.separator();
         self.action_button(ui, Action::Quit, true);

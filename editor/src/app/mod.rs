@@ -21,6 +21,7 @@ pub mod files;
 pub mod jobs;
 mod layout;
 mod logic;
+pub mod map_settings;
 mod menu;
 mod modals;
 pub mod number_field;
@@ -239,6 +240,8 @@ pub struct Windows {
     pub about: bool,
     /// The Compare panel (Tools menu).
     pub compare: compare::CompareState,
+    /// File › Map settings.
+    pub map_settings: map_settings::MapSettingsWindow,
     /// The GPU adapter, for About.
     pub adapter: String,
 }

@@ -36,6 +36,11 @@ impl PebbleApp {
                 .collapsible(false)
                 .show(ctx, |ui| self.prefs.ui(ui));
         }
+        let intents = self
+            .windows
+            .map_settings
+            .ui(ctx, self.doc.scene(), &self.presets);
+        self.apply(ctx, intents);
         self.modals_ui(ctx);
         if self.windows.compare.open {
             let dir = self.doc.folder();

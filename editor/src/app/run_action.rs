@@ -45,6 +45,7 @@ impl PebbleApp {
             Action::SaveAs => self.open_dialog(files::DialogKind::SaveAs),
             Action::Import => self.open_dialog(files::DialogKind::Import),
             Action::Export => self.open_dialog(files::DialogKind::Export),
+            Action::MapSettings => self.windows.map_settings.open = true,
             Action::Preferences => self.windows.preferences = true,
             Action::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             Action::Undo => {

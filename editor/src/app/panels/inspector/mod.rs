@@ -228,7 +228,7 @@ impl InspectorPanel {
 
 /// "preset: apply…" with the presets listed (yours marked), their descriptions
 /// on hover; the one chosen, by its place.
-pub(super) fn preset_menu<'a>(
+pub(crate) fn preset_menu<'a>(
     ui: &mut egui::Ui,
     salt: (&str, u32),
     presets: impl Iterator<Item = (&'a String, &'a String, &'a Origin)>,
