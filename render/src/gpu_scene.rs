@@ -389,6 +389,28 @@ impl GpuScene {
         self.scene.textures.len() as u32 - 1
     }
 
+    /// Puts `texture` in place of texture `index` (its file changed on disk):
+    /// whatever samples that index shows the new one. `false` for no such index.
+    pub fn replace_texture(
+        &mut self,
+        context: &RenderContext,
+        index: u32,
+        texture: SceneTexture,
+    ) -> bool {
+        let i = index as usize;
+        if i >= self.textures.len() {
+            return false;
+        }
+        self.textures[i] = upload_texture(
+            &context.gpu,
+            &context.layouts.texture,
+            &context.samplers,
+            &texture,
+        );
+        self.scene.textures[i] = texture;
+        true
+    }
+
     /// Replaces the particle field (emitters changed); the vertex buffer only grows.
     pub fn set_particles(&mut self, context: &RenderContext, particles: ParticleField) {
         let count = particles.particles.len().max(1);

@@ -96,6 +96,11 @@ impl Renderer {
         self.scene.add_texture(&self.context, texture)
     }
 
+    /// Puts `texture` in place of texture `index` (its file changed on disk).
+    pub fn replace_texture(&mut self, index: u32, texture: SceneTexture) -> bool {
+        self.scene.replace_texture(&self.context, index, texture)
+    }
+
     /// Replaces the particle field (emitters changed).
     pub fn set_particles(&mut self, particles: ParticleField) {
         self.scene.set_particles(&self.context, particles);

@@ -150,6 +150,33 @@ impl SceneSync {
         index
     }
 
+    /// The image at `path` changed on disk: every texture made from it is loaded
+    /// again in place (a deleted or broken file shows as the magenta checker).
+    /// Returns how many textures were replaced and what could not be loaded.
+    pub fn reload_texture(
+        &mut self,
+        renderer: &mut Renderer,
+        path: &str,
+        loader: &TextureLoader<'_>,
+    ) -> (usize, Option<String>) {
+        let loaded = loader(path);
+        let problem = loaded.as_ref().err().cloned();
+        let mut replaced = 0;
+        for ((p, alpha), index) in &self.textures {
+            if p != path {
+                continue;
+            }
+            let texture = match &loaded {
+                Ok(image) => scene_texture(path, image, *alpha),
+                Err(_) => missing_texture(path),
+            };
+            if renderer.replace_texture(*index, texture) {
+                replaced += 1;
+            }
+        }
+        (replaced, problem)
+    }
+
     /// Applies what changed in `scene` since the last sync. Returns the number of
     /// batches uploaded.
     pub fn sync(

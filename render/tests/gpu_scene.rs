@@ -533,3 +533,48 @@ fn markers_in_the_id_pass_are_picked_and_hidden_like_meshes() {
         "behind: hidden"
     );
 }
+
+/// A texture whose file changed is loaded again in place, with nothing else
+/// uploaded; a file gone shows the missing-texture checker.
+#[test]
+fn a_changed_texture_is_reloaded_in_place_and_a_deleted_one_shows_as_missing() {
+    let Some(gpu) = test_gpu("a_changed_texture_is_reloaded_in_place") else {
+        return;
+    };
+    let (scene, _) = scene();
+    let (mut renderer, mut sync) = SceneSync::renderer(&gpu, &scene, &loader).expect("renderer");
+    let camera = Camera::psp(Vec3::ZERO, 0.0, 0.0);
+    let g = pixel(&camera, Vec3::new(-1.0, 0.5, -4.5));
+    let blue = |path: &str| -> Result<RgbaImage, String> {
+        match path {
+            "green.png" => Ok(RgbaImage::from_pixel(16, 16, image::Rgba([0, 0, 255, 255]))),
+            other => Err(format!("{other}: no such file")),
+        }
+    };
+    let (replaced, problem) = sync.reload_texture(&mut renderer, "green.png", &blue);
+    assert_eq!((replaced, problem), (1, None));
+    assert_eq!(
+        sync.sync(&mut renderer, &scene, &blue),
+        0,
+        "no batch uploaded"
+    );
+    let (img, _) = renderer.render(&camera, &options()).expect("renders");
+    assert_eq!(
+        img.get_pixel(g.0, g.1).0,
+        [0, 0, 255, 255],
+        "the new picture"
+    );
+    let gone = |path: &str| -> Result<RgbaImage, String> { Err(format!("{path}: deleted")) };
+    let (replaced, problem) = sync.reload_texture(&mut renderer, "green.png", &gone);
+    assert_eq!(replaced, 1);
+    assert!(problem.is_some_and(|p| p.contains("deleted")));
+    let (img, _) = renderer.render(&camera, &options()).expect("renders");
+    let px = img.get_pixel(g.0, g.1).0;
+    // Magenta and black texels, filtered: red equals blue, no green.
+    assert!(
+        px[1] == 0 && px[0] == px[2] && px[0] > 0,
+        "the magenta checker: {px:?}"
+    );
+    // Nothing uses this file: nothing replaced.
+    assert_eq!(sync.reload_texture(&mut renderer, "other.png", &blue).0, 0);
+}

@@ -105,6 +105,14 @@ impl Document {
         self.history.execute_boxed(&mut self.scene, command, edit)
     }
 
+    /// A change that is not an undo step: the scene follows a file that changed
+    /// on disk (hot reload). The project counts as unsaved afterwards.
+    pub fn follow_file(&mut self, mut command: impl Command) -> Result<(), CommandError> {
+        command.apply(&mut self.scene)?;
+        self.history.mark_unsaved();
+        Ok(())
+    }
+
     /// One step of a continuous edit (a drag): steps with the same key merge.
     pub fn execute_continuous(
         &mut self,

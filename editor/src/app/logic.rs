@@ -20,6 +20,7 @@ impl PebbleApp {
             self.install_scene(frame, scene, path, unsaved);
         }
         self.poll_files(ctx);
+        self.hot_reload(ctx, frame);
         // Closing with unsaved work asks first.
         if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close && self.doc.is_dirty()
         {

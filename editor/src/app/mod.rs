@@ -18,6 +18,7 @@ pub mod document;
 pub mod edit_ops;
 pub mod file_dialog;
 pub mod files;
+pub mod hot_reload;
 pub mod jobs;
 mod layout;
 mod logic;
@@ -280,6 +281,8 @@ pub struct PebbleApp {
     pub clipboard: Option<String>,
     /// The bundled and the user's presets.
     pub presets: presets::Presets,
+    /// The files the project uses, watched for changes.
+    reload: hot_reload::HotReload,
 }
 
 impl PebbleApp {
@@ -371,6 +374,7 @@ impl PebbleApp {
             bench: None,
             clipboard: None,
             presets,
+            reload: hot_reload::HotReload::new(Some(cc.egui_ctx.clone())),
         })
     }
 
