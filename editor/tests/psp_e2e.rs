@@ -123,6 +123,7 @@ fn showcase_deployed_played_and_compared() {
         .expect("runs the emulator harness");
     let log = std::fs::read_to_string(emu_out.join("pebble_log.txt")).unwrap_or_default();
     assert!(status.success(), "emulator run failed:\n{log}");
+    budget_matches_the_runtime(&std::fs::read(game.join("map.pbm")).expect("map"), &log);
     let out = pebble()
         .args(["capture", "import"])
         .arg(&emu_out)
@@ -228,4 +229,88 @@ fn showcase_deployed_played_and_compared() {
         );
         assert_eq!(out.status.success(), !flipped, "{text}");
     }
+}
+
+/// The editor's PSP budget against what the runtime logged for the same map: the
+/// figures it loads exactly; each frame's draw calls and triangles between the
+/// chunks alone and the budget's every-particle-alive frame.
+fn budget_matches_the_runtime(map: &[u8], log: &str) {
+    use pebble_editor::app::budget::MapCost;
+    let cost = MapCost::of_bytes(map).expect("measures");
+    let loaded = log
+        .lines()
+        .find(|l| l.starts_with("loaded map.pbm:"))
+        .unwrap_or_else(|| panic!("no load line in the log:\n{log}"));
+    let number_before = |line: &str, word: &str| -> u64 {
+        let at = line
+            .find(&format!(" {word}"))
+            .unwrap_or_else(|| panic!("no {word} in {line}"));
+        line[..at]
+            .rsplit([' ', '(', ','])
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no count before {word} in {line}"))
+    };
+    assert_eq!(
+        number_before(loaded, "meshes") as usize,
+        cost.chunks.len(),
+        "{loaded}"
+    );
+    assert_eq!(
+        number_before(loaded, "triangles"),
+        cost.mesh_triangles,
+        "{loaded}"
+    );
+    assert_eq!(
+        number_before(loaded, "textures") as usize,
+        cost.textures,
+        "{loaded}"
+    );
+    assert_eq!(number_before(loaded, "emitters"), cost.emitters, "{loaded}");
+    assert_eq!(
+        number_before(loaded, "particles"),
+        cost.particles,
+        "{loaded}"
+    );
+    let frame = cost.frame();
+    let mut frames = 0;
+    for line in log
+        .lines()
+        .filter(|l| l.starts_with("capture ") && l.contains("draw calls"))
+    {
+        let draws = number_before(line, "draw calls");
+        let triangles = number_before(line, "triangles");
+        assert!(
+            draws >= cost.chunks.len() as u64 && draws <= frame.draw_calls,
+            "{line}: the budget says {} chunks, at most {} draw calls",
+            cost.chunks.len(),
+            frame.draw_calls
+        );
+        assert!(
+            triangles >= cost.mesh_triangles && triangles <= frame.triangles,
+            "{line}: the budget says {} to {} triangles",
+            cost.mesh_triangles,
+            frame.triangles
+        );
+        frames += 1;
+        // The flipped map comes after the map's own captures.
+        if frames == VIEWS.len() * TIMES.len() {
+            break;
+        }
+    }
+    assert_eq!(
+        frames,
+        VIEWS.len() * TIMES.len(),
+        "every capture of map.pbm logged"
+    );
+    eprintln!(
+        "budget against the runtime: {} meshes, {} triangles, {} textures, {} emitters, {} particles as loaded; frames within {}..{} draw calls",
+        cost.chunks.len(),
+        cost.mesh_triangles,
+        cost.textures,
+        cost.emitters,
+        cost.particles,
+        cost.chunks.len(),
+        frame.draw_calls
+    );
 }

@@ -96,6 +96,8 @@ pub struct Report {
     pub duplicate_500_median_ms: f64,
     pub paste_median_ms: f64,
     pub paste_triangles: usize,
+    /// One frame's PSP budget readout (median, milliseconds).
+    pub budget_readout_median_ms: f64,
 }
 
 /// What a frame of the benchmark draws.
@@ -446,6 +448,12 @@ impl PebbleApp {
             let (pick_mesh, pick_marker, markers_built) =
                 pick_times(&mut res.renderer, &view, self.doc.scene())?;
             let (duplicate_500, paste, paste_triangles) = edits::edit_times()?;
+            let budget_readout = edits::readout_time(
+                &mut self.budget,
+                self.doc.scene(),
+                &self.doc.folder(),
+                &view.camera,
+            )?;
             let size = ctx.content_rect().size();
             Ok(Report {
                 frames,
@@ -471,6 +479,7 @@ impl PebbleApp {
                 duplicate_500_median_ms: duplicate_500,
                 paste_median_ms: paste,
                 paste_triangles,
+                budget_readout_median_ms: budget_readout,
             })
         })();
         match result {
@@ -514,6 +523,10 @@ impl PebbleApp {
                 println!(
                     "  edits (one step each):             duplicate 500 entities {:.2} ms, paste {} triangles from the clipboard {:.2} ms",
                     r.duplicate_500_median_ms, r.paste_triangles, r.paste_median_ms
+                );
+                println!(
+                    "  the PSP budget readout:             {:.4} ms per frame (against a frame of {:.2} ms)",
+                    r.budget_readout_median_ms, r.editor_median_ms
                 );
                 match r.resident_mb {
                     Some(mb) => println!("  resident memory: {mb:.0} MB"),

@@ -128,6 +128,10 @@ impl PebbleApp {
             }
             ui.label(format!("{} selected", scene.selection().len()));
             ui.separator();
+            if budget_summary_ui(ui, &self.budget) {
+                self.budget.window_open = true;
+            }
+            ui.separator();
             let figures = &mut self.figures;
             if figures.refresh {
                 let mut text = format!(
@@ -137,13 +141,8 @@ impl PebbleApp {
                 );
                 if let Some((s, _)) = &stats {
                     text += &format!(
-                        "  |  {} / {} chunks ({} occluded), {} triangles, {} draw calls, {} particles",
-                        s.chunks_drawn,
-                        s.chunks,
-                        s.chunks_occluded,
-                        s.triangles,
-                        s.draw_calls,
-                        s.particles
+                        "  |  drawn here: {} / {} chunks ({} occluded), {} triangles, {} draws",
+                        s.chunks_drawn, s.chunks, s.chunks_occluded, s.triangles, s.draw_calls,
                     );
                 }
                 figures.text = text;
@@ -160,6 +159,75 @@ impl PebbleApp {
                 status.ui(ui);
             }
         });
+    }
+}
+
+/// The PSP budget in short, coloured by its worst figure; whether it was clicked
+/// (the whole readout is wanted).
+fn budget_summary_ui(ui: &mut egui::Ui, budget: &super::budget::Budget) -> bool {
+    let color = budget_color(ui, budget.worst());
+    let label = egui::Label::new(egui::RichText::new(budget.summary()).color(color))
+        .sense(egui::Sense::click());
+    ui.add(label)
+        .on_hover_text("the exported map's cost on the PSP: click for the whole readout")
+        .clicked()
+}
+
+impl PebbleApp {
+    /// View › PSP budget: every figure against the device's limit.
+    pub(super) fn budget_window(&mut self, ctx: &egui::Context) {
+        use super::budget::{Level, rows};
+        if !self.budget.window_open {
+            return;
+        }
+        let mut open = true;
+        let camera = self.viewport.camera();
+        egui::Window::new("PSP budget")
+            .open(&mut open)
+            .collapsible(false)
+            .show(ctx, |ui| {
+                if let Some((_, why)) = &self.budget.refused {
+                    ui.colored_label(
+                        budget_color(ui, Level::Over),
+                        format!("the export refuses the scene as it is: {why}"),
+                    );
+                }
+                let Some((_, cost)) = &self.budget.cost else {
+                    ui.label("measuring the exported map…");
+                    return;
+                };
+                egui::Grid::new("psp budget")
+                    .striped(true)
+                    .num_columns(3)
+                    .show(ui, |ui| {
+                        for row in rows(cost, &camera) {
+                            ui.label(row.what).on_hover_text(row.note);
+                            ui.label(&row.value);
+                            match &row.limit {
+                                Some((limit, level)) => {
+                                    ui.colored_label(budget_color(ui, *level), format!("of {limit}"));
+                                }
+                                None => {
+                                    ui.weak(row.note);
+                                }
+                            }
+                            ui.end_row();
+                        }
+                    });
+                ui.weak(
+                    "measured on the map the export writes (without the light bake), a moment after each change; amber from 80 % of a limit, red past it",
+                );
+            });
+        self.budget.window_open = open;
+    }
+}
+
+/// Fine: the text's colour; near the limit: amber; past it: red.
+fn budget_color(ui: &egui::Ui, level: super::budget::Level) -> egui::Color32 {
+    match level {
+        super::budget::Level::Fine => ui.visuals().text_color(),
+        super::budget::Level::Near => egui::Color32::from_rgb(255, 185, 60),
+        super::budget::Level::Over => egui::Color32::from_rgb(255, 95, 85),
     }
 }
 

@@ -21,6 +21,13 @@ impl PebbleApp {
         }
         self.poll_files(ctx);
         self.hot_reload(ctx, frame);
+        if self.budget.update(
+            self.doc.scene(),
+            &self.doc.folder(),
+            std::time::Instant::now(),
+        ) {
+            ctx.request_repaint_after(super::budget::SETTLE);
+        }
         // Closing with unsaved work asks first.
         if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close && self.doc.is_dirty()
         {
@@ -180,6 +187,14 @@ impl PebbleApp {
                 match r {
                     Ok(imported) => {
                         let command = imported.command.without_settings();
+                        for w in super::budget::import_warnings(
+                            command.entities(),
+                            command.materials(),
+                            &self.doc.folder(),
+                        ) {
+                            tracing::warn!(target: "pebble", "{}: {w}", path.display());
+                            self.status.warn(w);
+                        }
                         let n = command.entities().len();
                         self.run_command(command);
                         self.status

@@ -10,6 +10,7 @@
 
 pub mod action;
 pub mod bench;
+pub mod budget;
 pub mod clipboard;
 pub mod compare;
 pub mod create;
@@ -283,6 +284,8 @@ pub struct PebbleApp {
     pub presets: presets::Presets,
     /// The files the project uses, watched for changes.
     reload: hot_reload::HotReload,
+    /// The exported map's cost on the PSP, kept current.
+    pub budget: budget::Budget,
 }
 
 impl PebbleApp {
@@ -375,6 +378,7 @@ impl PebbleApp {
             clipboard: None,
             presets,
             reload: hot_reload::HotReload::new(Some(cc.egui_ctx.clone())),
+            budget: budget::Budget::default(),
         })
     }
 

@@ -41,6 +41,7 @@ impl PebbleApp {
             .map_settings
             .ui(ctx, self.doc.scene(), &self.presets);
         self.apply(ctx, intents);
+        self.budget_window(ctx);
         self.modals_ui(ctx);
         if self.windows.compare.open {
             let dir = self.doc.folder();

@@ -99,6 +99,37 @@ pub fn edit_times() -> Result<(f64, f64, usize), String> {
     Ok((dup_ms, paste_ms, triangles))
 }
 
+/// Median milliseconds of one frame's PSP budget readout: following the scene
+/// (already measured), the status bar's summary and the window's lines.
+pub fn readout_time(
+    budget: &mut crate::app::budget::Budget,
+    scene: &Scene,
+    project_dir: &std::path::Path,
+    camera: &pebble_render::Camera,
+) -> Result<f64, String> {
+    use crate::app::budget::{MapCost, rows};
+    if budget.cost.as_ref().map(|(r, _)| *r) != Some(scene.revision()) {
+        let bytes = crate::services::export::to_bytes(scene, project_dir.to_path_buf(), false)
+            .map_err(|e| e.to_string())?;
+        budget.cost = Some((scene.revision(), MapCost::of_bytes(&bytes)?));
+    }
+    let mut times = Vec::new();
+    for _ in 0..200 {
+        let t = Instant::now();
+        budget.update(scene, project_dir, Instant::now());
+        let summary = budget.summary();
+        let worst = budget.worst();
+        let lines = budget
+            .cost
+            .as_ref()
+            .map(|(_, c)| rows(c, camera))
+            .unwrap_or_default();
+        std::hint::black_box((summary, worst, lines));
+        times.push(t.elapsed());
+    }
+    Ok(super::stats(&times).0)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
