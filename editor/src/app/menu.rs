@@ -8,7 +8,7 @@ use eframe::egui;
 use super::action::Action;
 use super::panels::Pane;
 use super::viewport::gizmo;
-use super::{PebbleApp, create, navigation};
+use super::{PebbleApp, create};
 
 impl PebbleApp {
     /// A menu entry for `action`, carried out when clicked.
@@ -269,9 +269,7 @@ impl PebbleApp {
         self.action_button(ui, Action::ResetLayout, true);
         ui.separator();
         ui.label("Navigation");
-        for p in navigation::Preset::ALL {
-            ui.radio_value(&mut self.prefs.nav_preset, p, p.name());
-        }
+        self.prefs.navigation_ui(ui, &self.presets.navigation);
         ui.add(
             egui::Slider::new(&mut self.prefs.zoom_step, 0.02..=0.4)
                 .text("zoom per notch")

@@ -14,10 +14,10 @@ impl PebbleApp {
     pub(super) fn windows_ui(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
         let windows = &mut self.windows;
         if windows.help {
-            let preset = self.prefs.nav_preset;
+            let scheme = self.prefs.navigation.clone();
             egui::Window::new(Action::KeyboardHelp.label())
                 .open(&mut windows.help)
-                .show(ctx, |ui| help_ui(ui, preset));
+                .show(ctx, |ui| help_ui(ui, &scheme));
         }
         if windows.about {
             let adapter = windows.adapter.clone();
@@ -34,7 +34,7 @@ impl PebbleApp {
             egui::Window::new("Preferences")
                 .open(&mut windows.preferences)
                 .collapsible(false)
-                .show(ctx, |ui| self.prefs.ui(ui));
+                .show(ctx, |ui| self.prefs.ui(ui, &self.presets.navigation));
         }
         let intents = self
             .windows
@@ -174,7 +174,7 @@ impl PebbleApp {
 
 /// The Help window: the keys and the mouse as the current navigation preset maps
 /// them.
-fn help_ui(ui: &mut egui::Ui, preset: navigation::Preset) {
+fn help_ui(ui: &mut egui::Ui, scheme: &navigation::Scheme) {
     use navigation::{Button, DragAction, drag_action};
     let name = |a: Option<DragAction>| match a {
         Some(DragAction::Orbit) => "orbit",
@@ -183,7 +183,7 @@ fn help_ui(ui: &mut egui::Ui, preset: navigation::Preset) {
         Some(DragAction::FlyLook) => "fly (W/A/S/D, Q/E, Shift ×4, wheel = speed)",
         None => "select / gizmo / box select",
     };
-    ui.label(format!("Mouse ({})", preset.name()));
+    ui.label(format!("Mouse ({})", scheme.name));
     egui::Grid::new("help mouse").striped(true).show(ui, |ui| {
         for (label, b, shift, ctrl, alt) in [
             ("left drag", Button::Left, false, false, false),
@@ -195,7 +195,7 @@ fn help_ui(ui: &mut egui::Ui, preset: navigation::Preset) {
             ("Alt + right drag", Button::Right, false, false, true),
         ] {
             ui.label(label);
-            ui.label(name(drag_action(preset, b, shift, ctrl, alt)));
+            ui.label(name(drag_action(scheme, b, shift, ctrl, alt)));
             ui.end_row();
         }
         ui.label("wheel");

@@ -9,7 +9,7 @@ use eframe::egui;
 use serde::{Deserialize, Serialize};
 
 use super::gizmo::{Snap, Space};
-use super::navigation::{Preset, ZOOM_STEP};
+use super::navigation::{Scheme, ZOOM_STEP};
 
 /// The storage key.
 pub const KEY: &str = "pebble.preferences";
@@ -17,7 +17,12 @@ pub const KEY: &str = "pebble.preferences";
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Preferences {
-    pub nav_preset: Preset,
+    /// The mouse navigation scheme (a copy of the preset chosen).
+    pub navigation: Scheme,
+    /// What preferences saved before the schemes were files held: one of three
+    /// names, turned into the scheme of that name on load.
+    #[serde(skip_serializing)]
+    nav_preset: LegacyPreset,
     /// Zoom per wheel notch, 0.02–0.4.
     pub zoom_step: f32,
     pub zoom_invert: bool,
@@ -37,10 +42,22 @@ pub struct Preferences {
     pub own_file_dialog: bool,
 }
 
+/// The navigation presets as earlier preferences named them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+enum LegacyPreset {
+    /// Not in the file (preferences saved since).
+    #[default]
+    Unset,
+    Fusion360,
+    Blender,
+    UnityUnreal,
+}
+
 impl Default for Preferences {
     fn default() -> Self {
         Self {
-            nav_preset: Preset::default(),
+            navigation: Scheme::default(),
+            nav_preset: LegacyPreset::Unset,
             zoom_step: ZOOM_STEP,
             zoom_invert: false,
             fly_speed: 5.0,
@@ -60,6 +77,16 @@ impl Preferences {
     /// Keeps every value in its range (a hand-edited or old file may not).
     pub fn sanitized(mut self) -> Self {
         let d = Self::default();
+        let old = std::mem::take(&mut self.nav_preset);
+        let name = match old {
+            LegacyPreset::Unset => None,
+            LegacyPreset::Fusion360 => Some("Fusion 360"),
+            LegacyPreset::Blender => Some("Blender"),
+            LegacyPreset::UnityUnreal => Some("Unity / Unreal"),
+        };
+        if let Some(name) = name {
+            self.navigation = crate::app::presets::bundled_scheme(name).unwrap_or_default();
+        }
         let ok = |v: f32, lo: f32, hi: f32| v.is_finite() && (lo..=hi).contains(&v);
         if !ok(self.zoom_step, 0.02, 0.4) {
             self.zoom_step = d.zoom_step;
@@ -83,18 +110,35 @@ impl Preferences {
         self
     }
 
+    /// Radio buttons for the navigation schemes; the chosen one is copied in.
+    pub fn navigation_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        schemes: &[crate::app::presets::Listed<Scheme>],
+    ) {
+        for listed in schemes {
+            let s = &listed.preset;
+            let on = self.navigation.name == s.name;
+            let button = ui.radio(on, s.name.as_str());
+            let button = if s.about.is_empty() {
+                button
+            } else {
+                button.on_hover_text(s.about.as_str())
+            };
+            if button.clicked() {
+                self.navigation = s.clone();
+            }
+        }
+    }
+
     /// The Preferences window's contents.
-    pub fn ui(&mut self, ui: &mut egui::Ui) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, schemes: &[crate::app::presets::Listed<Scheme>]) {
         egui::Grid::new("preferences grid")
             .num_columns(2)
             .spacing([16.0, 6.0])
             .show(ui, |ui| {
                 ui.label("Navigation");
-                ui.vertical(|ui| {
-                    for p in Preset::ALL {
-                        ui.radio_value(&mut self.nav_preset, p, p.name());
-                    }
-                });
+                ui.vertical(|ui| self.navigation_ui(ui, schemes));
                 ui.end_row();
                 ui.label("Zoom per wheel notch");
                 ui.add(
@@ -190,7 +234,7 @@ mod tests {
     #[test]
     fn preferences_round_trip_and_bad_values_fall_back() {
         let p = Preferences {
-            nav_preset: Preset::Blender,
+            navigation: crate::app::presets::bundled_scheme("Blender").expect("bundled"),
             zoom_step: 0.2,
             snap_steps: Snap {
                 step: 0.5,
@@ -209,5 +253,19 @@ mod tests {
         let old = old.sanitized();
         assert_eq!(old.zoom_step, ZOOM_STEP);
         assert_eq!(old.fly_speed, Preferences::default().fly_speed);
+    }
+
+    /// Preferences saved before the schemes were files named one of three.
+    #[test]
+    fn an_old_navigation_preset_becomes_its_scheme() {
+        let old: Preferences = ron::from_str("(nav_preset: Blender)").expect("parses");
+        let old = old.sanitized();
+        assert_eq!(old.navigation.name, "Blender");
+        assert_eq!(
+            old.navigation.middle,
+            crate::app::viewport::navigation::DragAction::Orbit
+        );
+        let text = ron::to_string(&old).expect("serialises");
+        assert!(!text.contains("nav_preset"), "{text}");
     }
 }

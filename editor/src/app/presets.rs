@@ -128,11 +128,27 @@ const EXPORTS: &[(&str, &str)] = &[
     ),
 ];
 
+const NAVIGATION: &[(&str, &str)] = &[
+    (
+        "fusion360.ron",
+        include_str!("../../../presets/navigation/fusion360.ron"),
+    ),
+    (
+        "blender.ron",
+        include_str!("../../../presets/navigation/blender.ron"),
+    ),
+    (
+        "unity_unreal.ron",
+        include_str!("../../../presets/navigation/unity_unreal.ron"),
+    ),
+];
+
 /// The folders of a presets tree, by kind.
 pub const EMITTER_FOLDER: &str = "emitters";
 pub const MATERIAL_FOLDER: &str = "materials";
 pub const ENVIRONMENT_FOLDER: &str = "environments";
 pub const EXPORT_FOLDER: &str = "export";
+pub const NAVIGATION_FOLDER: &str = "navigation";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EmitterPreset {
@@ -243,6 +259,8 @@ pub struct Presets {
     pub materials: Vec<Listed<MaterialPreset>>,
     pub environments: Vec<Listed<EnvironmentPreset>>,
     pub exports: Vec<Listed<ExportPreset>>,
+    /// Mouse navigation schemes.
+    pub navigation: Vec<Listed<crate::app::viewport::navigation::Scheme>>,
     /// Files that did not read, and why.
     pub problems: Vec<String>,
 }
@@ -308,11 +326,17 @@ impl Presets {
             &mut problems,
         );
         let exports = list(EXPORTS, &user_root.join(EXPORT_FOLDER), &mut problems);
+        let navigation = list(
+            NAVIGATION,
+            &user_root.join(NAVIGATION_FOLDER),
+            &mut problems,
+        );
         Self {
             emitters,
             materials,
             environments,
             exports,
+            navigation,
             problems,
         }
     }
@@ -332,6 +356,16 @@ impl Presets {
             }
         }
     }
+}
+
+/// A bundled navigation scheme by name (for preferences saved before the schemes
+/// were files, which named one of the three).
+pub fn bundled_scheme(name: &str) -> Option<crate::app::viewport::navigation::Scheme> {
+    NAVIGATION.iter().find_map(|(_, text)| {
+        ron::from_str::<crate::app::viewport::navigation::Scheme>(text)
+            .ok()
+            .filter(|s| s.name == name)
+    })
 }
 
 /// The emitter a new one starts as: the bundled campfire (additive, warm: it looks

@@ -35,6 +35,7 @@ fn every_file_in_the_presets_folder_is_built_in() {
     assert_eq!(names(MATERIAL_TEXTURES), folder("materials/textures"));
     assert_eq!(names(ENVIRONMENTS), folder(ENVIRONMENT_FOLDER));
     assert_eq!(names(EXPORTS), folder(EXPORT_FOLDER));
+    assert_eq!(names(NAVIGATION), folder(NAVIGATION_FOLDER));
 }
 
 #[test]
@@ -90,6 +91,7 @@ fn the_bundled_presets_read_and_are_valid() {
         }
     }
     assert_eq!(p.environments.len(), 5);
+    assert_eq!(p.navigation.len(), 3);
     // Each export preset is settings the model takes.
     for e in &p.exports {
         let mut scene = Scene::new();

@@ -187,7 +187,7 @@ impl Viewport {
             ppp,
             to_pixels,
         );
-        if frame.prefs.nav_preset == navigation::Preset::Fusion360
+        if frame.prefs.navigation.middle_double_click_frames
             && response.double_clicked_by(egui::PointerButton::Middle)
         {
             self.view.frame(frame.doc.scene().bounds());

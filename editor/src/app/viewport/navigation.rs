@@ -40,24 +40,33 @@ impl Default for OrbitCamera {
     }
 }
 
-/// Mouse navigation schemes (issue 8's table): what a drag does with which button
-/// and modifiers. Left drags without Alt are the editor's own (select, gizmo, box).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub enum Preset {
-    #[default]
-    Fusion360,
-    Blender,
-    UnityUnreal,
+/// A mouse navigation scheme: what the middle button's drags do. The rest is the
+/// same in every scheme: a left drag is the editor's own (select, gizmo, box),
+/// Alt + left orbits, a right drag flies (Alt + right zooms), Ctrl + middle zooms.
+/// The bundled schemes are `presets/navigation/*.ron` (Fusion 360, Blender,
+/// Unity / Unreal); the Preferences window and the View menu list them with the
+/// user's own.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Scheme {
+    pub name: String,
+    #[serde(default)]
+    pub about: String,
+    pub middle: DragAction,
+    pub shift_middle: DragAction,
+    /// A middle double-click frames everything.
+    #[serde(default)]
+    pub middle_double_click_frames: bool,
 }
 
-impl Preset {
-    pub const ALL: [Preset; 3] = [Preset::Fusion360, Preset::Blender, Preset::UnityUnreal];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Preset::Fusion360 => "Fusion 360",
-            Preset::Blender => "Blender",
-            Preset::UnityUnreal => "Unity / Unreal",
+impl Default for Scheme {
+    /// Fusion 360's (as `presets/navigation/fusion360.ron`).
+    fn default() -> Self {
+        Self {
+            name: "Fusion 360".into(),
+            about: String::new(),
+            middle: DragAction::Pan,
+            shift_middle: DragAction::Orbit,
+            middle_double_click_frames: true,
         }
     }
 }
@@ -69,7 +78,7 @@ pub enum Button {
     Right,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum DragAction {
     Orbit,
     Pan,
@@ -78,9 +87,9 @@ pub enum DragAction {
     FlyLook,
 }
 
-/// What a drag with `button` and the modifiers held does under `preset`.
+/// What a drag with `button` and the modifiers held does under `scheme`.
 pub fn drag_action(
-    preset: Preset,
+    scheme: &Scheme,
     button: Button,
     shift: bool,
     ctrl: bool,
@@ -91,13 +100,8 @@ pub fn drag_action(
         Button::Left => alt.then_some(Orbit),
         Button::Right => Some(if alt { Zoom } else { FlyLook }),
         Button::Middle if ctrl => Some(Zoom),
-        Button::Middle => Some(match (preset, shift) {
-            (Preset::Fusion360, false) => Pan,
-            (Preset::Fusion360, true) => Orbit,
-            (Preset::Blender, false) => Orbit,
-            (Preset::Blender, true) => Pan,
-            (Preset::UnityUnreal, _) => Pan,
-        }),
+        Button::Middle if shift => Some(scheme.shift_middle),
+        Button::Middle => Some(scheme.middle),
     }
 }
 
@@ -368,51 +372,56 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_presets_follow_the_table() {
+    fn the_bundled_schemes_follow_the_table() {
         use DragAction::*;
-        let a = |p, b, shift, ctrl, alt| drag_action(p, b, shift, ctrl, alt);
-        for p in Preset::ALL {
+        let schemes = crate::app::presets::Presets::load(&std::env::temp_dir().join("pebble-none"))
+            .navigation;
+        let scheme = |name: &str| {
+            schemes
+                .iter()
+                .find(|l| l.preset.name == name)
+                .map(|l| l.preset.clone())
+                .unwrap_or_else(|| panic!("no {name}"))
+        };
+        let a = |p: &Scheme, b, shift, ctrl, alt| drag_action(p, b, shift, ctrl, alt);
+        for listed in &schemes {
+            let p = &listed.preset;
+            let n = &p.name;
             assert_eq!(
                 a(p, Button::Middle, false, true, false),
                 Some(Zoom),
-                "{p:?} ctrl+middle"
+                "{n} ctrl+middle"
             );
             assert_eq!(
                 a(p, Button::Left, false, false, true),
                 Some(Orbit),
-                "{p:?} alt+left"
+                "{n} alt+left"
             );
             assert_eq!(
                 a(p, Button::Left, false, false, false),
                 None,
-                "{p:?} left is the editor's"
+                "{n} left is the editor's"
             );
             assert_eq!(a(p, Button::Right, false, false, false), Some(FlyLook));
             assert_eq!(a(p, Button::Right, false, false, true), Some(Zoom));
         }
+        let middle = |name: &str| {
+            let s = scheme(name);
+            (
+                a(&s, Button::Middle, false, false, false),
+                a(&s, Button::Middle, true, false, false),
+            )
+        };
+        assert_eq!(middle("Fusion 360"), (Some(Pan), Some(Orbit)));
+        assert_eq!(middle("Blender"), (Some(Orbit), Some(Pan)));
+        assert_eq!(middle("Unity / Unreal"), (Some(Pan), Some(Pan)));
         assert_eq!(
-            a(Preset::Fusion360, Button::Middle, false, false, false),
-            Some(Pan)
-        );
-        assert_eq!(
-            a(Preset::Fusion360, Button::Middle, true, false, false),
-            Some(Orbit)
-        );
-        assert_eq!(
-            a(Preset::Blender, Button::Middle, false, false, false),
-            Some(Orbit)
-        );
-        assert_eq!(
-            a(Preset::Blender, Button::Middle, true, false, false),
-            Some(Pan)
-        );
-        assert_eq!(
-            a(Preset::UnityUnreal, Button::Middle, false, false, false),
-            Some(Pan)
-        );
-        assert_eq!(
-            a(Preset::UnityUnreal, Button::Middle, true, false, false),
-            Some(Pan)
+            Scheme {
+                about: String::new(),
+                ..scheme("Fusion 360")
+            },
+            Scheme::default(),
+            "the default is the bundled Fusion 360"
         );
     }
 

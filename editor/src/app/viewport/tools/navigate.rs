@@ -52,7 +52,7 @@ impl Tool for Navigate {
         }
         let m = p.modifiers;
         let Some(action) =
-            navigation::drag_action(cx.prefs.nav_preset, p.button, m.shift, m.ctrl, m.alt)
+            navigation::drag_action(&cx.prefs.navigation, p.button, m.shift, m.ctrl, m.alt)
         else {
             return false;
         };

@@ -10,7 +10,6 @@ use pebble_model::{Entity, EntityId, EntityKind, Scene, Transform};
 use pebble_render::PickHit;
 
 use super::*;
-use crate::app::viewport::navigation;
 use crate::app::viewport::view::ViewState;
 
 /// An ID buffer where each entity covers a disc of 20 pixels round the pixel its
@@ -418,7 +417,7 @@ fn box_select_takes_markers_by_their_place_and_hidden_meshes_through_walls() {
 #[test]
 fn an_orbit_cancelled_with_esc_puts_the_camera_back() {
     let mut w = World::new(&[Vec3::ZERO]);
-    w.prefs.nav_preset = navigation::Preset::Blender;
+    w.prefs.navigation = crate::app::presets::bundled_scheme("Blender").expect("bundled");
     let before = w.view.orbit;
     // Blender orbits with the middle button.
     w.drag(
