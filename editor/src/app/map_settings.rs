@@ -26,6 +26,8 @@ pub struct MapSettingsWindow {
     raw: Option<String>,
     /// Why the last typed name or output was refused (shown until fixed).
     refused: Option<(&'static str, String)>,
+    /// The names typed for "Save as preset" (environment, export).
+    preset_names: [String; 2],
 }
 
 /// The longest map name the runtime shows whole.
@@ -124,6 +126,13 @@ impl MapSettingsWindow {
             )));
         }
         ui.weak("a preset sets the environment and the scene's sun and sky lights");
+        if let Some(name) = save_as_preset(ui, "environment", &mut self.preset_names[0])
+            && let Some(preset) = environment_of(scene, name)
+        {
+            out.push(Intent::SavePreset(super::panels::SavePreset::Environment(
+                preset,
+            )));
+        }
         ui.separator();
         ui.heading("Export");
         let export = &settings.export;
@@ -193,6 +202,15 @@ impl MapSettingsWindow {
         if ExportParts::of(&settings.export) != ExportParts::of(&Default::default()) {
             ui.weak("differs from Pebble's standard export");
         }
+        if let Some(name) = save_as_preset(ui, "export", &mut self.preset_names[1]) {
+            out.push(Intent::SavePreset(super::panels::SavePreset::Export(
+                super::presets::ExportPreset {
+                    name,
+                    about: String::new(),
+                    export: ExportParts::of(&settings.export),
+                },
+            )));
+        }
         ui.separator();
         ui.heading("On the device (pebble_render.txt)");
         self.tunables_ui(ui, settings, out);
@@ -251,6 +269,76 @@ impl MapSettingsWindow {
             )))));
         }
     }
+}
+
+/// A name field and "Save as preset"; the name once pressed.
+fn save_as_preset(ui: &mut egui::Ui, what: &str, name: &mut String) -> Option<String> {
+    ui.horizontal(|ui| {
+        let l = ui.label(format!("{what} preset name"));
+        ui.add(
+            egui::TextEdit::singleline(name)
+                .hint_text("a name for it")
+                .desired_width(140.0),
+        )
+        .labelled_by(l.id);
+        let trimmed = name.trim().to_string();
+        let pressed = ui
+            .add_enabled(
+                !trimmed.is_empty(),
+                egui::Button::new(format!("Save {what} as preset")),
+            )
+            .on_hover_text("kept in your data folder's presets/, listed in every project")
+            .clicked();
+        pressed.then(|| {
+            name.clear();
+            trimmed
+        })
+    })
+    .inner
+}
+
+/// The scene's environment, sun and sky as a preset called `name` (none without
+/// a sun and a sky to take them from).
+pub fn environment_of(scene: &Scene, name: String) -> Option<EnvironmentPreset> {
+    let mut sun = None;
+    let mut sky = None;
+    for e in scene.entities() {
+        match &e.kind {
+            EntityKind::Light(Light::Sun {
+                direction,
+                color,
+                intensity,
+                ..
+            }) if sun.is_none() => {
+                sun = Some(super::presets::Sun {
+                    direction: *direction,
+                    color: *color,
+                    intensity: *intensity,
+                });
+            }
+            EntityKind::Light(Light::Hemisphere {
+                sky: s,
+                ground,
+                ao_strength,
+                ao_radius,
+            }) if sky.is_none() => {
+                sky = Some(super::presets::Sky {
+                    sky: *s,
+                    ground: *ground,
+                    ao_strength: *ao_strength,
+                    ao_radius: *ao_radius,
+                });
+            }
+            _ => {}
+        }
+    }
+    Some(EnvironmentPreset {
+        name,
+        about: String::new(),
+        environment: scene.settings().environment,
+        sun: sun?,
+        sky: sky?,
+    })
 }
 
 /// "label [text]", committed when the field is left with new text.

@@ -232,6 +232,12 @@ impl PebbleApp {
             super::panels::SavePreset::Material(name, material) => {
                 presets::save_material(&root, &self.doc.folder(), name, material)
             }
+            super::panels::SavePreset::Environment(p) => {
+                presets::save(&root, presets::ENVIRONMENT_FOLDER, &p.name, p)
+            }
+            super::panels::SavePreset::Export(p) => {
+                presets::save(&root, presets::EXPORT_FOLDER, &p.name, p)
+            }
         };
         match saved {
             Ok(path) => {

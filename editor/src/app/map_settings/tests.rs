@@ -162,3 +162,27 @@ fn an_export_preset_and_a_tunable_change_are_steps_of_their_own() {
     apply(&mut h, &mut history);
     assert_eq!(h.state().1.settings().export.runtime_tunables, "cull=0\n");
 }
+
+#[test]
+fn the_export_settings_are_saved_as_a_preset_under_the_typed_name() {
+    let mut h = harness(Scene::new());
+    h.run_steps(2);
+    let field = || egui::accesskit::Role::TextInput;
+    h.get_by_role_and_label(field(), "export preset name")
+        .focus();
+    h.run_steps(1);
+    h.get_by_role_and_label(field(), "export preset name")
+        .type_text("Device test");
+    h.run_steps(1);
+    h.get_by_label("Save export as preset").click();
+    h.run_steps(2);
+    let saved = h.state_mut().3.drain(..).find_map(|i| match i {
+        Intent::SavePreset(super::super::panels::SavePreset::Export(p)) => Some(p),
+        _ => None,
+    });
+    let p = saved.expect("asked to save");
+    assert_eq!(p.name, "Device test");
+    assert_eq!(p.export, ExportParts::of(&Default::default()));
+    // The environment needs a sun and a sky to take from: none here.
+    assert!(environment_of(&Scene::new(), "x".into()).is_none());
+}

@@ -48,6 +48,8 @@ pub enum Intent {
 pub enum SavePreset {
     Emitter(String, pebble_model::entity::Emitter),
     Material(String, pebble_model::Material),
+    Environment(crate::app::presets::EnvironmentPreset),
+    Export(crate::app::presets::ExportPreset),
 }
 
 impl std::fmt::Debug for Intent {
