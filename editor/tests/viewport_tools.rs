@@ -229,3 +229,84 @@ fn copy_and_paste_go_through_the_clipboard_as_text() {
     assert_eq!(harness.state().scene().len(), n + 1);
     assert!(harness.state().status().text.contains("no Pebble entities"));
 }
+
+/// A right click on the courtyard floor selects it and opens the viewport's
+/// menu; its Duplicate makes a copy that follows the mouse, a click puts it down,
+/// one "Duplicate" step; Esc closes a menu opened again, choosing nothing.
+#[test]
+fn the_viewport_s_right_click_menu_acts_on_what_was_clicked() {
+    use egui_kittest::kittest::Queryable as _;
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    let floor = common::entity(harness.state(), "Courtyard floor");
+    let at = common::screen(
+        harness.state(),
+        pebble_model::glam::Vec3::new(-5.0, 0.0, 4.0),
+    );
+    let steps = harness.state().history_position();
+    harness.hover_at(at);
+    harness.run_steps(2);
+    right(&mut harness, at, true);
+    harness.run_steps(1);
+    right(&mut harness, at, false);
+    harness.run_steps(3);
+    assert_eq!(
+        harness.state().scene().selection(),
+        &[floor],
+        "what was clicked"
+    );
+    assert!(
+        harness.state().viewport.context_menu.is_some(),
+        "the menu is open"
+    );
+    let n = harness.state().scene().len();
+    harness.get_by_label("Duplicate  (Ctrl+D)").click();
+    harness.run_steps(2);
+    assert!(
+        harness.state().viewport.context_menu.is_none(),
+        "chosen: closed"
+    );
+    assert_eq!(harness.state().scene().len(), n + 1, "a copy");
+    assert_eq!(
+        harness.state().viewport.tools.active(),
+        Some("place copies")
+    );
+    // The copy follows the mouse a little, then a click puts it down.
+    let to = at + egui::vec2(40.0, 10.0);
+    for k in 1..=4 {
+        harness.hover_at(at + (to - at) * (k as f32 / 4.0));
+        harness.run_steps(1);
+    }
+    common::click(&mut harness, to);
+    assert!(!harness.state().viewport.tools.is_active());
+    assert_eq!(harness.state().history_position(), steps + 1, "one step");
+    assert_eq!(
+        harness.state().history_undo_name().as_deref(),
+        Some("Duplicate")
+    );
+    let copy = harness.state().scene().selection()[0];
+    assert_ne!(copy, floor);
+    let moved = harness
+        .state()
+        .scene()
+        .entity(copy)
+        .expect("the copy")
+        .transform
+        .translation;
+    assert_ne!(
+        moved,
+        pebble_model::glam::Vec3::ZERO,
+        "it went with the mouse"
+    );
+    // Opened again, Esc closes it and nothing happens.
+    right(&mut harness, at, true);
+    harness.run_steps(1);
+    right(&mut harness, at, false);
+    harness.run_steps(3);
+    assert!(harness.state().viewport.context_menu.is_some());
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert!(harness.state().viewport.context_menu.is_none());
+    assert_eq!(harness.state().history_position(), steps + 1);
+}

@@ -153,6 +153,11 @@ impl History {
         Ok(())
     }
 
+    /// The continuous edit in progress, if any.
+    pub fn open_edit(&self) -> Option<EditKey> {
+        self.open_edit
+    }
+
     /// Ends the continuous edit in progress (mouse released).
     pub fn end_edit(&mut self) {
         self.open_edit = None;

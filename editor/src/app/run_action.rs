@@ -175,7 +175,16 @@ impl PebbleApp {
                 Intent::Execute(command) => self.doc.execute_boxed(command, None),
                 Intent::Continue(command, key) => self.doc.execute_boxed(command, Some(key)),
                 Intent::EndEdit => {
-                    self.doc.end_edit();
+                    // A panel's release ends a panel's edit: the viewport's tools
+                    // end theirs (copies placed after Edit › Duplicate keep
+                    // following past the click that chose it).
+                    let tools = matches!(
+                        self.doc.history().open_edit(),
+                        Some(pebble_model::EditKey::Gizmo | pebble_model::EditKey::Placing)
+                    );
+                    if !tools {
+                        self.doc.end_edit();
+                    }
                     Ok(())
                 }
                 Intent::Commit { command, field } => match self.doc.execute_boxed(command, None) {
