@@ -200,3 +200,102 @@ fn a_broken_map_is_a_clear_error() {
         "{text}"
     );
 }
+
+/// A map whose emitter holds values its format clamps (a life that is not a
+/// number, a zero aspect, 40 flipbook rows), as another tool might write it: the
+/// import reports and clamps each field, and the scene exports to a map that
+/// validates with no warning.
+#[test]
+fn out_of_range_emitter_fields_are_clamped_at_import_and_never_written() {
+    let mut record = pbm::EmitterRecord::default();
+    record.name = pbm::name::Name24::new("Embers").expect("name");
+    record.life_min = f32::NAN;
+    record.aspect = 0.0;
+    record.atlas_rows = 40;
+    let map = pbm::Map {
+        emitters: Some(pbm::EmitterLump::new(vec![record])),
+        ..pbm::Map::default()
+    };
+    let dir = project_dir("bad-emitter");
+    let path = dir.join("other-tool.pbm");
+    std::fs::write(&path, map.to_bytes().expect("writes")).expect("saves");
+    let imported =
+        import_file(&path, &ImportOptions::new(dir.clone()), &mut |_| {}).expect("imports");
+    for field in ["life_min", "aspect", "atlas_rows"] {
+        assert!(
+            imported
+                .report
+                .warnings
+                .iter()
+                .any(|w| w.contains(field) && w.contains("clamped")),
+            "{field}: {:?}",
+            imported.report.warnings
+        );
+    }
+    let mut scene = Scene::new();
+    History::default()
+        .execute(&mut scene, imported.command)
+        .expect("applies");
+    let emitter = scene
+        .entities()
+        .find_map(|e| match &e.kind {
+            EntityKind::Emitter(em) => Some(em.clone()),
+            _ => None,
+        })
+        .expect("the emitter");
+    assert!(emitter.life[0].is_finite() && emitter.life[0] > 0.0);
+    assert!(emitter.aspect > 0.0);
+    assert!(emitter.atlas_rows <= 16);
+    let mut options = pebble_io::export::ExportOptions::new(dir);
+    options.bake = false;
+    let (bytes, _) = pebble_io::export::export(
+        &scene,
+        &options,
+        &mut |_| {},
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .expect("exports");
+    let (view, warnings) = pbm::MapView::parse(&bytes).expect("parses");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(pbm::compliance::check(&pbm::Map::from_view(&view)).is_empty());
+}
+
+/// A hand-edited project holds a knee of 0.99, past the 0.95 the format allows:
+/// the export writes what the format allows and says so, so the validator has
+/// nothing to warn about.
+#[test]
+fn an_export_writes_only_what_the_format_validates() {
+    use pebble_model::command::AddEntities;
+    use pebble_model::entity::Emitter;
+    let mut scene = Scene::new();
+    let fire = pebble_model::Entity::new("Fire", EntityKind::Emitter(Emitter::default()));
+    History::default()
+        .execute(&mut scene, AddEntities::new("Add", vec![fire]))
+        .expect("adds");
+    let knee = Emitter::default().knee;
+    let text = pebble_model::project::to_ron(&scene)
+        .expect("ron")
+        .replacen(&format!("knee: {knee:?}"), "knee: 0.99", 1);
+    assert!(text.contains("knee: 0.99"));
+    let scene =
+        pebble_model::project::from_ron(&text, Path::new("edited.pebble.ron")).expect("reads");
+    let mut options = pebble_io::export::ExportOptions::new(project_dir("knee"));
+    options.bake = false;
+    let (bytes, report) = pebble_io::export::export(
+        &scene,
+        &options,
+        &mut |_| {},
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .expect("exports");
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.contains("knee") && w.contains("written clamped")),
+        "{:?}",
+        report.warnings
+    );
+    let (_, warnings) = pbm::MapView::parse(&bytes).expect("parses");
+    assert!(warnings.is_empty(), "{warnings:?}");
+}

@@ -231,7 +231,27 @@ pub(crate) fn build(
         } else {
             texture_id
         };
-        records.push(em.to_record(&e.name, position(scene, e.id), texture_id));
+        let record = em.to_record(&e.name, position(scene, e.id), texture_id);
+        // What the format's loader would clamp is clamped here, said once, so the
+        // file never holds a value its own validator warns about.
+        let mut clamped = Vec::new();
+        let mut sane = pbm::emitter::sanitize(
+            &record,
+            records.len() as u32,
+            None,
+            textures.textures.len() as u32,
+            &mut |w| clamped.push(w.to_string()),
+        );
+        // A usable direction is written as it is: the runtime normalises it.
+        let len = pebble_model::glam::Vec3::from(record.dir).length();
+        if len.is_finite() && len > 1e-20 {
+            sane.dir = record.dir;
+        }
+        let record = sane;
+        for w in clamped {
+            run.report.warnings.push(format!("{w} (written clamped)"));
+        }
+        records.push(record);
     }
     // Budgets: what the runtime would clamp is clamped here, with a warning, so the
     // file says what the device shows.

@@ -465,9 +465,28 @@ pub fn import(
         );
     }
 
-    // Emitters (records as stored; the editor shows what the runtime would clamp).
+    // Emitters: each field the runtime would clamp is clamped here and reported,
+    // so that the project holds what the device shows and its export validates.
     if let Some(lump) = &map.emitters {
-        for r in &lump.records {
+        for (k, stored) in lump.records.iter().enumerate() {
+            let mut clamped = Vec::new();
+            let mut sane = pbm::emitter::sanitize(
+                stored,
+                k as u32,
+                None,
+                texture_paths.len() as u32,
+                &mut |w| clamped.push(w.to_string()),
+            );
+            // A usable direction stays as stored: the runtime normalises it when it
+            // loads, and normalising twice moves the last bit.
+            let len = Vec3::from(stored.dir).length();
+            if len.is_finite() && len > 1e-20 {
+                sane.dir = stored.dir;
+            }
+            let r = &sane;
+            for w in clamped {
+                b.warn(format!("{w} (clamped at import)"));
+            }
             let tex = usize::try_from(r.texture_id)
                 .ok()
                 .and_then(|i| texture_paths.get(i))
