@@ -207,11 +207,13 @@ fn a_broken_map_is_a_clear_error() {
 /// validates with no warning.
 #[test]
 fn out_of_range_emitter_fields_are_clamped_at_import_and_never_written() {
-    let mut record = pbm::EmitterRecord::default();
-    record.name = pbm::name::Name24::new("Embers").expect("name");
-    record.life_min = f32::NAN;
-    record.aspect = 0.0;
-    record.atlas_rows = 40;
+    let record = pbm::EmitterRecord {
+        name: pbm::name::Name24::new("Embers").expect("name"),
+        life_min: f32::NAN,
+        aspect: 0.0,
+        atlas_rows: 40,
+        ..Default::default()
+    };
     let map = pbm::Map {
         emitters: Some(pbm::EmitterLump::new(vec![record])),
         ..pbm::Map::default()
