@@ -216,10 +216,11 @@ pub fn start_export(scene: &Scene, project_dir: PathBuf, path: PathBuf) -> Expor
 /// for a big glTF); its command is executed on the UI thread when it arrives.
 pub type ImportJob = Job<Imported>;
 
-pub fn start_import(path: PathBuf, project_dir: PathBuf) -> ImportJob {
+pub fn start_import(path: PathBuf, project_dir: PathBuf, tim: Option<PathBuf>) -> ImportJob {
     let file = path.clone();
     Job::spawn(path, "import", move |_| {
-        let options = ImportOptions::new(project_dir);
+        let mut options = ImportOptions::new(project_dir);
+        options.tim = tim;
         import_file(&file, &options, &mut |_| {})
             .map_err(|e| format!("cannot import {}: {e}", file.display()))
     })

@@ -166,7 +166,7 @@ impl PebbleApp {
                                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                             }
                         }
-                        files::DialogKind::Import => self.import_path(path),
+                        files::DialogKind::Import => self.chose_import(path),
                         files::DialogKind::Export => self.export_to(path),
                     }
                 }
@@ -186,7 +186,10 @@ impl PebbleApp {
                 self.jobs.import = None;
                 match r {
                     Ok(imported) => {
-                        let command = imported.command.without_settings();
+                        let mut command = imported.command.without_settings();
+                        if let Some(placement) = self.jobs.import_placement.take() {
+                            command.place_roots(|t| placement.apply(t));
+                        }
                         for w in super::budget::import_warnings(
                             command.entities(),
                             command.materials(),

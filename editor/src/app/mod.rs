@@ -20,6 +20,7 @@ pub mod edit_ops;
 pub mod file_dialog;
 pub mod files;
 pub mod hot_reload;
+pub mod import_dialog;
 pub mod jobs;
 mod layout;
 mod logic;
@@ -230,6 +231,8 @@ pub struct Jobs {
     pub dialog: Option<files::Dialog>,
     pub export: Option<files::ExportJob>,
     pub import: Option<files::ImportJob>,
+    /// Where the model being imported goes (the import window's choice).
+    pub import_placement: Option<import_dialog::Placement>,
     /// Export & Deploy: the target and the running job.
     pub deploy: deploy::DeployState,
 }
@@ -244,6 +247,8 @@ pub struct Windows {
     pub compare: compare::CompareState,
     /// File › Map settings.
     pub map_settings: map_settings::MapSettingsWindow,
+    /// File › Import of a model: its size, up axis and TIM file, before it comes in.
+    pub import: Option<import_dialog::ImportDialog>,
     /// The GPU adapter, for About.
     pub adapter: String,
 }

@@ -42,6 +42,20 @@ impl PebbleApp {
             .ui(ctx, self.doc.scene(), &self.presets);
         self.apply(ctx, intents);
         self.budget_window(ctx);
+        if let Some(dialog) = &mut self.windows.import {
+            match dialog.ui(ctx) {
+                Some(super::import_dialog::Outcome::Import {
+                    path,
+                    tim,
+                    placement,
+                }) => {
+                    self.windows.import = None;
+                    self.import_placed(path, tim, placement);
+                }
+                Some(super::import_dialog::Outcome::Cancel) => self.windows.import = None,
+                None => {}
+            }
+        }
         self.modals_ui(ctx);
         if self.windows.compare.open {
             let dir = self.doc.folder();

@@ -451,7 +451,39 @@ impl PebbleApp {
             return;
         }
         self.status.info(format!("importing {}…", path.display()));
-        self.jobs.import = Some(files::start_import(path, self.doc.folder()));
+        self.jobs.import_placement = None;
+        self.jobs.import = Some(files::start_import(path, self.doc.folder(), None));
+    }
+
+    /// File › Import chose a file: a model gets the import window (size, up,
+    /// TIM), anything else comes in at once.
+    pub fn chose_import(&mut self, path: PathBuf) {
+        if !super::import_dialog::is_model(&path) {
+            self.import_path(path);
+            return;
+        }
+        // Where the view looks, on the surface under it.
+        let pivot = self.viewport.view.goal().pivot;
+        let floor = super::edit_ops::floor_below(self.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
+        let at = pebble_model::glam::Vec3::new(pivot.x, floor, pivot.z);
+        self.windows.import = Some(super::import_dialog::ImportDialog::open(path, at));
+    }
+
+    /// The import window's choice carried out: the import in the background, the
+    /// model placed as chosen when it arrives.
+    pub fn import_placed(
+        &mut self,
+        path: PathBuf,
+        tim: Option<PathBuf>,
+        placement: super::import_dialog::Placement,
+    ) {
+        if self.jobs.import.is_some() {
+            self.status.warn("an import is already running");
+            return;
+        }
+        self.status.info(format!("importing {}…", path.display()));
+        self.jobs.import_placement = Some(placement);
+        self.jobs.import = Some(files::start_import(path, self.doc.folder(), tim));
     }
 
     pub(super) fn open_dialog(&mut self, kind: files::DialogKind) {

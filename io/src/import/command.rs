@@ -55,6 +55,20 @@ impl ImportCommand {
         &self.materials
     }
 
+    /// Gives each entity without a parent in the import the transform `place`
+    /// makes of its own (scaling, turning and moving the whole import), before the
+    /// command is applied.
+    pub fn place_roots(
+        &mut self,
+        place: impl Fn(pebble_model::Transform) -> pebble_model::Transform,
+    ) {
+        for e in &mut self.entities {
+            if e.parent.is_none() {
+                e.transform = place(e.transform);
+            }
+        }
+    }
+
     fn plan(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
         // Check the references before anything changes, so a refused import keeps
         // its entities for another try.

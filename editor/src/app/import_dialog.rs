@@ -1,0 +1,326 @@
+//! File › Import of a model (glTF, GLB, TMD): a window before the import that
+//! shows the size the model has as read, and sets how big it comes in (a scale,
+//! or "fit the longest side to N m"), which way is up (Y, or Z as many exporters
+//! and every CAD tool write), and for a TMD the TIM file its texture is in. The
+//! model then stands where the view looks, on the surface there. The window owns
+//! its state and says what was chosen; the app runs the import.
+
+use std::f32::consts::FRAC_PI_2;
+use std::path::{Path, PathBuf};
+
+use eframe::egui;
+use pebble_model::glam::{Affine3A, Quat, Vec3};
+use pebble_model::{Aabb, History, Scene, Transform};
+
+use super::jobs::Job;
+
+/// Which way the file's up is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Up {
+    #[default]
+    Y,
+    Z,
+}
+
+/// How big the model comes in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Size {
+    /// The file's units times this.
+    Scale(f32),
+    /// The longest side this many metres.
+    Fit(f32),
+}
+
+/// What the import does with the model: its size, its up, where it stands.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placement {
+    /// The model's bounds as read (before any of this).
+    pub raw: Aabb,
+    pub size: Size,
+    pub up: Up,
+    /// Where the middle of its base goes.
+    pub at: Vec3,
+}
+
+impl Placement {
+    pub fn scale(&self) -> f32 {
+        match self.size {
+            Size::Scale(s) => s,
+            Size::Fit(metres) => {
+                let longest = (self.raw.max - self.raw.min).max_element();
+                if longest > 1e-9 {
+                    metres / longest
+                } else {
+                    1.0
+                }
+            }
+        }
+    }
+
+    fn turn(&self) -> Quat {
+        match self.up {
+            Up::Y => Quat::IDENTITY,
+            // +Z up becomes +Y up: a quarter turn about X.
+            Up::Z => Quat::from_rotation_x(-FRAC_PI_2),
+        }
+    }
+
+    /// The model's bounds once scaled and turned (not yet moved).
+    pub fn bounds(&self) -> Aabb {
+        let m = Affine3A::from_scale_rotation_translation(
+            Vec3::splat(self.scale()),
+            self.turn(),
+            Vec3::ZERO,
+        );
+        Aabb::from_points(self.raw.corners().map(|c| m.transform_point3(c))).unwrap_or(self.raw)
+    }
+
+    /// A root's transform in the import made into its placed one.
+    pub fn apply(&self, t: Transform) -> Transform {
+        let b = self.bounds();
+        let base = Vec3::new(
+            (b.min.x + b.max.x) * 0.5,
+            b.min.y,
+            (b.min.z + b.max.z) * 0.5,
+        );
+        let whole = Affine3A::from_scale_rotation_translation(
+            Vec3::splat(self.scale()),
+            self.turn(),
+            self.at - base,
+        );
+        Transform::from_affine(whole * t.to_affine())
+    }
+}
+
+/// What the window asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Import {
+        path: PathBuf,
+        tim: Option<PathBuf>,
+        placement: Placement,
+    },
+    Cancel,
+}
+
+/// The model's bounds as read, found in the background.
+type Preview = Job<Aabb>;
+
+#[derive(Debug)]
+pub struct ImportDialog {
+    pub path: PathBuf,
+    size: Size,
+    up: Up,
+    tim: String,
+    preview: Option<Preview>,
+    /// The bounds as read, or why the file does not read.
+    raw: Option<Result<Aabb, String>>,
+    /// Where the model will stand.
+    at: Vec3,
+    /// The fit's length while the other mode is chosen (kept between switches).
+    fit_metres: f32,
+    scale: f32,
+}
+
+/// Whether `path` is a model the dialog is for (a map or an image imports at once).
+pub fn is_model(path: &Path) -> bool {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    matches!(ext.as_str(), "gltf" | "glb" | "tmd")
+}
+
+fn is_tmd(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("tmd"))
+}
+
+/// The bounds of what importing `path` makes, as read.
+fn read_bounds(path: &Path, project_dir: &Path, tim: Option<PathBuf>) -> Result<Aabb, String> {
+    let mut options = pebble_io::import::ImportOptions::new(project_dir);
+    options.tim = tim;
+    let imported =
+        pebble_io::import::import_file(path, &options, &mut |_| {}).map_err(|e| e.to_string())?;
+    let mut scene = Scene::new();
+    History::default()
+        .execute(&mut scene, imported.command.without_settings())
+        .map_err(|e| e.to_string())?;
+    scene
+        .bounds()
+        .ok_or_else(|| "the file holds no geometry".to_string())
+}
+
+impl ImportDialog {
+    /// The window for `path`, reading its size in the background (into a scratch
+    /// folder); the model will stand at `at`.
+    pub fn open(path: PathBuf, at: Vec3) -> Self {
+        let file = path.clone();
+        // Textures the reading writes go to a scratch folder: only the real
+        // import writes into the project.
+        let scratch =
+            std::env::temp_dir().join(format!("pebble-import-preview-{}", std::process::id()));
+        let preview = Job::spawn(path.clone(), "reading", move |_| {
+            let _ = std::fs::create_dir_all(&scratch);
+            read_bounds(&file, &scratch, None)
+        });
+        Self {
+            path,
+            size: Size::Scale(1.0),
+            up: Up::Y,
+            tim: String::new(),
+            preview: Some(preview),
+            raw: None,
+            at,
+            fit_metres: 2.0,
+            scale: 1.0,
+        }
+    }
+
+    /// The placement as chosen, once the size as read is known.
+    pub fn placement(&self) -> Option<Placement> {
+        let raw = self.raw.as_ref()?.as_ref().ok()?;
+        Some(Placement {
+            raw: *raw,
+            size: self.size,
+            up: self.up,
+            at: self.at,
+        })
+    }
+
+    /// Waits for the size as read (tests).
+    pub fn wait(&mut self) {
+        while self.raw.is_none() {
+            self.poll();
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    fn poll(&mut self) {
+        if let Some(job) = &mut self.preview
+            && let Some(r) = job.poll()
+        {
+            self.raw = Some(r);
+            self.preview = None;
+        }
+    }
+
+    pub fn ui(&mut self, ctx: &egui::Context) -> Option<Outcome> {
+        self.poll();
+        if self.preview.is_some() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        let mut outcome = None;
+        let mut open = true;
+        let name = self
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        egui::Window::new(format!("Import {name}"))
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| outcome = self.contents(ui));
+        if !open || ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+            return Some(Outcome::Cancel);
+        }
+        outcome
+    }
+
+    fn contents(&mut self, ui: &mut egui::Ui) -> Option<Outcome> {
+        let metres = |b: &Aabb| {
+            let s = b.max - b.min;
+            format!("{:.2} × {:.2} × {:.2} m", s.x, s.y, s.z)
+        };
+        match &self.raw {
+            None => {
+                ui.label("reading the model's size…");
+            }
+            Some(Err(e)) => {
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!("it does not read: {e}"),
+                );
+            }
+            Some(Ok(raw)) => {
+                ui.label(format!("as read: {}", metres(raw)));
+            }
+        }
+        ui.separator();
+        ui.label("size");
+        let mut fit = matches!(self.size, Size::Fit(_));
+        ui.horizontal(|ui| {
+            let l = ui.radio_value(&mut fit, false, "scale ×");
+            ui.add_enabled(
+                !fit,
+                egui::DragValue::new(&mut self.scale)
+                    .range(0.0001..=10000.0)
+                    .speed(0.01),
+            )
+            .labelled_by(l.id);
+        });
+        ui.horizontal(|ui| {
+            let l = ui.radio_value(&mut fit, true, "fit the longest side to");
+            ui.add_enabled(
+                fit,
+                egui::DragValue::new(&mut self.fit_metres)
+                    .range(0.01..=500.0)
+                    .speed(0.05)
+                    .suffix(" m"),
+            )
+            .labelled_by(l.id);
+        });
+        self.size = if fit {
+            Size::Fit(self.fit_metres)
+        } else {
+            Size::Scale(self.scale)
+        };
+        ui.label("up");
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut self.up, Up::Y, "Y up (glTF)");
+            ui.radio_value(&mut self.up, Up::Z, "Z up (many exporters, CAD)");
+        });
+        if is_tmd(&self.path) {
+            ui.horizontal(|ui| {
+                let l = ui.label("TIM texture");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.tim)
+                        .hint_text("the TMD's name with .tim")
+                        .desired_width(220.0),
+                )
+                .labelled_by(l.id);
+            });
+        }
+        let placement = self.placement();
+        if let Some(p) = &placement {
+            ui.label(format!(
+                "it comes in at {}, standing where the view looks",
+                metres(&p.bounds())
+            ));
+        }
+        ui.separator();
+        let mut outcome = None;
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(placement.is_some(), egui::Button::new("Import"))
+                .clicked()
+                && let Some(placement) = placement
+            {
+                let tim = self.tim.trim();
+                outcome = Some(Outcome::Import {
+                    path: self.path.clone(),
+                    tim: (!tim.is_empty()).then(|| PathBuf::from(tim)),
+                    placement,
+                });
+            }
+            if ui.button("Cancel").clicked() {
+                outcome = Some(Outcome::Cancel);
+            }
+        });
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests;

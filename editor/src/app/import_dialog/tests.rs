@@ -1,0 +1,137 @@
+//! The import window's placement: a model's size fitted, its Z up turned to Y,
+//! standing on the point the view looks at; and the window driven as a person
+//! would.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+
+use super::*;
+
+fn near(a: Vec3, b: Vec3) -> bool {
+    (a - b).abs().max_element() < 1e-4
+}
+
+/// A model 10 units tall along Z (a Z-up exporter's), 1 × 2 across.
+const RAW: Aabb = Aabb {
+    min: Vec3::new(0.0, 0.0, 0.0),
+    max: Vec3::new(1.0, 2.0, 10.0),
+};
+
+#[test]
+fn a_z_up_model_fitted_to_2_m_stands_upright_on_the_point() {
+    let p = Placement {
+        raw: RAW,
+        size: Size::Fit(2.0),
+        up: Up::Z,
+        at: Vec3::new(5.0, 1.0, 5.0),
+    };
+    assert!((p.scale() - 0.2).abs() < 1e-6);
+    let b = p.bounds();
+    assert!(near(b.max - b.min, Vec3::new(0.2, 2.0, 0.4)), "{b:?}");
+    // The root placed: the raw box's corners land in a box standing on the point.
+    let t = p.apply(Transform::IDENTITY).to_affine();
+    let placed = Aabb::from_points(RAW.corners().map(|c| t.transform_point3(c))).expect("box");
+    assert!(near(placed.min, Vec3::new(4.9, 1.0, 4.8)), "{placed:?}");
+    assert!(near(placed.max, Vec3::new(5.1, 3.0, 5.2)), "{placed:?}");
+    // A plain scale keeps the file's units times it.
+    let p = Placement {
+        size: Size::Scale(0.01),
+        up: Up::Y,
+        ..p
+    };
+    let b = p.bounds();
+    assert!(near(b.max - b.min, Vec3::new(0.01, 0.02, 0.1)));
+}
+
+/// A glTF with one triangle spanning 4 m along Z, as a Z-up exporter writes it.
+fn write_gltf(dir: &Path) -> PathBuf {
+    let mut bytes = Vec::new();
+    for p in [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 4.0]] {
+        for c in p {
+            bytes.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    std::fs::write(dir.join("post.bin"), &bytes).expect("bin");
+    let json = serde_json::json!({
+        "asset": { "version": "2.0" },
+        "scene": 0,
+        "scenes": [{ "nodes": [0] }],
+        "nodes": [{ "name": "Post", "mesh": 0 }],
+        "meshes": [{ "name": "Post", "primitives": [{ "attributes": { "POSITION": 0 } }] }],
+        "accessors": [{ "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                        "min": [0.0, 0.0, 0.0], "max": [1.0, 0.0, 4.0] }],
+        "bufferViews": [{ "buffer": 0, "byteLength": 36 }],
+        "buffers": [{ "byteLength": 36, "uri": "post.bin" }]
+    });
+    let path = dir.join("post.gltf");
+    std::fs::write(&path, serde_json::to_vec(&json).expect("json")).expect("gltf");
+    path
+}
+
+#[test]
+fn the_window_reads_the_size_and_imports_fitted_and_turned() {
+    let dir = std::env::temp_dir().join(format!("pebble-import-dialog-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = write_gltf(&dir);
+    assert!(is_model(&path) && !is_model(&dir.join("map.pbm")));
+    let mut dialog = ImportDialog::open(path.clone(), Vec3::new(1.0, 0.5, 0.0));
+    dialog.wait();
+    assert_eq!(
+        dialog
+            .raw
+            .as_ref()
+            .and_then(|r| r.as_ref().ok())
+            .map(|b| b.max - b.min),
+        Some(Vec3::new(1.0, 0.0, 4.0))
+    );
+    assert!(
+        !dir.join("textures").exists(),
+        "reading the size writes nothing into the project"
+    );
+    let mut h = Harness::new_ui_state(
+        |ui, (dialog, out): &mut (ImportDialog, Option<Outcome>)| {
+            if let Some(o) = dialog.ui(ui.ctx()) {
+                *out = Some(o);
+            }
+        },
+        (dialog, None),
+    );
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("as read: 1.00 × 0.00 × 4.00 m")
+            .is_some()
+    );
+    h.get_by_role_and_label(
+        egui::accesskit::Role::RadioButton,
+        "fit the longest side to",
+    )
+    .click();
+    h.run_steps(1);
+    h.get_by_label("Z up (many exporters, CAD)").click();
+    h.run_steps(2);
+    let shown: Vec<String> = h
+        .query_all_by_label_contains("comes in at")
+        .map(|n| format!("{n:?}"))
+        .collect();
+    assert!(
+        shown.iter().any(|t| t.contains("0.50 × 2.00 × 0.00 m")),
+        "2 m tall once stood up: {shown:?}"
+    );
+    h.get_by_label("Import").click();
+    h.run_steps(2);
+    match h.state().1.clone() {
+        Some(Outcome::Import {
+            path: p,
+            tim,
+            placement,
+        }) => {
+            assert_eq!(p, path);
+            assert_eq!(tim, None);
+            assert_eq!(placement.size, Size::Fit(2.0));
+            assert_eq!(placement.up, Up::Z);
+            assert_eq!(placement.at, Vec3::new(1.0, 0.5, 0.0));
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,92 @@
+//! File › Import of a model in the whole app: the import window reads the model's
+//! size, the designer fits it to 2 m and stands it up from Z, and it arrives as
+//! one step standing on the courtyard floor where the view looks.
+
+mod common;
+
+use egui_kittest::kittest::Queryable as _;
+use pebble_editor::app::showcase_path;
+use pebble_model::glam::Vec3;
+
+use common::{harness_on, wait_for};
+
+#[test]
+fn a_model_comes_in_fitted_turned_and_on_the_floor_where_the_view_looks() {
+    let dir = std::env::temp_dir().join(format!("pebble-import-window-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    // A post 4 m long along Z, as a Z-up exporter writes it.
+    let mut bytes = Vec::new();
+    for p in [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 4.0]] {
+        for c in p {
+            bytes.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    std::fs::write(dir.join("post.bin"), &bytes).expect("bin");
+    let json = serde_json::json!({
+        "asset": { "version": "2.0" },
+        "scene": 0,
+        "scenes": [{ "nodes": [0] }],
+        "nodes": [{ "name": "Post", "mesh": 0 }],
+        "meshes": [{ "name": "Post", "primitives": [{ "attributes": { "POSITION": 0 } }] }],
+        "accessors": [{ "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                        "min": [0.0, 0.0, 0.0], "max": [1.0, 0.0, 4.0] }],
+        "bufferViews": [{ "buffer": 0, "byteLength": 36 }],
+        "buffers": [{ "byteLength": 36, "uri": "post.bin" }]
+    });
+    let path = dir.join("post.gltf");
+    std::fs::write(&path, serde_json::to_vec(&json).expect("json")).expect("gltf");
+
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    // The view looks at an empty stretch of the courtyard floor (its top at y = 0).
+    harness.state_mut().viewport.view.orbit.pivot = Vec3::new(-5.0, 1.0, 4.0);
+    harness.state_mut().viewport.view.target = None;
+    let steps = harness.state().history_position();
+    harness.state_mut().chose_import(path);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while harness
+        .query_by_label_contains("as read: 1.00 × 0.00 × 4.00 m")
+        .is_none()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the size was never read"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        harness.run_steps(1);
+    }
+    harness
+        .get_by_role_and_label(
+            egui::accesskit::Role::RadioButton,
+            "fit the longest side to",
+        )
+        .click();
+    harness.run_steps(1);
+    harness.get_by_label("Z up (many exporters, CAD)").click();
+    harness.run_steps(2);
+    harness.get_by_label("Import").click();
+    harness.run_steps(2);
+    wait_for(&mut harness, |app| {
+        app.scene().entities().any(|e| e.name == "Post")
+    });
+    assert_eq!(harness.state().history_position(), steps + 1, "one step");
+    let scene = harness.state().scene();
+    let post = scene
+        .entities()
+        .find(|e| e.name == "Post")
+        .expect("the post");
+    let b = scene.world_aabb(post.id).expect("bounds");
+    let size = b.max - b.min;
+    assert!(
+        (size - Vec3::new(0.5, 2.0, 0.0)).abs().max_element() < 1e-4,
+        "2 m tall, stood up: {size}"
+    );
+    assert!(b.min.y.abs() < 1e-4, "on the floor: {b:?}");
+    let middle = (b.min + b.max) * 0.5;
+    assert!(
+        (middle.x + 5.0).abs() < 1e-4 && (middle.z - 4.0).abs() < 1e-4,
+        "where the view looks: {middle}"
+    );
+}
