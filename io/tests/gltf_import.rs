@@ -393,3 +393,85 @@ fn colliders_stand_where_their_vertices_are_under_turned_parents() {
         "a collider is never drawn"
     );
 }
+
+/// As exporters write them: a texture on the second UV set, colours as normalised
+/// unsigned shorts, a camera and an extension Pebble does not read. The texture
+/// takes its own UV set, the colours come in normalised, and the report says
+/// what was left out.
+#[test]
+fn a_second_uv_set_short_colours_and_what_is_left_out() {
+    let dir = scratch("uv1");
+    let mut b = Vec::new();
+    let f32s = |b: &mut Vec<u8>, v: &[f32]| {
+        for c in v {
+            b.extend_from_slice(&c.to_le_bytes());
+        }
+    };
+    f32s(&mut b, &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]); // 0..36 positions
+    f32s(&mut b, &[0.0, 0.0, 0.0, 0.0, 0.0, 0.0]); // 36..60 TEXCOORD_0: all zero
+    f32s(&mut b, &[0.25, 0.5, 0.75, 0.5, 0.25, 1.0]); // 60..84 TEXCOORD_1
+    for c in [65535u16, 0, 0, 0, 32768, 0, 0, 0, 65535] {
+        b.extend_from_slice(&c.to_le_bytes());
+    } // 84..102 COLOR_0 as normalised u16 RGB
+    b.extend_from_slice(&[0, 0]); // 104
+    let path = dir.join("lightmapped.gltf");
+    std::fs::write(dir.join("lightmapped.bin"), &b).expect("bin");
+    let doc = json!({
+        "asset": { "version": "2.0" },
+        "extensionsUsed": ["KHR_materials_clearcoat"],
+        "scene": 0,
+        "scenes": [{ "nodes": [0, 1] }],
+        "nodes": [
+            { "name": "Wall", "mesh": 0 },
+            { "name": "Shot", "camera": 0 }
+        ],
+        "cameras": [{ "type": "perspective", "perspective": { "yfov": 1.0, "znear": 0.1 } }],
+        "meshes": [{ "primitives": [{
+            "attributes": { "POSITION": 0, "TEXCOORD_0": 1, "TEXCOORD_1": 2, "COLOR_0": 3 },
+            "material": 0
+        }] }],
+        "materials": [{ "name": "Painted", "pbrMetallicRoughness": {
+            "baseColorTexture": { "index": 0, "texCoord": 1 } } }],
+        "textures": [{ "source": 0 }],
+        "images": [{ "uri": data_uri("image/png", &png_2x2()) }],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0] },
+            { "bufferView": 0, "byteOffset": 36, "componentType": 5126, "count": 3, "type": "VEC2" },
+            { "bufferView": 0, "byteOffset": 60, "componentType": 5126, "count": 3, "type": "VEC2" },
+            { "bufferView": 0, "byteOffset": 84, "componentType": 5123, "normalized": true, "count": 3, "type": "VEC3" }
+        ],
+        "bufferViews": [{ "buffer": 0, "byteLength": 104 }],
+        "buffers": [{ "byteLength": 104, "uri": "lightmapped.bin" }]
+    });
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    let (scene, report) = import(&path, &dir).expect("imports");
+    let wall = named(&scene, "Wall");
+    let EntityKind::Mesh(m) = &wall.kind else {
+        panic!("a mesh")
+    };
+    let uvs = m.geometry.faces[0].uvs;
+    assert_eq!(
+        uvs.map(|u| u.to_array()),
+        [[0.25, 0.5], [0.75, 0.5], [0.25, 1.0]],
+        "the set the texture names"
+    );
+    let colors = m.geometry.colors.as_ref().expect("colours");
+    assert!((colors[0][0] - 1.0).abs() < 1e-4 && colors[0][1].abs() < 1e-4);
+    assert!(
+        (colors[1][1] - 32768.0 / 65535.0).abs() < 1e-4,
+        "{:?}",
+        colors[1]
+    );
+    assert!((colors[2][2] - 1.0).abs() < 1e-4 && (colors[2][3] - 1.0).abs() < 1e-4);
+    let dropped: Vec<&String> = report.dropped.iter().collect();
+    assert!(
+        dropped.iter().any(|d| d.contains("1 camera")),
+        "{dropped:?}"
+    );
+    assert!(
+        dropped
+            .iter()
+            .any(|d| d.contains("KHR_materials_clearcoat")),
+        "{dropped:?}"
+    );
+}

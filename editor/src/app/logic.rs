@@ -205,6 +205,9 @@ impl PebbleApp {
                         for w in &imported.report.warnings {
                             tracing::warn!(target: "pebble", "{}: {w}", path.display());
                         }
+                        for d in &imported.report.dropped {
+                            tracing::info!(target: "pebble", "{}: left out: {d}", path.display());
+                        }
                     }
                     Err(e) => self.status.error(e),
                 }

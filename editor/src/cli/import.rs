@@ -141,6 +141,12 @@ fn report(
     for t in &r.textures_written {
         let _ = writeln!(out, "    {t}");
     }
+    if !r.dropped.is_empty() {
+        let _ = writeln!(out, "  left out ({}):", r.dropped.len());
+        for d in &r.dropped {
+            let _ = writeln!(out, "    {d}");
+        }
+    }
     if !r.warnings.is_empty() {
         let _ = writeln!(out, "  warnings ({}):", r.warnings.len());
         for w in &r.warnings {

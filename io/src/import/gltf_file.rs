@@ -308,13 +308,6 @@ impl Ctx<'_> {
             let pbr = m.pbr_metallic_roughness();
             mat.color = pbr.base_color_factor();
             if let Some(info) = pbr.base_color_texture() {
-                if info.tex_coord() != 0 {
-                    self.report.warnings.push(format!(
-                        "material '{}': its texture uses TEXCOORD_{}; TEXCOORD_0 is used",
-                        mat.name,
-                        info.tex_coord()
-                    ));
-                }
                 mat.texture = self.image_file(info.texture().source());
                 if let Some(t) = info.texture_transform() {
                     let s = Vec2::from(t.scale());
@@ -385,9 +378,37 @@ impl Ctx<'_> {
                 .ok_or_else(|| fail(self.path, format!("{at} has no POSITION")))?
                 .map(Vec3::from)
                 .collect();
-            let uvs: Option<Vec<Vec2>> = reader
-                .read_tex_coords(0)
-                .map(|t| t.into_f32().map(Vec2::from).collect());
+            // The UV set the material's texture names (a second set is common for
+            // exports with a lightmap or a detail texture).
+            let set = prim
+                .material()
+                .pbr_metallic_roughness()
+                .base_color_texture()
+                .map_or(0, |info| info.tex_coord());
+            let uvs: Option<Vec<Vec2>> = match reader.read_tex_coords(set) {
+                Some(t) => Some(t.into_f32().map(Vec2::from).collect()),
+                None if set != 0 => {
+                    self.report.warnings.push(format!(
+                        "{at}: its texture names TEXCOORD_{set}, which it lacks; TEXCOORD_0 is used"
+                    ));
+                    reader
+                        .read_tex_coords(0)
+                        .map(|t| t.into_f32().map(Vec2::from).collect())
+                }
+                None => None,
+            };
+            if set == 0 && reader.read_tex_coords(1).is_some() {
+                self.report.dropped.insert(format!(
+                    "mesh {} has a second UV set (TEXCOORD_1) no texture uses",
+                    mesh.index()
+                ));
+            }
+            if prim.morph_targets().next().is_some() {
+                self.report.dropped.insert(format!(
+                    "mesh {}'s morph targets (the base shape comes in)",
+                    mesh.index()
+                ));
+            }
             let cols: Option<Vec<[f32; 4]>> =
                 reader.read_colors(0).map(|c| c.into_rgba_f32().collect());
             let norms: Option<Vec<Vec3>> = reader
@@ -759,6 +780,32 @@ pub fn import(
                 .collect()
         }
     };
+    // What a static PSP map has no place for, said once.
+    let count = |n: usize, what: &str| (n > 0).then(|| format!("{n} {what}"));
+    for d in [
+        count(
+            gltf.document.animations().count(),
+            "animation(s): maps are static; the rest pose comes in",
+        ),
+        count(
+            gltf.document.skins().count(),
+            "skin(s): skinned meshes come in their bind pose",
+        ),
+        count(gltf.document.cameras().count(), "camera(s)"),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        ctx.report.dropped.insert(d);
+    }
+    const READ: [&str; 2] = ["KHR_lights_punctual", "KHR_texture_transform"];
+    for ext in gltf.document.extensions_used() {
+        if !READ.contains(&ext) {
+            ctx.report.dropped.insert(format!(
+                "extension {ext} (not read; what it adds is left out)"
+            ));
+        }
+    }
     let total = roots.len() as u64;
     for (i, node) in roots.into_iter().enumerate() {
         // The gltf crate's readers index slices; the checks above make that safe, and

@@ -52,6 +52,9 @@ pub struct ImportReport {
     /// Texture files written into the project (project-relative).
     pub textures_written: Vec<String>,
     pub warnings: Vec<String>,
+    /// What the file holds that the import leaves out (animations, skins, an
+    /// extension it does not read…), each said once.
+    pub dropped: std::collections::BTreeSet<String>,
 }
 
 impl ImportReport {
