@@ -475,3 +475,117 @@ fn a_second_uv_set_short_colours_and_what_is_left_out() {
         "{dropped:?}"
     );
 }
+
+/// Three small tiles on three panels, as a kit exported from a modelling tool:
+/// they share one atlas on the PSP by default; a tile its faces repeat, and one
+/// the designer opted out, keep their own textures.
+#[test]
+fn small_tiles_share_an_atlas_by_default() {
+    let dir = scratch("atlas");
+    let png = |rgb: [u8; 3]| {
+        let img = image::RgbaImage::from_pixel(16, 16, image::Rgba([rgb[0], rgb[1], rgb[2], 255]));
+        let mut out = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut out, image::ImageFormat::Png)
+            .expect("png");
+        data_uri("image/png", &out.into_inner())
+    };
+    let mut b = Vec::new();
+    let f32s = |b: &mut Vec<u8>, v: &[f32]| {
+        for c in v {
+            b.extend_from_slice(&c.to_le_bytes());
+        }
+    };
+    f32s(&mut b, &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]); // 0..36
+    f32s(&mut b, &[0.0, 0.0, 1.0, 0.0, 0.0, 1.0]); // 36..60 UVs inside the tile
+    f32s(&mut b, &[0.0, 0.0, 3.0, 0.0, 0.0, 3.0]); // 60..84 UVs repeating it
+    std::fs::write(dir.join("kit.bin"), &b).expect("bin");
+    let prim = |uv: usize, material: usize| json!({ "attributes": { "POSITION": 0, "TEXCOORD_0": uv }, "material": material });
+    let doc = json!({
+        "asset": { "version": "2.0" },
+        "scene": 0,
+        "scenes": [{ "nodes": [0, 1, 2, 3, 4] }],
+        "nodes": [
+            { "name": "Red", "mesh": 0 },
+            { "name": "Green", "mesh": 1, "translation": [2.0, 0.0, 0.0] },
+            { "name": "Blue", "mesh": 2, "translation": [4.0, 0.0, 0.0] },
+            { "name": "Floor", "mesh": 3, "translation": [6.0, 0.0, 0.0] },
+            { "name": "Sign", "mesh": 4, "translation": [8.0, 0.0, 0.0] }
+        ],
+        "meshes": [
+            { "primitives": [prim(1, 0)] },
+            { "primitives": [prim(1, 1)] },
+            { "primitives": [prim(1, 2)] },
+            { "primitives": [prim(2, 3)] },
+            { "primitives": [prim(1, 4)] }
+        ],
+        "materials": (0..5).map(|k| json!({ "name": format!("M{k}"),
+            "pbrMetallicRoughness": { "baseColorTexture": { "index": k } } })).collect::<Vec<_>>(),
+        "textures": (0..5).map(|k| json!({ "source": k })).collect::<Vec<_>>(),
+        "images": [
+            { "uri": png([255, 0, 0]) }, { "uri": png([0, 255, 0]) }, { "uri": png([0, 0, 255]) },
+            { "uri": png([255, 255, 0]) }, { "uri": png([0, 255, 255]) }
+        ],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0] },
+            { "bufferView": 0, "byteOffset": 36, "componentType": 5126, "count": 3, "type": "VEC2" },
+            { "bufferView": 0, "byteOffset": 60, "componentType": 5126, "count": 3, "type": "VEC2" }
+        ],
+        "bufferViews": [{ "buffer": 0, "byteLength": 84 }],
+        "buffers": [{ "byteLength": 84, "uri": "kit.bin" }]
+    });
+    let path = dir.join("kit.gltf");
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    let (mut scene, _) = import(&path, &dir).expect("imports");
+    let tiles: Vec<(String, bool)> = scene
+        .materials()
+        .map(|(_, m)| (m.name.clone(), m.tile))
+        .collect();
+    assert_eq!(
+        tiles,
+        vec![
+            ("M0".into(), true),
+            ("M1".into(), true),
+            ("M2".into(), true),
+            ("M3".into(), false),
+            ("M4".into(), true)
+        ],
+        "the repeated floor tile is not a candidate"
+    );
+    // The designer opts the sign out.
+    let (sign, mut m) = scene
+        .materials()
+        .find(|(_, m)| m.name == "M4")
+        .map(|(id, m)| (id, m.clone()))
+        .expect("M4");
+    m.tile = false;
+    History::default()
+        .execute(&mut scene, pebble_model::command::SetMaterial::new(sign, m))
+        .expect("opts out");
+    let mut options = pebble_io::export::ExportOptions::new(&dir);
+    options.bake = false;
+    let (bytes, _) = pebble_io::export::export(
+        &scene,
+        &options,
+        &mut |_| {},
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .expect("exports");
+    let (view, warnings) = pbm::MapView::parse(&bytes).expect("parses");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let map = pbm::Map::from_view(&view);
+    let names: Vec<String> = map
+        .textures
+        .iter()
+        .map(|t| t.name.as_str().to_owned())
+        .collect();
+    assert_eq!(
+        map.textures.iter().filter(|t| t.is_atlas()).count(),
+        1,
+        "the three tiles share one atlas: {names:?}"
+    );
+    assert_eq!(
+        map.textures.len(),
+        3,
+        "the atlas, the floor's and the sign's: {names:?}"
+    );
+}

@@ -29,6 +29,7 @@ use pbm::Map;
 use pebble_model::Scene;
 
 pub use limits::{ExportLimits, MAX_COORDINATE_M, MAX_MAP_BYTES, MAX_TRIANGLES};
+pub use textures::ATLAS_TILE_MAX;
 
 /// Why a scene cannot be exported.
 #[derive(Debug, thiserror::Error)]

@@ -25,6 +25,8 @@ pub(crate) struct Textures {
 
 /// Side of a tile atlas.
 pub const ATLAS_SIDE: u32 = 512;
+/// The largest tile side an atlas slot takes as it is (larger ones are shrunk).
+pub const ATLAS_TILE_MAX: u32 = ATLAS_SIDE / 2;
 
 /// The tile materials (of `tiles`) that some face uses with UVs (in repeats) outside
 /// [0, 1]: their tile cannot live in an atlas slot (which cannot repeat). One pass

@@ -21,6 +21,10 @@ use pebble_model::material::AlphaMode;
 use pebble_model::mesh::{Face, MeshData};
 use pebble_model::{Entity, EntityId, Material, MaterialId, Transform};
 
+/// The largest texture side the import offers to the tile atlas: what a slot of
+/// it holds without shrinking (half the export's atlas side).
+pub const ATLAS_TILE_MAX: u32 = crate::export::ATLAS_TILE_MAX;
+
 use super::{
     ImportCommand, ImportError, ImportOptions, ImportReport, Imported, Progress, textures,
 };
@@ -341,6 +345,16 @@ impl Ctx<'_> {
                 }
             }
         }
+        // A small texture is a candidate for the PSP's tile atlas by default (the
+        // export still keeps blended, scrolling and repeating ones standalone; the
+        // material editor can opt out): a map of many small tiles then binds one
+        // texture instead of one per tile.
+        mat.tile = mat.alpha != AlphaMode::Blend
+            && mat.uv_scroll == Vec2::ZERO
+            && mat.texture.as_ref().is_some_and(|t| {
+                image::image_dimensions(self.options.project_dir.join(t))
+                    .is_ok_and(|(w, h)| w.max(h) <= ATLAS_TILE_MAX)
+            });
         let id = MaterialId(self.materials.len() as u32);
         self.materials.push(mat);
         self.material_map.insert(key, id);
@@ -833,6 +847,24 @@ pub fn import(
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     ctx.report.materials = ctx.materials.len();
+    // A tile whose faces repeat it (UVs past [0, 1]) cannot live in an atlas slot.
+    for (k, m) in ctx.materials.iter_mut().enumerate() {
+        if !m.tile {
+            continue;
+        }
+        let repeats = ctx.entities.iter().any(|e| match &e.kind {
+            EntityKind::Mesh(mesh) => mesh.geometry.faces.iter().any(|f| {
+                f.material == MaterialId(k as u32)
+                    && f.uvs.iter().any(|uv| {
+                        uv.x < -1e-3 || uv.y < -1e-3 || uv.x > 1.0 + 1e-3 || uv.y > 1.0 + 1e-3
+                    })
+            }),
+            _ => false,
+        });
+        if repeats || m.tiling != Vec2::ONE || m.offset != Vec2::ZERO {
+            m.tile = false;
+        }
+    }
     Ok(Imported {
         command: ImportCommand::new(format!("Import {stem}"), ctx.materials, ctx.entities, None),
         report: ctx.report,

@@ -105,6 +105,12 @@ impl InspectorPanel {
             changed |= ui
                 .checkbox(&mut after.double_sided, "double-sided")
                 .changed();
+            changed |= ui
+                .checkbox(&mut after.tile, "share a tile atlas on the PSP")
+                .on_hover_text(
+                    "a small texture that does not repeat is packed with others into one atlas, so the device binds one texture for many; blended and scrolling ones never are",
+                )
+                .changed();
             let chosen = super::preset_menu(
                 ui,
                 ("material preset", mid.0),
