@@ -191,3 +191,25 @@ fn an_import_with_a_huge_texture_or_mesh_is_warned_about() {
     assert!(warnings[0].contains("'Terrain'") && warnings[0].contains("triangles"));
     assert!(warnings[1].contains("huge.png is 4096 × 64"));
 }
+
+/// A new, empty project measures as an empty map, not as a refusal.
+#[test]
+fn an_empty_scene_costs_nothing() {
+    let bytes = export(&Scene::new());
+    let cost = MapCost::of_bytes(&bytes).expect("measures");
+    assert_eq!(
+        (cost.mesh_triangles, cost.particles, cost.chunks.len()),
+        (0, 0, 0)
+    );
+    let mut budget = Budget::default();
+    let scene = Scene::new();
+    let dir = std::env::temp_dir();
+    let mut now = Instant::now();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while budget.update(&scene, &dir, now) {
+        assert!(Instant::now() < deadline, "never measured");
+        std::thread::sleep(Duration::from_millis(10));
+        now += SETTLE;
+    }
+    assert_eq!(budget.worst(), Level::Fine, "{}", budget.summary());
+}
