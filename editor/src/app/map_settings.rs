@@ -278,16 +278,15 @@ fn save_as_preset(ui: &mut egui::Ui, what: &str, name: &mut String) -> Option<St
         ui.add(
             egui::TextEdit::singleline(name)
                 .hint_text("a name for it")
-                .desired_width(140.0),
+                .desired_width(120.0),
         )
         .labelled_by(l.id);
         let trimmed = name.trim().to_string();
         let pressed = ui
-            .add_enabled(
-                !trimmed.is_empty(),
-                egui::Button::new(format!("Save {what} as preset")),
-            )
-            .on_hover_text("kept in your data folder's presets/, listed in every project")
+            .add_enabled(!trimmed.is_empty(), egui::Button::new("Save"))
+            .on_hover_text(format!(
+                "save the scene's {what} settings as a preset: kept in your data folder's presets/, listed in every project"
+            ))
             .clicked();
         pressed.then(|| {
             name.clear();

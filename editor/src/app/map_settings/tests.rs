@@ -174,7 +174,11 @@ fn the_export_settings_are_saved_as_a_preset_under_the_typed_name() {
     h.get_by_role_and_label(field(), "export preset name")
         .type_text("Device test");
     h.run_steps(1);
-    h.get_by_label("Save export as preset").click();
+    // The second "Save": the export's (the first is the environment's).
+    h.query_all_by_label("Save")
+        .nth(1)
+        .expect("the export's Save")
+        .click();
     h.run_steps(2);
     let saved = h.state_mut().3.drain(..).find_map(|i| match i {
         Intent::SavePreset(super::super::panels::SavePreset::Export(p)) => Some(p),

@@ -129,20 +129,17 @@ impl Tunable {
                 "0" | "off" | "false" => Some(Value::Flag(false)),
                 _ => None,
             },
-            TunableKind::Number { min, max, .. } => text
+            // The runtime takes any number; the range is the slider's.
+            TunableKind::Number { .. } => text
                 .parse::<f32>()
                 .ok()
-                .filter(|v| v.is_finite() && (min..=max).contains(v))
+                .filter(|v| v.is_finite())
                 .map(Value::Number),
             TunableKind::Choice { options, .. } => options
                 .iter()
                 .find(|(o, _)| *o == text)
                 .map(|(o, _)| Value::Choice(o)),
-            TunableKind::Particles { .. } => text
-                .parse::<u32>()
-                .ok()
-                .filter(|v| *v <= 3)
-                .map(Value::Particles),
+            TunableKind::Particles { .. } => text.parse::<u32>().ok().map(Value::Particles),
         }
     }
 
@@ -237,8 +234,13 @@ impl Tunables {
                         ui.checkbox(on, t.about).labelled_by(l.id);
                     }
                     (Value::Number(x), TunableKind::Number { min, max, .. }) => {
-                        ui.add(egui::Slider::new(x, min..=max).step_by(0.25))
-                            .labelled_by(l.id);
+                        // A value typed past the slider's range stays as it is.
+                        ui.add(
+                            egui::Slider::new(x, min..=max)
+                                .step_by(0.25)
+                                .clamping(egui::SliderClamping::Never),
+                        )
+                        .labelled_by(l.id);
                     }
                     (Value::Choice(c), TunableKind::Choice { options, .. }) => {
                         egui::ComboBox::from_id_salt(("tunable", t.key))
@@ -253,9 +255,12 @@ impl Tunables {
                     }
                     (Value::Particles(p), _) => {
                         let (mut blended, mut additive) = (*p & 1 != 0, *p & 2 != 0);
+                        let before = (blended, additive);
                         ui.checkbox(&mut blended, "blended");
                         ui.checkbox(&mut additive, "additive");
-                        *p = u32::from(blended) | (u32::from(additive) << 1);
+                        if (blended, additive) != before {
+                            *p = (*p & !3) | u32::from(blended) | (u32::from(additive) << 1);
+                        }
                     }
                     _ => {}
                 }
@@ -291,6 +296,11 @@ mod tests {
             t.to_text(),
             "bias=0.5\nfilter=linear\ncull=0\n# mine\nfoo=1\nmips=maybe\n"
         );
+        // Any number, as the runtime reads it (the slider's range is the slider's).
+        let far = Tunables::parse("bias=9\n");
+        assert!(far.problems.is_empty(), "{:?}", far.problems);
+        assert_eq!(far.values[0], Value::Number(9.0));
+        assert_eq!(far.to_text(), "bias=9\n");
         // Defaults are not written.
         assert_eq!(Tunables::parse("bias=1\nparticles=3\n").to_text(), "");
         assert_eq!(Tunables::parse("").to_text(), "");
