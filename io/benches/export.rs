@@ -108,6 +108,7 @@ fn scene(dir: &std::path::Path) -> Scene {
                     radius: 12.0,
                     intensity: 1.5,
                     shadows: true,
+                    cone: None,
                 }),
             )
             .with_transform(Transform::from_translation(at)),

@@ -229,6 +229,7 @@ fn the_bake_gives_the_same_bytes_on_one_thread_and_on_many() {
         radius: 6.0,
         intensity: 2.0,
         shadows: true,
+        cone: None,
     })
     .with_transform(Transform::from_translation(Vec3::new(2.0, 3.0, 1.0)));
     AddEntities::new(
@@ -244,4 +245,61 @@ fn the_bake_gives_the_same_bytes_on_one_thread_and_on_many() {
     let (one, _) = baked(&scene, Some(1), 16);
     let (many, _) = baked(&scene, Some(4), 16);
     assert!(one == many, "thread count changed the output");
+}
+
+/// A spot light above the floor, aimed straight down with a 20° cone, lights the
+/// floor under it as the same omni light would, and leaves the floor outside the
+/// cone as the sky alone does; without the cone, that floor is lit.
+#[test]
+fn a_spot_light_lights_only_inside_its_cone() {
+    use pebble_model::entity::Cone;
+    let bake = |cone: Option<Cone>| {
+        let mut mat = MaterialId(0);
+        let mut scene = scene_with(&mut mat);
+        let lamp = light(Light::Omni {
+            color: [1.0; 3],
+            radius: 8.0,
+            intensity: 1.0,
+            shadows: false,
+            cone,
+        })
+        // Aimed down: its −Z turned to −Y.
+        .with_transform(Transform {
+            translation: Vec3::new(0.0, 3.0, 0.0),
+            rotation: pebble_model::glam::Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2),
+            scale: Vec3::ONE,
+        });
+        AddEntities::new("Add", vec![mesh("Floor", grid(5, mat)), lamp, dark_sky()])
+            .apply(&mut scene)
+            .expect("adds");
+        baked(&scene, Some(1), 0).1
+    };
+    let spot = bake(Some(Cone {
+        inner: 15f32.to_radians(),
+        outer: 20f32.to_radians(),
+    }));
+    let omni = bake(None);
+    let under = |m: &pbm::Map| red_at(m, "Floor", 0.0, 0.0)[0];
+    let aside = |m: &pbm::Map| red_at(m, "Floor", 4.0, 0.0)[0];
+    // 4 m aside at 3 m below is 53° off the axis: outside a 20° cone.
+    assert_eq!(
+        under(&spot),
+        under(&omni),
+        "inside the cone: the full light"
+    );
+    assert!(
+        aside(&omni) > aside(&spot),
+        "{} vs {}",
+        aside(&omni),
+        aside(&spot)
+    );
+    let dark = bake(Some(Cone {
+        inner: 0.0,
+        outer: 0.0,
+    }));
+    assert_eq!(
+        aside(&spot),
+        aside(&dark),
+        "outside the cone: no light from it"
+    );
 }

@@ -589,3 +589,38 @@ fn small_tiles_share_an_atlas_by_default() {
         "the atlas, the floor's and the sign's: {names:?}"
     );
 }
+
+/// A spot light comes in with its cone (for the bake), aimed along its node.
+#[test]
+fn a_spot_light_keeps_its_cone() {
+    let dir = scratch("spot");
+    let mut doc = document(
+        json!(data_uri("application/octet-stream", &buffer())),
+        &data_uri("image/png", &png_2x2()),
+    );
+    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    doc["extensions"]["KHR_lights_punctual"]["lights"][0] = json!({
+        "type": "spot", "color": [1.0, 1.0, 1.0], "intensity": 2.0, "range": 9.0,
+        "spot": { "innerConeAngle": 0.2, "outerConeAngle": 0.4 }
+    });
+    let path = dir.join("spot.gltf");
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    let (scene, report) = import(&path, &dir).expect("imports");
+    let lamp = scene.entities_of(Kind::Light).next().expect("the light");
+    match &lamp.kind {
+        EntityKind::Light(Light::Omni {
+            radius,
+            cone: Some(cone),
+            ..
+        }) => {
+            assert_eq!(*radius, 9.0);
+            assert!((cone.inner - 0.2).abs() < 1e-6 && (cone.outer - 0.4).abs() < 1e-6);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        !report.warnings.iter().any(|w| w.contains("spot")),
+        "{:?}",
+        report.warnings
+    );
+}

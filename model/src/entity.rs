@@ -153,12 +153,15 @@ pub enum Light {
         intensity: f32,
         shadows: bool,
     },
-    /// Point light at the entity's position.
+    /// Point light at the entity's position; with a cone, a spot light aimed
+    /// along the entity's −Z.
     Omni {
         color: [f32; 3],
         radius: f32,
         intensity: f32,
         shadows: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cone: Option<Cone>,
     },
     /// Sky/ground ambient and ambient occlusion.
     Hemisphere {
@@ -167,6 +170,29 @@ pub enum Light {
         ao_strength: f32,
         ao_radius: f32,
     },
+}
+
+/// A spot light's cone: full light inside `inner`, none past `outer` (half
+/// angles from the axis, radians), a smooth edge between.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Cone {
+    pub inner: f32,
+    pub outer: f32,
+}
+
+impl Cone {
+    /// How much of the light reaches direction `to_point` (unit, from the light)
+    /// for a light aimed along `axis` (unit): 1 inside the inner cone, 0 outside
+    /// the outer one.
+    pub fn factor(&self, axis: Vec3, to_point: Vec3) -> f32 {
+        let c = axis.dot(to_point);
+        let (ci, co) = (self.inner.cos(), self.outer.cos());
+        if co >= ci {
+            return if c >= co { 1.0 } else { 0.0 };
+        }
+        let t = ((c - co) / (ci - co)).clamp(0.0, 1.0);
+        t * t * (3.0 - 2.0 * t)
+    }
 }
 
 /// Every field of the `emitters` record (the origin is the entity's world position)
@@ -504,6 +530,8 @@ pub mod limits {
     pub const COLOR: Limit = Limit::new(0.0, 1.0, "");
     pub const LIGHT_RADIUS: Limit = Limit::new(0.01, 500.0, " m");
     pub const LIGHT_INTENSITY: Limit = Limit::new(0.0, 20.0, "");
+    /// A spot light's half angles.
+    pub const CONE_ANGLE: Limit = Limit::new(0.0, 90.0, "°");
     pub const AO_STRENGTH: Limit = Limit::new(0.0, 1.0, "");
     pub const AO_RADIUS: Limit = Limit::new(0.01, 50.0, " m");
 
@@ -612,11 +640,16 @@ fn numbers(kind: &EntityKind) -> Vec<Number> {
             color,
             radius,
             intensity,
+            cone,
             ..
         }) => {
             n.rgb("colour", color);
             n.one("radius", *radius, LIGHT_RADIUS);
             n.one("intensity", *intensity, LIGHT_INTENSITY);
+            if let Some(c) = cone {
+                n.one("inner angle", c.inner.to_degrees(), CONE_ANGLE);
+                n.one("outer angle", c.outer.to_degrees(), CONE_ANGLE);
+            }
         }
         EntityKind::Light(Light::Hemisphere {
             sky,
@@ -990,5 +1023,28 @@ mod tests {
         let mut moved = tiny;
         moved.translation.x = 3.0;
         assert_eq!(check_transform(Some(&tiny), &moved), Ok(()));
+    }
+}
+
+#[cfg(test)]
+mod cone_tests {
+    use super::*;
+
+    #[test]
+    fn a_cone_is_full_inside_none_outside_and_smooth_between() {
+        let c = Cone {
+            inner: 20f32.to_radians(),
+            outer: 30f32.to_radians(),
+        };
+        let at = |deg: f32| {
+            let r = deg.to_radians();
+            c.factor(Vec3::NEG_Y, Vec3::new(r.sin(), -r.cos(), 0.0))
+        };
+        assert_eq!(at(0.0), 1.0);
+        assert_eq!(at(19.0), 1.0);
+        assert_eq!(at(31.0), 0.0);
+        let mid = at(25.0);
+        assert!(mid > 0.2 && mid < 0.8, "{mid}");
+        assert!(at(22.0) > at(28.0));
     }
 }

@@ -99,6 +99,7 @@ fn command(scene: &Scene, op: &Op) -> Option<(Box<dyn Command>, Option<pebble_mo
                     radius: 4.0,
                     intensity: 2.0,
                     shadows: true,
+                    cone: None,
                 }),
             )],
         )),

@@ -328,6 +328,30 @@ impl Overlay {
                 if let Light::Sun { direction, .. } = light {
                     self.line(at, at + direction.normalize_or(Vec3::NEG_Y), LIGHT);
                 }
+                if let Light::Omni {
+                    cone: Some(cone),
+                    radius,
+                    ..
+                } = light
+                {
+                    // A spot light's outer cone, a metre (or its reach) long, along −Z.
+                    let axis = world
+                        .transform_vector3(Vec3::NEG_Z)
+                        .normalize_or(Vec3::NEG_Y);
+                    let (u, v) = axis.any_orthonormal_pair();
+                    let length = radius.min(1.0);
+                    let spread = length * cone.outer.min(1.5).tan();
+                    let rim: Vec<Vec3> = (0..8)
+                        .map(|k| {
+                            let a = k as f32 * std::f32::consts::TAU / 8.0;
+                            at + axis * length + (u * a.cos() + v * a.sin()) * spread
+                        })
+                        .collect();
+                    for (k, p) in rim.iter().enumerate() {
+                        self.line(at, *p, LIGHT);
+                        self.line(*p, rim[(k + 1) % rim.len()], LIGHT);
+                    }
+                }
             }
             EntityKind::Emitter(em) if options.emitters => {
                 self.star(at, 0.2, EMITTER);
@@ -483,6 +507,7 @@ mod tests {
                         radius: 4.0,
                         intensity: 1.0,
                         shadows: false,
+                        cone: None,
                     }),
                 )
                 .with_transform(Transform::from_translation(Vec3::new(2.0, 1.5, -1.0))),

@@ -407,6 +407,7 @@ pub fn entity(item: CreateItem, at: Vec3, material: Option<MaterialId>) -> Resul
             radius: 6.0,
             intensity: 1.0,
             shadows: true,
+            cone: None,
         }),
         CreateItem::Sun => EntityKind::Light(Light::Sun {
             direction: Vec3::new(-0.4, -1.0, -0.3).normalize(),

@@ -555,6 +555,7 @@ pub fn scene() -> anyhow::Result<Scene> {
                     radius,
                     intensity: 1.2,
                     shadows: true,
+                    cone: None,
                 }),
             )
             .with_transform(at(x, y, z)),

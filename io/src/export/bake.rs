@@ -24,7 +24,14 @@ use super::{ExportError, Run};
 #[derive(Debug, Clone)]
 pub struct Lighting {
     pub suns: Vec<(Vec3, Vec3, bool)>,
-    pub omnis: Vec<(Vec3, Vec3, f32, bool)>,
+    /// Place, colour, radius, shadows, and for a spot light its axis and cone.
+    pub omnis: Vec<(
+        Vec3,
+        Vec3,
+        f32,
+        bool,
+        Option<(Vec3, pebble_model::entity::Cone)>,
+    )>,
     pub sky: Vec3,
     pub ground: Vec3,
     pub ao_strength: f32,
@@ -96,13 +103,24 @@ impl Lighting {
                     radius,
                     intensity,
                     shadows,
+                    cone,
                 }) => {
-                    let at = Vec3::from(scene.world_transform(e.id).translation);
+                    let world = scene.world_transform(e.id);
+                    let at = Vec3::from(world.translation);
+                    let aim = cone.map(|c| {
+                        (
+                            world
+                                .transform_vector3(Vec3::NEG_Z)
+                                .normalize_or(Vec3::NEG_Y),
+                            c,
+                        )
+                    });
                     l.omnis.push((
                         at,
                         Vec3::from(*color) * *intensity,
                         radius.max(1e-3),
                         *shadows,
+                        aim,
                     ));
                 }
                 EntityKind::Light(Light::Hemisphere {
@@ -258,7 +276,7 @@ fn light_at(
             }
         }
     }
-    for (at, color, radius, shadows) in &l.omnis {
+    for (at, color, radius, shadows, aim) in &l.omnis {
         let d = *at - p;
         let dist = d.length();
         if dist >= *radius || dist < 1e-6 {
@@ -266,7 +284,11 @@ fn light_at(
         }
         let to_light = d / dist;
         let ndl = n.dot(to_light);
-        let falloff = (1.0 - dist / radius).powi(2);
+        let cone = aim.map_or(1.0, |(axis, cone)| cone.factor(axis, -to_light));
+        if cone <= 0.0 {
+            continue;
+        }
+        let falloff = (1.0 - dist / radius).powi(2) * cone;
         if ndl > 0.0 {
             rays += u64::from(*shadows);
             if !(*shadows && occluded(walk, to_light, dist)) {

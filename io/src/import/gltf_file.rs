@@ -16,6 +16,8 @@ use gltf::mesh::Mode;
 use pebble_model::entity::{
     Collider, Emitter, EntityKind, GeometrySource, Light, MeshEntity, PlayerSpawn, Trigger,
 };
+use std::f32::consts::FRAC_PI_2;
+
 use pebble_model::glam::{Affine3A, Quat, Vec2, Vec3};
 use pebble_model::material::AlphaMode;
 use pebble_model::mesh::{Face, MeshData};
@@ -654,19 +656,23 @@ impl Ctx<'_> {
                     radius: light.range().unwrap_or(10.0),
                     intensity,
                     shadows: true,
+                    cone: None,
                 },
-                gltf::khr_lights_punctual::Kind::Spot { .. } => {
-                    self.report.warnings.push(format!(
-                        "light {}: spot lights become omni lights",
-                        light.index()
-                    ));
-                    Light::Omni {
-                        color,
-                        radius: light.range().unwrap_or(10.0),
-                        intensity,
-                        shadows: true,
-                    }
-                }
+                // A spot light shines along its node's −Z within its cone; the
+                // bake keeps the cone.
+                gltf::khr_lights_punctual::Kind::Spot {
+                    inner_cone_angle,
+                    outer_cone_angle,
+                } => Light::Omni {
+                    color,
+                    radius: light.range().unwrap_or(10.0),
+                    intensity,
+                    shadows: true,
+                    cone: Some(pebble_model::entity::Cone {
+                        inner: inner_cone_angle.clamp(0.0, FRAC_PI_2),
+                        outer: outer_cone_angle.clamp(0.0, FRAC_PI_2),
+                    }),
+                },
             };
             let name = light
                 .name()
