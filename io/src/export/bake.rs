@@ -20,18 +20,21 @@ use rayon::prelude::*;
 use super::bvh::{Bvh, Triangle, Walk};
 use super::{ExportError, Run};
 
+/// An omni light in the world: place, colour, radius, shadows, and for a spot
+/// light its axis and cone.
+pub type Omni = (
+    Vec3,
+    Vec3,
+    f32,
+    bool,
+    Option<(Vec3, pebble_model::entity::Cone)>,
+);
+
 /// Lights after the environment preset filled in what the scene does not set.
 #[derive(Debug, Clone)]
 pub struct Lighting {
     pub suns: Vec<(Vec3, Vec3, bool)>,
-    /// Place, colour, radius, shadows, and for a spot light its axis and cone.
-    pub omnis: Vec<(
-        Vec3,
-        Vec3,
-        f32,
-        bool,
-        Option<(Vec3, pebble_model::entity::Cone)>,
-    )>,
+    pub omnis: Vec<Omni>,
     pub sky: Vec3,
     pub ground: Vec3,
     pub ao_strength: f32,
