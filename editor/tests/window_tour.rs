@@ -346,10 +346,14 @@ fn every_toggle_menu_window_and_drag_leaves_the_editor_running() {
             );
             break;
         }
-        assert!(
-            editor.try_wait().expect("polls").is_none(),
-            "the editor exited before its window showed"
-        );
+        if let Some(status) = editor.try_wait().expect("polls") {
+            let mut err = String::new();
+            if let Some(mut e) = editor.stderr.take() {
+                use std::io::Read as _;
+                let _ = e.read_to_string(&mut err);
+            }
+            panic!("the editor exited ({status}) before its window showed:\n{err}");
+        }
         assert!(
             started.elapsed() < Duration::from_secs(90),
             "no editor window after 90 s"
