@@ -207,6 +207,34 @@ fn a_multi_object_tmd_with_every_polygon_type_imports_with_its_tim() {
         let expected = color15(c15(i * 16, 255 - i * 16, 0));
         assert_eq!(png.get_pixel(u, 10).0, expected, "texel {u}");
     }
+    // Texture pages are tile-atlas candidates (translucent ones never), and the
+    // map packs them.
+    for (_, mat) in scene.materials().filter(|(_, m)| m.texture.is_some()) {
+        assert_eq!(
+            mat.tile,
+            mat.alpha != pebble_model::material::AlphaMode::Blend,
+            "{}",
+            mat.name
+        );
+    }
+    let mut options = pebble_io::export::ExportOptions::new(&dir);
+    options.bake = false;
+    let (bytes, _) = pebble_io::export::export(
+        &scene,
+        &options,
+        &mut |_| {},
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .expect("exports");
+    let (view, warnings) = pbm::MapView::parse(&bytes).expect("parses");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(
+        pbm::Map::from_view(&view)
+            .textures
+            .iter()
+            .any(|t| t.is_atlas()),
+        "the page went into an atlas"
+    );
     // Scale 2^1 on the second object, at 1 cm per unit: 100 units → 2 m.
     let second = scene
         .entities()

@@ -517,6 +517,10 @@ pub fn import_file(
                         AlphaMode::None
                     },
                     double_sided: p.double_sided,
+                    // A texture page (at most 256 a side, its UVs inside it) is a
+                    // tile-atlas candidate, as a glTF's small textures are; a
+                    // translucent one never is.
+                    tile: key.is_some() && !p.translucent,
                     ..Material::default()
                 });
                 id
