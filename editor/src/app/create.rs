@@ -1,6 +1,7 @@
 //! The Create menu: every kind of entity, built with sensible sizes where it is
 //! put ([`entity`]) or with the footprint and height drawn in the viewport
-//! ([`drawn_entity`]), added by one undoable command ([`creation`]) and selected.
+//! ([`drawn_entity`]), added by one undoable command ([`creation`]) with a
+//! material of its own, and selected.
 //! Everything with a size stands on its origin (the middle of its base), meshes
 //! and volumes alike.
 
@@ -296,20 +297,30 @@ pub fn drawn_entity(
     }))
 }
 
-/// The material a new mesh in `scene` gets: the scene's first, or a new
-/// "Default" when it has none (then it comes with the mesh, in the same step).
-fn material_for_new_mesh(scene: &Scene) -> (MaterialId, Option<Material>) {
-    match scene.materials().next() {
-        Some((id, _)) => (id, None),
-        None => (
-            // An id local to the step: the paste gives it the scene's next one.
-            MaterialId(1),
-            Some(Material {
-                name: "Default".into(),
-                ..Material::default()
-            }),
-        ),
+/// The material a new mesh in `scene` gets: its own, never one it would share
+/// without saying so (recolouring one wall then recolours that wall alone). It
+/// looks like the last mesh in the scene (its first face's material), so a wall
+/// drawn after a wall looks the same; an empty scene's is the plain default. It
+/// is named after the item ("Box 3"). The id is local to the step: the paste
+/// gives it the scene's next one.
+fn material_for_new_mesh(scene: &Scene, item: CreateItem) -> (MaterialId, Material) {
+    let look = scene
+        .entities()
+        .filter_map(|e| match &e.kind {
+            EntityKind::Mesh(m) => m.geometry.faces.first().map(|f| f.material),
+            _ => None,
+        })
+        .last()
+        .and_then(|id| scene.material(id))
+        .cloned()
+        .unwrap_or_default();
+    let mut n = scene.materials().count() + 1;
+    let mut name = format!("{} {n}", item.label());
+    while scene.materials().any(|(_, m)| m.name == name) {
+        n += 1;
+        name = format!("{} {n}", item.label());
     }
+    (MaterialId(1), Material { name, ..look })
 }
 
 /// One undoable step that adds the entity `build` makes for `item` (given the
@@ -323,12 +334,11 @@ pub fn creation(
     if !item.needs_material() {
         return Ok(Box::new(AddEntities::new(name, vec![build(None)?])));
     }
-    let (material, new) = material_for_new_mesh(scene);
+    let (material, new) = material_for_new_mesh(scene, item);
     let entity = build(Some(material))?;
-    Ok(match new {
-        None => Box::new(AddEntities::new(name, vec![entity])),
-        Some(m) => Box::new(Paste::new(vec![(material, m)], vec![entity]).named(name)),
-    })
+    Ok(Box::new(
+        Paste::new(vec![(material, new)], vec![entity]).named(name),
+    ))
 }
 
 /// What the Create menu offers, in its order (a separator before each group).
@@ -460,6 +470,51 @@ pub fn entity(item: CreateItem, at: Vec3, material: Option<MaterialId>) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two boxes made one after the other: each has its own material, the second
+    /// looking like the first; a recoloured one leaves the other as it was.
+    #[test]
+    fn a_new_mesh_gets_its_own_material_looking_like_the_last() {
+        let mut scene = Scene::new();
+        let mut history = pebble_model::History::default();
+        let make = |scene: &Scene| {
+            creation(scene, CreateItem::Box, |m| {
+                entity(CreateItem::Box, Vec3::ZERO, m)
+            })
+            .expect("a step")
+        };
+        let step = make(&scene);
+        history
+            .execute_boxed(&mut scene, step, None)
+            .expect("first");
+        let first = scene
+            .materials()
+            .next()
+            .map(|(id, m)| (id, m.clone()))
+            .expect("one");
+        assert_eq!(first.1.name, "Box 1");
+        let mut red = first.1.clone();
+        red.color = [1.0, 0.0, 0.0, 1.0];
+        history
+            .execute(
+                &mut scene,
+                pebble_model::command::SetMaterial::new(first.0, red),
+            )
+            .expect("recolour");
+        let step = make(&scene);
+        history
+            .execute_boxed(&mut scene, step, None)
+            .expect("second");
+        let all: Vec<_> = scene.materials().map(|(_, m)| m.clone()).collect();
+        assert_eq!(all.len(), 2, "its own");
+        assert_eq!(all[1].name, "Box 2");
+        assert_eq!(all[1].color, [1.0, 0.0, 0.0, 1.0], "the last one's look");
+        assert_eq!(
+            history.undo_name().as_deref(),
+            Some("Create Box"),
+            "one step"
+        );
+    }
 
     #[test]
     fn every_item_builds_an_entity_of_its_kind_where_asked() {
