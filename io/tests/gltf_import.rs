@@ -561,15 +561,7 @@ fn small_tiles_share_an_atlas_by_default() {
     History::default()
         .execute(&mut scene, pebble_model::command::SetMaterial::new(sign, m))
         .expect("opts out");
-    let mut options = pebble_io::export::ExportOptions::new(&dir);
-    options.bake = false;
-    let (bytes, _) = pebble_io::export::export(
-        &scene,
-        &options,
-        &mut |_| {},
-        &std::sync::atomic::AtomicBool::new(false),
-    )
-    .expect("exports");
+    let (bytes, _) = common::export_unbaked(&scene, &dir);
     let (view, warnings) = pbm::MapView::parse(&bytes).expect("parses");
     assert!(warnings.is_empty(), "{warnings:?}");
     let map = pbm::Map::from_view(&view);

@@ -1,6 +1,8 @@
 //! Every reference .pbm fixture imports into an editable scene with its surfaces,
 //! materials, colliders and lumps, as one undoable step.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use pebble_io::import::{ImportOptions, import_file};
@@ -248,15 +250,7 @@ fn out_of_range_emitter_fields_are_clamped_at_import_and_never_written() {
     assert!(emitter.life[0].is_finite() && emitter.life[0] > 0.0);
     assert!(emitter.aspect > 0.0);
     assert!(emitter.atlas_rows <= 16);
-    let mut options = pebble_io::export::ExportOptions::new(dir);
-    options.bake = false;
-    let (bytes, _) = pebble_io::export::export(
-        &scene,
-        &options,
-        &mut |_| {},
-        &std::sync::atomic::AtomicBool::new(false),
-    )
-    .expect("exports");
+    let (bytes, _) = common::export_unbaked(&scene, dir);
     let (view, warnings) = pbm::MapView::parse(&bytes).expect("parses");
     assert!(warnings.is_empty(), "{warnings:?}");
     assert!(pbm::compliance::check(&pbm::Map::from_view(&view)).is_empty());
@@ -281,15 +275,7 @@ fn an_export_writes_only_what_the_format_validates() {
     assert!(text.contains("knee: 0.99"));
     let scene =
         pebble_model::project::from_ron(&text, Path::new("edited.pebble.ron")).expect("reads");
-    let mut options = pebble_io::export::ExportOptions::new(project_dir("knee"));
-    options.bake = false;
-    let (bytes, report) = pebble_io::export::export(
-        &scene,
-        &options,
-        &mut |_| {},
-        &std::sync::atomic::AtomicBool::new(false),
-    )
-    .expect("exports");
+    let (bytes, report) = common::export_unbaked(&scene, project_dir("knee"));
     assert!(
         report
             .warnings

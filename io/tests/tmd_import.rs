@@ -217,15 +217,7 @@ fn a_multi_object_tmd_with_every_polygon_type_imports_with_its_tim() {
             mat.name
         );
     }
-    let mut options = pebble_io::export::ExportOptions::new(&dir);
-    options.bake = false;
-    let (bytes, _) = pebble_io::export::export(
-        &scene,
-        &options,
-        &mut |_| {},
-        &std::sync::atomic::AtomicBool::new(false),
-    )
-    .expect("exports");
+    let (bytes, _) = common::export_unbaked(&scene, &dir);
     let (view, warnings) = pbm::MapView::parse(&bytes).expect("parses");
     assert!(warnings.is_empty(), "{warnings:?}");
     assert!(

@@ -1,5 +1,6 @@
 //! Writers for small TMD and TIM files, following the layouts in the module docs of
-//! `pebble_io::import::{tmd, tim}` and the PS1 manual's packet tables.
+//! `pebble_io::import::{tmd, tim}` and the PS1 manual's packet tables; and the
+//! export the import tests check their scenes with.
 #![allow(dead_code)]
 
 pub fn rgb(r: u8, g: u8, b: u8, mode: u8) -> u32 {
@@ -177,4 +178,21 @@ pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
     out.extend_from_slice(b"BIN\0");
     out.extend_from_slice(bin);
     out
+}
+
+/// The map `scene` exports to without the light bake (assets under `dir`), with
+/// the export's report.
+pub fn export_unbaked(
+    scene: &pebble_model::Scene,
+    dir: impl AsRef<std::path::Path>,
+) -> (Vec<u8>, pebble_io::export::ExportReport) {
+    let mut options = pebble_io::export::ExportOptions::new(dir.as_ref());
+    options.bake = false;
+    pebble_io::export::export(
+        scene,
+        &options,
+        &mut |_| {},
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .expect("exports")
 }
