@@ -72,6 +72,8 @@ struct World {
     tools: Tools,
     /// V held.
     vertex_snap: bool,
+    /// The context menu a frame asked for (a right click), with its surface point.
+    context_menu: Option<(Vec2, Option<Vec3>)>,
 }
 
 const SIZE: Vec2 = Vec2::new(800.0, 600.0);
@@ -107,6 +109,7 @@ impl World {
             pick: FakePick::default(),
             tools: Tools::standard(),
             vertex_snap: false,
+            context_menu: None,
         };
         world.draw();
         world
@@ -153,7 +156,11 @@ impl World {
             repaint: false,
             context_menu: None,
         };
-        self.tools.handle(&mut cx, events, pointer)
+        let cancelled = self.tools.handle(&mut cx, events, pointer);
+        if let Some(menu) = cx.context_menu {
+            self.context_menu = Some(menu);
+        }
+        cancelled
     }
 
     /// A drag with `button` from `from` to `to` in a few frames, released unless
@@ -652,7 +659,6 @@ fn a_right_click_selects_and_opens_the_context_menu_a_right_drag_flies() {
         .project(Vec3::new(2.0, 0.0, 0.0))
         .expect("in view");
     let before = w.view.orbit;
-    let mut menu = None;
     // The press starts the flight at once; released in place it is a click. A
     // press and release in one frame ends on the next, whose pointer names no
     // button (egui's default, the left).
@@ -675,24 +681,9 @@ fn a_right_click_selects_and_opens_the_context_menu_a_right_drag_flies() {
             modifiers: Modifiers::default(),
             click: false,
         };
-        let mut cx = ToolContext {
-            doc: &mut w.doc,
-            view: &mut w.view,
-            prefs: &mut w.prefs,
-            status: &mut w.status,
-            pick: &w.pick,
-            size: SIZE,
-            gizmo_mode: gizmo::Mode::Translate,
-            hover_point: None,
-            dt: 1.0 / 60.0,
-            fly: FlyKeys::default(),
-            vertex_snap: false,
-            repaint: false,
-            context_menu: None,
-        };
-        w.tools.handle(&mut cx, events, Some(pointer));
-        menu = menu.or(cx.context_menu);
+        w.frame(events, Some(pointer));
     }
+    let menu = w.context_menu.take();
     let (pixel, point) = menu.expect("the context menu");
     assert_eq!(pixel, at + Vec2::new(1.0, 0.0));
     assert_eq!(point, Some(Vec3::new(2.0, 0.0, 0.0)), "the surface clicked");
