@@ -341,6 +341,17 @@ pub fn creation(
     ))
 }
 
+/// [`creation`] carried out on `doc`; the refusal says what could not be made.
+pub fn create_in(
+    doc: &mut super::document::Document,
+    item: CreateItem,
+    build: impl FnOnce(Option<MaterialId>) -> Result<Entity, String>,
+) -> Result<(), String> {
+    creation(doc.scene(), item, build)
+        .and_then(|c| doc.execute_boxed(c, None).map_err(|e| e.to_string()))
+        .map_err(|e| format!("cannot create {}: {e}", item.label()))
+}
+
 /// What the Create menu offers, in its order (a separator before each group).
 pub const GROUPS: &[(&str, &[CreateItem])] = &[
     (

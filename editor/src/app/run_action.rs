@@ -412,14 +412,11 @@ impl PebbleApp {
         let pivot = self.viewport.view.goal().pivot;
         let floor = super::edit_ops::floor_below(self.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
         let at = pebble_model::glam::Vec3::new(pivot.x, floor + item.lift(), pivot.z);
-        let command = create::creation(self.doc.scene(), item, |m| create::entity(item, at, m));
-        match command.and_then(|c| self.doc.execute_boxed(c, None).map_err(|e| e.to_string())) {
+        match create::create_in(&mut self.doc, item, |m| create::entity(item, at, m)) {
             Ok(()) => self
                 .status
                 .info(format!("created {}", item.label().to_lowercase())),
-            Err(e) => self
-                .status
-                .error(format!("cannot create {}: {e}", item.label())),
+            Err(e) => self.status.error(e),
         }
     }
 

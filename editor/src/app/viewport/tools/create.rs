@@ -88,18 +88,13 @@ impl CreateTool {
     }
 
     fn finish(&mut self, cx: &mut ToolContext, item: CreateItem, drawn: Drawn, keep: bool) {
-        let command = create::creation(cx.doc.scene(), item, |m| {
-            create::drawn_entity(item, drawn, m)
-        });
-        match command.and_then(|c| cx.doc.execute_boxed(c, None).map_err(|e| e.to_string())) {
+        match create::create_in(cx.doc, item, |m| create::drawn_entity(item, drawn, m)) {
             Ok(()) => cx.status.info(format!(
                 "created {} ({})",
                 item.label().to_lowercase(),
                 readout(item, drawn)
             )),
-            Err(e) => cx
-                .status
-                .error(format!("cannot create {}: {e}", item.label())),
+            Err(e) => cx.status.error(e),
         }
         self.stage = Stage::Waiting;
         if !keep {
@@ -132,20 +127,18 @@ impl Tool for CreateTool {
         if p.click || !item.is_drawn() {
             let place = Vec3::new(at.x, ground.point.y + item.lift(), at.y);
             let preset = self.emitter.clone();
-            let command = create::creation(cx.doc.scene(), item, |m| {
+            let made = create::create_in(cx.doc, item, |m| {
                 let mut e = create::entity(item, place, m)?;
                 if let Some(emitter) = preset {
                     e.kind = EntityKind::Emitter(emitter);
                 }
                 Ok(e)
             });
-            match command.and_then(|c| cx.doc.execute_boxed(c, None).map_err(|e| e.to_string())) {
+            match made {
                 Ok(()) => cx
                     .status
                     .info(format!("created {}", item.label().to_lowercase())),
-                Err(e) => cx
-                    .status
-                    .error(format!("cannot create {}: {e}", item.label())),
+                Err(e) => cx.status.error(e),
             }
             if !p.modifiers.shift {
                 self.armed = None;
