@@ -426,6 +426,23 @@ impl Scene {
         out
     }
 
+    /// How many objects and faces use a material (the Materials panel's count and
+    /// the warning before an edit that changes them all).
+    pub fn material_use(&self, material: MaterialId) -> (usize, usize) {
+        let mut objects = 0;
+        let mut faces = 0;
+        for e in self.entities() {
+            if let EntityKind::Mesh(m) = &e.kind {
+                let n = m.geometry.faces.iter().filter(|f| f.material == material).count();
+                if n > 0 {
+                    objects += 1;
+                    faces += n;
+                }
+            }
+        }
+        (objects, faces)
+    }
+
     /// Checks the scene's internal invariants (tests and debug builds): every entity
     /// listed once in the order, parents present, the derived child index current.
     pub fn check_consistency(&self) -> Result<(), String> {

@@ -470,3 +470,108 @@ fn a_merged_primitive_drag_redoes_to_its_last_step() {
     history.redo(&mut scene).expect("redo").expect("applies");
     assert_eq!(scene, after);
 }
+
+/// The material of each face of `id`.
+fn face_materials(scene: &pebble_model::Scene, id: EntityId) -> Vec<pebble_model::MaterialId> {
+    match &scene.entity(id).expect("entity").kind {
+        EntityKind::Mesh(m) => m.geometry.faces.iter().map(|f| f.material).collect(),
+        _ => panic!("not a mesh"),
+    }
+}
+
+#[test]
+fn a_new_material_applied_to_one_face_is_one_step_that_undo_takes_away_with_it() {
+    let (mut scene, mut history, stone, ids) = small_scene();
+    let (a, b) = (ids[1], ids[3]);
+    let materials_before = scene.materials().count();
+    let brick = pebble_model::Material {
+        name: "Brick".into(),
+        texture: Some("textures/brick.png".into()),
+        ..Default::default()
+    };
+    history
+        .execute(
+            &mut scene,
+            ApplyMaterial::new(vec![(a, vec![2])], MaterialChoice::New(brick)),
+        )
+        .expect("apply");
+    assert_eq!(scene.materials().count(), materials_before + 1);
+    let got = face_materials(&scene, a);
+    let brick_id = got[2];
+    assert_ne!(brick_id, stone);
+    assert_eq!(
+        scene.material(brick_id).and_then(|m| m.texture.clone()),
+        Some("textures/brick.png".into())
+    );
+    assert!(
+        got.iter().enumerate().all(|(i, m)| (i == 2) == (*m == brick_id)),
+        "only face 2 changed: {got:?}"
+    );
+    assert!(face_materials(&scene, b).iter().all(|m| *m == stone));
+    assert_eq!(history.undo_name(), Some("Apply new material Brick to a face".into()));
+    history.undo(&mut scene);
+    assert_eq!(scene.materials().count(), materials_before);
+    assert!(face_materials(&scene, a).iter().all(|m| *m == stone));
+    // Redo brings back the same id, so later steps that name it stay valid.
+    history
+        .redo(&mut scene)
+        .expect("a step to redo")
+        .expect("redo");
+    assert_eq!(face_materials(&scene, a)[2], brick_id);
+}
+
+#[test]
+fn an_existing_material_reaches_faces_of_several_objects_and_a_bad_face_changes_nothing() {
+    let (mut scene, mut history, stone, ids) = small_scene();
+    let wood = add_material(&mut scene, &mut history, "Wood");
+    let before = scene.clone();
+    let err = history
+        .execute(
+            &mut scene,
+            ApplyMaterial::new(
+                vec![(ids[1], vec![0]), (ids[3], vec![999])],
+                MaterialChoice::Existing(wood),
+            ),
+        )
+        .expect_err("face 999 does not exist");
+    assert!(err.to_string().contains("999"), "{err}");
+    assert_eq!(scene, before, "a refused step changes nothing");
+    history
+        .execute(
+            &mut scene,
+            ApplyMaterial::new(
+                vec![(ids[1], vec![0, 1]), (ids[3], vec![])],
+                MaterialChoice::Existing(wood),
+            ),
+        )
+        .expect("apply");
+    let a = face_materials(&scene, ids[1]);
+    assert_eq!(&a[..2], &[wood, wood]);
+    assert!(a[2..].iter().all(|m| *m == stone));
+    assert!(face_materials(&scene, ids[3]).iter().all(|m| *m == wood));
+    history.undo(&mut scene);
+    assert_eq!(scene, before);
+}
+
+#[test]
+fn deleting_unused_materials_keeps_the_used_ones_and_refuses_a_used_one() {
+    let (mut scene, mut history, stone, _) = small_scene();
+    let spare = add_material(&mut scene, &mut history, "Spare");
+    let unused = RemoveMaterials::unused(&scene);
+    history.execute(&mut scene, unused).expect("delete unused");
+    assert!(scene.material(spare).is_none());
+    assert!(scene.material(stone).is_some());
+    let err = history
+        .execute(&mut scene, RemoveMaterials::new(vec![stone]))
+        .expect_err("stone is used");
+    assert!(err.to_string().contains("Stone"), "{err}");
+    assert!(
+        RemoveMaterials::unused(&scene).is_empty(),
+        "nothing left to delete"
+    );
+    history.undo(&mut scene);
+    assert_eq!(
+        scene.material(spare).map(|m| m.name.as_str()),
+        Some("Spare")
+    );
+}

@@ -7,12 +7,14 @@
 
 mod add_entities;
 mod add_material;
+mod apply_material;
 mod apply_scroll;
 mod assign_material;
 mod duplicate;
 mod group;
 mod paste;
 mod remove_entities;
+mod remove_materials;
 mod reparent;
 mod select;
 mod set_entity;
@@ -25,12 +27,14 @@ mod ungroup;
 
 pub use add_entities::AddEntities;
 pub use add_material::AddMaterial;
+pub use apply_material::{ApplyMaterial, MaterialChoice};
 pub use apply_scroll::ApplyScroll;
 pub use assign_material::AssignMaterial;
 pub use duplicate::Duplicate;
 pub use group::Group;
 pub use paste::Paste;
 pub use remove_entities::RemoveEntities;
+pub use remove_materials::RemoveMaterials;
 pub use reparent::Reparent;
 pub use select::Select;
 pub use set_entity::SetEntity;
