@@ -338,7 +338,10 @@ fn the_assets_window_lists_textures_and_meshes() {
         .panels
         .raise(pebble_editor::app::Pane::Assets);
     harness.run_steps(3);
-    let textures = pebble_editor::app::assets::AssetsState::textures(harness.state().scene());
+    let textures = pebble_editor::app::assets::AssetsState::textures(
+        harness.state().scene(),
+        &harness.state().doc.folder(),
+    );
     assert!(
         textures.iter().any(|(p, _)| p.ends_with("water.png")),
         "{textures:?}"

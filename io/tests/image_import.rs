@@ -133,3 +133,39 @@ fn an_imported_image_reads_upright_from_its_front_face_once() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_picture_becomes_a_surface_material_copied_in_once_or_referenced_where_it_lies() {
+    let outside = tempdir("material-src");
+    let project = tempdir("material-project");
+    let src = picture(&outside);
+    let (m, written) =
+        pebble_io::import::image_file::texture_material(&src, &project).expect("a material");
+    assert!(written, "a picture from elsewhere is copied in");
+    assert_eq!(m.name, "sign");
+    assert_eq!(m.texture.as_deref(), Some("textures/sign.png"));
+    assert_eq!(m.alpha, pebble_model::material::AlphaMode::None);
+    assert!(project.join("textures/sign.png").is_file());
+    // The same picture again: the copy is reused, nothing written.
+    let (again, written) =
+        pebble_io::import::image_file::texture_material(&src, &project).expect("again");
+    assert!(!written);
+    assert_eq!(again.texture, m.texture);
+    // A picture already in the project's folder is referenced in place.
+    std::fs::create_dir_all(project.join("art")).expect("art");
+    let inside = picture(&project.join("art"));
+    let (m, written) =
+        pebble_io::import::image_file::texture_material(&inside, &project).expect("inside");
+    assert!(!written);
+    assert_eq!(m.texture.as_deref(), Some("art/sign.png"));
+    // A file that is no picture says so, with its path.
+    let bad = outside.join("notes.png");
+    std::fs::write(&bad, b"not a picture").expect("write");
+    let err =
+        pebble_io::import::image_file::texture_material(&bad, &project).expect_err("not a picture");
+    let text = err.to_string();
+    assert!(
+        text.contains("notes.png") && text.contains("decode"),
+        "{text}"
+    );
+}

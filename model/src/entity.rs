@@ -582,6 +582,8 @@ pub mod limits {
     pub const TILING: Limit = Limit::new(0.01, 100.0, " m");
     /// Texture repeats per second.
     pub const UV_SCROLL: Limit = Limit::new(-100.0, 100.0, " rep/s");
+    /// Where the texture starts, in repeats.
+    pub const UV_OFFSET: Limit = Limit::new(-100.0, 100.0, " rep");
 }
 
 /// One numeric property of an entity's kind, as its limit reads it (angles in

@@ -104,6 +104,63 @@ impl MeshData {
         out
     }
 
+    /// The flat polygon face `face` is part of, as a designer sees "a face": it and
+    /// every face reached across shared edges (by vertex index) that lies in its
+    /// plane — a box side's two triangles, a floor's triangulated quad. Sorted;
+    /// empty for a face that does not exist.
+    pub fn polygon_of(&self, face: usize) -> Vec<usize> {
+        let Some(start) = self.faces.get(face) else {
+            return Vec::new();
+        };
+        let plane = |f: &Face| {
+            let [a, b, c] = self.triangle(f);
+            let n = (b - a).cross(c - a).normalize_or_zero();
+            (n, n.dot(a))
+        };
+        let (normal, distance) = plane(start);
+        if normal == Vec3::ZERO {
+            return vec![face];
+        }
+        let size = self
+            .aabb()
+            .map_or(1.0, |b| (b.max - b.min).max_element().max(1e-3));
+        let in_plane = |f: &Face| {
+            let (n, _) = plane(f);
+            n.dot(normal) > 1.0 - 1e-4
+                && self
+                    .triangle(f)
+                    .iter()
+                    .all(|p| (normal.dot(*p) - distance).abs() <= 1e-4 * size)
+        };
+        let mut by_edge: std::collections::HashMap<(u32, u32), Vec<usize>> =
+            std::collections::HashMap::new();
+        for (i, f) in self.faces.iter().enumerate() {
+            for k in 0..3 {
+                let (a, b) = (f.indices[k], f.indices[(k + 1) % 3]);
+                by_edge.entry((a.min(b), a.max(b))).or_default().push(i);
+            }
+        }
+        let mut seen = vec![false; self.faces.len()];
+        seen[face] = true;
+        let mut todo = vec![face];
+        let mut out = Vec::new();
+        while let Some(i) = todo.pop() {
+            out.push(i);
+            let f = &self.faces[i];
+            for k in 0..3 {
+                let (a, b) = (f.indices[k], f.indices[(k + 1) % 3]);
+                for &j in by_edge.get(&(a.min(b), a.max(b))).into_iter().flatten() {
+                    if !seen[j] && in_plane(&self.faces[j]) {
+                        seen[j] = true;
+                        todo.push(j);
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
     pub fn set_material(&mut self, material: MaterialId) {
         for f in &mut self.faces {
             f.material = material;

@@ -433,7 +433,12 @@ impl Scene {
         let mut faces = 0;
         for e in self.entities() {
             if let EntityKind::Mesh(m) = &e.kind {
-                let n = m.geometry.faces.iter().filter(|f| f.material == material).count();
+                let n = m
+                    .geometry
+                    .faces
+                    .iter()
+                    .filter(|f| f.material == material)
+                    .count();
                 if n > 0 {
                     objects += 1;
                     faces += n;

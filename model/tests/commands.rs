@@ -504,11 +504,16 @@ fn a_new_material_applied_to_one_face_is_one_step_that_undo_takes_away_with_it()
         Some("textures/brick.png".into())
     );
     assert!(
-        got.iter().enumerate().all(|(i, m)| (i == 2) == (*m == brick_id)),
+        got.iter()
+            .enumerate()
+            .all(|(i, m)| (i == 2) == (*m == brick_id)),
         "only face 2 changed: {got:?}"
     );
     assert!(face_materials(&scene, b).iter().all(|m| *m == stone));
-    assert_eq!(history.undo_name(), Some("Apply new material Brick to a face".into()));
+    assert_eq!(
+        history.undo_name(),
+        Some("Apply new material Brick to a face".into())
+    );
     history.undo(&mut scene);
     assert_eq!(scene.materials().count(), materials_before);
     assert!(face_materials(&scene, a).iter().all(|m| *m == stone));

@@ -182,3 +182,44 @@ fn every_primitive_stands_on_the_middle_of_its_base() {
         );
     }
 }
+
+#[test]
+fn a_face_is_the_flat_polygon_a_triangle_belongs_to() {
+    let mesh = Primitive::Box {
+        size: Vec3::new(2.0, 1.0, 3.0),
+    }
+    .generate(MaterialId(1))
+    .expect("box");
+    assert_eq!(mesh.faces.len(), 12);
+    // Each side is two triangles; every triangle finds its partner and no other.
+    let mut sides: Vec<Vec<usize>> = (0..12).map(|f| mesh.polygon_of(f)).collect();
+    for (f, side) in sides.iter().enumerate() {
+        assert_eq!(side.len(), 2, "face {f}: {side:?}");
+        assert!(side.contains(&f));
+    }
+    sides.sort();
+    sides.dedup();
+    assert_eq!(sides.len(), 6, "six sides");
+    assert!(mesh.polygon_of(99).is_empty());
+    // A folded strip sharing its vertices: the fold stops the polygon.
+    let mut folded = pebble_model::MeshData {
+        positions: vec![
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 1.0),
+            Vec3::new(0.0, 0.0, 1.0),
+            Vec3::new(0.0, 1.0, 2.0),
+            Vec3::new(1.0, 1.0, 2.0),
+        ],
+        ..Default::default()
+    };
+    for indices in [[0, 2, 1], [0, 3, 2], [3, 5, 2], [3, 4, 5]] {
+        folded.faces.push(pebble_model::mesh::Face {
+            indices,
+            uvs: [Default::default(); 3],
+            material: MaterialId(1),
+        });
+    }
+    assert_eq!(folded.polygon_of(0), vec![0, 1]);
+    assert_eq!(folded.polygon_of(3), vec![2, 3]);
+}

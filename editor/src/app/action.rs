@@ -176,6 +176,7 @@ pub const ALL: &[Action] = &[
     Action::ShowPanel(Pane::Outliner),
     Action::ShowPanel(Pane::Inspector),
     Action::ShowPanel(Pane::Assets),
+    Action::ShowPanel(Pane::Materials),
     Action::ShowPanel(Pane::History),
     Action::ShowPanel(Pane::Log),
     Action::ResetLayout,

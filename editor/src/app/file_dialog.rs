@@ -47,6 +47,10 @@ pub fn filter(kind: DialogKind) -> (&'static str, &'static [&'static str]) {
             pebble_io::import::IMPORT_EXTENSIONS,
         ),
         DialogKind::Export => ("Pebble maps (*.pbm)", &["pbm"]),
+        DialogKind::Texture(_) => (
+            "Pictures (PNG, JPEG, TGA, BMP)",
+            super::panels::thumbnails::IMAGE_EXTENSIONS,
+        ),
     }
 }
 
@@ -103,6 +107,7 @@ impl FileDialog {
             DialogKind::SaveAs => "Save project as",
             DialogKind::Import => "Import",
             DialogKind::Export => "Export .pbm",
+            DialogKind::Texture(_) => "Choose a texture",
         }
     }
 
@@ -170,6 +175,7 @@ impl FileDialog {
             DialogKind::SaveAs => "Save",
             DialogKind::Import => "Import",
             DialogKind::Export => "Export",
+            DialogKind::Texture(_) => "Use",
         }
     }
 

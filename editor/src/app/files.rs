@@ -26,6 +26,8 @@ pub enum DialogKind {
     SaveAs,
     Import,
     Export,
+    /// A picture for a material's texture (`Some`), or for a new material.
+    Texture(Option<pebble_model::MaterialId>),
 }
 
 /// Where a file dialog is drawn.
@@ -131,7 +133,9 @@ impl Dialog {
                 d = d.set_file_name(name);
             }
             let picked = match kind {
-                DialogKind::Open | DialogKind::Import => d.set_title("Open").pick_file(),
+                DialogKind::Open | DialogKind::Import | DialogKind::Texture(_) => {
+                    d.set_title("Open").pick_file()
+                }
                 DialogKind::SaveAs | DialogKind::Export => d.save_file(),
             };
             let _ = tx.send(picked);

@@ -83,6 +83,8 @@ impl PebbleApp {
             }
             Pane::Outliner => self.panels.outliner.ui(ui, scene),
             Pane::Inspector => {
+                self.panels.inspector.textures =
+                    self.panels.project_textures(scene, &self.doc.folder());
                 let inspector = &mut self.panels.inspector;
                 egui::ScrollArea::vertical()
                     .auto_shrink([false, false])
@@ -90,8 +92,25 @@ impl PebbleApp {
                     .inner
             }
             Pane::Assets => {
-                self.panels.assets.ui(ui, scene, self.doc.path());
+                let panels = &mut self.panels;
+                panels
+                    .assets
+                    .ui(ui, scene, self.doc.path(), &mut panels.thumbnails);
                 Vec::new()
+            }
+            Pane::Materials => {
+                let textures = self.panels.project_textures(scene, &self.doc.folder());
+                let panels = &mut self.panels;
+                panels.materials.ui(
+                    ui,
+                    super::panels::materials::MaterialsContext {
+                        scene,
+                        project: self.doc.path(),
+                        presets: &self.presets,
+                        textures: &textures,
+                    },
+                    &mut panels.thumbnails,
+                )
             }
             Pane::History => history::ui(ui, self.doc.history()).into_iter().collect(),
             Pane::Log => {

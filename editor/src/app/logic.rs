@@ -168,6 +168,7 @@ impl PebbleApp {
                         }
                         files::DialogKind::Import => self.chose_import(path),
                         files::DialogKind::Export => self.export_to(path),
+                        files::DialogKind::Texture(target) => self.chose_texture(path, target),
                     }
                 }
             }

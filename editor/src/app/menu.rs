@@ -257,6 +257,7 @@ impl PebbleApp {
                 Pane::Outliner,
                 Pane::Inspector,
                 Pane::Assets,
+                Pane::Materials,
                 Pane::History,
                 Pane::Log,
             ] {

@@ -25,6 +25,7 @@ pub mod jobs;
 mod layout;
 mod logic;
 pub mod map_settings;
+pub mod materials;
 mod menu;
 mod modals;
 pub mod number_field;

@@ -216,6 +216,31 @@ impl PebbleApp {
                     self.apply_material_preset(material, preset);
                     Ok(())
                 }
+                Intent::NewMaterial(m) => {
+                    self.new_material(m);
+                    Ok(())
+                }
+                Intent::NewMaterialFromTexture(t) => {
+                    self.new_material_from_texture(t);
+                    Ok(())
+                }
+                Intent::PickTexture(target) => {
+                    self.open_dialog(files::DialogKind::Texture(target));
+                    Ok(())
+                }
+                Intent::Drop(drop) => {
+                    self.drop_on_face(drop);
+                    Ok(())
+                }
+                Intent::DroppedFiles {
+                    files,
+                    target,
+                    at,
+                    scope,
+                } => {
+                    self.dropped_files(files, target, at, scope);
+                    Ok(())
+                }
             };
             if let Err(e) = result {
                 self.status.error(e.to_string());

@@ -88,3 +88,71 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, ImportEr
         report,
     })
 }
+
+/// An image file as a material for surfaces (Materials › New from texture, a
+/// picture dropped on the window): the file is referenced where it is when it lies
+/// in the project's folder, else copied into the project's `textures/`; the
+/// material is named after it, cut out when the picture has transparent texels,
+/// and repeats once per metre. Returns the material and whether a file was written.
+pub fn texture_material(path: &Path, project_dir: &Path) -> Result<(Material, bool), ImportError> {
+    let img = image::ImageReader::open(path)
+        .map_err(|source| ImportError::Read {
+            path: path.to_owned(),
+            source,
+        })?
+        .with_guessed_format()
+        .map_err(|source| ImportError::Read {
+            path: path.to_owned(),
+            source,
+        })?
+        .decode()
+        .map_err(|e| {
+            ImportError::format(
+                path,
+                format!("cannot decode the image: {e} (PNG, JPEG, TGA or BMP are read)"),
+            )
+        })?;
+    let has_alpha = img.color().has_alpha() && img.to_rgba8().pixels().any(|p| p.0[3] < 255);
+    let stem = path
+        .file_stem()
+        .map(|s| safe_name(&s.to_string_lossy()))
+        .unwrap_or_else(|| "image".into());
+    let inside = std::fs::canonicalize(path)
+        .ok()
+        .zip(std::fs::canonicalize(project_dir).ok())
+        .and_then(|(file, dir)| {
+            file.strip_prefix(&dir).ok().map(|rel| {
+                rel.components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join("/")
+            })
+        });
+    let (rel, written) = match inside {
+        Some(rel) => (rel, false),
+        None => {
+            let ext = path
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase())
+                .unwrap_or_else(|| "png".into());
+            let bytes = std::fs::read(path).map_err(|source| ImportError::Read {
+                path: path.to_owned(),
+                source,
+            })?;
+            textures::keep_bytes(project_dir, &stem, &ext, &bytes)?
+        }
+    };
+    Ok((
+        Material {
+            name: stem,
+            texture: Some(rel),
+            alpha: if has_alpha {
+                AlphaMode::Cutout
+            } else {
+                AlphaMode::None
+            },
+            ..Material::default()
+        },
+        written,
+    ))
+}

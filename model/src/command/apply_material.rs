@@ -71,7 +71,9 @@ impl Command for ApplyMaterial {
 
     fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
         if self.targets.is_empty() {
-            return Err(CommandError::Invalid("no faces to apply a material to".into()));
+            return Err(CommandError::Invalid(
+                "no faces to apply a material to".into(),
+            ));
         }
         // Check everything before changing anything.
         let mut planned = Vec::with_capacity(self.targets.len());

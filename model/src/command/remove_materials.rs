@@ -60,7 +60,9 @@ impl Command for RemoveMaterials {
             return Err(CommandError::Invalid("no unused material to delete".into()));
         }
         for &id in &self.ids {
-            let m = scene.material(id).ok_or(CommandError::MissingMaterial(id))?;
+            let m = scene
+                .material(id)
+                .ok_or(CommandError::MissingMaterial(id))?;
             let users = scene.material_users(id);
             if let Some((entity, _)) = users.first() {
                 let name = scene

@@ -1,4 +1,4 @@
-//! The docked panels (egui_tiles): outliner, inspector, assets, history and log
+//! The docked panels (egui_tiles): outliner, inspector, assets, materials, history and log
 //! beside the viewport. Each panel owns its state and draws from a read-only
 //! scene; what the user asks for comes back as [`Intent`]s, which the app applies
 //! in one place (`PebbleApp::apply`), so a panel never changes the scene itself.
@@ -7,7 +7,9 @@ pub mod assets;
 pub mod history;
 pub mod inspector;
 pub mod log;
+pub mod materials;
 pub mod outliner;
+pub mod thumbnails;
 
 use eframe::egui;
 use pebble_model::{Command, EditKey, EntityId};
@@ -41,6 +43,66 @@ pub enum Intent {
         material: pebble_model::MaterialId,
         preset: usize,
     },
+    /// Add this material (New material, Duplicate) and choose it in the Materials
+    /// panel.
+    NewMaterial(pebble_model::Material),
+    /// A material made from the project texture at this path (New from texture).
+    NewMaterialFromTexture(String),
+    /// Ask for a picture file: the texture of this material, or (`None`) a new
+    /// material from it.
+    PickTexture(Option<pebble_model::MaterialId>),
+    /// A texture or material was dropped in the viewport.
+    Drop(FaceDrop),
+    /// Files from the desktop dropped on the viewport: the face under the
+    /// pointer, and the surface point there (else where the view looks).
+    DroppedFiles {
+        files: Vec<std::path::PathBuf>,
+        target: Option<(EntityId, usize)>,
+        at: Option<pebble_model::glam::Vec3>,
+        scope: DropScope,
+    },
+}
+
+/// What is dragged from the Assets and Materials panels (egui's drag and drop
+/// payload).
+#[derive(Debug, Clone, PartialEq)]
+pub enum AssetDrag {
+    /// A project texture, by its project-relative path.
+    Texture(String),
+    Material(pebble_model::MaterialId),
+}
+
+/// Which faces a drop reaches besides the one under it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DropScope {
+    /// The face under the pointer (with its partner of the same quad).
+    #[default]
+    Face,
+    /// Shift: every face of the object.
+    Object,
+    /// Alt: every face, of any object, with the material the face under it had.
+    SameMaterial,
+}
+
+impl DropScope {
+    /// The scope the held keys ask for.
+    pub fn from_keys(shift: bool, alt: bool) -> Self {
+        if shift {
+            Self::Object
+        } else if alt {
+            Self::SameMaterial
+        } else {
+            Self::Face
+        }
+    }
+}
+
+/// A drop in the viewport: what, on which face (none: on empty space), how far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FaceDrop {
+    pub what: AssetDrag,
+    pub target: Option<(EntityId, usize)>,
+    pub scope: DropScope,
 }
 
 /// What "Save as preset" saves, under its name.
@@ -66,6 +128,13 @@ impl std::fmt::Debug for Intent {
             Intent::ApplyMaterialPreset { material, preset } => {
                 write!(f, "ApplyMaterialPreset({material:?}, {preset})")
             }
+            Intent::NewMaterial(m) => write!(f, "NewMaterial({})", m.name),
+            Intent::NewMaterialFromTexture(t) => write!(f, "NewMaterialFromTexture({t})"),
+            Intent::PickTexture(m) => write!(f, "PickTexture({m:?})"),
+            Intent::Drop(d) => write!(f, "Drop({d:?})"),
+            Intent::DroppedFiles { files, target, .. } => {
+                write!(f, "DroppedFiles({files:?} on {target:?})")
+            }
         }
     }
 }
@@ -78,16 +147,18 @@ pub enum Pane {
     Outliner,
     Inspector,
     Assets,
+    Materials,
     History,
     Log,
 }
 
 impl Pane {
-    pub const ALL: [Pane; 6] = [
+    pub const ALL: [Pane; 7] = [
         Pane::Viewport,
         Pane::Outliner,
         Pane::Inspector,
         Pane::Assets,
+        Pane::Materials,
         Pane::History,
         Pane::Log,
     ];
@@ -98,6 +169,7 @@ impl Pane {
             Pane::Outliner => "Outliner",
             Pane::Inspector => "Inspector",
             Pane::Assets => "Assets",
+            Pane::Materials => "Materials",
             Pane::History => "History",
             Pane::Log => "Log",
         }
@@ -107,13 +179,14 @@ impl Pane {
 /// Storage key of the panel layout.
 pub const LAYOUT_KEY: &str = "pebble.layout";
 
-/// The first layout: outliner and assets on the left, the viewport in the middle,
+/// The first layout: outliner, assets and materials on the left, the viewport in the middle,
 /// the inspector over history and log on the right.
 pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let mut tiles = egui_tiles::Tiles::default();
     let outliner = tiles.insert_pane(Pane::Outliner);
     let assets = tiles.insert_pane(Pane::Assets);
-    let left = tiles.insert_tab_tile(vec![outliner, assets]);
+    let materials = tiles.insert_pane(Pane::Materials);
+    let left = tiles.insert_tab_tile(vec![outliner, assets, materials]);
     let viewport = tiles.insert_pane(Pane::Viewport);
     let middle = tiles.insert_tab_tile(vec![viewport]);
     let inspector = tiles.insert_pane(Pane::Inspector);
@@ -156,6 +229,12 @@ pub struct Panels {
     pub outliner: outliner::OutlinerPanel,
     pub inspector: inspector::InspectorPanel,
     pub assets: assets::AssetsState,
+    pub materials: materials::MaterialsPanel,
+    /// Texture thumbnails, shared by the Assets and Materials panels.
+    pub thumbnails: thumbnails::Thumbnails,
+    /// The project's textures, read again when the scene changes or a moment has
+    /// passed (a picture saved into `textures/` appears).
+    textures: (Vec<String>, u64, Option<std::time::Instant>),
     pub log: log::LogView,
     /// What the Log panel shows: every event traced in the editor.
     pub log_buffer: log::LogBuffer,
@@ -170,10 +249,31 @@ impl Panels {
             outliner: Default::default(),
             inspector: Default::default(),
             assets: Default::default(),
+            materials: Default::default(),
+            thumbnails: Default::default(),
+            textures: (Vec::new(), u64::MAX, None),
             log: Default::default(),
             log_buffer: log::buffer(),
             raise: Vec::new(),
         }
+    }
+
+    /// The project's textures ([`thumbnails::project_textures`]), kept for a
+    /// second while the scene does not change.
+    pub fn project_textures(
+        &mut self,
+        scene: &pebble_model::Scene,
+        folder: &std::path::Path,
+    ) -> Vec<String> {
+        let (list, revision, at) = &mut self.textures;
+        let stale = *revision != scene.revision()
+            || at.is_none_or(|t| t.elapsed() > std::time::Duration::from_secs(1));
+        if stale {
+            *list = thumbnails::project_textures(scene, folder);
+            *revision = scene.revision();
+            *at = Some(std::time::Instant::now());
+        }
+        list.clone()
     }
 
     /// Brings `pane` to the front of its tab group next frame.

@@ -236,6 +236,56 @@ impl Viewport {
             context_menu: None,
         };
         let cancelled = self.tools.handle(&mut cx, events, pointer);
+        // A texture or material from the panels, or files from the desktop,
+        // dropped here: the face under the pointer says where.
+        let latest = ui.ctx().pointer_latest_pos().filter(|p| rect.contains(*p));
+        let modifiers = ui.input(|i| i.modifiers);
+        let scope = crate::app::panels::DropScope::from_keys(modifiers.shift, modifiers.alt);
+        let under = |at: egui::Pos2| {
+            cx.pick.pick(to_pixels(at)).ok().flatten().and_then(|hit| {
+                let entity = pebble_model::EntityId(hit.id);
+                let is_mesh = matches!(
+                    cx.doc.scene().entity(entity).map(|e| &e.kind),
+                    Some(pebble_model::EntityKind::Mesh(_))
+                );
+                is_mesh.then_some(((entity, hit.face as usize), hit.world))
+            })
+        };
+        if let Some(what) = response.dnd_release_payload::<crate::app::panels::AssetDrag>() {
+            let target = latest.and_then(under).map(|(t, _)| t);
+            self.intents.push(crate::app::panels::Intent::Drop(
+                crate::app::panels::FaceDrop {
+                    what: (*what).clone(),
+                    target,
+                    scope,
+                },
+            ));
+        }
+        let dropped: Vec<std::path::PathBuf> = ui.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
+        });
+        if !dropped.is_empty() {
+            let hit = latest.and_then(under);
+            let at = hit.map(|(_, world)| world).or_else(|| {
+                let pivot = cx.view.goal().pivot;
+                let floor = crate::app::edit_ops::floor_below(cx.doc.scene(), pivot, &[])
+                    .unwrap_or(pivot.y);
+                Some(Vec3::new(pivot.x, floor, pivot.z))
+            });
+            self.intents.push(crate::app::panels::Intent::DroppedFiles {
+                files: dropped,
+                target: hit.map(|(t, _)| t),
+                at,
+                scope,
+            });
+        }
+        let dragging_asset =
+            egui::DragAndDrop::has_payload_of_type::<crate::app::panels::AssetDrag>(ui.ctx())
+                && response.contains_pointer();
         if let Some((pixel, point)) = cx.context_menu.take() {
             self.context_menu = Some(context_menu::ContextMenu {
                 at: rect.min + egui::vec2(pixel.x, pixel.y) / ppp,
@@ -283,7 +333,10 @@ impl Viewport {
             size: (w, h),
             time: frame.clock,
         };
-        let cursor = response.hover_pos().map(to_pixels);
+        let cursor = response
+            .hover_pos()
+            .or(latest.filter(|_| dragging_asset))
+            .map(to_pixels);
         let view = View { camera, size };
         self.hover
             .update(ui.input(|i| i.time), cursor, &pick, response.dragged());
@@ -352,6 +405,28 @@ impl Viewport {
                 egui::FontId::proportional(13.0),
                 egui::Color32::from_rgb(255, 200, 90),
             );
+        }
+        if dragging_asset && let Some(at) = latest {
+            let on = self
+                .hover
+                .entity
+                .and_then(|id| doc.scene().entity(pebble_model::EntityId(id)))
+                .filter(|e| matches!(e.kind, pebble_model::EntityKind::Mesh(_)))
+                .map_or("drop it on a face".to_string(), |e| {
+                    format!("onto {}", e.name)
+                });
+            let text =
+                format!("{on}\nShift: the whole object  ·  Alt: every face with its material");
+            let galley = ui.painter().layout_no_wrap(
+                text,
+                egui::FontId::proportional(13.0),
+                egui::Color32::WHITE,
+            );
+            let point = at + egui::vec2(16.0, 16.0);
+            let place = egui::Rect::from_min_size(point, galley.size()).expand(3.0);
+            ui.painter()
+                .rect_filled(place, 3.0, egui::Color32::from_black_alpha(170));
+            ui.painter().galley(point, galley, egui::Color32::WHITE);
         }
         if let Some((at, text)) = &tool_overlay.label {
             let point = rect.min + egui::vec2(at.x, at.y) / ppp;

@@ -21,6 +21,7 @@ mod form;
 mod gameplay;
 mod kinds;
 mod lights;
+pub mod material;
 mod mesh;
 mod multi;
 
@@ -35,6 +36,11 @@ pub struct InspectorPanel {
     intents: Vec<Intent>,
     /// The name typed for "Save as preset".
     preset_name: String,
+    /// The selected mesh's materials' editor.
+    material_editor: material::MaterialEditor,
+    /// The project's textures, for the material editor's texture list (the app
+    /// keeps it current).
+    pub textures: Vec<String>,
 }
 
 impl InspectorPanel {
@@ -205,25 +211,34 @@ impl InspectorPanel {
 
     /// A name field and "Save as preset"; the name once pressed.
     fn save_as_preset_ui(&mut self, ui: &mut egui::Ui, salt: (&str, u32)) -> Option<String> {
-        ui.horizontal(|ui| {
-            let l = ui.label("preset name");
-            let field = egui::TextEdit::singleline(&mut self.preset_name)
-                .id_salt(salt)
-                .hint_text("a name for it")
-                .desired_width(120.0);
-            ui.add(field).labelled_by(l.id);
-            let name = self.preset_name.trim().to_string();
-            let pressed = ui
-                .add_enabled(!name.is_empty(), egui::Button::new("Save as preset"))
-                .on_hover_text("kept in your data folder's presets/, listed in every project")
-                .clicked();
-            pressed.then(|| {
-                self.preset_name.clear();
-                name
-            })
-        })
-        .inner
+        save_as_preset_field(ui, &mut self.preset_name, salt)
     }
+}
+
+/// A name field and "Save as preset"; the name once pressed (the field is cleared).
+pub(crate) fn save_as_preset_field(
+    ui: &mut egui::Ui,
+    preset_name: &mut String,
+    salt: (&str, u32),
+) -> Option<String> {
+    ui.horizontal(|ui| {
+        let l = ui.label("preset name");
+        let field = egui::TextEdit::singleline(preset_name)
+            .id_salt(salt)
+            .hint_text("a name for it")
+            .desired_width(120.0);
+        ui.add(field).labelled_by(l.id);
+        let name = preset_name.trim().to_string();
+        let pressed = ui
+            .add_enabled(!name.is_empty(), egui::Button::new("Save as preset"))
+            .on_hover_text("kept in your data folder's presets/, listed in every project")
+            .clicked();
+        pressed.then(|| {
+            preset_name.clear();
+            name
+        })
+    })
+    .inner
 }
 
 /// "preset: apply…" with the presets listed (yours marked), their descriptions
