@@ -1,0 +1,443 @@
+//! Texturing by drag and drop in the whole app, as a level designer does it: the
+//! four walls of a room get textures face by face, dragged from the Assets panel
+//! onto the face under the pointer (picked from the GPU's ID buffer); Shift
+//! reaches the whole object, Alt every face with the material the face had; a
+//! material dragged from the Materials panel goes the same way. Each drop is one
+//! undo step, and the map exports every face's texture, strictly valid.
+
+mod common;
+
+use egui_kittest::kittest::Queryable as _;
+use pebble_editor::app::viewport::navigation::OrbitCamera;
+use pebble_editor::app::{Pane, PebbleApp};
+use pebble_model::command::{AddEntities, AddMaterial};
+use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
+use pebble_model::glam::{Quat, Vec3};
+use pebble_model::{Entity, History, Material, MaterialId, Primitive, Scene, Transform, project};
+
+use common::{harness_on, screen};
+
+type Harness = egui_kittest::Harness<'static, PebbleApp>;
+
+/// The walls: name, centre of the base, size, and the way into the room.
+const WALLS: [(&str, [f32; 3], [f32; 3], [f32; 3]); 4] = [
+    (
+        "North wall",
+        [0.0, 0.5, -4.8],
+        [10.0, 3.0, 0.4],
+        [0.0, 0.0, 1.0],
+    ),
+    (
+        "East wall",
+        [4.8, 0.5, 0.0],
+        [0.4, 3.0, 9.2],
+        [-1.0, 0.0, 0.0],
+    ),
+    (
+        "South wall",
+        [0.0, 0.5, 4.8],
+        [10.0, 3.0, 0.4],
+        [0.0, 0.0, -1.0],
+    ),
+    (
+        "West wall",
+        [-4.8, 0.5, 0.0],
+        [0.4, 3.0, 9.2],
+        [1.0, 0.0, 0.0],
+    ),
+];
+
+fn mesh(name: &str, size: Vec3, at: Vec3, material: MaterialId) -> Entity {
+    let primitive = Primitive::Box { size };
+    let geometry = primitive.generate(material).expect("a box");
+    Entity::new(
+        name,
+        EntityKind::Mesh(MeshEntity {
+            source: GeometrySource::Primitive(primitive),
+            geometry,
+            collidable: true,
+        }),
+    )
+    .with_transform(Transform {
+        translation: at,
+        rotation: Quat::IDENTITY,
+        scale: Vec3::ONE,
+    })
+}
+
+/// A room (a floor and four walls, each with its own plain material) in a fresh
+/// folder whose `textures/` holds three pictures, as a paint program saves them.
+fn room_project() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pebble-texturing-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("textures")).expect("a folder");
+    for (name, rgb) in [
+        ("brick", [170, 60, 40]),
+        ("stone", [120, 120, 125]),
+        ("wood", [140, 95, 50]),
+    ] {
+        image::RgbImage::from_fn(32, 32, |x, y| {
+            let k = if (x / 8 + y / 4) % 2 == 0 { 1.0 } else { 0.7 };
+            image::Rgb(rgb.map(|c| (c as f32 * k) as u8))
+        })
+        .save(dir.join(format!("textures/{name}.png")))
+        .expect("writes a PNG");
+    }
+    let mut scene = Scene::new();
+    let mut history = History::new(10);
+    let mut entities = Vec::new();
+    let material = |scene: &mut Scene, name: &str| {
+        let mut add = AddMaterial::new(Material {
+            name: name.into(),
+            ..Material::default()
+        });
+        pebble_model::Command::apply(&mut add, scene).expect("a material");
+        add.created().expect("its id")
+    };
+    let floor = material(&mut scene, "Floor");
+    entities.push(mesh("Floor", Vec3::new(10.0, 0.5, 10.0), Vec3::ZERO, floor));
+    for (name, at, size, _) in WALLS {
+        let m = material(&mut scene, name);
+        entities.push(mesh(name, Vec3::from(size), Vec3::from(at), m));
+    }
+    history
+        .execute(&mut scene, AddEntities::new("Room", entities))
+        .expect("the room");
+    let path = dir.join("room.pebble.ron");
+    project::save(&path, &scene).expect("saves");
+    path
+}
+
+fn wall(app: &PebbleApp, name: &str) -> pebble_model::EntityId {
+    common::entity(app, name)
+}
+
+/// The texture of each face of `name`'s mesh (`None`: a plain material).
+fn face_textures(app: &PebbleApp, name: &str) -> Vec<Option<String>> {
+    let scene = app.scene();
+    match &scene.entity(wall(app, name)).expect("the entity").kind {
+        EntityKind::Mesh(m) => m
+            .geometry
+            .faces
+            .iter()
+            .map(|f| scene.material(f.material).and_then(|m| m.texture.clone()))
+            .collect(),
+        _ => panic!("{name} is not a mesh"),
+    }
+}
+
+/// The faces of `name` whose outward normal is `normal`, by index.
+fn faces_facing(app: &PebbleApp, name: &str, normal: Vec3) -> Vec<usize> {
+    match &app.scene().entity(wall(app, name)).expect("entity").kind {
+        EntityKind::Mesh(m) => (0..m.geometry.faces.len())
+            .filter(|&i| {
+                let [a, b, c] = m.geometry.triangle(&m.geometry.faces[i]);
+                (b - a).cross(c - a).normalize().dot(normal) > 0.99
+            })
+            .collect(),
+        _ => panic!("{name} is not a mesh"),
+    }
+}
+
+/// Looks at `point` from inside the room along `forward`'s heading, from above.
+fn look_at(harness: &mut Harness, point: Vec3, yaw: f32) {
+    let view = &mut harness.state_mut().viewport.view;
+    view.orbit = OrbitCamera {
+        pivot: point,
+        distance: 6.0,
+        yaw,
+        pitch: -0.8,
+        ..OrbitCamera::default()
+    };
+    view.target = None;
+    harness.run_steps(3);
+}
+
+/// Where the Assets panel lists `texture`.
+fn asset_row(harness: &Harness, texture: &str) -> egui::Pos2 {
+    harness.get_by_label_contains(texture).rect().center()
+}
+
+/// Drags from `from` to `to` with the left button, releasing with `modifiers`
+/// held.
+fn drag_and_drop(
+    harness: &mut Harness,
+    from: egui::Pos2,
+    to: egui::Pos2,
+    modifiers: egui::Modifiers,
+) {
+    harness.hover_at(from);
+    harness.run_steps(1);
+    harness.drag_at(from);
+    harness.run_steps(1);
+    for k in 1..=10 {
+        harness.hover_at(from + (to - from) * (k as f32 / 10.0));
+        harness.run_steps(1);
+    }
+    harness.event(egui::Event::ModifiersChanged(modifiers));
+    harness.run_steps(1);
+    harness.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers,
+    });
+    harness.run_steps(1);
+    harness.event(egui::Event::ModifiersChanged(egui::Modifiers::NONE));
+    harness.run_steps(2);
+}
+
+fn yaw_into(direction: Vec3) -> f32 {
+    // forward = (sin yaw, _, -cos yaw): the heading that looks along `direction`.
+    direction.x.atan2(-direction.z)
+}
+
+#[test]
+fn the_four_walls_are_textured_face_by_face_by_drag_and_drop_alone() {
+    let Some(mut harness) = harness_on(room_project()) else {
+        return;
+    };
+    harness.state_mut().panels.raise(Pane::Assets);
+    harness.run_steps(3);
+    let steps_before = harness.state().history_names().len();
+    // Each wall: its inner face brick or stone, its top wood; the rest stays.
+    for (k, (name, at, size, inward)) in WALLS.iter().enumerate() {
+        let (at, size, inward) = (Vec3::from(*at), Vec3::from(*size), Vec3::from(*inward));
+        let thickness = (size * inward).abs().max_element();
+        let inner = at + Vec3::Y * (size.y * 0.5) + inward * (thickness * 0.5);
+        look_at(&mut harness, inner, yaw_into(-inward));
+        let inner_texture = if k % 2 == 0 { "brick" } else { "stone" };
+        let from = asset_row(&harness, &format!("textures/{inner_texture}.png"));
+        let to = screen(harness.state(), inner);
+        drag_and_drop(&mut harness, from, to, egui::Modifiers::NONE);
+        let top = at + Vec3::Y * size.y;
+        let from = asset_row(&harness, "textures/wood.png");
+        let to = screen(harness.state(), top);
+        drag_and_drop(&mut harness, from, to, egui::Modifiers::NONE);
+
+        let textures = face_textures(harness.state(), name);
+        let inner_faces = faces_facing(harness.state(), name, inward);
+        let top_faces = faces_facing(harness.state(), name, Vec3::Y);
+        assert_eq!((inner_faces.len(), top_faces.len()), (2, 2));
+        for (i, t) in textures.iter().enumerate() {
+            let want = if inner_faces.contains(&i) {
+                Some(format!("textures/{inner_texture}.png"))
+            } else if top_faces.contains(&i) {
+                Some("textures/wood.png".to_string())
+            } else {
+                None
+            };
+            assert_eq!(t, &want, "{name}, face {i}: {textures:?}");
+        }
+    }
+    let steps = harness.state().history_names();
+    assert_eq!(
+        steps.len() - steps_before,
+        8,
+        "one step per drop: {steps:?}"
+    );
+    assert!(
+        steps
+            .iter()
+            .any(|s| s == "Apply new material brick to 2 faces"),
+        "{steps:?}"
+    );
+    // Three textures, three materials made for them, reused by later drops.
+    let scene = harness.state().scene();
+    let textured: Vec<_> = scene
+        .materials()
+        .filter(|(_, m)| m.texture.is_some())
+        .map(|(_, m)| m.name.clone())
+        .collect();
+    assert_eq!(textured.len(), 3, "{textured:?}");
+
+    // Shift: the whole floor takes stone.
+    look_at(&mut harness, Vec3::new(0.0, 0.5, 0.0), 0.0);
+    let from = asset_row(&harness, "textures/stone.png");
+    let to = screen(harness.state(), Vec3::new(0.0, 0.5, 1.0));
+    drag_and_drop(&mut harness, from, to, egui::Modifiers::SHIFT);
+    assert!(
+        face_textures(harness.state(), "Floor")
+            .iter()
+            .all(|t| t.as_deref() == Some("textures/stone.png")),
+        "Shift reaches every face of the floor"
+    );
+    // Alt: every stone face, of any object, turns brick.
+    let from = asset_row(&harness, "textures/brick.png");
+    drag_and_drop(&mut harness, from, to, egui::Modifiers::ALT);
+    for name in ["Floor", "East wall", "West wall"] {
+        assert!(
+            !face_textures(harness.state(), name)
+                .iter()
+                .any(|t| t.as_deref() == Some("textures/stone.png")),
+            "{name} has no stone left"
+        );
+    }
+    let east_inner = faces_facing(harness.state(), "East wall", Vec3::NEG_X);
+    assert_eq!(
+        face_textures(harness.state(), "East wall")[east_inner[0]].as_deref(),
+        Some("textures/brick.png")
+    );
+    // One undo takes the Alt drop back whole.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        face_textures(harness.state(), "East wall")[east_inner[0]].as_deref(),
+        Some("textures/stone.png")
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Y);
+    harness.run_steps(2);
+
+    // The map: every face's texture, strictly valid.
+    let scene = harness.state().scene().clone();
+    let folder = harness
+        .state()
+        .project_path()
+        .parent()
+        .expect("a folder")
+        .to_path_buf();
+    let bytes = pebble_editor::services::export::to_bytes(&scene, folder, false).expect("exports");
+    let (view, warnings) = pbm::MapView::parse(&bytes).expect("a valid map");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let issues = pbm::compliance::check(&pbm::Map::from_view(&view));
+    assert!(issues.is_empty(), "{issues:?}");
+    let names: Vec<String> = view
+        .textures()
+        .map(|t| t.name.as_str().to_string())
+        .collect();
+    for want in ["brick", "wood"] {
+        assert!(
+            names.iter().any(|n| n.contains(want)),
+            "{want} is in the map: {names:?}"
+        );
+    }
+    let textured_meshes = view.meshes().filter(|m| m.texture_id >= 0).count();
+    assert!(
+        textured_meshes >= 2,
+        "meshes draw with their textures: {textured_meshes}"
+    );
+}
+
+#[test]
+fn a_material_dragged_from_the_materials_panel_reaches_the_face_under_it() {
+    let Some(mut harness) = harness_on(room_project()) else {
+        return;
+    };
+    harness.state_mut().panels.raise(Pane::Materials);
+    harness.run_steps(3);
+    let (name, at, size, inward) = WALLS[0];
+    let (at, size, inward) = (Vec3::from(at), Vec3::from(size), Vec3::from(inward));
+    let inner = at + Vec3::Y * (size.y * 0.5) + inward * 0.2;
+    look_at(&mut harness, inner, yaw_into(-inward));
+    // "Floor" is the floor's material: its row in the panel.
+    let from = harness
+        .get_by_label_contains("Floor  ·  1 object")
+        .rect()
+        .center();
+    let to = screen(harness.state(), inner);
+    drag_and_drop(&mut harness, from, to, egui::Modifiers::NONE);
+    let scene = harness.state().scene();
+    let floor_material = scene
+        .materials()
+        .find(|(_, m)| m.name == "Floor")
+        .map(|(id, _)| id)
+        .expect("the floor's material");
+    assert_eq!(
+        scene.material_use(floor_material),
+        (2, 14),
+        "12 floor faces and 2 of the wall's"
+    );
+    let wall_id = wall(harness.state(), name);
+    let inner_faces = faces_facing(harness.state(), name, inward);
+    let EntityKind::Mesh(m) = &scene.entity(wall_id).expect("wall").kind else {
+        panic!("a mesh")
+    };
+    for f in inner_faces {
+        assert_eq!(m.geometry.faces[f].material, floor_material);
+    }
+    // The panel now says the material is shared.
+    harness.get_by_label_contains("Floor  ·  2 objects").click();
+    harness.run_steps(3);
+    assert!(
+        harness
+            .query_by_label_contains("a change here changes all 2")
+            .is_some(),
+        "the editor warns that an edit reaches both"
+    );
+}
+
+fn material_named<'a>(app: &'a PebbleApp, name: &str) -> Option<(MaterialId, &'a Material)> {
+    app.scene().materials().find(|(_, m)| m.name == name)
+}
+
+#[test]
+fn every_button_of_the_materials_panel_does_what_it_says_and_undoes() {
+    let Some(mut harness) = harness_on(room_project()) else {
+        return;
+    };
+    harness.state_mut().panels.raise(Pane::Materials);
+    harness.run_steps(3);
+    let count = |h: &Harness| h.state().scene().materials().count();
+    let before = count(&harness);
+
+    // New material: added, chosen, edited below.
+    harness.get_by_label("New material").click();
+    harness.run_steps(3);
+    let (id, _) = material_named(harness.state(), "Material").expect("a new material");
+    assert_eq!(harness.state().panels.materials.selected, Some(id));
+    assert!(
+        harness
+            .query_by_label_contains("not used by any object")
+            .is_some()
+    );
+
+    // Its texture from the project's list.
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "texture")
+        .click();
+    harness.run_steps(2);
+    harness.get_by_label("textures/wood.png").click();
+    harness.run_steps(3);
+    assert_eq!(
+        material_named(harness.state(), "Material").and_then(|(_, m)| m.texture.clone()),
+        Some("textures/wood.png".into())
+    );
+
+    // Duplicate: a copy, chosen.
+    harness.get_by_label("Duplicate").click();
+    harness.run_steps(3);
+    let (copy, _) = material_named(harness.state(), "Material copy").expect("the copy");
+    assert_eq!(harness.state().panels.materials.selected, Some(copy));
+
+    // Renamed by typing in its name field.
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "material")
+        .click();
+    harness.run_steps(1);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "material")
+        .type_text("Moss");
+    harness.run_steps(1);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    assert!(material_named(harness.state(), "Moss").is_some(), "renamed");
+
+    // New from texture: a material showing that texture, named after it.
+    harness.get_by_label("New from texture").click();
+    harness.run_steps(2);
+    harness.get_by_label("textures/brick.png").click();
+    harness.run_steps(3);
+    let (_, brick) = material_named(harness.state(), "brick").expect("from the texture");
+    assert_eq!(brick.texture.as_deref(), Some("textures/brick.png"));
+    assert_eq!(count(&harness), before + 3);
+
+    // Delete unused: the three unused go as one step; one undo brings them back.
+    harness.get_by_label("Delete unused").click();
+    harness.run_steps(3);
+    assert_eq!(count(&harness), before, "the room's own materials stay");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(3);
+    assert_eq!(count(&harness), before + 3);
+    assert!(material_named(harness.state(), "Moss").is_some());
+}
