@@ -19,8 +19,10 @@ use common::{harness_on, screen};
 
 type Harness = egui_kittest::Harness<'static, PebbleApp>;
 
-/// The walls: name, centre of the base, size, and the way into the room.
-const WALLS: [(&str, [f32; 3], [f32; 3], [f32; 3]); 4] = [
+/// A wall: name, centre of the base, size, and the way into the room.
+type Wall = (&'static str, [f32; 3], [f32; 3], [f32; 3]);
+
+const WALLS: [Wall; 4] = [
     (
         "North wall",
         [0.0, 0.5, -4.8],
