@@ -512,7 +512,7 @@ fn a_new_material_applied_to_one_face_is_one_step_that_undo_takes_away_with_it()
     assert!(face_materials(&scene, b).iter().all(|m| *m == stone));
     assert_eq!(
         history.undo_name(),
-        Some("Apply new material Brick to a face".into())
+        Some("Apply new material Brick to A (1 of 12 triangles)".into())
     );
     history.undo(&mut scene);
     assert_eq!(scene.materials().count(), materials_before);

@@ -27,6 +27,8 @@ pub struct ApplyMaterial {
     created: Option<MaterialId>,
     /// What each addressed face had: (entity, face, material).
     before: Vec<(EntityId, usize, MaterialId)>,
+    /// The step's name, worded on the first apply with the scene's names.
+    label: Option<String>,
 }
 
 impl ApplyMaterial {
@@ -36,6 +38,7 @@ impl ApplyMaterial {
             choice,
             created: None,
             before: Vec::new(),
+            label: None,
         }
     }
 
@@ -53,20 +56,41 @@ impl ApplyMaterial {
     }
 }
 
-impl Command for ApplyMaterial {
-    fn name(&self) -> String {
-        let what = match &self.choice {
-            MaterialChoice::Existing(_) => "material".to_string(),
+impl ApplyMaterial {
+    /// "Apply Wood to Left wall (2 of 12 triangles)", "Apply new material brick
+    /// to Floor", "Apply Stone to 3 objects".
+    fn wording(&self, scene: &Scene, id: MaterialId, planned: &[(EntityId, Vec<usize>)]) -> String {
+        let material = match &self.choice {
+            MaterialChoice::Existing(_) => scene
+                .material(id)
+                .map_or_else(|| "material".to_string(), |m| m.name.clone()),
             MaterialChoice::New(m) => format!("new material {}", m.name),
         };
-        let faces: usize = self.targets.iter().map(|(_, f)| f.len()).sum();
-        let whole = self.targets.iter().any(|(_, f)| f.is_empty());
-        match (self.targets.len(), whole, faces) {
-            (1, false, 1) => format!("Apply {what} to a face"),
-            (1, false, n) => format!("Apply {what} to {n} faces"),
-            (1, true, _) => format!("Apply {what} to an object"),
-            (n, _, _) => format!("Apply {what} to faces of {n} objects"),
+        match planned {
+            [(entity, faces)] => {
+                let (name, all) = match scene.entity(*entity).map(|e| (&e.name, &e.kind)) {
+                    Some((name, EntityKind::Mesh(m))) => (name.clone(), m.geometry.faces.len()),
+                    _ => (entity.to_string(), faces.len()),
+                };
+                if faces.len() == all {
+                    format!("Apply {material} to {name}")
+                } else {
+                    format!(
+                        "Apply {material} to {name} ({} of {all} triangles)",
+                        faces.len()
+                    )
+                }
+            }
+            many => format!("Apply {material} to {} objects", many.len()),
         }
+    }
+}
+
+impl Command for ApplyMaterial {
+    fn name(&self) -> String {
+        self.label
+            .clone()
+            .unwrap_or_else(|| "Apply material".to_string())
     }
 
     fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
@@ -94,6 +118,9 @@ impl Command for ApplyMaterial {
                 id
             }
         };
+        if self.label.is_none() {
+            self.label = Some(self.wording(scene, id, &planned));
+        }
         self.before.clear();
         for (entity, faces) in planned {
             if let Some(EntityKind::Mesh(m)) = scene.entity_mut(entity).map(|e| &mut e.kind) {

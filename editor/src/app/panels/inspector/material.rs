@@ -127,7 +127,7 @@ impl MaterialEditor {
             "tiling",
             &parts(after.tiling),
             &limits::TILING,
-            "per repeat",
+            " per repeat",
             false,
         ) {
             after.tiling[k] = v as f32;
