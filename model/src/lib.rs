@@ -18,6 +18,7 @@ pub mod mesh;
 pub mod primitive;
 pub mod project;
 pub mod scene;
+pub mod uv;
 
 pub use command::{Command, CommandError, CommandGroup};
 pub use entity::{Entity, EntityKind, Kind};

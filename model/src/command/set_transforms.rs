@@ -1,4 +1,6 @@
 //! Set the transforms of many entities at once (gizmo drags, typed values).
+//! With the texture lock off, the meshes moved (and the meshes under them) get
+//! UVs that keep their textures still in the world ([`crate::uv::keep_in_world`]).
 
 use std::any::Any;
 
@@ -12,6 +14,10 @@ pub struct SetTransforms {
     name: String,
     after: Vec<(EntityId, Transform)>,
     before: Vec<Transform>,
+    /// The texture lock is off: textures stay where they are in the world.
+    textures_stay: bool,
+    /// The UVs of every face of each mesh re-mapped, as they were.
+    before_uvs: Vec<(EntityId, Vec<[glam::Vec2; 3]>)>,
 }
 
 impl SetTransforms {
@@ -20,7 +26,34 @@ impl SetTransforms {
             name: name.into(),
             after,
             before: Vec::new(),
+            textures_stay: false,
+            before_uvs: Vec::new(),
         }
+    }
+
+    /// With `stay` (the texture lock off), the moved meshes' textures stay where
+    /// they are in the world.
+    pub fn textures_stay_in_world(mut self, stay: bool) -> Self {
+        self.textures_stay = stay;
+        self
+    }
+
+    /// The meshes this step moves in the world: the entities and everything
+    /// under them, each once.
+    fn moved_meshes(&self, scene: &Scene) -> Vec<EntityId> {
+        let mut out = Vec::new();
+        for (id, _) in &self.after {
+            for e in scene.subtree(*id) {
+                let is_mesh = matches!(
+                    scene.entity(e).map(|e| &e.kind),
+                    Some(crate::entity::EntityKind::Mesh(_))
+                );
+                if is_mesh && !out.contains(&e) {
+                    out.push(e);
+                }
+            }
+        }
+        out
     }
 
     /// The transforms it sets.
@@ -44,16 +77,53 @@ impl Command for SetTransforms {
                 .map_err(|problem| CommandError::Invalid(format!("{}: {problem}", e.name)))?;
             before.push(e.transform);
         }
+        let meshes = if self.textures_stay {
+            self.moved_meshes(scene)
+        } else {
+            Vec::new()
+        };
+        let worlds_before: Vec<_> = meshes.iter().map(|id| scene.world_transform(*id)).collect();
         for (id, t) in &self.after {
             if let Some(e) = scene.entity_mut(*id) {
                 e.transform = *t;
             }
         }
         self.before = before;
+        self.before_uvs.clear();
+        for (id, world_before) in meshes.into_iter().zip(worlds_before) {
+            let world_after = scene.world_transform(id);
+            let Some(crate::entity::EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) else {
+                continue;
+            };
+            let repeat = |id| {
+                scene
+                    .material(id)
+                    .map_or(glam::Vec2::ONE, |m: &crate::material::Material| m.tiling)
+            };
+            let uvs = crate::uv::keep_in_world(&m.geometry, &world_before, &world_after, repeat);
+            let old: Vec<[glam::Vec2; 3]> = m.geometry.faces.iter().map(|f| f.uvs).collect();
+            if let Some(crate::entity::EntityKind::Mesh(m)) =
+                scene.entity_mut(id).map(|e| &mut e.kind)
+            {
+                for (f, uv) in uvs {
+                    m.geometry.faces[f].uvs = uv;
+                }
+            }
+            self.before_uvs.push((id, old));
+        }
         Ok(())
     }
 
     fn revert(&mut self, scene: &mut Scene) {
+        for (id, old) in self.before_uvs.drain(..) {
+            if let Some(crate::entity::EntityKind::Mesh(m)) =
+                scene.entity_mut(id).map(|e| &mut e.kind)
+            {
+                for (face, uv) in m.geometry.faces.iter_mut().zip(old) {
+                    face.uvs = uv;
+                }
+            }
+        }
         for ((id, _), t) in self.after.iter().zip(&self.before) {
             if let Some(e) = scene.entity_mut(*id) {
                 e.transform = *t;
@@ -65,7 +135,8 @@ impl Command for SetTransforms {
         let Some(next) = next.as_any().downcast_ref::<Self>() else {
             return false;
         };
-        let same_targets = next.after.len() == self.after.len()
+        let same_targets = next.textures_stay == self.textures_stay
+            && next.after.len() == self.after.len()
             && next.after.iter().zip(&self.after).all(|(a, b)| a.0 == b.0);
         if same_targets {
             self.after = next.after.clone();
