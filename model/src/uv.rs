@@ -60,7 +60,8 @@ impl UvMapping {
     }
 
     /// The mapping whose matrix is closest to `m` without shear: the rotation of
-    /// its first column, the scales along and across it.
+    /// its first column, the scales along and across it. A mirrored mapping reads
+    /// as a flip along U (a negative U scale), not as a half turn.
     fn from_affine(m: Mat2, offset: Vec2) -> Self {
         let c0 = m.x_axis;
         let len0 = c0.length();
@@ -70,12 +71,16 @@ impl UvMapping {
                 ..Self::default()
             };
         }
-        let rotation = c0.y.atan2(c0.x);
-        let across = m.determinant() / len0;
+        let det = m.determinant();
+        let (rotation, along) = if det < 0.0 {
+            ((-c0.y).atan2(-c0.x), -len0)
+        } else {
+            (c0.y.atan2(c0.x), len0)
+        };
         Self {
             offset,
             rotation,
-            scale: Vec2::new(safe_inverse(len0), safe_inverse(across)),
+            scale: Vec2::new(safe_inverse(along), safe_inverse(det.abs() / len0)),
         }
     }
 }
@@ -294,7 +299,7 @@ pub fn fit_to_faces(
 }
 
 /// Where [`justify`] puts the texture's edge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Justify {
     Left,
     Right,

@@ -125,7 +125,7 @@ fn offset_rotation_scale_and_flips_read_back_as_set() {
     let want = UvMapping {
         offset: Vec2::new(0.25, -0.5),
         rotation: 30f32.to_radians(),
-        scale: Vec2::new(2.0, -0.5),
+        scale: Vec2::new(-2.0, 0.5),
     };
     let set = uv::remap(&mesh, &faces, &world, |_| want);
     let got = uv::mapping_of(&with(&mesh, &set), faces[0], &world).expect("a mapping");

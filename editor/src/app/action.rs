@@ -88,10 +88,87 @@ pub enum Action {
     ExportAndDeploy,
     /// Tools › Measure: the distance and height between two picked points.
     Measure,
+    /// Tools › Face mode: clicks pick faces; the inspector edits their texture.
+    FaceMode,
+    /// The texture lock: moved objects keep their textures on them (off: the
+    /// textures stay still in the world).
+    ToggleTextureLock,
+    /// Face mode: add the faces in the plane of a picked one.
+    PickCoplanarFaces,
+    /// Face mode: add every face with a picked face's material.
+    PickSameMaterialFaces,
+    /// Face mode: add the faces next to the picked ones.
+    GrowFaces,
+    /// Face mode: a UV operation on the picked faces.
+    Uv(UvAction),
     CompareCapture,
     KeyboardHelp,
     About,
     Create(CreateItem),
+}
+
+/// Face mode's UV operations (the inspector's buttons and Tools › Faces).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UvAction {
+    Fit,
+    AlignWorld,
+    AlignFace,
+    TurnLeft,
+    TurnRight,
+    FlipU,
+    FlipV,
+    Justify(pebble_model::uv::Justify),
+}
+
+impl UvAction {
+    pub const ALL: [UvAction; 12] = [
+        UvAction::Fit,
+        UvAction::AlignWorld,
+        UvAction::AlignFace,
+        UvAction::TurnLeft,
+        UvAction::TurnRight,
+        UvAction::FlipU,
+        UvAction::FlipV,
+        UvAction::Justify(pebble_model::uv::Justify::Left),
+        UvAction::Justify(pebble_model::uv::Justify::Right),
+        UvAction::Justify(pebble_model::uv::Justify::Top),
+        UvAction::Justify(pebble_model::uv::Justify::Bottom),
+        UvAction::Justify(pebble_model::uv::Justify::Centre),
+    ];
+
+    /// The operation it runs.
+    pub fn op(self) -> super::faces::UvOp {
+        use super::faces::UvOp;
+        match self {
+            UvAction::Fit => UvOp::Fit,
+            UvAction::AlignWorld => UvOp::AlignWorld,
+            UvAction::AlignFace => UvOp::AlignFace,
+            UvAction::TurnLeft => UvOp::Quarter(true),
+            UvAction::TurnRight => UvOp::Quarter(false),
+            UvAction::FlipU => UvOp::FlipU,
+            UvAction::FlipV => UvOp::FlipV,
+            UvAction::Justify(j) => UvOp::Justify(j),
+        }
+    }
+
+    /// A short name for a button.
+    pub fn button(self) -> &'static str {
+        use pebble_model::uv::Justify;
+        match self {
+            UvAction::Fit => "Fit",
+            UvAction::AlignWorld => "World",
+            UvAction::AlignFace => "Face",
+            UvAction::TurnLeft => "90° left",
+            UvAction::TurnRight => "90° right",
+            UvAction::FlipU => "Flip U",
+            UvAction::FlipV => "Flip V",
+            UvAction::Justify(Justify::Left) => "Left",
+            UvAction::Justify(Justify::Right) => "Right",
+            UvAction::Justify(Justify::Top) => "Top",
+            UvAction::Justify(Justify::Bottom) => "Bottom",
+            UvAction::Justify(Justify::Centre) => "Centre",
+        }
+    }
 }
 
 /// Every action but the Create menu's, in the order menus and Help list them.
@@ -186,6 +263,23 @@ pub const ALL: &[Action] = &[
     Action::CompareCapture,
     Action::KeyboardHelp,
     Action::About,
+    Action::FaceMode,
+    Action::ToggleTextureLock,
+    Action::PickCoplanarFaces,
+    Action::PickSameMaterialFaces,
+    Action::GrowFaces,
+    Action::Uv(UvAction::Fit),
+    Action::Uv(UvAction::AlignWorld),
+    Action::Uv(UvAction::AlignFace),
+    Action::Uv(UvAction::TurnLeft),
+    Action::Uv(UvAction::TurnRight),
+    Action::Uv(UvAction::FlipU),
+    Action::Uv(UvAction::FlipV),
+    Action::Uv(UvAction::Justify(pebble_model::uv::Justify::Left)),
+    Action::Uv(UvAction::Justify(pebble_model::uv::Justify::Right)),
+    Action::Uv(UvAction::Justify(pebble_model::uv::Justify::Top)),
+    Action::Uv(UvAction::Justify(pebble_model::uv::Justify::Bottom)),
+    Action::Uv(UvAction::Justify(pebble_model::uv::Justify::Centre)),
 ];
 
 /// The operations on the selection, in the order the Edit menu and an outliner
@@ -226,6 +320,8 @@ pub const KEYED: &[Action] = &[
     Action::Delete,
     Action::DropToFloor,
     Action::Measure,
+    Action::ToggleTextureLock,
+    Action::FaceMode,
     Action::NudgeLeft,
     Action::NudgeRight,
     Action::NudgeAway,
@@ -338,6 +434,12 @@ impl Action {
             Self::PlayPause => "Play or pause the scene clock",
             Self::ExportAndDeploy => "Export & Deploy",
             Self::Measure => "Measure distance",
+            Self::FaceMode => "Face mode",
+            Self::ToggleTextureLock => "Texture lock",
+            Self::PickCoplanarFaces => "Pick coplanar faces",
+            Self::PickSameMaterialFaces => "Pick faces with the same material",
+            Self::GrowFaces => "Grow the picked faces",
+            Self::Uv(op) => op.op().label(),
             Self::CompareCapture => "Compare a device capture…",
             Self::KeyboardHelp => "Keyboard and mouse",
             Self::About => "About Pebble",
@@ -367,6 +469,8 @@ impl Action {
             Self::Ungroup => (Modifiers::COMMAND | Modifiers::SHIFT, Key::G),
             Self::DropToFloor => (Modifiers::NONE, Key::End),
             Self::Measure => (Modifiers::NONE, Key::M),
+            Self::FaceMode => (Modifiers::NONE, Key::T),
+            Self::ToggleTextureLock => (Modifiers::SHIFT, Key::T),
             Self::TurnQuarter => (Modifiers::COMMAND, Key::R),
             Self::NudgeLeft => (Modifiers::NONE, Key::ArrowLeft),
             Self::NudgeRight => (Modifiers::NONE, Key::ArrowRight),
@@ -415,6 +519,10 @@ impl Action {
             | Self::CompareCapture
             | Self::KeyboardHelp
             | Self::About
+            | Self::PickCoplanarFaces
+            | Self::PickSameMaterialFaces
+            | Self::GrowFaces
+            | Self::Uv(_)
             | Self::Create(_) => return None,
         };
         Some(KeyboardShortcut::new(modifiers, key))
@@ -434,6 +542,7 @@ impl Action {
                     | Self::ViewLeft
                     | Self::ToggleProjection
                     | Self::Measure
+                    | Self::FaceMode
             )
     }
 

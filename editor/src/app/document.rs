@@ -22,6 +22,11 @@ pub struct Document {
     /// The project has no file yet (File › New): Save asks where.
     untitled: bool,
     autosave: project::Autosave,
+    /// Face mode's picked faces (not an undo step).
+    pub faces: super::faces::FaceSelection,
+    /// The texture lock: moving objects keeps their textures on them (off: the
+    /// textures stay where they are in the world). The preferences keep it.
+    pub texture_lock: bool,
 }
 
 impl Document {
@@ -33,6 +38,8 @@ impl Document {
             path,
             untitled: false,
             autosave: project::Autosave::new(autosave_every),
+            faces: Default::default(),
+            texture_lock: true,
         }
     }
 
@@ -89,6 +96,17 @@ impl Document {
         }
         self.untitled = unsaved && !path.exists();
         self.path = path;
+        self.faces.clear();
+    }
+
+    /// A transform step that follows the texture lock.
+    pub fn set_transforms(
+        &self,
+        name: impl Into<String>,
+        after: Vec<(pebble_model::EntityId, pebble_model::Transform)>,
+    ) -> pebble_model::command::SetTransforms {
+        pebble_model::command::SetTransforms::new(name, after)
+            .textures_stay_in_world(!self.texture_lock)
     }
 
     /// Applies `command` as one undo step.

@@ -4,7 +4,7 @@
 //! floor; and the selections (all, none, inverse, by kind, by material), which are
 //! not steps.
 
-use pebble_model::command::{Duplicate, Group, RemoveEntities, SetEntity, SetTransforms, Ungroup};
+use pebble_model::command::{Duplicate, Group, RemoveEntities, SetEntity, Ungroup};
 use pebble_model::entity::EntityKind;
 use pebble_model::glam::{Quat, Vec3};
 use pebble_model::{Command, CommandGroup, EntityId, Kind, Scene, Transform};
@@ -185,7 +185,8 @@ pub fn turn_quarter(doc: &mut Document) -> Result<(), Refusal> {
     if turned.is_empty() {
         return Err("nothing selected".into());
     }
-    run(doc, SetTransforms::new("Turn 90°", turned))
+    let step = doc.set_transforms("Turn 90°", turned);
+    run(doc, step)
 }
 
 /// The height of the first surface below `from` (straight down) among the drawn
@@ -258,7 +259,8 @@ pub fn drop_to_floor(doc: &mut Document) -> Result<(), Refusal> {
     if steps.is_empty() {
         return Err("no floor under the selection".into());
     }
-    run(doc, SetTransforms::new("Drop to floor", steps))
+    let step = doc.set_transforms("Drop to floor", steps);
+    run(doc, step)
 }
 
 /// A world axis, for aligning and distributing.
@@ -319,7 +321,8 @@ fn move_each(doc: &mut Document, moves: &[(EntityId, Vec3)], name: &str) -> Resu
             Some((id, moved_by((local, world, parent), by)))
         })
         .collect();
-    run(doc, SetTransforms::new(name, changed))
+    let step = doc.set_transforms(name, changed);
+    run(doc, step)
 }
 
 /// Edit › Arrange › Align: the selection's bounds lined up on `axis` at the

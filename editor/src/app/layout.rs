@@ -85,6 +85,12 @@ impl PebbleApp {
             Pane::Inspector => {
                 self.panels.inspector.textures =
                     self.panels.project_textures(scene, &self.doc.folder());
+                self.panels.inspector.textures_stay_in_world = !self.prefs.texture_lock;
+                self.panels.inspector.faces = self
+                    .viewport
+                    .tools
+                    .face_mode()
+                    .then(|| self.doc.faces.clone());
                 let inspector = &mut self.panels.inspector;
                 egui::ScrollArea::vertical()
                     .auto_shrink([false, false])

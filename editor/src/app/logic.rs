@@ -21,6 +21,11 @@ impl PebbleApp {
         }
         self.poll_files(ctx);
         self.hot_reload(ctx, frame);
+        self.doc.texture_lock = self.prefs.texture_lock;
+        // An undo may have taken picked faces away.
+        let mut faces = std::mem::take(&mut self.doc.faces);
+        faces.keep_valid(self.doc.scene());
+        self.doc.faces = faces;
         if self.budget.update(
             self.doc.scene(),
             &self.doc.folder(),

@@ -33,6 +33,8 @@ impl PebbleApp {
             Action::ToggleFog => self.viewport.looks.fog,
             Action::ToggleBackFaces => self.viewport.looks.back_faces,
             Action::ToggleLayer(layer) => self.viewport.looks.layers.get(layer),
+            Action::FaceMode => self.viewport.tools.face_mode(),
+            Action::ToggleTextureLock => self.prefs.texture_lock,
             _ => false,
         }
     }
@@ -99,6 +101,22 @@ impl PebbleApp {
             });
             ui.menu_button("Tools", |ui| {
                 self.action_button(ui, Action::Measure, true);
+                self.toggle_entry(ui, Action::FaceMode);
+                self.toggle_entry(ui, Action::ToggleTextureLock);
+                let faces = self.viewport.tools.face_mode() && !self.doc.faces.is_empty();
+                ui.menu_button("Faces", |ui| {
+                    for action in [
+                        Action::PickCoplanarFaces,
+                        Action::PickSameMaterialFaces,
+                        Action::GrowFaces,
+                    ] {
+                        self.action_button(ui, action, faces);
+                    }
+                    ui.separator();
+                    for op in super::action::UvAction::ALL {
+                        self.action_button(ui, Action::Uv(op), faces);
+                    }
+                });
                 self.action_button(ui, Action::CompareCapture, true);
             });
             ui.menu_button("Help", |ui| {
@@ -506,6 +524,18 @@ impl PebbleApp {
                     steps.angle_deg,
                     steps.scale_step
                 ),
+            );
+            self.toggle_button(
+                ui,
+                Action::FaceMode,
+                "Faces",
+                "face mode (T): click faces to texture them; Shift adds, Ctrl toggles, drag a box",
+            );
+            self.toggle_button(
+                ui,
+                Action::ToggleTextureLock,
+                "Tex lock",
+                "texture lock (Shift+T): moved objects keep their textures on them; off, textures stay still in the world",
             );
             ui.separator();
             self.create_buttons(ui, &ctx);

@@ -17,6 +17,7 @@ pub mod create;
 pub mod deploy;
 pub mod document;
 pub mod edit_ops;
+pub mod faces;
 pub mod file_dialog;
 pub mod files;
 pub mod hot_reload;

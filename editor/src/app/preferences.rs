@@ -33,6 +33,9 @@ pub struct Preferences {
     pub gizmo_space: Space,
     /// Box select takes hidden meshes too (Alt at the release inverts it).
     pub box_select_occluded: bool,
+    /// Moved objects keep their textures on them (off: textures stay still in the
+    /// world, as for a wall slid along a textured row).
+    pub texture_lock: bool,
     /// How strongly back faces show (View › Show back faces), 0.05–1.
     pub back_face_opacity: f32,
     /// Seconds between autosaves of unsaved work (0: never).
@@ -65,6 +68,7 @@ impl Default for Preferences {
             snap_steps: Snap::default(),
             gizmo_space: Space::default(),
             box_select_occluded: false,
+            texture_lock: true,
             back_face_opacity: 0.35,
             autosave_seconds: 60,
             recent: Vec::new(),

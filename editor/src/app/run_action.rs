@@ -154,6 +154,48 @@ impl PebbleApp {
                     "Measure: click the first point in the viewport (V: a vertex); Esc stops",
                 );
             }
+            Action::FaceMode => {
+                let on = !self.viewport.tools.face_mode();
+                self.viewport.tools.set_face_mode(on);
+                self.doc.faces.clear();
+                if on {
+                    // Face mode picks faces, not objects: no gizmo on them meanwhile.
+                    self.select(Vec::new());
+                    self.status.info("face mode: click a face (Shift adds, Ctrl toggles, drag a box); Esc leaves");
+                } else {
+                    self.status.info("face mode off");
+                }
+            }
+            Action::ToggleTextureLock => {
+                self.prefs.texture_lock = !self.prefs.texture_lock;
+                self.status.info(if self.prefs.texture_lock {
+                    "texture lock on: moved objects keep their textures on them"
+                } else {
+                    "texture lock off: textures stay still in the world as objects move"
+                });
+            }
+            Action::PickCoplanarFaces => {
+                let mut faces = std::mem::take(&mut self.doc.faces);
+                faces.grow_coplanar(self.doc.scene());
+                self.doc.faces = faces;
+            }
+            Action::PickSameMaterialFaces => {
+                let mut faces = std::mem::take(&mut self.doc.faces);
+                faces.grow_same_material(self.doc.scene());
+                self.doc.faces = faces;
+            }
+            Action::GrowFaces => {
+                let mut faces = std::mem::take(&mut self.doc.faces);
+                faces.grow(self.doc.scene());
+                self.doc.faces = faces;
+            }
+            Action::Uv(op) => {
+                let step = self.doc.faces.uv_step(self.doc.scene(), op.op());
+                match step {
+                    Ok(step) => self.run_command(step),
+                    Err(e) => self.status.warn(e),
+                }
+            }
             Action::CompareCapture => self.windows.compare.open = true,
             Action::KeyboardHelp => self.windows.help = true,
             Action::About => self.windows.about = true,

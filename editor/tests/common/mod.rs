@@ -4,6 +4,8 @@
 // Each test binary uses its own share of these.
 #![allow(dead_code)]
 
+pub mod room;
+
 use std::path::PathBuf;
 
 use eframe::egui;

@@ -17,6 +17,7 @@ use pebble_model::{Command, EditKey, Entity, EntityId, Scene};
 use super::{Intent, SavePreset};
 use crate::app::presets::{Origin, Presets};
 
+mod faces;
 mod form;
 mod gameplay;
 mod kinds;
@@ -41,6 +42,11 @@ pub struct InspectorPanel {
     /// The project's textures, for the material editor's texture list (the app
     /// keeps it current).
     pub textures: Vec<String>,
+    /// The texture lock is off: typed transforms keep textures still in the
+    /// world (the app keeps it current).
+    pub textures_stay_in_world: bool,
+    /// Face mode's picked faces, when face mode is on: the inspector shows them.
+    pub faces: Option<crate::app::faces::FaceSelection>,
 }
 
 impl InspectorPanel {
@@ -69,7 +75,10 @@ impl InspectorPanel {
         if ui.input(|i| i.pointer.any_released()) {
             self.intents.push(Intent::EndEdit);
         }
-        if let [id] = scene.selection()
+        if let Some(faces) = self.faces.take() {
+            self.faces_ui(ui, scene, &faces, presets);
+            self.faces = Some(faces);
+        } else if let [id] = scene.selection()
             && let Some(entity) = scene.entity(*id)
         {
             self.entity_ui(ui, scene, entity, presets);
@@ -128,7 +137,8 @@ impl InspectorPanel {
         }
         form.vec3(ui, "scale", &mut t.scale, &limits::SCALE);
         if t != entity.transform {
-            let command = SetTransforms::new("Transform", vec![(id, t)]);
+            let command = SetTransforms::new("Transform", vec![(id, t)])
+                .textures_stay_in_world(self.textures_stay_in_world);
             self.commit(&form, command);
         }
         ui.separator();

@@ -252,7 +252,8 @@ impl InspectorPanel {
                 .collect();
             self.commit(
                 &form,
-                SetTransforms::new(format!("Transform {} entities", entities.len()), after),
+                SetTransforms::new(format!("Transform {} entities", entities.len()), after)
+                    .textures_stay_in_world(self.textures_stay_in_world),
             );
         }
     }

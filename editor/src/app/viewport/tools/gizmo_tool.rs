@@ -6,7 +6,6 @@
 //! Its handles are drawn whenever something is selected, the one under the cursor
 //! (or being dragged) highlighted.
 
-use pebble_model::command::SetTransforms;
 use pebble_model::glam::{Affine3A, Quat, Vec3};
 use pebble_model::{EditKey, EntityId, Transform};
 
@@ -230,10 +229,8 @@ impl Tool for GizmoTool {
             })
             .collect();
         let name = drag.gizmo.mode.name();
-        if let Err(e) = cx
-            .doc
-            .execute_continuous(SetTransforms::new(name, moved), EditKey::Gizmo)
-        {
+        let step = cx.doc.set_transforms(name, moved);
+        if let Err(e) = cx.doc.execute_continuous(step, EditKey::Gizmo) {
             cx.status.error(e.to_string());
         }
     }

@@ -22,6 +22,7 @@ use crate::app::status::Status;
 
 mod box_select;
 mod create;
+mod face;
 mod gizmo_tool;
 mod measure;
 mod navigate;
@@ -30,6 +31,7 @@ mod select;
 
 pub use box_select::BoxSelect;
 pub use create::CreateTool;
+pub use face::FaceTool;
 pub use gizmo_tool::{GizmoTool, gizmo_on_selection};
 pub use measure::Measure;
 pub use navigate::Navigate;
@@ -226,6 +228,14 @@ pub trait Tool: std::fmt::Debug {
     fn as_measure(&mut self) -> Option<&mut Measure> {
         None
     }
+    /// Face mode's tool, for Tools › Face mode to turn it on and off.
+    fn as_face(&mut self) -> Option<&mut FaceTool> {
+        None
+    }
+    /// A mode the tool stands for is on (face mode).
+    fn is_mode_on(&self) -> bool {
+        false
+    }
 }
 
 /// What egui's pointer did this frame, in the viewport.
@@ -252,6 +262,7 @@ pub struct Tools {
     create: usize,
     place: usize,
     measure: usize,
+    face: usize,
 }
 
 impl Tools {
@@ -266,6 +277,7 @@ impl Tools {
                 Box::new(Measure::default()),
                 Box::new(GizmoTool::default()),
                 Box::new(Navigate::default()),
+                Box::new(FaceTool::default()),
                 Box::new(BoxSelect::default()),
                 Box::new(ClickSelect),
             ],
@@ -274,7 +286,24 @@ impl Tools {
             create: 0,
             place: 1,
             measure: 2,
+            face: 5,
         }
+    }
+
+    /// Turns face mode on or off.
+    pub fn set_face_mode(&mut self, on: bool) {
+        let k = self.face;
+        if let Some(t) = self.tools[k].as_face() {
+            t.set_armed(on);
+        }
+        if self.active == Some(k) {
+            self.active = None;
+        }
+    }
+
+    /// Whether face mode is on.
+    pub fn face_mode(&self) -> bool {
+        self.tools[self.face].is_mode_on()
     }
 
     /// Arms the measuring tool: the next click is a measurement's first point.
@@ -342,6 +371,7 @@ impl Tools {
         self.tools[self.create] = Box::new(CreateTool::default());
         self.tools[self.place] = Box::new(PlaceCopies::default());
         self.tools[self.measure] = Box::new(Measure::default());
+        self.tools[self.face] = Box::new(FaceTool::default());
     }
 
     /// Arms creation for `item`: the next press in the viewport draws it.

@@ -5,7 +5,7 @@
 //! trace. The copies follow the gizmo as well: dragging a handle instead of
 //! clicking ends the following where they are and moves them as any selection.
 
-use pebble_model::command::{Duplicate, SetTransforms};
+use pebble_model::command::Duplicate;
 use pebble_model::glam::{Affine3A, Vec3};
 use pebble_model::{EditKey, EntityId, Transform};
 
@@ -104,10 +104,8 @@ impl Tool for PlaceCopies {
             .iter()
             .map(|(id, local, world, parent)| (*id, moved_by((*local, *world, *parent), by)))
             .collect();
-        if let Err(e) = cx.doc.execute_boxed(
-            Box::new(SetTransforms::new("Duplicate", moved)),
-            Some(EditKey::Placing),
-        ) {
+        let step = cx.doc.set_transforms("Duplicate", moved);
+        if let Err(e) = cx.doc.execute_boxed(Box::new(step), Some(EditKey::Placing)) {
             cx.status.error(format!("cannot move the copies: {e}"));
         }
     }

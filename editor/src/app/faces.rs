@@ -1,0 +1,316 @@
+//! Face mode's selection and what is done with it: the faces picked in the
+//! viewport (kept with the document, never an undo step), growing it (coplanar,
+//! same material, neighbours), and the UV operations on it — each one
+//! [`SetFaceUvs`] step — with the material put on the faces.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use pebble_model::command::SetFaceUvs;
+use pebble_model::entity::EntityKind;
+use pebble_model::glam::{Affine3A, Vec2};
+use pebble_model::uv::{self, Justify, UvMapping};
+use pebble_model::{EntityId, MeshData, Scene};
+
+/// Faces picked in face mode: each mesh with its face indices.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FaceSelection {
+    faces: BTreeMap<EntityId, BTreeSet<usize>>,
+}
+
+/// What a UV operation does (face mode's buttons and the Faces menu).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum UvOp {
+    /// One repeat over the faces.
+    Fit,
+    AlignWorld,
+    AlignFace,
+    /// A quarter turn, counter-clockwise (`true`) or clockwise.
+    Quarter(bool),
+    FlipU,
+    FlipV,
+    Justify(Justify),
+    /// One component of the mapping set on every face.
+    Set(MappingField, f32),
+}
+
+/// A component of [`UvMapping`] as the inspector edits it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MappingField {
+    OffsetU,
+    OffsetV,
+    /// Degrees.
+    Rotation,
+    ScaleU,
+    ScaleV,
+}
+
+impl UvOp {
+    /// The undo step's name.
+    pub fn label(self) -> &'static str {
+        match self {
+            UvOp::Fit => "Fit texture to faces",
+            UvOp::AlignWorld => "Align texture to world",
+            UvOp::AlignFace => "Align texture to face",
+            UvOp::Quarter(true) => "Turn texture 90° left",
+            UvOp::Quarter(false) => "Turn texture 90° right",
+            UvOp::FlipU => "Flip texture U",
+            UvOp::FlipV => "Flip texture V",
+            UvOp::Justify(_) => "Justify texture",
+            UvOp::Set(..) => "Edit face UVs",
+        }
+    }
+}
+
+/// The mesh, its world placement and its faces in `scene`.
+fn mesh_of(scene: &Scene, id: EntityId) -> Option<(&MeshData, Affine3A)> {
+    match &scene.entity(id)?.kind {
+        EntityKind::Mesh(m) => Some((&m.geometry, scene.world_transform(id))),
+        _ => None,
+    }
+}
+
+impl FaceSelection {
+    pub fn is_empty(&self) -> bool {
+        self.faces.values().all(BTreeSet::is_empty)
+    }
+
+    /// How many faces (triangles) and objects.
+    pub fn counts(&self) -> (usize, usize) {
+        let faces = self.faces.values().map(BTreeSet::len).sum();
+        (faces, self.faces.values().filter(|f| !f.is_empty()).count())
+    }
+
+    pub fn clear(&mut self) {
+        self.faces.clear();
+    }
+
+    pub fn contains(&self, entity: EntityId, face: usize) -> bool {
+        self.faces.get(&entity).is_some_and(|f| f.contains(&face))
+    }
+
+    /// Every mesh with its picked faces, in id order.
+    pub fn iter(&self) -> impl Iterator<Item = (EntityId, Vec<usize>)> + '_ {
+        self.faces
+            .iter()
+            .filter(|(_, f)| !f.is_empty())
+            .map(|(e, f)| (*e, f.iter().copied().collect()))
+    }
+
+    /// Adds faces.
+    pub fn add(&mut self, entity: EntityId, faces: impl IntoIterator<Item = usize>) {
+        self.faces.entry(entity).or_default().extend(faces);
+    }
+
+    /// Picked faces become unpicked and the others picked.
+    pub fn toggle(&mut self, entity: EntityId, faces: &[usize]) {
+        let set = self.faces.entry(entity).or_default();
+        let all_in = faces.iter().all(|f| set.contains(f));
+        for f in faces {
+            if all_in {
+                set.remove(f);
+            } else {
+                set.insert(*f);
+            }
+        }
+    }
+
+    /// Drops faces that are gone (an undo removed their mesh or faces).
+    pub fn keep_valid(&mut self, scene: &Scene) {
+        self.faces.retain(|id, faces| match mesh_of(scene, *id) {
+            Some((m, _)) => {
+                faces.retain(|f| *f < m.faces.len());
+                !faces.is_empty()
+            }
+            None => false,
+        });
+    }
+
+    /// Adds every face in the plane of a picked one, over the same mesh.
+    pub fn grow_coplanar(&mut self, scene: &Scene) {
+        for (id, faces) in self.iter().collect::<Vec<_>>() {
+            let Some((mesh, _)) = mesh_of(scene, id) else {
+                continue;
+            };
+            let planes: Vec<_> = faces.iter().filter_map(|&f| plane(mesh, f)).collect();
+            let more: Vec<usize> = (0..mesh.faces.len())
+                .filter(|&g| {
+                    plane(mesh, g).is_some_and(|(n, d)| {
+                        planes
+                            .iter()
+                            .any(|(pn, pd)| n.dot(*pn) > 1.0 - 1e-4 && (d - pd).abs() < 1e-4)
+                    })
+                })
+                .collect();
+            self.add(id, more);
+        }
+    }
+
+    /// Adds every face, of any mesh, with a material a picked face has.
+    pub fn grow_same_material(&mut self, scene: &Scene) {
+        let mut materials = BTreeSet::new();
+        for (id, faces) in self.iter() {
+            if let Some((mesh, _)) = mesh_of(scene, id) {
+                materials.extend(
+                    faces
+                        .iter()
+                        .filter_map(|&f| mesh.faces.get(f))
+                        .map(|f| f.material),
+                );
+            }
+        }
+        for e in scene.entities() {
+            if let EntityKind::Mesh(m) = &e.kind {
+                let more: Vec<usize> = (0..m.geometry.faces.len())
+                    .filter(|&f| materials.contains(&m.geometry.faces[f].material))
+                    .collect();
+                if !more.is_empty() {
+                    self.add(e.id, more);
+                }
+            }
+        }
+    }
+
+    /// Adds the faces that share an edge with a picked one (by where the corners
+    /// are, so a box's sides, which keep their own corners, count as neighbours).
+    pub fn grow(&mut self, scene: &Scene) {
+        for (id, faces) in self.iter().collect::<Vec<_>>() {
+            let Some((mesh, _)) = mesh_of(scene, id) else {
+                continue;
+            };
+            let edges: BTreeSet<EdgeKey> = faces
+                .iter()
+                .filter_map(|&f| mesh.faces.get(f))
+                .flat_map(|f| edges_at(mesh, f))
+                .collect();
+            // Whole faces: a neighbour's triangle brings its polygon.
+            let more: BTreeSet<usize> = (0..mesh.faces.len())
+                .filter(|&g| {
+                    edges_at(mesh, &mesh.faces[g])
+                        .iter()
+                        .any(|e| edges.contains(e))
+                })
+                .flat_map(|g| mesh.polygon_of(g))
+                .collect();
+            self.add(id, more);
+        }
+    }
+
+    /// The first picked face's mapping (what the inspector shows), with the
+    /// material it uses.
+    pub fn first_mapping(&self, scene: &Scene) -> Option<(UvMapping, pebble_model::MaterialId)> {
+        let (id, faces) = self.iter().next()?;
+        let (mesh, world) = mesh_of(scene, id)?;
+        let f = *faces.first()?;
+        Some((uv::mapping_of(mesh, f, &world)?, mesh.faces[f].material))
+    }
+
+    /// The materials the picked faces use, each once.
+    pub fn materials(&self, scene: &Scene) -> Vec<pebble_model::MaterialId> {
+        let mut out = Vec::new();
+        for (id, faces) in self.iter() {
+            if let Some((mesh, _)) = mesh_of(scene, id) {
+                for f in faces {
+                    if let Some(face) = mesh.faces.get(f)
+                        && !out.contains(&face.material)
+                    {
+                        out.push(face.material);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The step that does `op` to the picked faces, per mesh (each mesh's faces
+    /// against its own placement and materials).
+    pub fn uv_step(&self, scene: &Scene, op: UvOp) -> Result<SetFaceUvs, String> {
+        if self.is_empty() {
+            return Err("no faces picked: click faces in face mode (T) first".into());
+        }
+        let mut after = Vec::new();
+        for (id, faces) in self.iter() {
+            let Some((mesh, world)) = mesh_of(scene, id) else {
+                continue;
+            };
+            let tiling = faces
+                .first()
+                .and_then(|&f| mesh.faces.get(f))
+                .and_then(|f| scene.material(f.material))
+                .map_or(Vec2::ONE, |m| m.tiling);
+            let uvs = match op {
+                UvOp::Fit => uv::fit_to_faces(mesh, &faces, &world, tiling),
+                UvOp::AlignWorld => uv::align_to_world(mesh, &faces, &world),
+                UvOp::AlignFace => uv::align_to_face(mesh, &faces, &world),
+                UvOp::Justify(to) => uv::justify(mesh, &faces, tiling, to),
+                UvOp::Quarter(left) => {
+                    let turn = if left { 90f32 } else { -90f32 }.to_radians();
+                    uv::remap(mesh, &faces, &world, |m| UvMapping {
+                        rotation: m.rotation + turn,
+                        ..m
+                    })
+                }
+                UvOp::FlipU => uv::remap(mesh, &faces, &world, |m| UvMapping {
+                    scale: m.scale * Vec2::new(-1.0, 1.0),
+                    ..m
+                }),
+                UvOp::FlipV => uv::remap(mesh, &faces, &world, |m| UvMapping {
+                    scale: m.scale * Vec2::new(1.0, -1.0),
+                    ..m
+                }),
+                UvOp::Set(field, value) => {
+                    if !value.is_finite() {
+                        return Err("a UV value must be a number".into());
+                    }
+                    if matches!(field, MappingField::ScaleU | MappingField::ScaleV)
+                        && value.abs() < 1e-3
+                    {
+                        return Err("a texture scale cannot be 0 (negative flips it)".into());
+                    }
+                    uv::remap(mesh, &faces, &world, |mut m| {
+                        match field {
+                            MappingField::OffsetU => m.offset.x = value,
+                            MappingField::OffsetV => m.offset.y = value,
+                            MappingField::Rotation => m.rotation = value.to_radians(),
+                            MappingField::ScaleU => m.scale.x = value,
+                            MappingField::ScaleV => m.scale.y = value,
+                        }
+                        m
+                    })
+                }
+            };
+            if !uvs.is_empty() {
+                after.push((id, uvs));
+            }
+        }
+        if after.is_empty() {
+            return Err("the picked faces have no area to put a texture on".into());
+        }
+        Ok(SetFaceUvs::new(op.label(), after))
+    }
+}
+
+/// An edge by where its ends are (rounded to a hundredth of a millimetre), either
+/// way round.
+type EdgeKey = ([i64; 3], [i64; 3]);
+
+fn edges_at(mesh: &MeshData, f: &pebble_model::mesh::Face) -> [EdgeKey; 3] {
+    let at = |i: u32| {
+        let p = mesh.positions.get(i as usize).copied().unwrap_or_default();
+        [p.x, p.y, p.z].map(|c| (f64::from(c) * 1e5).round() as i64)
+    };
+    let i = f.indices;
+    [(i[0], i[1]), (i[1], i[2]), (i[2], i[0])].map(|(a, b)| {
+        let (a, b) = (at(a), at(b));
+        if a <= b { (a, b) } else { (b, a) }
+    })
+}
+
+/// A face's plane in the mesh's space: unit normal and distance.
+fn plane(mesh: &MeshData, f: usize) -> Option<(pebble_model::glam::Vec3, f32)> {
+    let [a, b, c] = mesh.triangle(mesh.faces.get(f)?);
+    let n = (b - a).cross(c - a).normalize_or_zero();
+    (n != pebble_model::glam::Vec3::ZERO).then(|| (n, n.dot(a)))
+}
+
+#[cfg(test)]
+mod tests;

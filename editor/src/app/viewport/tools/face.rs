@@ -1,0 +1,240 @@
+//! Face mode (T, Tools › Face mode): a click picks the face under the cursor (the
+//! flat polygon the triangle belongs to), Shift adds, Ctrl toggles, a click on
+//! nothing lets go of them all; a left drag draws a box that picks the faces
+//! facing the camera whose middle lies in it, on the meshes the ID buffer shows
+//! there. The picked faces are outlined; the inspector edits their material and
+//! UVs. Esc drops a box in progress; Esc again leaves face mode. It never changes
+//! the scene itself.
+
+use pebble_model::glam::{Vec2, Vec3};
+use pebble_model::{EntityId, EntityKind};
+
+use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
+use crate::app::viewport::navigation::Button;
+
+/// Picked faces' outline and fill (0xAABBGGRR: orange).
+const OUTLINE: u32 = 0xFF_28_A0_FF;
+const FILL: u32 = 0x30_28_A0_FF;
+
+#[derive(Debug, Default)]
+pub struct FaceTool {
+    armed: bool,
+    /// The box being drawn, in pixels.
+    rect: Option<(Vec2, Vec2)>,
+}
+
+impl FaceTool {
+    pub fn set_armed(&mut self, on: bool) {
+        self.armed = on;
+        self.rect = None;
+    }
+
+    pub fn is_armed(&self) -> bool {
+        self.armed
+    }
+}
+
+/// The faces a box between two pixels picks: on the meshes `drawn` names, those
+/// facing the camera whose middle projects into it.
+fn faces_in_box(
+    cx: &ToolContext,
+    (a, b): (Vec2, Vec2),
+    drawn: &[u32],
+) -> Vec<(EntityId, Vec<usize>)> {
+    let (lo, hi) = (a.min(b), a.max(b));
+    let view = cx.camera_view();
+    let eye = view.camera.eye;
+    let scene = cx.doc.scene();
+    let mut out = Vec::new();
+    for &id in drawn {
+        let id = EntityId(id);
+        let Some(EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) else {
+            continue;
+        };
+        if !scene.is_pickable(id) {
+            continue;
+        }
+        let world = scene.world_transform(id);
+        let faces: Vec<usize> = (0..m.geometry.faces.len())
+            .filter(|&f| {
+                let [p, q, r] = m
+                    .geometry
+                    .triangle(&m.geometry.faces[f])
+                    .map(|v| world.transform_point3(v));
+                let mid = (p + q + r) / 3.0;
+                let facing = (q - p).cross(r - p).dot(eye - mid) > 0.0;
+                facing
+                    && view
+                        .project(mid)
+                        .is_some_and(|s| s.cmpge(lo).all() && s.cmple(hi).all())
+            })
+            .collect();
+        if !faces.is_empty() {
+            out.push((id, faces));
+        }
+    }
+    out
+}
+
+impl Tool for FaceTool {
+    fn name(&self) -> &'static str {
+        "face"
+    }
+
+    fn press(&mut self, _cx: &mut ToolContext, p: &Pointer) -> bool {
+        if !self.armed || p.button != Button::Left {
+            return false;
+        }
+        if !p.click {
+            self.rect = Some((p.press, p.pos));
+        }
+        true
+    }
+
+    fn drag(&mut self, _cx: &mut ToolContext, p: &Pointer) {
+        if let Some((_, end)) = &mut self.rect {
+            *end = p.pos;
+        }
+    }
+
+    fn release(&mut self, cx: &mut ToolContext, p: &Pointer) {
+        let keep = p.modifiers.shift || p.modifiers.command;
+        let found: Vec<(EntityId, Vec<usize>)> = match self.rect.take() {
+            Some((start, _)) => match cx.pick.pick_rect(start, p.pos) {
+                Ok(drawn) => faces_in_box(cx, (start, p.pos), &drawn),
+                Err(e) => {
+                    cx.status.error(format!("box select failed: {e}"));
+                    return;
+                }
+            },
+            None => match cx.pick.pick(p.pos) {
+                Ok(Some(hit)) => {
+                    let id = EntityId(hit.id);
+                    let scene = cx.doc.scene();
+                    match scene.entity(id).map(|e| &e.kind) {
+                        Some(EntityKind::Mesh(m)) if scene.is_pickable(id) => {
+                            vec![(id, m.geometry.polygon_of(hit.face as usize))]
+                        }
+                        _ => Vec::new(),
+                    }
+                }
+                Ok(None) => Vec::new(),
+                Err(e) => {
+                    cx.status.error(format!("pick failed: {e}"));
+                    return;
+                }
+            },
+        };
+        let faces = &mut cx.doc.faces;
+        if !keep {
+            faces.clear();
+        }
+        for (id, picked) in found {
+            if p.modifiers.command && p.click {
+                faces.toggle(id, &picked);
+            } else {
+                faces.add(id, picked);
+            }
+        }
+        let (n, objects) = cx.doc.faces.counts();
+        cx.status.info(match n {
+            0 => "no faces picked".to_string(),
+            _ => format!("{n} triangle(s) picked on {objects} object(s)"),
+        });
+    }
+
+    fn cancel(&mut self, _cx: &mut ToolContext) {
+        self.rect = None;
+    }
+
+    fn disarm(&mut self, cx: &mut ToolContext) -> bool {
+        if !self.armed {
+            return false;
+        }
+        if !cx.doc.faces.is_empty() {
+            // The first Esc lets go of the faces, the second of face mode.
+            cx.doc.faces.clear();
+            return true;
+        }
+        self.armed = false;
+        cx.status.info("face mode off");
+        true
+    }
+
+    fn overlay(&self, cx: &OverlayContext, active: bool, out: &mut ToolOverlay) {
+        if !self.armed {
+            return;
+        }
+        if active {
+            out.rect = self.rect;
+        }
+        let scene = cx.doc.scene();
+        let mut shown = 0usize;
+        for (id, faces) in cx.doc.faces.iter() {
+            let Some(EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) else {
+                continue;
+            };
+            let world = scene.world_transform(id);
+            // Lifted off the surface towards the camera so it is not lost in it.
+            let towards = |p: Vec3| p + (cx.view.camera.eye - p).normalize_or_zero() * 0.01;
+            let picked: std::collections::BTreeSet<usize> = faces.iter().copied().collect();
+            let mut edges: std::collections::HashMap<(u32, u32), usize> = Default::default();
+            for &f in &faces {
+                let Some(face) = m.geometry.faces.get(f) else {
+                    continue;
+                };
+                let corners = m
+                    .geometry
+                    .triangle(face)
+                    .map(|v| towards(world.transform_point3(v)));
+                for c in corners {
+                    out.triangles.push(pebble_render::overlay::LineVertex {
+                        pos: c.to_array(),
+                        color: FILL,
+                    });
+                }
+                for k in 0..3 {
+                    let (a, b) = (face.indices[k], face.indices[(k + 1) % 3]);
+                    *edges.entry((a.min(b), a.max(b))).or_default() += 1;
+                }
+                shown += 1;
+            }
+            // The outline: edges that only one picked face has.
+            for &f in &picked {
+                let Some(face) = m.geometry.faces.get(f) else {
+                    continue;
+                };
+                for k in 0..3 {
+                    let (a, b) = (face.indices[k], face.indices[(k + 1) % 3]);
+                    if edges.get(&(a.min(b), a.max(b))) == Some(&1) {
+                        let at = |i: u32| {
+                            towards(
+                                world.transform_point3(
+                                    m.geometry
+                                        .positions
+                                        .get(i as usize)
+                                        .copied()
+                                        .unwrap_or_default(),
+                                ),
+                            )
+                        };
+                        out.thick_line(&cx.view, (at(a), at(b)), OUTLINE, 2.0);
+                    }
+                }
+            }
+        }
+        out.text = Some(if shown == 0 {
+            "Face mode: click a face (Shift adds, Ctrl toggles, drag a box) · Esc: leave".into()
+        } else {
+            format!("Face mode: {shown} triangle(s) picked · Esc: let go, Esc again: leave")
+        });
+    }
+
+    fn as_face(&mut self) -> Option<&mut FaceTool> {
+        Some(self)
+    }
+
+    fn is_mode_on(&self) -> bool {
+        self.armed
+    }
+}
