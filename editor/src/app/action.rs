@@ -156,8 +156,8 @@ impl UvAction {
         use pebble_model::uv::Justify;
         match self {
             UvAction::Fit => "Fit",
-            UvAction::AlignWorld => "World",
-            UvAction::AlignFace => "Face",
+            UvAction::AlignWorld => "Align world",
+            UvAction::AlignFace => "Align face",
             UvAction::TurnLeft => "90° left",
             UvAction::TurnRight => "90° right",
             UvAction::FlipU => "Flip U",

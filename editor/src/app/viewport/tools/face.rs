@@ -34,8 +34,37 @@ impl FaceTool {
     }
 }
 
+/// Whether the triangle `t` (pixels) and the box `lo`..`hi` overlap.
+fn overlaps(t: [Vec2; 3], lo: Vec2, hi: Vec2) -> bool {
+    let inside_box = |p: Vec2| p.cmpge(lo).all() && p.cmple(hi).all();
+    if t.iter().any(|p| inside_box(*p)) {
+        return true;
+    }
+    let side = |a: Vec2, b: Vec2, p: Vec2| (b - a).perp_dot(p - a);
+    let in_triangle = |p: Vec2| {
+        let (d0, d1, d2) = (
+            side(t[0], t[1], p),
+            side(t[1], t[2], p),
+            side(t[2], t[0], p),
+        );
+        (d0 >= 0.0 && d1 >= 0.0 && d2 >= 0.0) || (d0 <= 0.0 && d1 <= 0.0 && d2 <= 0.0)
+    };
+    let corners = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
+    if corners.iter().any(|c| in_triangle(*c)) {
+        return true;
+    }
+    let crosses = |a: Vec2, b: Vec2, c: Vec2, d: Vec2| {
+        side(a, b, c).signum() != side(a, b, d).signum()
+            && side(c, d, a).signum() != side(c, d, b).signum()
+    };
+    (0..3).any(|i| {
+        let (a, b) = (t[i], t[(i + 1) % 3]);
+        (0..4).any(|k| crosses(a, b, corners[k], corners[(k + 1) % 4]))
+    })
+}
+
 /// The faces a box between two pixels picks: on the meshes `drawn` names, those
-/// facing the camera whose middle projects into it.
+/// facing the camera that reach into it.
 fn faces_in_box(
     cx: &ToolContext,
     (a, b): (Vec2, Vec2),
@@ -63,10 +92,12 @@ fn faces_in_box(
                     .map(|v| world.transform_point3(v));
                 let mid = (p + q + r) / 3.0;
                 let facing = (q - p).cross(r - p).dot(eye - mid) > 0.0;
+                let on_screen = [p, q, r].map(|c| view.project(c));
                 facing
-                    && view
-                        .project(mid)
-                        .is_some_and(|s| s.cmpge(lo).all() && s.cmple(hi).all())
+                    && match on_screen {
+                        [Some(a), Some(b), Some(c)] => overlaps([a, b, c], lo, hi),
+                        _ => false,
+                    }
             })
             .collect();
         if !faces.is_empty() {

@@ -1,0 +1,227 @@
+//! Face mode in the whole app, with faces picked from the GPU's ID buffer: T turns
+//! it on; a click picks the face under the cursor, Shift adds, Ctrl toggles, a box
+//! picks the faces facing the camera; the inspector's buttons and typed values
+//! change the picked faces' UVs, one undo step each; Esc lets go, Esc again leaves.
+//! The texture lock decides whether a moved wall takes its texture along.
+
+mod common;
+
+use egui_kittest::kittest::Queryable as _;
+use pebble_editor::app::PebbleApp;
+use pebble_editor::app::viewport::navigation::OrbitCamera;
+use pebble_model::EntityKind;
+use pebble_model::glam::{Vec2, Vec3};
+
+use common::room::{WALLS, room_project};
+use common::{entity, harness_on, screen};
+
+type Harness = egui_kittest::Harness<'static, PebbleApp>;
+
+/// Looks into the room from its south side, from above.
+fn overlook(harness: &mut Harness) {
+    let view = &mut harness.state_mut().viewport.view;
+    view.orbit = OrbitCamera {
+        pivot: Vec3::new(0.0, 1.5, -1.0),
+        distance: 13.0,
+        yaw: 0.0,
+        pitch: -0.5,
+        ..OrbitCamera::default()
+    };
+    view.target = None;
+    harness.run_steps(3);
+}
+
+/// A click at `at` with `modifiers` held.
+fn click_with(harness: &mut Harness, at: egui::Pos2, modifiers: egui::Modifiers) {
+    harness.hover_at(at);
+    harness.run_steps(1);
+    harness.event(egui::Event::ModifiersChanged(modifiers));
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers,
+        });
+        harness.run_steps(1);
+    }
+    harness.event(egui::Event::ModifiersChanged(egui::Modifiers::NONE));
+    harness.run_steps(2);
+}
+
+/// The picked faces of `name`.
+fn picked(app: &PebbleApp, name: &str) -> Vec<usize> {
+    let id = entity(app, name);
+    app.doc
+        .faces
+        .iter()
+        .find(|(e, _)| *e == id)
+        .map(|(_, f)| f)
+        .unwrap_or_default()
+}
+
+/// The middle of a wall's inner face.
+fn inner(k: usize) -> Vec3 {
+    let (_, at, size, inward) = WALLS[k];
+    let (at, size, inward) = (Vec3::from(at), Vec3::from(size), Vec3::from(inward));
+    let thickness = (size * inward).abs().max_element();
+    at + Vec3::Y * (size.y * 0.5) + inward * (thickness * 0.5)
+}
+
+fn uvs(app: &PebbleApp, name: &str) -> Vec<[Vec2; 3]> {
+    match &app.scene().entity(entity(app, name)).expect("wall").kind {
+        EntityKind::Mesh(m) => m.geometry.faces.iter().map(|f| f.uvs).collect(),
+        _ => panic!("not a mesh"),
+    }
+}
+
+#[test]
+fn faces_are_picked_changed_and_let_go_of_in_face_mode() {
+    let Some(mut harness) = harness_on(room_project()) else {
+        return;
+    };
+    overlook(&mut harness);
+    harness.key_press(egui::Key::T);
+    harness.run_steps(2);
+    assert!(
+        harness.state().viewport.tools.face_mode(),
+        "T turns face mode on"
+    );
+
+    // A click picks the north wall's inner face: its two triangles.
+    let north = screen(harness.state(), inner(0));
+    click_with(&mut harness, north, egui::Modifiers::NONE);
+    assert_eq!(picked(harness.state(), "North wall").len(), 2);
+    assert!(
+        harness
+            .query_by_label_contains("2 triangle(s) on 1 object(s)")
+            .is_some(),
+        "the inspector shows the picked faces"
+    );
+    // Shift adds the east wall's; Ctrl takes the north wall's away again.
+    let east = screen(harness.state(), inner(1));
+    click_with(&mut harness, east, egui::Modifiers::SHIFT);
+    assert_eq!(harness.state().doc.faces.counts(), (4, 2));
+    click_with(&mut harness, north, egui::Modifiers::COMMAND);
+    assert_eq!(harness.state().doc.faces.counts(), (2, 1));
+    assert_eq!(picked(harness.state(), "East wall").len(), 2);
+
+    // The inspector: a typed rotation reaches the picked faces as one step.
+    let before = uvs(harness.state(), "East wall");
+    let steps = harness.state().history_names().len();
+    // The faces' rotation comes first; the material's own is further down.
+    let faces_rotation = |h: &Harness| {
+        h.query_all_by_role_and_label(egui::accesskit::Role::SpinButton, "rotation")
+            .next()
+            .expect("the faces' rotation field")
+            .rect()
+            .center()
+    };
+    let at = faces_rotation(&harness);
+    common::click(&mut harness, at);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness
+        .query_all_by_role_and_label(egui::accesskit::Role::SpinButton, "rotation")
+        .next()
+        .expect("the field")
+        .type_text("30");
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    let (m, _) = harness
+        .state()
+        .doc
+        .faces
+        .first_mapping(harness.state().scene())
+        .expect("a mapping");
+    assert!((m.rotation.to_degrees() - 30.0).abs() < 1e-3, "{m:?}");
+    assert_eq!(harness.state().history_names().len(), steps + 1);
+    // Fit, then the world's alignment; undo takes each back.
+    harness.get_by_label("Fit").click();
+    harness.run_steps(2);
+    harness.get_by_label("Align world").click();
+    harness.run_steps(2);
+    let names = harness.state().history_names();
+    assert!(
+        names.ends_with(&[
+            "Fit texture to faces".into(),
+            "Align texture to world".into()
+        ]),
+        "{names:?}"
+    );
+    for _ in 0..3 {
+        harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+        harness.run_steps(2);
+    }
+    assert_eq!(
+        uvs(harness.state(), "East wall"),
+        before,
+        "three undos, three steps"
+    );
+
+    // A box over the middle of the view picks the faces turned towards it.
+    let (_, rect) = harness.state().view();
+    let (a, b) = (
+        rect.center() + egui::vec2(-60.0, -40.0),
+        rect.center() + egui::vec2(60.0, 40.0),
+    );
+    common::drag_line(&mut harness, a, b, 6);
+    let (n, _) = harness.state().doc.faces.counts();
+    assert!(
+        n >= 2,
+        "the floor's top at least: {n} ({})",
+        harness.state().status().text
+    );
+    let floor = picked(harness.state(), "Floor");
+    assert!(!floor.is_empty(), "the floor is in the box");
+
+    // Esc lets go of the faces, Esc again leaves face mode.
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert!(harness.state().doc.faces.is_empty());
+    assert!(harness.state().viewport.tools.face_mode());
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert!(!harness.state().viewport.tools.face_mode());
+}
+
+#[test]
+fn the_texture_lock_decides_whether_a_moved_wall_takes_its_texture_along() {
+    let Some(mut harness) = harness_on(room_project()) else {
+        return;
+    };
+    overlook(&mut harness);
+    let wall = entity(harness.state(), "North wall");
+    harness.state_mut().doc.select(vec![wall]).expect("selects");
+    harness.run_steps(2);
+    let before = uvs(harness.state(), "North wall");
+    // Locked (the default): a nudge leaves the UVs as they are.
+    assert!(harness.state().prefs.texture_lock);
+    harness.key_press(egui::Key::ArrowRight);
+    harness.run_steps(2);
+    let moved = harness
+        .state()
+        .scene()
+        .entity(wall)
+        .expect("wall")
+        .transform
+        .translation;
+    assert!(moved.x.abs() > 1e-4, "the nudge moved it: {moved}");
+    assert_eq!(uvs(harness.state(), "North wall"), before);
+    // Unlocked (Shift+T): a nudge back slides the wall under its texture, so the
+    // UVs change; another nudge back to where it was gives the first UVs again.
+    harness.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::T);
+    harness.run_steps(2);
+    assert!(!harness.state().prefs.texture_lock);
+    harness.key_press(egui::Key::ArrowLeft);
+    harness.run_steps(2);
+    let slid = uvs(harness.state(), "North wall");
+    assert_ne!(slid, before, "the texture stayed in the world");
+    harness.key_press(egui::Key::ArrowRight);
+    harness.run_steps(2);
+    for (a, b) in uvs(harness.state(), "North wall").iter().zip(&before) {
+        for k in 0..3 {
+            let d = a[k] - b[k];
+            assert!((d - d.round()).abs().max_element() < 1e-4, "{a:?} vs {b:?}");
+        }
+    }
+}
