@@ -150,7 +150,7 @@ fn the_four_walls_are_textured_face_by_face_by_drag_and_drop_alone() {
     assert!(
         steps
             .iter()
-            .any(|s| s == "Apply new material brick to 2 faces"),
+            .any(|s| s == "Apply new material brick to North wall (2 of 12 triangles)"),
         "{steps:?}"
     );
     // Three textures, three materials made for them, reused by later drops.

@@ -49,6 +49,8 @@ pub enum EditKey {
     Gizmo,
     /// New copies following the mouse until a click (Duplicate).
     Placing,
+    /// A drag in the UV dock.
+    Uv,
 }
 
 /// One row of the history panel.

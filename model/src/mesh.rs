@@ -177,16 +177,21 @@ pub struct MeshBuilder {
 
 impl MeshBuilder {
     fn planar_uvs(points: &[Vec3], normal: Vec3) -> Vec<Vec2> {
-        // U along the first edge, V perpendicular in the face plane: metres.
+        // Metres in the face's plane: U along the first edge, V a quarter turn
+        // clockwise from it seen from the front — down the face, as a picture's
+        // rows run — so a texture reads upright. Shifted to start at 0, so a face
+        // no bigger than one repeat stays within it (and can share an atlas).
         let u_axis = (points[1] - points[0]).normalize_or(Vec3::X);
-        let v_axis = normal.cross(u_axis).normalize_or(Vec3::Y);
-        points
+        let v_axis = u_axis.cross(normal).normalize_or(Vec3::NEG_Y);
+        let uvs: Vec<Vec2> = points
             .iter()
             .map(|p| {
                 let d = *p - points[0];
                 Vec2::new(d.dot(u_axis), d.dot(v_axis))
             })
-            .collect()
+            .collect();
+        let lo = uvs.iter().copied().reduce(Vec2::min).unwrap_or(Vec2::ZERO);
+        uvs.into_iter().map(|uv| uv - lo).collect()
     }
 
     /// A convex polygon (3+ points in order) whose front faces `outward`.

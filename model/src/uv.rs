@@ -7,7 +7,8 @@
 //!
 //! A face's mapping is read against its *world axes*: the two world axes of the
 //! plane its normal is closest to (as Quake and TrenchBroom project textures),
-//! signed so that the texture reads the right way round seen from the front.
+//! signed so that the texture reads the right way round and upright seen from the
+//! front (a picture's first row, v = 0, at the top of a wall).
 //! UVs are always stored per corner; a mapping is found from them (an affine fit,
 //! exact for a triangle) and written back to them, so nothing new is stored.
 
@@ -15,8 +16,9 @@ use glam::{Affine3A, DMat2, DVec2, Mat2, Vec2, Vec3};
 
 use crate::mesh::MeshData;
 
-/// The world axes (U, V) a face with this normal is projected along. V is the
-/// normal's axis crossed with U, as the primitives' own UVs are made.
+/// The world axes (U, V) a face with this normal is projected along: U to the
+/// right seen from the front, V down the face (a picture's rows run down), as the
+/// primitives' own UVs are made — so a texture reads upright on a wall.
 pub fn world_axes(normal: Vec3) -> (Vec3, Vec3) {
     let a = normal.abs();
     let (axis, u) = if a.y >= a.x && a.y >= a.z {
@@ -28,7 +30,7 @@ pub fn world_axes(normal: Vec3) -> (Vec3, Vec3) {
         let axis = Vec3::Z * normal.z.signum();
         (axis, if normal.z > 0.0 { Vec3::X } else { Vec3::NEG_X })
     };
-    (u, axis.cross(u))
+    (u, u.cross(axis))
 }
 
 /// A face's texture placement against its world axes: `uv = R(rotation) ·

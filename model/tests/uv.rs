@@ -49,13 +49,15 @@ fn world_axes_read_the_right_way_round_from_the_front() {
             u.dot(n).abs() < 1e-6 && v.dot(n).abs() < 1e-6,
             "{n}: in the plane"
         );
-        // U, V and the normal are a right-handed frame: seen from the front, V is
-        // U turned a quarter counter-clockwise (the texture is not mirrored).
-        assert!((u.cross(v).dot(n) - 1.0).abs() < 1e-6, "{n}: {u} {v}");
+        // Seen from the front, V is U turned a quarter clockwise, as a picture's
+        // rows run under its columns: the texture is not mirrored.
+        assert!((u.cross(v).dot(n) + 1.0).abs() < 1e-6, "{n}: {u} {v}");
     }
-    // Walls: V is up.
-    assert_eq!(uv::world_axes(Vec3::Z).1, Vec3::Y);
-    assert_eq!(uv::world_axes(Vec3::NEG_X).1, Vec3::Y);
+    // Walls: V runs down, so a picture's top row is at the top.
+    assert_eq!(uv::world_axes(Vec3::Z).1, Vec3::NEG_Y);
+    assert_eq!(uv::world_axes(Vec3::NEG_X).1, Vec3::NEG_Y);
+    // A floor seen from above with north ahead: V runs towards the viewer.
+    assert_eq!(uv::world_axes(Vec3::Y), (Vec3::X, Vec3::Z));
 }
 
 #[test]

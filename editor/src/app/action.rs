@@ -254,6 +254,7 @@ pub const ALL: &[Action] = &[
     Action::ShowPanel(Pane::Inspector),
     Action::ShowPanel(Pane::Assets),
     Action::ShowPanel(Pane::Materials),
+    Action::ShowPanel(Pane::Uv),
     Action::ShowPanel(Pane::History),
     Action::ShowPanel(Pane::Log),
     Action::ResetLayout,

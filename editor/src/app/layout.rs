@@ -118,6 +118,20 @@ impl PebbleApp {
                     &mut panels.thumbnails,
                 )
             }
+            Pane::Uv => {
+                let panels = &mut self.panels;
+                panels.uv_dock.ui(
+                    ui,
+                    super::panels::uv_dock::UvContext {
+                        scene,
+                        faces: &self.doc.faces,
+                        project: self.doc.path(),
+                        face_mode: self.viewport.tools.face_mode(),
+                        snap: self.prefs.snap,
+                    },
+                    &mut panels.uv_textures,
+                )
+            }
             Pane::History => history::ui(ui, self.doc.history()).into_iter().collect(),
             Pane::Log => {
                 self.panels.log.ui(ui, &self.panels.log_buffer);

@@ -276,6 +276,7 @@ impl PebbleApp {
                 Pane::Inspector,
                 Pane::Assets,
                 Pane::Materials,
+                Pane::Uv,
                 Pane::History,
                 Pane::Log,
             ] {

@@ -270,6 +270,10 @@ impl PebbleApp {
                     self.open_dialog(files::DialogKind::Texture(target));
                     Ok(())
                 }
+                Intent::CancelEdit(key) => {
+                    self.doc.cancel_edit(key);
+                    Ok(())
+                }
                 Intent::Drop(drop) => {
                     self.drop_on_face(drop);
                     Ok(())

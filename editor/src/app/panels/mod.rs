@@ -10,6 +10,7 @@ pub mod log;
 pub mod materials;
 pub mod outliner;
 pub mod thumbnails;
+pub mod uv_dock;
 
 use eframe::egui;
 use pebble_model::{Command, EditKey, EntityId};
@@ -53,6 +54,8 @@ pub enum Intent {
     PickTexture(Option<pebble_model::MaterialId>),
     /// A texture or material was dropped in the viewport.
     Drop(FaceDrop),
+    /// Esc during a drag: the continuous edit taken back as if it never began.
+    CancelEdit(EditKey),
     /// Files from the desktop dropped on the viewport: the face under the
     /// pointer, and the surface point there (else where the view looks).
     DroppedFiles {
@@ -132,6 +135,7 @@ impl std::fmt::Debug for Intent {
             Intent::NewMaterialFromTexture(t) => write!(f, "NewMaterialFromTexture({t})"),
             Intent::PickTexture(m) => write!(f, "PickTexture({m:?})"),
             Intent::Drop(d) => write!(f, "Drop({d:?})"),
+            Intent::CancelEdit(k) => write!(f, "CancelEdit({k:?})"),
             Intent::DroppedFiles { files, target, .. } => {
                 write!(f, "DroppedFiles({files:?} on {target:?})")
             }
@@ -148,17 +152,19 @@ pub enum Pane {
     Inspector,
     Assets,
     Materials,
+    Uv,
     History,
     Log,
 }
 
 impl Pane {
-    pub const ALL: [Pane; 7] = [
+    pub const ALL: [Pane; 8] = [
         Pane::Viewport,
         Pane::Outliner,
         Pane::Inspector,
         Pane::Assets,
         Pane::Materials,
+        Pane::Uv,
         Pane::History,
         Pane::Log,
     ];
@@ -170,6 +176,7 @@ impl Pane {
             Pane::Inspector => "Inspector",
             Pane::Assets => "Assets",
             Pane::Materials => "Materials",
+            Pane::Uv => "UV",
             Pane::History => "History",
             Pane::Log => "Log",
         }
@@ -193,7 +200,8 @@ pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let top_right = tiles.insert_tab_tile(vec![inspector]);
     let history = tiles.insert_pane(Pane::History);
     let log = tiles.insert_pane(Pane::Log);
-    let bottom_right = tiles.insert_tab_tile(vec![history, log]);
+    let uv = tiles.insert_pane(Pane::Uv);
+    let bottom_right = tiles.insert_tab_tile(vec![history, log, uv]);
     let right = tiles.insert_vertical_tile(vec![top_right, bottom_right]);
     if let Some(egui_tiles::Tile::Container(egui_tiles::Container::Linear(l))) =
         tiles.get_mut(right)
@@ -232,6 +240,9 @@ pub struct Panels {
     pub materials: materials::MaterialsPanel,
     /// Texture thumbnails, shared by the Assets and Materials panels.
     pub thumbnails: thumbnails::Thumbnails,
+    pub uv_dock: uv_dock::UvDock,
+    /// Textures whole (up to 256 texels), for the UV dock.
+    pub uv_textures: thumbnails::Thumbnails,
     /// The project's textures, read again when the scene changes or a moment has
     /// passed (a picture saved into `textures/` appears).
     textures: (Vec<String>, u64, Option<std::time::Instant>),
@@ -251,6 +262,8 @@ impl Panels {
             assets: Default::default(),
             materials: Default::default(),
             thumbnails: Default::default(),
+            uv_dock: Default::default(),
+            uv_textures: thumbnails::Thumbnails::of_side(256).repeating(),
             textures: (Vec::new(), u64::MAX, None),
             log: Default::default(),
             log_buffer: log::buffer(),

@@ -13,9 +13,18 @@ pub const SIDE: u32 = 48;
 /// A thumbnail and the picture's size in texels, or why it cannot be shown.
 pub type Thumbnail = Result<(egui::TextureHandle, [u32; 2]), String>;
 
-#[derive(Default)]
 pub struct Thumbnails {
     by_path: HashMap<String, Thumbnail>,
+    /// The longest side kept, texels.
+    side: u32,
+    /// How egui samples them (the UV dock repeats its texture).
+    options: egui::TextureOptions,
+}
+
+impl Default for Thumbnails {
+    fn default() -> Self {
+        Self::of_side(SIDE)
+    }
 }
 
 impl std::fmt::Debug for Thumbnails {
@@ -27,22 +36,40 @@ impl std::fmt::Debug for Thumbnails {
 }
 
 impl Thumbnails {
+    /// Pictures kept at most `side` texels on their longest side (the UV dock
+    /// keeps a PSP texture whole: 256).
+    pub fn of_side(side: u32) -> Self {
+        Self {
+            by_path: HashMap::new(),
+            side,
+            options: egui::TextureOptions::NEAREST,
+        }
+    }
+
+    /// Sampled repeating beyond one picture (the UV dock's view of the repeats).
+    pub fn repeating(mut self) -> Self {
+        self.options = egui::TextureOptions::NEAREST_REPEAT;
+        self
+    }
+
     /// The thumbnail of the project texture `path` (project-relative).
     pub fn get(&mut self, ctx: &egui::Context, project: &Path, path: &str) -> &Thumbnail {
+        let (side, options) = (self.side, self.options);
         self.by_path.entry(path.to_string()).or_insert_with(|| {
             let file = pebble_model::project::resolve_asset(project, path);
             image::open(&file)
                 .map(|img| {
                     let size = [img.width(), img.height()];
-                    let small = img.thumbnail(SIDE, SIDE).to_rgba8();
+                    let small = if img.width().max(img.height()) > side {
+                        img.thumbnail(side, side).to_rgba8()
+                    } else {
+                        img.to_rgba8()
+                    };
                     let pixels = egui::ColorImage::from_rgba_unmultiplied(
                         [small.width() as usize, small.height() as usize],
                         small.as_raw(),
                     );
-                    (
-                        ctx.load_texture(path, pixels, egui::TextureOptions::NEAREST),
-                        size,
-                    )
+                    (ctx.load_texture(path, pixels, options), size)
                 })
                 .map_err(|e| format!("{}: {e}", file.display()))
         })
