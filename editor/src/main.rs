@@ -59,6 +59,10 @@ struct BenchEditorArgs {
     /// Start with the scene clock stopped (so that two runs' screenshots match).
     #[arg(long)]
     paused: bool,
+    /// Measure a UV drag: a 10 000-triangle mesh in view, all its faces picked in
+    /// face mode, the UV dock open, every editor frame one step of a drag.
+    #[arg(long)]
+    uv_drag: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -127,6 +131,7 @@ fn main() -> ExitCode {
                         ui_cache: !args.no_ui_cache,
                         transfers: !args.no_transfers,
                         paused: args.paused,
+                        uv_drag: args.uv_drag,
                     }),
                 )
             })

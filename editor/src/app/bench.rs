@@ -15,6 +15,7 @@
 //! report.
 
 mod edits;
+pub mod uv_drag;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -47,6 +48,9 @@ pub struct BenchOptions {
     pub transfers: bool,
     /// Start with the scene clock stopped (screenshots of two runs then match).
     pub paused: bool,
+    /// Every editor frame is a step of a UV drag on a 10k-triangle mesh's faces
+    /// ([`uv_drag::prepare`]).
+    pub uv_drag: bool,
 }
 
 /// The view the viewport drew last: what the baselines repeat.
@@ -98,6 +102,11 @@ pub struct Report {
     pub paste_triangles: usize,
     /// One frame's PSP budget readout (median, milliseconds).
     pub budget_readout_median_ms: f64,
+    /// A click in face mode: the pick through the ID buffer and the face it names
+    /// grown to its polygon (median of 30, milliseconds).
+    pub pick_face_median_ms: f64,
+    /// Triangles whose UVs each editor frame dragged (0: no UV drag measured).
+    pub uv_drag_triangles: usize,
 }
 
 /// What a frame of the benchmark draws.
@@ -271,14 +280,15 @@ fn pick_times(
     renderer: &mut pebble_render::Renderer,
     view: &LastView,
     scene: &pebble_model::Scene,
-) -> Result<(f64, f64, f64), String> {
+) -> Result<(f64, f64, f64, f64), String> {
     use crate::app::viewport::picking::marker_triangles;
     let (w, h) = (view.options.width, view.options.height);
     let camera_view = crate::app::viewport::view::View {
         camera: view.camera,
         size: pebble_model::glam::Vec2::new(w as f32, h as f32),
     };
-    let (mut centre, mut marker, mut built) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut centre, mut marker, mut built, mut face) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut markers = Vec::new();
     for _ in 0..30 {
         let start = Instant::now();
@@ -314,7 +324,27 @@ fn pick_times(
             times.push(start.elapsed());
         }
     }
-    Ok((stats(&centre).0, stats(&marker).0, stats(&built).0))
+    // Face mode's click: the pick, then the polygon the face belongs to.
+    for _ in 0..30 {
+        let start = Instant::now();
+        let hit = renderer
+            .pick(&view.camera, w, h, view.options.time, w / 2, h / 2)
+            .map_err(|e| format!("pick failed: {e}"))?;
+        if let Some(hit) = hit
+            && let Some(pebble_model::EntityKind::Mesh(m)) = scene
+                .entity(pebble_model::EntityId(hit.id))
+                .map(|e| &e.kind)
+        {
+            std::hint::black_box(m.geometry.polygon_of(hit.face as usize));
+        }
+        face.push(start.elapsed());
+    }
+    Ok((
+        stats(&centre).0,
+        stats(&marker).0,
+        stats(&built).0,
+        stats(&face).0,
+    ))
 }
 
 pub fn stats(times: &[Duration]) -> (f64, f64) {
@@ -380,7 +410,13 @@ impl PebbleApp {
             return true;
         };
         match b.frame(&ctx, ready) {
-            Phase::Editor => true,
+            Phase::Editor => {
+                if b.options.uv_drag {
+                    let k = b.drawn;
+                    uv_drag::step(&mut self.doc, k);
+                }
+                true
+            }
             Phase::BareWindow => {
                 self.bare_window_ui(ui, dt);
                 false
@@ -445,7 +481,7 @@ impl PebbleApp {
             bare_renderer_times(&res.renderer, &view, 10, dt)?;
             let (times, counts) = bare_renderer_times(&res.renderer, &view, frames, dt)?;
             let (median, p95) = stats(&times);
-            let (pick_mesh, pick_marker, markers_built) =
+            let (pick_mesh, pick_marker, markers_built, pick_face) =
                 pick_times(&mut res.renderer, &view, self.doc.scene())?;
             let (duplicate_500, paste, paste_triangles) = edits::edit_times()?;
             let budget_readout = edits::readout_time(
@@ -480,6 +516,12 @@ impl PebbleApp {
                 paste_median_ms: paste,
                 paste_triangles,
                 budget_readout_median_ms: budget_readout,
+                pick_face_median_ms: pick_face,
+                uv_drag_triangles: if options.uv_drag {
+                    self.doc.faces.counts().0
+                } else {
+                    0
+                },
             })
         })();
         match result {
@@ -520,6 +562,16 @@ impl PebbleApp {
                     "  a click's pick (the ID buffer):    on a mesh {:.2} ms, on a marker {:.2} ms; the markers' triangles built in {:.3} ms",
                     r.pick_mesh_median_ms, r.pick_marker_median_ms, r.markers_built_median_ms
                 );
+                println!(
+                    "  face mode's click (pick + its polygon): {:.2} ms",
+                    r.pick_face_median_ms
+                );
+                if r.uv_drag_triangles > 0 {
+                    println!(
+                        "  UV drag: every editor frame above moved the UVs of {} picked triangles (one merged step), the UV dock open",
+                        r.uv_drag_triangles
+                    );
+                }
                 println!(
                     "  edits (one step each):             duplicate 500 entities {:.2} ms, paste {} triangles from the clipboard {:.2} ms",
                     r.duplicate_500_median_ms, r.paste_triangles, r.paste_median_ms
@@ -571,6 +623,7 @@ mod tests {
             ui_cache: true,
             transfers: true,
             paused: false,
+            uv_drag: false,
         });
         for _ in 0..50 {
             assert_eq!(bench.frame(&ctx, false), Phase::Editor);
@@ -595,6 +648,7 @@ mod tests {
             ui_cache: true,
             transfers: true,
             paused: false,
+            uv_drag: false,
         });
         let mut phases = Vec::new();
         while phases.last() != Some(&Phase::Done) {

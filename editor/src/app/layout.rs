@@ -86,15 +86,13 @@ impl PebbleApp {
                 self.panels.inspector.textures =
                     self.panels.project_textures(scene, &self.doc.folder());
                 self.panels.inspector.textures_stay_in_world = !self.prefs.texture_lock;
-                self.panels.inspector.faces = self
-                    .viewport
-                    .tools
-                    .face_mode()
-                    .then(|| self.doc.faces.clone());
+                let faces = self.viewport.tools.face_mode().then_some(&self.doc.faces);
                 let inspector = &mut self.panels.inspector;
                 egui::ScrollArea::vertical()
                     .auto_shrink([false, false])
-                    .show(ui, |ui| inspector.ui(ui, scene, &self.presets))
+                    .show(ui, |ui| {
+                        inspector.ui_in_mode(ui, scene, &self.presets, faces)
+                    })
                     .inner
             }
             Pane::Assets => {

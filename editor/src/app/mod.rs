@@ -144,6 +144,9 @@ pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Resu
                 if !ids.is_empty() {
                     app.select(ids);
                 }
+                if options.uv_drag {
+                    bench::uv_drag::prepare(&mut app)?;
+                }
                 app.bench = Some(bench::Bench::new(options));
             }
             Ok(Box::new(app))

@@ -20,6 +20,11 @@ use super::Intent;
 use super::thumbnails::Thumbnails;
 use crate::app::faces::FaceSelection;
 
+/// Up to this many picked triangles the dock draws every edge; up to
+/// [`EDGES_UP_TO`] the islands' outlines; beyond, the fill alone.
+const ALL_EDGES_UP_TO: usize = 500;
+const EDGES_UP_TO: usize = 4000;
+
 /// What the dock reads.
 #[derive(Debug, Clone, Copy)]
 pub struct UvContext<'a> {
@@ -108,8 +113,36 @@ fn picked_repeats<'a>(
     out
 }
 
+/// `start`'s UVs moved by `by` repeats of each face's material (what a move drag
+/// in the dock does; the benchmark drives it too).
+pub fn moved_uvs(scene: &Scene, start: &FaceUvs, by: Vec2) -> FaceUvs {
+    start
+        .iter()
+        .map(|(id, faces)| {
+            let mesh = match scene.entity(*id).map(|e| &e.kind) {
+                Some(EntityKind::Mesh(m)) => Some(&m.geometry),
+                _ => None,
+            };
+            let moved = faces
+                .iter()
+                .map(|(f, uvs)| {
+                    let material = mesh
+                        .and_then(|m| m.faces.get(*f))
+                        .and_then(|face| scene.material(face.material));
+                    let uvs = match material {
+                        Some(m) => uvs.map(|uv| from_repeats(m, to_repeats(m, uv) + by)),
+                        None => *uvs,
+                    };
+                    (*f, uvs)
+                })
+                .collect();
+            (*id, moved)
+        })
+        .collect()
+}
+
 /// The faces' UVs now (metres), as a step's input.
-fn current_uvs(scene: &Scene, faces: &FaceSelection) -> FaceUvs {
+pub fn current_uvs(scene: &Scene, faces: &FaceSelection) -> FaceUvs {
     faces
         .iter()
         .filter_map(|(id, list)| match scene.entity(id).map(|e| &e.kind) {
@@ -131,6 +164,34 @@ fn bounds(
     let mut it = corners.iter().flat_map(|(_, _, _, c)| c.iter().copied());
     let first = it.next()?;
     Some(it.fold((first, first), |(lo, hi), p| (lo.min(p), hi.max(p))))
+}
+
+/// The edges to draw of the faces' UVs (repeats): every triangle's, or with
+/// `outline_only` those only one triangle has (where the UV islands end).
+fn uv_edges(
+    corners: &[(pebble_model::EntityId, usize, &Material, [Vec2; 3])],
+    outline_only: bool,
+) -> Vec<(Vec2, Vec2)> {
+    let all = corners
+        .iter()
+        .flat_map(|(_, _, _, c)| [(c[0], c[1]), (c[1], c[2]), (c[2], c[0])]);
+    if !outline_only {
+        return all.collect();
+    }
+    let q = |p: Vec2| [(p.x * 1e5).round() as i64, (p.y * 1e5).round() as i64];
+    // Each edge by its quantised ends: how many triangles have it, and its ends.
+    type Edges = std::collections::HashMap<([i64; 2], [i64; 2]), (usize, Vec2, Vec2)>;
+    let mut count = Edges::new();
+    for (a, b) in all {
+        let (qa, qb) = (q(a), q(b));
+        let key = if qa <= qb { (qa, qb) } else { (qb, qa) };
+        count.entry(key).or_insert((0, a, b)).0 += 1;
+    }
+    count
+        .into_values()
+        .filter(|(n, _, _)| *n == 1)
+        .map(|(_, a, b)| (a, b))
+        .collect()
 }
 
 /// Turns a point about `centre`.
@@ -303,15 +364,26 @@ impl UvDock {
                 colour,
             );
         }
-        // The faces.
+        // The faces: their fill as one mesh, their edges (with many faces only the
+        // outline of what they cover, by where the corners are in the texture).
+        let fill = egui::Color32::from_rgba_unmultiplied(255, 160, 40, 30);
         let stroke = egui::Stroke::new(1.5, egui::Color32::from_rgb(255, 160, 40));
+        let mut mesh = egui::Mesh::default();
         for (_, _, _, c) in &corners {
-            let pts: Vec<egui::Pos2> = c.iter().map(|r| to_screen(*r)).collect();
-            painter.add(egui::Shape::convex_polygon(
-                pts.clone(),
-                egui::Color32::from_rgba_unmultiplied(255, 160, 40, 30),
-                stroke,
-            ));
+            let base = mesh.vertices.len() as u32;
+            for r in c {
+                mesh.colored_vertex(to_screen(*r), fill);
+            }
+            mesh.add_triangle(base, base + 1, base + 2);
+        }
+        painter.add(egui::Shape::mesh(mesh));
+        // Edges: each triangle's for a few hundred, the outline of the islands
+        // for a few thousand; beyond that the fill alone (the edges would be a
+        // solid colour at any zoom, and cost every frame of a drag).
+        if corners.len() <= EDGES_UP_TO {
+            for (a, b) in uv_edges(&corners, corners.len() > ALL_EDGES_UP_TO) {
+                painter.line_segment([to_screen(a), to_screen(b)], stroke);
+            }
         }
         // The handles.
         let Some((lo, hi)) = bounds(&corners) else {

@@ -45,8 +45,6 @@ pub struct InspectorPanel {
     /// The texture lock is off: typed transforms keep textures still in the
     /// world (the app keeps it current).
     pub textures_stay_in_world: bool,
-    /// Face mode's picked faces, when face mode is on: the inspector shows them.
-    pub faces: Option<crate::app::faces::FaceSelection>,
 }
 
 impl InspectorPanel {
@@ -72,12 +70,23 @@ impl InspectorPanel {
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, scene: &Scene, presets: &Presets) -> Vec<Intent> {
+        self.ui_in_mode(ui, scene, presets, None)
+    }
+
+    /// [`Self::ui`]; in face mode (`faces`), the picked faces instead of the
+    /// selected entities.
+    pub fn ui_in_mode(
+        &mut self,
+        ui: &mut egui::Ui,
+        scene: &Scene,
+        presets: &Presets,
+        faces: Option<&crate::app::faces::FaceSelection>,
+    ) -> Vec<Intent> {
         if ui.input(|i| i.pointer.any_released()) {
             self.intents.push(Intent::EndEdit);
         }
-        if let Some(faces) = self.faces.take() {
-            self.faces_ui(ui, scene, &faces, presets);
-            self.faces = Some(faces);
+        if let Some(faces) = faces {
+            self.faces_ui(ui, scene, faces, presets);
         } else if let [id] = scene.selection()
             && let Some(entity) = scene.entity(*id)
         {

@@ -21,6 +21,98 @@ pub struct FaceTool {
     armed: bool,
     /// The box being drawn, in pixels.
     rect: Option<(Vec2, Vec2)>,
+    /// The picked faces' fill and outline, kept while neither the faces, their
+    /// meshes' corners nor their placement change (a UV drag changes none).
+    cache: std::cell::RefCell<Option<PickedShape>>,
+}
+
+/// What the overlay draws for the picked faces, in world space.
+#[derive(Debug)]
+struct PickedShape {
+    key: u64,
+    fill: Vec<pebble_render::overlay::LineVertex>,
+    /// Edges only one picked triangle has, by where their ends are (so a picked
+    /// box side or a grid of quads shows one outline).
+    outline: Vec<(Vec3, Vec3)>,
+}
+
+/// A fingerprint of what the picked faces' shape depends on.
+///
+/// An FNV-1a fold over 32-bit words: a fingerprint every frame, not a defence
+/// against crafted input, so it need not be SipHash (several times slower here).
+fn picked_key(scene: &pebble_model::Scene, faces: &crate::app::faces::FaceSelection) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut word = |w: u32| {
+        h ^= u64::from(w);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    };
+    for (id, list) in faces.iter() {
+        word(id.0);
+        word(list.len() as u32);
+        for f in &list {
+            word(*f as u32);
+        }
+        for c in scene.world_transform(id).to_cols_array() {
+            word(c.to_bits());
+        }
+        if let Some(EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) {
+            for p in &m.geometry.positions {
+                word(p.x.to_bits());
+                word(p.y.to_bits());
+                word(p.z.to_bits());
+            }
+            for f in &m.geometry.faces {
+                f.indices.iter().for_each(|i| word(*i));
+            }
+        }
+    }
+    h
+}
+
+impl PickedShape {
+    fn build(
+        scene: &pebble_model::Scene,
+        faces: &crate::app::faces::FaceSelection,
+        key: u64,
+    ) -> Self {
+        let mut fill = Vec::new();
+        let mut outline = Vec::new();
+        let quantise = |p: Vec3| [p.x, p.y, p.z].map(|c| (f64::from(c) * 1e5).round() as i64);
+        for (id, list) in faces.iter() {
+            let Some(EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) else {
+                continue;
+            };
+            let world = scene.world_transform(id);
+            // Each edge by its quantised ends: how many triangles have it, and its ends.
+            type Edges = std::collections::HashMap<([i64; 3], [i64; 3]), (usize, Vec3, Vec3)>;
+            let mut edges = Edges::new();
+            for &f in &list {
+                let Some(face) = m.geometry.faces.get(f) else {
+                    continue;
+                };
+                let corners = m.geometry.triangle(face).map(|v| world.transform_point3(v));
+                for c in corners {
+                    fill.push(pebble_render::overlay::LineVertex {
+                        pos: c.to_array(),
+                        color: FILL,
+                    });
+                }
+                for k in 0..3 {
+                    let (a, b) = (corners[k], corners[(k + 1) % 3]);
+                    let (qa, qb) = (quantise(a), quantise(b));
+                    let key = if qa <= qb { (qa, qb) } else { (qb, qa) };
+                    edges.entry(key).or_insert((0, a, b)).0 += 1;
+                }
+            }
+            outline.extend(
+                edges
+                    .into_values()
+                    .filter(|(n, _, _)| *n == 1)
+                    .map(|(_, a, b)| (a, b)),
+            );
+        }
+        Self { key, fill, outline }
+    }
 }
 
 impl FaceTool {
@@ -200,60 +292,17 @@ impl Tool for FaceTool {
             out.rect = self.rect;
         }
         let scene = cx.doc.scene();
-        let mut shown = 0usize;
-        for (id, faces) in cx.doc.faces.iter() {
-            let Some(EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) else {
-                continue;
-            };
-            let world = scene.world_transform(id);
-            // Lifted off the surface towards the camera so it is not lost in it.
-            let towards = |p: Vec3| p + (cx.view.camera.eye - p).normalize_or_zero() * 0.01;
-            let picked: std::collections::BTreeSet<usize> = faces.iter().copied().collect();
-            let mut edges: std::collections::HashMap<(u32, u32), usize> = Default::default();
-            for &f in &faces {
-                let Some(face) = m.geometry.faces.get(f) else {
-                    continue;
-                };
-                let corners = m
-                    .geometry
-                    .triangle(face)
-                    .map(|v| towards(world.transform_point3(v)));
-                for c in corners {
-                    out.triangles.push(pebble_render::overlay::LineVertex {
-                        pos: c.to_array(),
-                        color: FILL,
-                    });
-                }
-                for k in 0..3 {
-                    let (a, b) = (face.indices[k], face.indices[(k + 1) % 3]);
-                    *edges.entry((a.min(b), a.max(b))).or_default() += 1;
-                }
-                shown += 1;
-            }
-            // The outline: edges that only one picked face has.
-            for &f in &picked {
-                let Some(face) = m.geometry.faces.get(f) else {
-                    continue;
-                };
-                for k in 0..3 {
-                    let (a, b) = (face.indices[k], face.indices[(k + 1) % 3]);
-                    if edges.get(&(a.min(b), a.max(b))) == Some(&1) {
-                        let at = |i: u32| {
-                            towards(
-                                world.transform_point3(
-                                    m.geometry
-                                        .positions
-                                        .get(i as usize)
-                                        .copied()
-                                        .unwrap_or_default(),
-                                ),
-                            )
-                        };
-                        out.thick_line(&cx.view, (at(a), at(b)), OUTLINE, 2.0);
-                    }
-                }
-            }
+        let key = picked_key(scene, &cx.doc.faces);
+        let mut cache = self.cache.borrow_mut();
+        if cache.as_ref().is_none_or(|c| c.key != key) {
+            *cache = Some(PickedShape::build(scene, &cx.doc.faces, key));
         }
+        let Some(shape) = cache.as_ref() else { return };
+        out.triangles.extend_from_slice(&shape.fill);
+        for &(a, b) in &shape.outline {
+            out.thick_line(&cx.view, (a, b), OUTLINE, 2.0);
+        }
+        let shown = shape.fill.len() / 3;
         out.text = Some(if shown == 0 {
             "Face mode: click a face (Shift adds, Ctrl toggles, drag a box) · Esc: leave".into()
         } else {
