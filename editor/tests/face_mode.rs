@@ -225,3 +225,97 @@ fn the_texture_lock_decides_whether_a_moved_wall_takes_its_texture_along() {
         }
     }
 }
+
+/// The top of a wall (its middle, in the world).
+fn top(k: usize) -> Vec3 {
+    let (_, at, size, _) = WALLS[k];
+    Vec3::from(at) + Vec3::Y * size[1]
+}
+
+fn mesh_of(app: &PebbleApp, name: &str) -> pebble_model::entity::MeshEntity {
+    match &app.scene().entity(entity(app, name)).expect("wall").kind {
+        EntityKind::Mesh(m) => m.clone(),
+        _ => panic!("not a mesh"),
+    }
+}
+
+#[test]
+fn picked_faces_are_moved_by_the_gizmo_extruded_flipped_and_deleted() {
+    let Some(mut harness) = harness_on(room_project()) else {
+        return;
+    };
+    overlook(&mut harness);
+    harness.key_press(egui::Key::T);
+    harness.run_steps(2);
+    // The north wall's top face.
+    let at = screen(harness.state(), top(0));
+    click_with(&mut harness, at, egui::Modifiers::NONE);
+    assert_eq!(picked(harness.state(), "North wall").len(), 2);
+    let before = mesh_of(harness.state(), "North wall");
+
+    // The gizmo stands on the face: its Y arrow dragged up raises the top, and
+    // the sides come with it (the wall stays closed, one step).
+    let grab = screen(harness.state(), top(0) + Vec3::Y * 0.6);
+    common::drag_line(&mut harness, grab, grab - egui::vec2(0.0, 60.0), 6);
+    let raised = mesh_of(harness.state(), "North wall");
+    let height =
+        |m: &pebble_model::entity::MeshEntity| m.geometry.aabb().map_or(0.0, |b| b.max.y - b.min.y);
+    assert!(
+        height(&raised) > height(&before) + 0.2,
+        "{} → {}",
+        height(&before),
+        height(&raised)
+    );
+    assert_eq!(raised.geometry.faces.len(), 12);
+    assert!(
+        (raised.geometry.signed_volume() - 10.0 * 0.4 * height(&raised)).abs() < 1e-2,
+        "closed, a box still"
+    );
+    assert_eq!(
+        raised.source,
+        pebble_model::entity::GeometrySource::Authored
+    );
+    let names = harness.state().history_names();
+    assert_eq!(
+        names.last().map(String::as_str),
+        Some("Move faces (the box becomes an editable mesh)")
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        mesh_of(harness.state(), "North wall"),
+        before,
+        "undo: the primitive again"
+    );
+
+    // Alt+E extrudes the picked top by a grid step, with four walls' worth of sides.
+    harness.key_press_modifiers(egui::Modifiers::ALT, egui::Key::E);
+    harness.run_steps(2);
+    let extruded = mesh_of(harness.state(), "North wall");
+    assert_eq!(extruded.geometry.faces.len(), 20);
+    assert!(height(&extruded) > height(&before));
+    // Alt+F flips them; Delete takes them away and lets go of them.
+    harness.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F);
+    harness.run_steps(2);
+    harness.key_press(egui::Key::Delete);
+    harness.run_steps(2);
+    assert_eq!(
+        mesh_of(harness.state(), "North wall").geometry.faces.len(),
+        18
+    );
+    assert!(harness.state().doc.faces.is_empty());
+    let names = harness.state().history_names();
+    assert!(
+        names.ends_with(&[
+            "Extrude faces (the box becomes an editable mesh)".into(),
+            "Flip faces".into(),
+            "Delete faces".into(),
+        ]),
+        "{names:?}"
+    );
+    for _ in 0..3 {
+        harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+        harness.run_steps(2);
+    }
+    assert_eq!(mesh_of(harness.state(), "North wall"), before);
+}

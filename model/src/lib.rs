@@ -15,6 +15,7 @@ pub mod id;
 pub mod material;
 pub mod math;
 pub mod mesh;
+pub mod mesh_edit;
 pub mod primitive;
 pub mod project;
 pub mod scene;

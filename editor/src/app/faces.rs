@@ -312,5 +312,71 @@ fn plane(mesh: &MeshData, f: usize) -> Option<(pebble_model::glam::Vec3, f32)> {
     (n != pebble_model::glam::Vec3::ZERO).then(|| (n, n.dot(a)))
 }
 
+/// What face mode does to the picked faces' geometry.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MeshOp {
+    /// Pushed out along their normal this far, with walls (negative: in).
+    Extrude(f32),
+    Flip,
+    Delete,
+}
+
+impl MeshOp {
+    pub fn label(self) -> &'static str {
+        match self {
+            MeshOp::Extrude(_) => "Extrude faces",
+            MeshOp::Flip => "Flip faces",
+            MeshOp::Delete => "Delete faces",
+        }
+    }
+}
+
+impl FaceSelection {
+    /// The step that does `op` to the picked faces (one per mesh, as one step).
+    /// A mesh left with no face is refused: delete the object instead.
+    pub fn mesh_step(
+        &self,
+        scene: &Scene,
+        op: MeshOp,
+    ) -> Result<Box<dyn pebble_model::Command>, String> {
+        use pebble_model::mesh_edit;
+        if self.is_empty() {
+            return Err("no faces picked: click faces in face mode (T) first".into());
+        }
+        let mut steps: Vec<Box<dyn pebble_model::Command>> = Vec::new();
+        for (id, faces) in self.iter() {
+            let Some((mesh, _)) = mesh_of(scene, id) else {
+                continue;
+            };
+            let after = match op {
+                MeshOp::Extrude(d) => mesh_edit::extruded(mesh, &faces, d).0,
+                MeshOp::Flip => mesh_edit::flipped(mesh, &faces),
+                MeshOp::Delete => {
+                    if faces.len() >= mesh.faces.len() {
+                        let name = scene.entity(id).map_or(String::new(), |e| e.name.clone());
+                        return Err(format!(
+                            "that is every face of {name}: delete the object instead (select it and press Delete outside face mode)"
+                        ));
+                    }
+                    mesh_edit::without_faces(mesh, &faces)
+                }
+            };
+            steps.push(Box::new(pebble_model::command::EditMesh::new(
+                id,
+                op.label(),
+                after,
+            )));
+        }
+        match steps.len() {
+            0 => Err("the picked faces are gone".into()),
+            1 => Ok(steps.remove(0)),
+            n => Ok(Box::new(pebble_model::CommandGroup::new(
+                format!("{} on {n} objects", op.label()),
+                steps,
+            ))),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -109,6 +109,8 @@ impl PebbleApp {
                         Action::PickCoplanarFaces,
                         Action::PickSameMaterialFaces,
                         Action::GrowFaces,
+                        Action::ExtrudeFaces,
+                        Action::FlipFaces,
                     ] {
                         self.action_button(ui, action, faces);
                     }

@@ -56,6 +56,20 @@ impl PebbleApp {
                     self.status.error(format!("cannot redo: {e}"));
                 }
             }
+            // In face mode with faces picked, Delete takes the faces.
+            Action::Delete if !self.doc.faces.is_empty() => {
+                match self
+                    .doc
+                    .faces
+                    .mesh_step(self.doc.scene(), super::faces::MeshOp::Delete)
+                {
+                    Ok(step) => match self.doc.execute_boxed(step, None) {
+                        Ok(()) => self.doc.faces.clear(),
+                        Err(e) => self.status.error(e.to_string()),
+                    },
+                    Err(e) => self.status.warn(e),
+                }
+            }
             Action::Delete => self.edit(super::edit_ops::delete),
             Action::Duplicate => match self.viewport.tools.duplicate_following(&mut self.doc) {
                 Ok(copies) => self.status.info(match copies.len() {
@@ -188,6 +202,21 @@ impl PebbleApp {
                 let mut faces = std::mem::take(&mut self.doc.faces);
                 faces.grow(self.doc.scene());
                 self.doc.faces = faces;
+            }
+            Action::ExtrudeFaces | Action::FlipFaces => {
+                let op = if action == Action::ExtrudeFaces {
+                    super::faces::MeshOp::Extrude(self.prefs.snap_steps.step)
+                } else {
+                    super::faces::MeshOp::Flip
+                };
+                match self.doc.faces.mesh_step(self.doc.scene(), op) {
+                    Ok(step) => {
+                        if let Err(e) = self.doc.execute_boxed(step, None) {
+                            self.status.error(e.to_string());
+                        }
+                    }
+                    Err(e) => self.status.warn(e),
+                }
             }
             Action::Uv(op) => {
                 let step = self.doc.faces.uv_step(self.doc.scene(), op.op());

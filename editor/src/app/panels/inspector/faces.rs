@@ -37,6 +37,23 @@ impl InspectorPanel {
         }
         ui.label(format!("{n} triangle(s) on {objects} object(s)"));
         ui.horizontal_wrapped(|ui| {
+            ui.label("geometry");
+            for (action, label) in [
+                (Action::ExtrudeFaces, "Extrude"),
+                (Action::FlipFaces, "Flip"),
+                (Action::Delete, "Delete"),
+            ] {
+                let hover = match action.shortcut_text() {
+                    Some(key) => format!("{} ({key})", action.label()),
+                    None => action.label().to_string(),
+                };
+                if ui.button(label).on_hover_text(hover).clicked() {
+                    self.intents.push(Intent::Run(action));
+                }
+            }
+        });
+        ui.weak("the gizmo moves, turns or scales the picked faces (W, E, R)");
+        ui.horizontal_wrapped(|ui| {
             for action in [
                 Action::PickCoplanarFaces,
                 Action::PickSameMaterialFaces,

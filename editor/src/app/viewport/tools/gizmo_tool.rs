@@ -4,10 +4,14 @@
 //! selection on the surface under the cursor, V puts its vertex nearest the grab
 //! onto another object's nearest the cursor; Esc takes the whole drag back.
 //! Its handles are drawn whenever something is selected, the one under the cursor
-//! (or being dragged) highlighted.
+//! (or being dragged) highlighted. In face mode, with faces picked, the gizmo
+//! stands on them instead and moves, turns or scales their corners — with every
+//! vertex at those corners, so the mesh stays closed — as one [`EditMesh`] step
+//! per drag (a primitive becomes an editable mesh, and the step says so).
 
+use pebble_model::command::EditMesh;
 use pebble_model::glam::{Affine3A, Quat, Vec3};
-use pebble_model::{EditKey, EntityId, Transform};
+use pebble_model::{Command, CommandGroup, EditKey, EntityId, MeshData, Transform};
 
 use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
 use crate::app::document::Document;
@@ -44,6 +48,50 @@ pub fn gizmo_on_selection(doc: &Document, mode: gizmo::Mode, space: gizmo::Space
         pivot,
         orientation,
     })
+}
+
+/// The gizmo on face mode's picked faces: at the middle of their corners, with the
+/// world's axes.
+pub fn gizmo_on_faces(doc: &Document, mode: gizmo::Mode) -> Option<Gizmo> {
+    let scene = doc.scene();
+    let mut sum = Vec3::ZERO;
+    let mut n = 0usize;
+    for (id, faces) in doc.faces.iter() {
+        let Some(pebble_model::EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) else {
+            continue;
+        };
+        let world = scene.world_transform(id);
+        for f in faces {
+            if let Some(face) = m.geometry.faces.get(f) {
+                for p in m.geometry.triangle(face) {
+                    sum += world.transform_point3(p);
+                    n += 1;
+                }
+            }
+        }
+    }
+    (n > 0).then(|| Gizmo {
+        mode,
+        pivot: sum / n as f32,
+        orientation: Quat::IDENTITY,
+    })
+}
+
+/// A drag of picked faces: per mesh, its placement, its geometry when the drag
+/// began and the vertices that move.
+#[derive(Debug, Clone)]
+struct FaceDrag {
+    drag: gizmo::Drag,
+    meshes: Vec<(EntityId, Affine3A, MeshData, Vec<u32>)>,
+    /// The step's name ("Move faces", with the primitives it turns into meshes).
+    name: String,
+}
+
+/// Where a point goes under a gizmo change.
+fn moved_point(change: &gizmo::Change, g: &Gizmo, p: Vec3) -> Vec3 {
+    gizmo::apply(change, g, Affine3A::from_translation(p))
+        .translation
+        .into()
 }
 
 /// A drag in progress: its maths and, per moved entity, its local transform,
@@ -145,6 +193,78 @@ fn base_of(doc: &Document, pivot: Vec3, moved: &[EntityId]) -> Vec3 {
 #[derive(Debug, Default)]
 pub struct GizmoTool {
     drag: Option<GizmoDrag>,
+    faces: Option<FaceDrag>,
+}
+
+impl GizmoTool {
+    /// A press on the faces' gizmo: the drag begins.
+    fn press_faces(&mut self, cx: &mut ToolContext, p: &Pointer, g: Gizmo) -> bool {
+        let view = cx.camera_view();
+        let Some(handle) = gizmo::hit(&view, &g, p.press) else {
+            return false;
+        };
+        if !p.click
+            && let Some(drag) = gizmo::Drag::start(&view, g, handle, p.press)
+        {
+            let scene = cx.doc.scene();
+            let mut converted = Vec::new();
+            let meshes = cx
+                .doc
+                .faces
+                .iter()
+                .filter_map(|(id, faces)| {
+                    let e = scene.entity(id)?;
+                    let pebble_model::EntityKind::Mesh(m) = &e.kind else {
+                        return None;
+                    };
+                    if let pebble_model::entity::GeometrySource::Primitive(p) = &m.source {
+                        converted.push(p.kind_name());
+                    }
+                    let welded = pebble_model::mesh_edit::welded_vertices(&m.geometry, &faces);
+                    Some((id, scene.world_transform(id), m.geometry.clone(), welded))
+                })
+                .collect();
+            let verb = match g.mode {
+                gizmo::Mode::Translate => "Move faces",
+                gizmo::Mode::Rotate => "Turn faces",
+                gizmo::Mode::Scale => "Scale faces",
+            };
+            let name = match converted.as_slice() {
+                [] => verb.to_string(),
+                [one] => format!("{verb} (the {one} becomes an editable mesh)"),
+                many => format!("{verb} ({} primitives become editable meshes)", many.len()),
+            };
+            self.faces = Some(FaceDrag { drag, meshes, name });
+        }
+        true
+    }
+
+    fn drag_faces(&mut self, cx: &mut ToolContext, p: &Pointer) {
+        let Some(FaceDrag { drag, meshes, name }) = &self.faces else {
+            return;
+        };
+        let view = cx.camera_view();
+        let snap = cx.prefs.snap != p.modifiers.ctrl;
+        let change = drag.change(&view, p.pos, snap.then_some(cx.prefs.snap_steps));
+        let steps: Vec<Box<dyn Command>> = meshes
+            .iter()
+            .map(|(id, world, start, welded)| {
+                let inverse = world.inverse();
+                let mesh = pebble_model::mesh_edit::moved(start, welded, |v| {
+                    inverse.transform_point3(moved_point(
+                        &change,
+                        &drag.gizmo,
+                        world.transform_point3(v),
+                    ))
+                });
+                Box::new(EditMesh::new(*id, name.clone(), mesh)) as Box<dyn Command>
+            })
+            .collect();
+        let step = CommandGroup::new(name.clone(), steps);
+        if let Err(e) = cx.doc.execute_continuous(step, EditKey::Gizmo) {
+            cx.status.error(e.to_string());
+        }
+    }
 }
 
 impl Tool for GizmoTool {
@@ -155,6 +275,9 @@ impl Tool for GizmoTool {
     fn press(&mut self, cx: &mut ToolContext, p: &Pointer) -> bool {
         if p.button != Button::Left || p.modifiers.alt {
             return false;
+        }
+        if let Some(g) = gizmo_on_faces(cx.doc, cx.gizmo_mode) {
+            return self.press_faces(cx, p, g);
         }
         let Some(g) = gizmo_on_selection(cx.doc, cx.gizmo_mode, cx.prefs.gizmo_space) else {
             return false;
@@ -184,6 +307,10 @@ impl Tool for GizmoTool {
     }
 
     fn drag(&mut self, cx: &mut ToolContext, p: &Pointer) {
+        if self.faces.is_some() {
+            self.drag_faces(cx, p);
+            return;
+        }
         let Some(GizmoDrag {
             drag,
             start,
@@ -236,7 +363,7 @@ impl Tool for GizmoTool {
     }
 
     fn release(&mut self, cx: &mut ToolContext, _p: &Pointer) {
-        if self.drag.take().is_some() {
+        if self.drag.take().is_some() || self.faces.take().is_some() {
             cx.doc.end_edit();
         }
     }
@@ -244,19 +371,22 @@ impl Tool for GizmoTool {
     fn cancel(&mut self, cx: &mut ToolContext) {
         // Back to exactly where the drag began (a drag that has not moved yet
         // leaves the history alone).
-        if self.drag.take().is_some() {
+        if self.drag.take().is_some() || self.faces.take().is_some() {
             cx.doc.cancel_edit(EditKey::Gizmo);
         }
     }
 
     fn overlay(&self, cx: &OverlayContext, _active: bool, out: &mut ToolOverlay) {
-        let Some(g) = gizmo_on_selection(cx.doc, cx.gizmo_mode, cx.prefs.gizmo_space) else {
+        let Some(g) = gizmo_on_faces(cx.doc, cx.gizmo_mode)
+            .or_else(|| gizmo_on_selection(cx.doc, cx.gizmo_mode, cx.prefs.gizmo_space))
+        else {
             return;
         };
         let highlighted = self
             .drag
             .as_ref()
             .map(|d| d.drag.handle)
+            .or_else(|| self.faces.as_ref().map(|d| d.drag.handle))
             .or_else(|| cx.cursor.and_then(|c| gizmo::hit(&cx.view, &g, c)));
         for line in gizmo::lines(&cx.view, &g) {
             let mut color: u32 = if highlighted == Some(line.handle) {
