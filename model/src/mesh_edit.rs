@@ -138,7 +138,10 @@ pub fn extruded(mesh: &MeshData, faces: &[usize], distance: f32) -> (MeshData, V
         .normalize_or_zero();
     let offset = mean * distance;
     // The outline: edges (by position) only one picked face has, in its winding.
-    let mut edges: HashMap<([i64; 3], [i64; 3]), (usize, usize, u32, u32)> = HashMap::new();
+    // Each edge by its ends: how many picked faces have it, the first one's
+    // index and its corners in that face's winding.
+    type Edges = HashMap<([i64; 3], [i64; 3]), (usize, usize, u32, u32)>;
+    let mut edges = Edges::new();
     for &f in &picked {
         let face = mesh.faces[f];
         for k in 0..3 {
