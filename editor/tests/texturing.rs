@@ -352,3 +352,146 @@ fn every_button_of_the_materials_panel_does_what_it_says_and_undoes() {
     assert_eq!(count(&harness), before + 3);
     assert!(material_named(harness.state(), "Moss").is_some());
 }
+
+/// A picture of `scene` at `camera` in the PSP look, as the editor's preview draws
+/// it (the scene model, textures from the project folder).
+fn preview(
+    gpu: &pebble_render::gpu::Gpu,
+    scene: &pebble_model::Scene,
+    folder: &std::path::Path,
+    camera: &pebble_render::Camera,
+    options: &pebble_render::RenderOptions,
+) -> image::RgbImage {
+    let loader = |path: &str| {
+        image::open(folder.join(path))
+            .map(|i| i.to_rgba8())
+            .map_err(|e| e.to_string())
+    };
+    let (renderer, _) =
+        pebble_render::SceneSync::renderer(gpu, scene, &loader).expect("the scene draws");
+    let (img, _) = renderer.render(camera, options).expect("renders");
+    image::DynamicImage::ImageRgba8(img).to_rgb8()
+}
+
+#[test]
+fn a_room_textured_per_face_exports_strictly_and_draws_on_the_psp_as_in_the_editor() {
+    use pebble_editor::app::faces::{FaceSelection, UvOp};
+    use pebble_model::command::{ApplyMaterial, MaterialChoice};
+    let Some(gpu) = pebble_render::gpu::test_gpu("texturing") else {
+        return;
+    };
+    let path = room_project();
+    let folder = path.parent().expect("a folder").to_path_buf();
+    let mut scene = pebble_model::project::load(&path).expect("loads");
+    let mut history = pebble_model::History::new(50);
+    let id_of = |scene: &pebble_model::Scene, name: &str| {
+        scene
+            .entities()
+            .find(|e| e.name == name)
+            .map(|e| e.id)
+            .expect("the entity")
+    };
+    // Each wall's inner face its own texture, fitted; the floor's top tiled stone.
+    for (k, (name, _, _, inward)) in WALLS.iter().enumerate() {
+        let id = id_of(&scene, name);
+        let EntityKind::Mesh(m) = &scene.entity(id).expect("wall").kind else {
+            unreachable!()
+        };
+        let inner: Vec<usize> = (0..m.geometry.faces.len())
+            .filter(|&f| {
+                let [a, b, c] = m.geometry.triangle(&m.geometry.faces[f]);
+                (b - a).cross(c - a).normalize().dot(Vec3::from(*inward)) > 0.99
+            })
+            .collect();
+        let texture = ["brick", "wood", "brick", "stone"][k];
+        let material = Material {
+            name: format!("{name} {texture}"),
+            texture: Some(format!("textures/{texture}.png")),
+            tiling: pebble_model::glam::Vec2::new(2.0, 1.5),
+            ..Material::default()
+        };
+        history
+            .execute(
+                &mut scene,
+                ApplyMaterial::new(vec![(id, inner.clone())], MaterialChoice::New(material)),
+            )
+            .expect("applies");
+        let mut faces = FaceSelection::default();
+        faces.add(id, inner);
+        let fit = faces.uv_step(&scene, UvOp::Fit).expect("fit");
+        history.execute(&mut scene, fit).expect("fits");
+    }
+    pebble_model::project::save(&path, &scene).expect("saves");
+
+    // `pebble export`, then the strict validator on what it wrote.
+    let map = folder.join("room.pbm");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_pebble"))
+            .args(args)
+            .output()
+            .expect("pebble runs")
+    };
+    let out = run(&[
+        "export",
+        path.to_str().expect("utf-8"),
+        "-o",
+        map.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&["pbm", "validate", "--strict", map.to_str().expect("utf-8")]);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&map).expect("the map");
+    let (view, _) = pbm::MapView::parse(&bytes).expect("parses");
+    let names: Vec<String> = view
+        .textures()
+        .map(|t| t.name.as_str().to_string())
+        .collect();
+    for want in ["brick", "wood", "stone"] {
+        assert!(names.iter().any(|n| n.contains(want)), "{want}: {names:?}");
+    }
+
+    // The PSP look from inside the room: the exported map (unbaked, as the
+    // editor shows it) against the editor's preview of the scene.
+    let camera = pebble_render::Camera::psp(Vec3::new(0.0, 2.2, 3.5), 0.4, -0.15);
+    let options = pebble_render::RenderOptions {
+        width: pebble_render::camera::PSP_WIDTH,
+        height: pebble_render::camera::PSP_HEIGHT,
+        psp: true,
+        back_faces: 0.0,
+        ..Default::default()
+    };
+    let editor = preview(&gpu, &scene, &folder, &camera, &options);
+    let unbaked =
+        pebble_editor::services::export::to_bytes(&scene, folder.clone(), false).expect("exports");
+    let (map, _) = pbm::Map::read(&unbaked).expect("reads");
+    let renderer = pebble_render::Renderer::new(&gpu, pebble_render::DrawScene::from_map(&map))
+        .expect("draws");
+    let (device, _) = renderer.render(&camera, &options).expect("renders");
+    let device = image::DynamicImage::ImageRgba8(device).to_rgb8();
+    // Kept beside the project for a look when this fails.
+    editor.save(folder.join("editor.png")).expect("writes");
+    device.save(folder.join("device.png")).expect("writes");
+    let c = pebble_render::compare::compare(&editor, &device, &[], 24).expect("same size");
+    // A picture of the walls, not of the sky: most of it is the textured room.
+    let sky = editor.get_pixel(0, 0);
+    let room = editor.pixels().filter(|p| *p != sky).count();
+    assert!(
+        room > editor.pixels().count() / 2,
+        "the room fills the view ({})",
+        folder.display()
+    );
+    eprintln!(
+        "the textured room, editor preview against the exported map: SSIM {:.4}, PSNR {:.1} dB",
+        c.ssim, c.psnr
+    );
+    assert!(c.ssim >= 0.95, "{c:?}");
+}
