@@ -319,3 +319,121 @@ fn picked_faces_are_moved_by_the_gizmo_extruded_flipped_and_deleted() {
     }
     assert_eq!(mesh_of(harness.state(), "North wall"), before);
 }
+
+#[test]
+fn vertices_and_edges_are_picked_moved_split_and_merged() {
+    let Some(mut harness) = harness_on(room_project()) else {
+        return;
+    };
+    overlook(&mut harness);
+    let before = mesh_of(harness.state(), "North wall");
+    // Alt+1: vertices (face mode comes on with it). The north wall's top corner
+    // at the west end, on the room's side.
+    harness.key_press_modifiers(egui::Modifiers::ALT, egui::Key::Num1);
+    harness.run_steps(2);
+    assert!(harness.state().viewport.tools.face_mode());
+    let (_, at, size, inward) = WALLS[0];
+    let (at, size, inward) = (Vec3::from(at), Vec3::from(size), Vec3::from(inward));
+    // On the top's inner edge a metre from the west end (clear of the west
+    // wall, which stands in the corner): the nearest corner is the west one.
+    let corner = at + Vec3::new(-size.x * 0.5 + 1.0, size.y, 0.0) + inward * (size.z * 0.5);
+    let near_corner = screen(harness.state(), corner);
+    click_with(&mut harness, near_corner, egui::Modifiers::NONE);
+    assert_eq!(harness.state().doc.faces.element_counts(), (1, 0));
+    // The gizmo's Y arrow raises that corner, and the sides meeting there with it.
+    let moved = harness
+        .state()
+        .doc
+        .faces
+        .moved_vertices(harness.state().scene());
+    assert_eq!(moved[0].1.len(), 3, "a box corner is in three sides");
+    assert_eq!(moved[0].0, entity(harness.state(), "North wall"));
+    let corner_at = {
+        let m = mesh_of(harness.state(), "North wall");
+        let world = harness
+            .state()
+            .scene()
+            .world_transform(entity(harness.state(), "North wall"));
+        world.transform_point3(m.geometry.positions[moved[0].1[0] as usize])
+    };
+    assert!(
+        (corner_at.y - 3.5).abs() < 1e-4,
+        "a top corner: {corner_at}"
+    );
+    // The gizmo stands on it: its Y arrow, two thirds of the way up.
+    let g = pebble_editor::app::viewport::tools::gizmo_on_faces(
+        &harness.state().doc,
+        pebble_editor::app::gizmo::Mode::Translate,
+    )
+    .expect("a gizmo on the vertex");
+    assert!(
+        (g.pivot - corner_at).length() < 1e-4,
+        "{} {corner_at}",
+        g.pivot
+    );
+    let (camera, rect) = harness.state().view();
+    let view = pebble_editor::app::gizmo::View {
+        camera,
+        size: pebble_model::glam::Vec2::new(rect.width(), rect.height()),
+    };
+    let grab = screen(
+        harness.state(),
+        corner_at + Vec3::Y * view.handle_length(corner_at) * 0.7,
+    );
+    common::drag_line(&mut harness, grab, grab - egui::vec2(0.0, 50.0), 6);
+    let raised = mesh_of(harness.state(), "North wall");
+    assert!(
+        raised.geometry.aabb().expect("bounds").max.y
+            > before.geometry.aabb().expect("bounds").max.y + 0.1,
+        "the corner rose: {:?}",
+        raised.geometry.aabb()
+    );
+    assert!(raised.geometry.signed_volume() > before.geometry.signed_volume());
+    assert_eq!(
+        harness.state().history_names().last().map(String::as_str),
+        Some("Move vertices (the box becomes an editable mesh)")
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert_eq!(mesh_of(harness.state(), "North wall"), before);
+
+    // Alt+2: edges. The wall's top inner edge, clicked near its middle, split.
+    harness.key_press_modifiers(egui::Modifiers::ALT, egui::Key::Num2);
+    harness.run_steps(2);
+    let edge = at + Vec3::Y * size.y + inward * (size.z * 0.5) + Vec3::X * 1.3;
+    let near_edge = screen(harness.state(), edge);
+    click_with(&mut harness, near_edge, egui::Modifiers::NONE);
+    assert_eq!(harness.state().doc.faces.element_counts(), (0, 1));
+    harness.get_by_label("Split").click();
+    harness.run_steps(2);
+    let split = mesh_of(harness.state(), "North wall");
+    assert_eq!(
+        split.geometry.faces.len(),
+        14,
+        "the two faces along it became four"
+    );
+    assert!((split.geometry.signed_volume() - before.geometry.signed_volume()).abs() < 1e-4);
+
+    // Alt+1 again: two top corners of the inner side picked (Shift adds) and
+    // merged (Alt+M): the wall loses volume, no face is flat.
+    harness.key_press_modifiers(egui::Modifiers::ALT, egui::Key::Num1);
+    harness.run_steps(2);
+    let other = at + Vec3::new(size.x * 0.5 - 1.0, size.y, 0.0) + inward * (size.z * 0.5);
+    click_with(&mut harness, near_corner, egui::Modifiers::NONE);
+    let far = screen(harness.state(), other);
+    click_with(&mut harness, far, egui::Modifiers::SHIFT);
+    assert_eq!(harness.state().doc.faces.element_counts(), (2, 0));
+    harness.key_press_modifiers(egui::Modifiers::ALT, egui::Key::M);
+    harness.run_steps(2);
+    let merged = mesh_of(harness.state(), "North wall");
+    assert!(merged.geometry.signed_volume() < split.geometry.signed_volume());
+    assert!(merged.geometry.validate().is_ok());
+    let names = harness.state().history_names();
+    assert!(
+        names.ends_with(&[
+            "Split edges (the box becomes an editable mesh)".into(),
+            "Merge vertices".into()
+        ]),
+        "{names:?}"
+    );
+}

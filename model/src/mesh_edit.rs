@@ -209,3 +209,116 @@ pub fn extruded(mesh: &MeshData, faces: &[usize], distance: f32) -> (MeshData, V
     }
     (out, picked)
 }
+
+/// Every vertex at the place of one of `vertices`, sorted.
+pub fn welded_with(mesh: &MeshData, vertices: &[u32]) -> Vec<u32> {
+    let places: BTreeSet<[i64; 3]> = vertices
+        .iter()
+        .filter_map(|&v| mesh.positions.get(v as usize))
+        .map(|p| key(*p))
+        .collect();
+    (0..mesh.positions.len() as u32)
+        .filter(|&i| places.contains(&key(mesh.positions[i as usize])))
+        .collect()
+}
+
+/// `vertices` (with every vertex at their places) merged into one corner at their
+/// middle; faces left without an area go, and vertices no face uses.
+pub fn merged(mesh: &MeshData, vertices: &[u32]) -> MeshData {
+    let all = welded_with(mesh, vertices);
+    if all.is_empty() {
+        return mesh.clone();
+    }
+    let places: BTreeSet<[i64; 3]> = all
+        .iter()
+        .map(|&v| key(mesh.positions[v as usize]))
+        .collect();
+    // The middle of the distinct places (a corner shared by three sides counts once).
+    let mut seen = BTreeSet::new();
+    let mut sum = Vec3::ZERO;
+    for &v in &all {
+        let p = mesh.positions[v as usize];
+        if seen.insert(key(p)) {
+            sum += p;
+        }
+    }
+    let middle = sum / places.len() as f32;
+    let mut out = moved(mesh, &all, |_| middle);
+    let flat: Vec<usize> = (0..out.faces.len())
+        .filter(|&f| {
+            let [a, b, c] = out.triangle(&out.faces[f]).map(key);
+            a == b || b == c || c == a
+        })
+        .collect();
+    out = without_faces(&out, &flat);
+    out
+}
+
+/// `edges` (pairs of vertex indices, matched by where their ends are) split at
+/// their middles: each face along one becomes two, its UVs (and colours)
+/// interpolated, so neighbouring faces stay joined.
+pub fn split_edges(mesh: &MeshData, edges: &[(u32, u32)]) -> MeshData {
+    let mut out = mesh.clone();
+    for &(a, b) in edges {
+        let (Some(&pa), Some(&pb)) = (
+            mesh.positions.get(a as usize),
+            mesh.positions.get(b as usize),
+        ) else {
+            continue;
+        };
+        let (ka, kb) = (key(pa), key(pb));
+        if ka == kb {
+            continue;
+        }
+        // A new middle vertex per pair of vertex indices along the edge.
+        let mut middles: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut k = 0;
+        while k < out.faces.len() {
+            let face = out.faces[k];
+            let corners = face.indices.map(|i| key(out.positions[i as usize]));
+            let side = (0..3).find(|&s| {
+                let (x, y) = (corners[s], corners[(s + 1) % 3]);
+                (x == ka && y == kb) || (x == kb && y == ka)
+            });
+            let Some(s) = side else {
+                k += 1;
+                continue;
+            };
+            let (i, j, l) = (
+                face.indices[s],
+                face.indices[(s + 1) % 3],
+                face.indices[(s + 2) % 3],
+            );
+            let m = *middles.entry((i.min(j), i.max(j))).or_insert_with(|| {
+                let p = (out.positions[i as usize] + out.positions[j as usize]) * 0.5;
+                out.positions.push(p);
+                if let Some(c) = &mut out.colors {
+                    let (ci, cj) = (c[i as usize], c[j as usize]);
+                    c.push([0, 1, 2, 3].map(|n| (ci[n] + cj[n]) * 0.5));
+                }
+                if let Some(n) = &mut out.normals {
+                    let nm = (n[i as usize] + n[j as usize]).normalize_or(n[i as usize]);
+                    n.push(nm);
+                }
+                (out.positions.len() - 1) as u32
+            });
+            let (ui, uj, ul) = (face.uvs[s], face.uvs[(s + 1) % 3], face.uvs[(s + 2) % 3]);
+            let um = (ui + uj) * 0.5;
+            out.faces[k] = Face {
+                indices: [i, m, l],
+                uvs: [ui, um, ul],
+                material: face.material,
+            };
+            out.faces.insert(
+                k + 1,
+                Face {
+                    indices: [m, j, l],
+                    uvs: [um, uj, ul],
+                    material: face.material,
+                },
+            );
+            k += 2;
+        }
+    }
+    out
+}

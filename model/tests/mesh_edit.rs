@@ -177,3 +177,27 @@ fn the_first_edit_turns_a_primitive_into_a_mesh_and_undo_turns_it_back() {
     };
     assert!(EditMesh::new(id, "Edit", broken).apply(&mut bad).is_err());
 }
+
+#[test]
+fn a_split_edge_keeps_its_neighbours_joined_and_merged_corners_collapse() {
+    let mesh = cube();
+    // An edge of the top: a corner pair of one of its triangles.
+    let top = facing(&mesh, Vec3::Y);
+    let f = mesh.faces[top[0]];
+    let split = mesh_edit::split_edges(&mesh, &[(f.indices[0], f.indices[1])]);
+    // Both faces along it (one on the top, one on a side) became two each.
+    assert_eq!(split.faces.len(), 14);
+    assert!(is_closed(&split), "the middle vertex joins both sides");
+    assert!((split.signed_volume() - mesh.signed_volume()).abs() < 1e-5);
+    // The top's four corners merged: a pyramid-like collapse with no flat faces.
+    let corners: Vec<u32> = mesh_edit::welded_vertices(&mesh, &top);
+    let merged = mesh_edit::merged(&mesh, &corners);
+    assert!(merged.faces.len() < mesh.faces.len(), "the top is gone");
+    assert!(is_closed(&merged));
+    assert!(
+        (merged.signed_volume() - 4.0 / 3.0).abs() < 1e-4,
+        "a pyramid of 2 × 2 × 1: {}",
+        merged.signed_volume()
+    );
+    assert!(merged.validate().is_ok());
+}

@@ -105,6 +105,12 @@ pub enum Action {
     ExtrudeFaces,
     /// Face mode: the picked faces turned to face the other way.
     FlipFaces,
+    /// Face mode: what clicks pick (vertices, edges or faces).
+    Pick(crate::app::faces::PickMode),
+    /// Face mode: the picked edges split at their middles.
+    SplitEdges,
+    /// Face mode: the picked vertices merged into one at their middle.
+    MergeVertices,
     CompareCapture,
     KeyboardHelp,
     About,
@@ -275,6 +281,11 @@ pub const ALL: &[Action] = &[
     Action::GrowFaces,
     Action::ExtrudeFaces,
     Action::FlipFaces,
+    Action::Pick(crate::app::faces::PickMode::Vertices),
+    Action::Pick(crate::app::faces::PickMode::Edges),
+    Action::Pick(crate::app::faces::PickMode::Faces),
+    Action::SplitEdges,
+    Action::MergeVertices,
     Action::Uv(UvAction::Fit),
     Action::Uv(UvAction::AlignWorld),
     Action::Uv(UvAction::AlignFace),
@@ -330,6 +341,10 @@ pub const KEYED: &[Action] = &[
     Action::ToggleTextureLock,
     Action::ExtrudeFaces,
     Action::FlipFaces,
+    Action::Pick(crate::app::faces::PickMode::Vertices),
+    Action::Pick(crate::app::faces::PickMode::Edges),
+    Action::Pick(crate::app::faces::PickMode::Faces),
+    Action::MergeVertices,
     Action::FaceMode,
     Action::NudgeLeft,
     Action::NudgeRight,
@@ -451,6 +466,11 @@ impl Action {
             Self::Uv(op) => op.op().label(),
             Self::ExtrudeFaces => "Extrude the picked faces",
             Self::FlipFaces => "Flip the picked faces",
+            Self::Pick(crate::app::faces::PickMode::Vertices) => "Pick vertices",
+            Self::Pick(crate::app::faces::PickMode::Edges) => "Pick edges",
+            Self::Pick(crate::app::faces::PickMode::Faces) => "Pick faces",
+            Self::SplitEdges => "Split the picked edges",
+            Self::MergeVertices => "Merge the picked vertices",
             Self::CompareCapture => "Compare a device capture…",
             Self::KeyboardHelp => "Keyboard and mouse",
             Self::About => "About Pebble",
@@ -484,6 +504,10 @@ impl Action {
             Self::ToggleTextureLock => (Modifiers::SHIFT, Key::T),
             Self::ExtrudeFaces => (Modifiers::ALT, Key::E),
             Self::FlipFaces => (Modifiers::ALT, Key::F),
+            Self::Pick(crate::app::faces::PickMode::Vertices) => (Modifiers::ALT, Key::Num1),
+            Self::Pick(crate::app::faces::PickMode::Edges) => (Modifiers::ALT, Key::Num2),
+            Self::Pick(crate::app::faces::PickMode::Faces) => (Modifiers::ALT, Key::Num3),
+            Self::MergeVertices => (Modifiers::ALT, Key::M),
             Self::TurnQuarter => (Modifiers::COMMAND, Key::R),
             Self::NudgeLeft => (Modifiers::NONE, Key::ArrowLeft),
             Self::NudgeRight => (Modifiers::NONE, Key::ArrowRight),
@@ -536,6 +560,7 @@ impl Action {
             | Self::PickSameMaterialFaces
             | Self::GrowFaces
             | Self::Uv(_)
+            | Self::SplitEdges
             | Self::Create(_) => return None,
         };
         Some(KeyboardShortcut::new(modifiers, key))

@@ -11,10 +11,36 @@ use pebble_model::glam::{Affine3A, Vec2};
 use pebble_model::uv::{self, Justify, UvMapping};
 use pebble_model::{EntityId, MeshData, Scene};
 
-/// Faces picked in face mode: each mesh with its face indices.
+/// What face mode's clicks pick (Alt+1 / 2 / 3, or the inspector).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum PickMode {
+    Vertices,
+    Edges,
+    #[default]
+    Faces,
+}
+
+impl PickMode {
+    pub const ALL: [PickMode; 3] = [PickMode::Vertices, PickMode::Edges, PickMode::Faces];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            PickMode::Vertices => "Vertices",
+            PickMode::Edges => "Edges",
+            PickMode::Faces => "Faces",
+        }
+    }
+}
+
+/// What is picked in face mode: faces, edges or vertices of meshes, by index.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FaceSelection {
+    /// What a click picks; changing it lets go of what was picked.
+    pub mode: PickMode,
     faces: BTreeMap<EntityId, BTreeSet<usize>>,
+    /// Edges as their two vertex indices, the smaller first.
+    edges: BTreeMap<EntityId, BTreeSet<(u32, u32)>>,
+    vertices: BTreeMap<EntityId, BTreeSet<u32>>,
 }
 
 /// What a UV operation does (face mode's buttons and the Faces menu).
@@ -70,8 +96,93 @@ fn mesh_of(scene: &Scene, id: EntityId) -> Option<(&MeshData, Affine3A)> {
 }
 
 impl FaceSelection {
+    /// Nothing is picked, of any kind.
     pub fn is_empty(&self) -> bool {
         self.faces.values().all(BTreeSet::is_empty)
+            && self.edges.values().all(BTreeSet::is_empty)
+            && self.vertices.values().all(BTreeSet::is_empty)
+    }
+
+    /// Picks `mode` from now on, letting go of what was picked.
+    pub fn set_mode(&mut self, mode: PickMode) {
+        if mode != self.mode {
+            self.clear();
+            self.mode = mode;
+        }
+    }
+
+    /// Picked edges, per mesh.
+    pub fn edges(&self) -> impl Iterator<Item = (EntityId, Vec<(u32, u32)>)> + '_ {
+        self.edges
+            .iter()
+            .filter(|(_, e)| !e.is_empty())
+            .map(|(id, e)| (*id, e.iter().copied().collect()))
+    }
+
+    /// Picked vertices, per mesh.
+    pub fn vertices(&self) -> impl Iterator<Item = (EntityId, Vec<u32>)> + '_ {
+        self.vertices
+            .iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(id, v)| (*id, v.iter().copied().collect()))
+    }
+
+    /// Adds (or with `toggle` flips) an edge.
+    pub fn pick_edge(&mut self, entity: EntityId, (a, b): (u32, u32), toggle: bool) {
+        let e = (a.min(b), a.max(b));
+        let set = self.edges.entry(entity).or_default();
+        if toggle && set.contains(&e) {
+            set.remove(&e);
+        } else {
+            set.insert(e);
+        }
+    }
+
+    /// Adds (or with `toggle` flips) a vertex.
+    pub fn pick_vertex(&mut self, entity: EntityId, v: u32, toggle: bool) {
+        let set = self.vertices.entry(entity).or_default();
+        if toggle && set.contains(&v) {
+            set.remove(&v);
+        } else {
+            set.insert(v);
+        }
+    }
+
+    /// How many vertices and edges are picked.
+    pub fn element_counts(&self) -> (usize, usize) {
+        (
+            self.vertices.values().map(BTreeSet::len).sum(),
+            self.edges.values().map(BTreeSet::len).sum(),
+        )
+    }
+
+    /// The vertices a move of what is picked moves, per mesh: every vertex at a
+    /// corner of a picked face, an end of a picked edge or a picked vertex's place.
+    pub fn moved_vertices(&self, scene: &Scene) -> Vec<(EntityId, Vec<u32>)> {
+        use pebble_model::mesh_edit::{welded_vertices, welded_with};
+        let mut ids: BTreeSet<EntityId> = self.faces.keys().copied().collect();
+        ids.extend(self.edges.keys().copied());
+        ids.extend(self.vertices.keys().copied());
+        ids.into_iter()
+            .filter_map(|id| {
+                let (mesh, _) = mesh_of(scene, id)?;
+                let faces: Vec<usize> =
+                    self.faces.get(&id).into_iter().flatten().copied().collect();
+                let mut ends: Vec<u32> = self
+                    .vertices
+                    .get(&id)
+                    .into_iter()
+                    .flatten()
+                    .copied()
+                    .collect();
+                for (a, b) in self.edges.get(&id).into_iter().flatten() {
+                    ends.extend([*a, *b]);
+                }
+                let mut moved: BTreeSet<u32> = welded_vertices(mesh, &faces).into_iter().collect();
+                moved.extend(welded_with(mesh, &ends));
+                (!moved.is_empty()).then(|| (id, moved.into_iter().collect()))
+            })
+            .collect()
     }
 
     /// How many faces (triangles) and objects.
@@ -82,6 +193,8 @@ impl FaceSelection {
 
     pub fn clear(&mut self) {
         self.faces.clear();
+        self.edges.clear();
+        self.vertices.clear();
     }
 
     pub fn contains(&self, entity: EntityId, face: usize) -> bool {
@@ -114,7 +227,7 @@ impl FaceSelection {
         }
     }
 
-    /// Drops faces that are gone (an undo removed their mesh or faces).
+    /// Drops what is gone (an undo removed its mesh, faces or vertices).
     pub fn keep_valid(&mut self, scene: &Scene) {
         self.faces.retain(|id, faces| match mesh_of(scene, *id) {
             Some((m, _)) => {
@@ -123,6 +236,23 @@ impl FaceSelection {
             }
             None => false,
         });
+        self.edges.retain(|id, edges| match mesh_of(scene, *id) {
+            Some((m, _)) => {
+                let n = m.positions.len() as u32;
+                edges.retain(|(a, b)| *a < n && *b < n);
+                !edges.is_empty()
+            }
+            None => false,
+        });
+        self.vertices
+            .retain(|id, vertices| match mesh_of(scene, *id) {
+                Some((m, _)) => {
+                    let n = m.positions.len() as u32;
+                    vertices.retain(|v| *v < n);
+                    !vertices.is_empty()
+                }
+                None => false,
+            });
     }
 
     /// Adds every face in the plane of a picked one, over the same mesh.
@@ -319,6 +449,10 @@ pub enum MeshOp {
     Extrude(f32),
     Flip,
     Delete,
+    /// The picked edges split at their middles.
+    SplitEdges,
+    /// The picked vertices merged into one at their middle.
+    MergeVertices,
 }
 
 impl MeshOp {
@@ -327,6 +461,8 @@ impl MeshOp {
             MeshOp::Extrude(_) => "Extrude faces",
             MeshOp::Flip => "Flip faces",
             MeshOp::Delete => "Delete faces",
+            MeshOp::SplitEdges => "Split edges",
+            MeshOp::MergeVertices => "Merge vertices",
         }
     }
 }
@@ -341,14 +477,51 @@ impl FaceSelection {
     ) -> Result<Box<dyn pebble_model::Command>, String> {
         use pebble_model::mesh_edit;
         if self.is_empty() {
-            return Err("no faces picked: click faces in face mode (T) first".into());
+            return Err(
+                "nothing picked: click faces, edges or vertices in face mode (T) first".into(),
+            );
         }
         let mut steps: Vec<Box<dyn pebble_model::Command>> = Vec::new();
-        for (id, faces) in self.iter() {
+        let targets: Vec<EntityId> = match op {
+            MeshOp::SplitEdges => self.edges().map(|(id, _)| id).collect(),
+            MeshOp::MergeVertices => self.vertices().map(|(id, _)| id).collect(),
+            _ => self.iter().map(|(id, _)| id).collect(),
+        };
+        if targets.is_empty() {
+            return Err(match op {
+                MeshOp::SplitEdges => "no edges picked: pick edges (Alt+2) first",
+                MeshOp::MergeVertices => "no vertices picked: pick vertices (Alt+1) first",
+                _ => "no faces picked: pick faces (Alt+3) first",
+            }
+            .into());
+        }
+        for id in targets {
             let Some((mesh, _)) = mesh_of(scene, id) else {
                 continue;
             };
+            let faces: Vec<usize> = self.faces.get(&id).into_iter().flatten().copied().collect();
             let after = match op {
+                MeshOp::SplitEdges => {
+                    let edges: Vec<(u32, u32)> =
+                        self.edges.get(&id).into_iter().flatten().copied().collect();
+                    mesh_edit::split_edges(mesh, &edges)
+                }
+                MeshOp::MergeVertices => {
+                    let vertices: Vec<u32> = self
+                        .vertices
+                        .get(&id)
+                        .into_iter()
+                        .flatten()
+                        .copied()
+                        .collect();
+                    let merged = mesh_edit::merged(mesh, &vertices);
+                    if merged.faces.is_empty() {
+                        return Err(
+                            "merging those leaves no face: delete the object instead".into()
+                        );
+                    }
+                    merged
+                }
                 MeshOp::Extrude(d) => mesh_edit::extruded(mesh, &faces, d).0,
                 MeshOp::Flip => mesh_edit::flipped(mesh, &faces),
                 MeshOp::Delete => {

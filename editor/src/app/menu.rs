@@ -111,8 +111,14 @@ impl PebbleApp {
                         Action::GrowFaces,
                         Action::ExtrudeFaces,
                         Action::FlipFaces,
+                        Action::SplitEdges,
+                        Action::MergeVertices,
                     ] {
                         self.action_button(ui, action, faces);
+                    }
+                    ui.separator();
+                    for mode in super::faces::PickMode::ALL {
+                        self.action_button(ui, Action::Pick(mode), true);
                     }
                     ui.separator();
                     for op in super::action::UvAction::ALL {

@@ -203,20 +203,39 @@ impl PebbleApp {
                 faces.grow(self.doc.scene());
                 self.doc.faces = faces;
             }
-            Action::ExtrudeFaces | Action::FlipFaces => {
-                let op = if action == Action::ExtrudeFaces {
-                    super::faces::MeshOp::Extrude(self.prefs.snap_steps.step)
-                } else {
-                    super::faces::MeshOp::Flip
+            Action::ExtrudeFaces
+            | Action::FlipFaces
+            | Action::SplitEdges
+            | Action::MergeVertices => {
+                use super::faces::MeshOp;
+                let op = match action {
+                    Action::ExtrudeFaces => MeshOp::Extrude(self.prefs.snap_steps.step),
+                    Action::FlipFaces => MeshOp::Flip,
+                    Action::SplitEdges => MeshOp::SplitEdges,
+                    _ => MeshOp::MergeVertices,
                 };
                 match self.doc.faces.mesh_step(self.doc.scene(), op) {
-                    Ok(step) => {
-                        if let Err(e) = self.doc.execute_boxed(step, None) {
-                            self.status.error(e.to_string());
+                    Ok(step) => match self.doc.execute_boxed(step, None) {
+                        // Vertex numbers changed: what was picked by them goes.
+                        Ok(()) if matches!(op, MeshOp::SplitEdges | MeshOp::MergeVertices) => {
+                            self.doc.faces.clear();
                         }
-                    }
+                        Ok(()) => {}
+                        Err(e) => self.status.error(e.to_string()),
+                    },
                     Err(e) => self.status.warn(e),
                 }
+            }
+            Action::Pick(mode) => {
+                if !self.viewport.tools.face_mode() {
+                    self.viewport.tools.set_face_mode(true);
+                    self.select(Vec::new());
+                }
+                self.doc.faces.set_mode(mode);
+                self.status.info(format!(
+                    "face mode: clicks pick {}",
+                    mode.label().to_lowercase()
+                ));
             }
             Action::Uv(op) => {
                 let step = self.doc.faces.uv_step(self.doc.scene(), op.op());

@@ -162,3 +162,24 @@ fn nonsense_is_refused_with_a_reason() {
             .is_err()
     );
 }
+
+#[test]
+fn a_picked_vertex_moves_with_every_vertex_at_its_place() {
+    let (scene, _, id) = boxed();
+    let m = mesh(&scene, id);
+    let mut faces = FaceSelection::default();
+    faces.set_mode(PickMode::Vertices);
+    faces.pick_vertex(id, 5, false);
+    let moved = faces.moved_vertices(&scene);
+    assert_eq!(moved.len(), 1);
+    let at = m.positions[5];
+    assert_eq!(moved[0].1.len(), 3, "a box corner is in three sides");
+    for v in &moved[0].1 {
+        assert_eq!(m.positions[*v as usize], at, "vertex {v}");
+    }
+    // An edge's ends, the same way.
+    faces.set_mode(PickMode::Edges);
+    let f = m.faces[0];
+    faces.pick_edge(id, (f.indices[0], f.indices[1]), false);
+    assert_eq!(faces.moved_vertices(&scene)[0].1.len(), 6);
+}

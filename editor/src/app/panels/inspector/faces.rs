@@ -21,6 +21,14 @@ const OFFSET: Limit = Limit::new(-1000.0, 1000.0, " m");
 const ROTATION: Limit = Limit::new(-360.0, 360.0, "°");
 const SCALE: Limit = Limit::new(-1000.0, 1000.0, "×");
 
+/// An action's name with its key, for a button's hover text.
+fn action_hover(action: Action) -> String {
+    match action.shortcut_text() {
+        Some(key) => format!("{} ({key})", action.label()),
+        None => action.label().to_string(),
+    }
+}
+
 impl InspectorPanel {
     pub(super) fn faces_ui(
         &mut self,
@@ -30,9 +38,44 @@ impl InspectorPanel {
         presets: &Presets,
     ) {
         let (n, objects) = faces.counts();
-        ui.heading("Faces");
+        ui.heading("Face mode");
+        ui.horizontal(|ui| {
+            ui.label("pick");
+            for mode in crate::app::faces::PickMode::ALL {
+                let action = Action::Pick(mode);
+                let hover = action.shortcut_text().unwrap_or_default();
+                if ui
+                    .selectable_label(faces.mode == mode, mode.label())
+                    .on_hover_text(hover)
+                    .clicked()
+                {
+                    self.intents.push(Intent::Run(action));
+                }
+            }
+        });
+        if faces.mode != crate::app::faces::PickMode::Faces {
+            let (v, e) = faces.element_counts();
+            let (count, what, op, label) = match faces.mode {
+                crate::app::faces::PickMode::Vertices => {
+                    (v, "vertex(es)", Action::MergeVertices, "Merge")
+                }
+                _ => (e, "edge(s)", Action::SplitEdges, "Split"),
+            };
+            ui.label(format!("{count} {what} picked"));
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(count > 0, egui::Button::new(label))
+                    .on_hover_text(action_hover(op))
+                    .clicked()
+                {
+                    self.intents.push(Intent::Run(op));
+                }
+            });
+            ui.weak("the gizmo moves, turns or scales what is picked (W, E, R); every vertex at the same place moves along, so the mesh stays closed");
+            return;
+        }
         if n == 0 {
-            ui.label("Face mode: click a face in the viewport (Shift adds, Ctrl toggles, drag a box). Esc leaves face mode.");
+            ui.label("Click a face in the viewport (Shift adds, Ctrl toggles, drag a box). Esc leaves face mode.");
             return;
         }
         ui.label(format!("{n} triangle(s) on {objects} object(s)"));

@@ -10,6 +10,7 @@ use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::{EntityId, EntityKind};
 
 use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
+use crate::app::faces::PickMode;
 use crate::app::viewport::navigation::Button;
 
 /// Picked faces' outline and fill (0xAABBGGRR: orange).
@@ -32,8 +33,10 @@ struct PickedShape {
     key: u64,
     fill: Vec<pebble_render::overlay::LineVertex>,
     /// Edges only one picked triangle has, by where their ends are (so a picked
-    /// box side or a grid of quads shows one outline).
+    /// box side or a grid of quads shows one outline), and picked edges.
     outline: Vec<(Vec3, Vec3)>,
+    /// Picked vertices.
+    points: Vec<Vec3>,
 }
 
 /// A fingerprint of what the picked faces' shape depends on.
@@ -46,12 +49,27 @@ fn picked_key(scene: &pebble_model::Scene, faces: &crate::app::faces::FaceSelect
         h ^= u64::from(w);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     };
+    let mut meshes = std::collections::BTreeSet::new();
     for (id, list) in faces.iter() {
+        meshes.insert(id);
         word(id.0);
         word(list.len() as u32);
-        for f in &list {
-            word(*f as u32);
-        }
+        list.iter().for_each(|f| word(*f as u32));
+    }
+    for (id, vertices) in faces.vertices() {
+        meshes.insert(id);
+        word(id.0);
+        vertices.iter().for_each(|v| word(*v));
+    }
+    for (id, edges) in faces.edges() {
+        meshes.insert(id);
+        word(id.0);
+        edges.iter().for_each(|(a, b)| {
+            word(*a);
+            word(*b);
+        });
+    }
+    for id in meshes {
         for c in scene.world_transform(id).to_cols_array() {
             word(c.to_bits());
         }
@@ -111,7 +129,39 @@ impl PickedShape {
                     .map(|(_, a, b)| (a, b)),
             );
         }
-        Self { key, fill, outline }
+        let mut points = Vec::new();
+        for (id, edges) in faces.edges() {
+            if let Some(EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) {
+                let world = scene.world_transform(id);
+                let at = |i: u32| {
+                    world.transform_point3(
+                        m.geometry
+                            .positions
+                            .get(i as usize)
+                            .copied()
+                            .unwrap_or_default(),
+                    )
+                };
+                outline.extend(edges.into_iter().map(|(a, b)| (at(a), at(b))));
+            }
+        }
+        for (id, vertices) in faces.vertices() {
+            if let Some(EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) {
+                let world = scene.world_transform(id);
+                points.extend(vertices.into_iter().filter_map(|v| {
+                    m.geometry
+                        .positions
+                        .get(v as usize)
+                        .map(|p| world.transform_point3(*p))
+                }));
+            }
+        }
+        Self {
+            key,
+            fill,
+            outline,
+            points,
+        }
     }
 }
 
@@ -199,6 +249,137 @@ fn faces_in_box(
     out
 }
 
+/// The corners of face `f` of `id`'s mesh: their vertex indices and where they are
+/// on screen (`None` for one behind the camera).
+fn face_on_screen(
+    cx: &ToolContext,
+    id: EntityId,
+    f: usize,
+) -> Option<([u32; 3], [Option<Vec2>; 3], bool)> {
+    let scene = cx.doc.scene();
+    let Some(EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) else {
+        return None;
+    };
+    let face = m.geometry.faces.get(f)?;
+    let world = scene.world_transform(id);
+    let view = cx.camera_view();
+    let corners = m.geometry.triangle(face).map(|v| world.transform_point3(v));
+    let mid = (corners[0] + corners[1] + corners[2]) / 3.0;
+    let facing = (corners[1] - corners[0])
+        .cross(corners[2] - corners[0])
+        .dot(view.camera.eye - mid)
+        > 0.0;
+    Some((face.indices, corners.map(|c| view.project(c)), facing))
+}
+
+/// How far `p` is from the segment `a`–`b`, pixels.
+fn to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
+    let ab = b - a;
+    let t = if ab.length_squared() > 0.0 {
+        ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    p.distance(a + ab * t)
+}
+
+impl FaceTool {
+    /// A click or box in vertex or edge mode.
+    fn release_elements(&mut self, cx: &mut ToolContext, p: &Pointer) {
+        let mode = cx.doc.faces.mode;
+        let keep = p.modifiers.shift || p.modifiers.command;
+        let toggle = p.modifiers.command && p.click;
+        let mut vertices: Vec<(EntityId, u32)> = Vec::new();
+        let mut edges: Vec<(EntityId, (u32, u32))> = Vec::new();
+        match self.rect.take() {
+            Some((start, _)) => {
+                let drawn = match cx.pick.pick_rect(start, p.pos) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        cx.status.error(format!("box select failed: {e}"));
+                        return;
+                    }
+                };
+                let (lo, hi) = (start.min(p.pos), start.max(p.pos));
+                let inside =
+                    |s: Option<Vec2>| s.is_some_and(|s| s.cmpge(lo).all() && s.cmple(hi).all());
+                for id in drawn.into_iter().map(EntityId) {
+                    let faces = match cx.doc.scene().entity(id).map(|e| &e.kind) {
+                        Some(EntityKind::Mesh(m)) if cx.doc.scene().is_pickable(id) => {
+                            m.geometry.faces.len()
+                        }
+                        _ => continue,
+                    };
+                    for f in 0..faces {
+                        let Some((ix, on, facing)) = face_on_screen(cx, id, f) else {
+                            continue;
+                        };
+                        if !facing {
+                            continue;
+                        }
+                        for k in 0..3 {
+                            if mode == PickMode::Vertices && inside(on[k]) {
+                                vertices.push((id, ix[k]));
+                            }
+                            if mode == PickMode::Edges && inside(on[k]) && inside(on[(k + 1) % 3]) {
+                                edges.push((id, (ix[k], ix[(k + 1) % 3])));
+                            }
+                        }
+                    }
+                }
+            }
+            None => match cx.pick.pick(p.pos) {
+                Ok(Some(hit)) => {
+                    let id = EntityId(hit.id);
+                    if cx.doc.scene().is_pickable(id)
+                        && let Some((ix, on, _)) = face_on_screen(cx, id, hit.face as usize)
+                        && let [Some(a), Some(b), Some(c)] = on
+                    {
+                        let s = [a, b, c];
+                        if mode == PickMode::Vertices {
+                            let k = (0..3)
+                                .min_by(|&x, &y| {
+                                    s[x].distance(p.pos).total_cmp(&s[y].distance(p.pos))
+                                })
+                                .unwrap_or(0);
+                            vertices.push((id, ix[k]));
+                        } else {
+                            let k =
+                                (0..3)
+                                    .min_by(|&x, &y| {
+                                        to_segment(p.pos, s[x], s[(x + 1) % 3])
+                                            .total_cmp(&to_segment(p.pos, s[y], s[(y + 1) % 3]))
+                                    })
+                                    .unwrap_or(0);
+                            edges.push((id, (ix[k], ix[(k + 1) % 3])));
+                        }
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    cx.status.error(format!("pick failed: {e}"));
+                    return;
+                }
+            },
+        }
+        let picked = &mut cx.doc.faces;
+        if !keep {
+            picked.clear();
+        }
+        for (id, v) in vertices {
+            picked.pick_vertex(id, v, toggle);
+        }
+        for (id, e) in edges {
+            picked.pick_edge(id, e, toggle);
+        }
+        let (v, e) = picked.element_counts();
+        cx.status.info(match mode {
+            PickMode::Vertices => format!("{v} vertex(es) picked"),
+            _ => format!("{e} edge(s) picked"),
+        });
+    }
+}
+
 impl Tool for FaceTool {
     fn name(&self) -> &'static str {
         "face"
@@ -221,6 +402,10 @@ impl Tool for FaceTool {
     }
 
     fn release(&mut self, cx: &mut ToolContext, p: &Pointer) {
+        if cx.doc.faces.mode != PickMode::Faces {
+            self.release_elements(cx, p);
+            return;
+        }
         let keep = p.modifiers.shift || p.modifiers.command;
         let found: Vec<(EntityId, Vec<usize>)> = match self.rect.take() {
             Some((start, _)) => match cx.pick.pick_rect(start, p.pos) {
@@ -302,11 +487,27 @@ impl Tool for FaceTool {
         for &(a, b) in &shape.outline {
             out.thick_line(&cx.view, (a, b), OUTLINE, 2.0);
         }
+        for &p in &shape.points {
+            // A small cross, a hundredth of its distance across.
+            let r = (cx.view.camera.eye - p).length() * 0.01;
+            for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+                out.thick_line(&cx.view, (p - axis * r, p + axis * r), OUTLINE, 3.0);
+            }
+        }
         let shown = shape.fill.len() / 3;
-        out.text = Some(if shown == 0 {
-            "Face mode: click a face (Shift adds, Ctrl toggles, drag a box) · Esc: leave".into()
-        } else {
-            format!("Face mode: {shown} triangle(s) picked · Esc: let go, Esc again: leave")
+        let (v, e) = cx.doc.faces.element_counts();
+        let what = match cx.doc.faces.mode {
+            PickMode::Faces if shown > 0 => Some(format!("{shown} triangle(s)")),
+            PickMode::Edges if e > 0 => Some(format!("{e} edge(s)")),
+            PickMode::Vertices if v > 0 => Some(format!("{v} vertex(es)")),
+            _ => None,
+        };
+        let mode = cx.doc.faces.mode.label().to_lowercase();
+        out.text = Some(match what {
+            None => format!(
+                "Face mode, picking {mode} (Alt+1/2/3): click (Shift adds, Ctrl toggles, drag a box) · Esc: leave"
+            ),
+            Some(what) => format!("Face mode: {what} picked · Esc: let go, Esc again: leave"),
         });
     }
 

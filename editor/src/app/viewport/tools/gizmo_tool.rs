@@ -50,25 +50,43 @@ pub fn gizmo_on_selection(doc: &Document, mode: gizmo::Mode, space: gizmo::Space
     })
 }
 
-/// The gizmo on face mode's picked faces: at the middle of their corners, with the
-/// world's axes.
+/// The gizmo on what face mode picked (faces, edges or vertices): at the middle of
+/// the corners that move, with the world's axes.
 pub fn gizmo_on_faces(doc: &Document, mode: gizmo::Mode) -> Option<Gizmo> {
+    if doc.faces.is_empty() {
+        return None;
+    }
     let scene = doc.scene();
     let mut sum = Vec3::ZERO;
     let mut n = 0usize;
-    for (id, faces) in doc.faces.iter() {
-        let Some(pebble_model::EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) else {
-            continue;
-        };
-        let world = scene.world_transform(id);
-        for f in faces {
-            if let Some(face) = m.geometry.faces.get(f) {
-                for p in m.geometry.triangle(face) {
-                    sum += world.transform_point3(p);
+    // The picked corners as they are (not welded: that is the drag's work, and
+    // this runs every frame).
+    let mut add = |id: EntityId, corners: &mut dyn Iterator<Item = u32>| {
+        if let Some(pebble_model::EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) {
+            let world = scene.world_transform(id);
+            for v in corners {
+                if let Some(p) = m.geometry.positions.get(v as usize) {
+                    sum += world.transform_point3(*p);
                     n += 1;
                 }
             }
         }
+    };
+    for (id, faces) in doc.faces.iter() {
+        if let Some(pebble_model::EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) {
+            let corners: Vec<u32> = faces
+                .iter()
+                .filter_map(|f| m.geometry.faces.get(*f))
+                .flat_map(|f| f.indices)
+                .collect();
+            add(id, &mut corners.into_iter());
+        }
+    }
+    for (id, edges) in doc.faces.edges() {
+        add(id, &mut edges.into_iter().flat_map(|(a, b)| [a, b]));
+    }
+    for (id, vertices) in doc.faces.vertices() {
+        add(id, &mut vertices.into_iter());
     }
     (n > 0).then(|| Gizmo {
         mode,
@@ -211,8 +229,9 @@ impl GizmoTool {
             let meshes = cx
                 .doc
                 .faces
-                .iter()
-                .filter_map(|(id, faces)| {
+                .moved_vertices(scene)
+                .into_iter()
+                .filter_map(|(id, welded)| {
                     let e = scene.entity(id)?;
                     let pebble_model::EntityKind::Mesh(m) = &e.kind else {
                         return None;
@@ -220,17 +239,21 @@ impl GizmoTool {
                     if let pebble_model::entity::GeometrySource::Primitive(p) = &m.source {
                         converted.push(p.kind_name());
                     }
-                    let welded = pebble_model::mesh_edit::welded_vertices(&m.geometry, &faces);
                     Some((id, scene.world_transform(id), m.geometry.clone(), welded))
                 })
                 .collect();
+            let what = match cx.doc.faces.mode {
+                crate::app::faces::PickMode::Faces => "faces",
+                crate::app::faces::PickMode::Edges => "edges",
+                crate::app::faces::PickMode::Vertices => "vertices",
+            };
             let verb = match g.mode {
-                gizmo::Mode::Translate => "Move faces",
-                gizmo::Mode::Rotate => "Turn faces",
-                gizmo::Mode::Scale => "Scale faces",
+                gizmo::Mode::Translate => format!("Move {what}"),
+                gizmo::Mode::Rotate => format!("Turn {what}"),
+                gizmo::Mode::Scale => format!("Scale {what}"),
             };
             let name = match converted.as_slice() {
-                [] => verb.to_string(),
+                [] => verb.clone(),
                 [one] => format!("{verb} (the {one} becomes an editable mesh)"),
                 many => format!("{verb} ({} primitives become editable meshes)", many.len()),
             };

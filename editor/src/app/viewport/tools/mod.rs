@@ -32,7 +32,7 @@ mod select;
 pub use box_select::BoxSelect;
 pub use create::CreateTool;
 pub use face::FaceTool;
-pub use gizmo_tool::{GizmoTool, gizmo_on_selection};
+pub use gizmo_tool::{GizmoTool, gizmo_on_faces, gizmo_on_selection};
 pub use measure::Measure;
 pub use navigate::Navigate;
 pub use place::PlaceCopies;
