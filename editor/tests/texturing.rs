@@ -495,3 +495,193 @@ fn a_room_textured_per_face_exports_strictly_and_draws_on_the_psp_as_in_the_edit
     );
     assert!(c.ssim >= 0.95, "{c:?}");
 }
+
+/// A file dropped on the window from the desktop, as winit hands it to egui.
+#[derive(Debug)]
+struct DesktopFile(std::path::PathBuf);
+
+impl egui::DroppedFile for DesktopFile {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+/// Drops `file` on the window with the pointer at `at`.
+fn drop_file(harness: &mut Harness, file: &std::path::Path, at: egui::Pos2) {
+    harness.hover_at(at);
+    harness.run_steps(1);
+    harness
+        .input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(DesktopFile(file.to_path_buf())));
+    harness.run_steps(3);
+}
+
+#[test]
+fn pictures_and_models_dropped_from_the_desktop_come_in_where_they_are_dropped() {
+    let Some(mut harness) = harness_on(room_project()) else {
+        return;
+    };
+    let outside = std::env::temp_dir().join(format!("pebble-desktop-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outside);
+    std::fs::create_dir_all(&outside).expect("a folder");
+    let picture = outside.join("poster.png");
+    image::RgbImage::from_fn(16, 32, |_, y| {
+        image::Rgb(if y < 16 { [200, 40, 40] } else { [40, 40, 200] })
+    })
+    .save(&picture)
+    .expect("writes");
+    let (name, at, size, inward) = WALLS[0];
+    let (at, size, inward) = (Vec3::from(at), Vec3::from(size), Vec3::from(inward));
+    let inner = at + Vec3::Y * (size.y * 0.5) + inward * (size.z * 0.5);
+    look_at(&mut harness, inner, yaw_into(-inward));
+
+    // A picture dropped on the wall's inner face: copied into the project and on
+    // that face, one step.
+    let steps = harness.state().history_names().len();
+    let on_wall = screen(harness.state(), inner);
+    drop_file(&mut harness, &picture, on_wall);
+    let folder = harness
+        .state()
+        .project_path()
+        .parent()
+        .expect("folder")
+        .to_path_buf();
+    assert!(
+        folder.join("textures/poster.png").is_file(),
+        "copied into the project"
+    );
+    let textures = face_textures(harness.state(), name);
+    let inner_faces = faces_facing(harness.state(), name, inward);
+    for f in &inner_faces {
+        assert_eq!(textures[*f].as_deref(), Some("textures/poster.png"));
+    }
+    assert_eq!(harness.state().history_names().len(), steps + 1);
+
+    // Dropped on the sky: a new material to use, chosen in the Materials panel.
+    let sky = screen(harness.state(), inner + Vec3::Y * 6.0);
+    drop_file(&mut harness, &picture, sky);
+    let chosen = harness
+        .state()
+        .panels
+        .materials
+        .selected
+        .expect("a material chosen");
+    assert_eq!(
+        harness
+            .state()
+            .scene()
+            .material(chosen)
+            .and_then(|m| m.texture.clone()),
+        Some("textures/poster.png".into())
+    );
+
+    // A model dropped on the floor: the import window, to stand it where it fell.
+    let model = outside.join("post.gltf");
+    let mut bytes = Vec::new();
+    for c in [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 4.0] {
+        bytes.extend_from_slice(&c.to_le_bytes());
+    }
+    std::fs::write(outside.join("post.bin"), &bytes).expect("bin");
+    let json = serde_json::json!({
+        "asset": { "version": "2.0" },
+        "scene": 0,
+        "scenes": [{ "nodes": [0] }],
+        "nodes": [{ "name": "Post", "mesh": 0 }],
+        "meshes": [{ "name": "Post", "primitives": [{ "attributes": { "POSITION": 0 } }] }],
+        "accessors": [{ "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                        "min": [0.0, 0.0, 0.0], "max": [1.0, 0.0, 4.0] }],
+        "bufferViews": [{ "buffer": 0, "byteLength": 36 }],
+        "buffers": [{ "byteLength": 36, "uri": "post.bin" }]
+    });
+    std::fs::write(&model, serde_json::to_vec(&json).expect("json")).expect("gltf");
+    let floor = Vec3::new(1.0, 0.5, -2.0);
+    let on_floor = screen(harness.state(), floor);
+    drop_file(&mut harness, &model, on_floor);
+    let window = harness
+        .state()
+        .windows
+        .import
+        .as_ref()
+        .expect("the import window");
+    assert_eq!(window.path, model);
+    assert!(
+        (window.at() - floor).length() < 0.15,
+        "it stands where it was dropped: {}",
+        window.at()
+    );
+    // Something Pebble does not read says so.
+    let notes = outside.join("notes.txt");
+    std::fs::write(&notes, "hello").expect("writes");
+    harness.state_mut().windows.import = None;
+    drop_file(&mut harness, &notes, on_floor);
+    assert!(
+        harness.state().status().text.contains("Pebble reads"),
+        "{}",
+        harness.state().status().text
+    );
+}
+
+#[test]
+fn a_materials_texture_comes_from_a_picture_chosen_in_the_file_dialog() {
+    let Some(mut harness) = harness_on(room_project()) else {
+        return;
+    };
+    common::wait_for(&mut harness, |_| {
+        pebble_editor::app::files::system_dialog_known().is_some()
+    });
+    let outside = std::env::temp_dir().join(format!("pebble-pick-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outside);
+    std::fs::create_dir_all(&outside).expect("a folder");
+    let picture = outside.join("moss.png");
+    image::RgbaImage::from_fn(8, 8, |x, _| {
+        image::Rgba([40, 140, 40, if x < 4 { 255 } else { 0 }])
+    })
+    .save(&picture)
+    .expect("writes");
+    harness.state_mut().panels.raise(Pane::Materials);
+    harness.run_steps(2);
+    harness.get_by_label_contains("Floor  ·  1 object").click();
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "texture")
+        .click();
+    harness.run_steps(2);
+    harness.get_by_label("From a file…").click();
+    harness.run_steps(3);
+    assert!(
+        harness.query_by_label("Choose a texture").is_some(),
+        "the dialog opened"
+    );
+    harness.get_by_label("File name:").focus();
+    harness.run_steps(1);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness
+        .get_by_label("File name:")
+        .type_text(&picture.display().to_string());
+    harness.run_steps(1);
+    harness.get_by_label("Use").click();
+    harness.run_steps(3);
+    let (_, floor) = material_named(harness.state(), "Floor").expect("the floor's material");
+    assert_eq!(floor.texture.as_deref(), Some("textures/moss.png"));
+    assert_eq!(
+        floor.alpha,
+        pebble_model::material::AlphaMode::Cutout,
+        "a picture with holes is cut out"
+    );
+    let folder = harness
+        .state()
+        .project_path()
+        .parent()
+        .expect("folder")
+        .to_path_buf();
+    assert!(folder.join("textures/moss.png").is_file());
+    // One undo gives the floor its plain look back.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    let (_, floor) = material_named(harness.state(), "Floor").expect("the floor's material");
+    assert_eq!(floor.texture, None);
+}

@@ -154,6 +154,11 @@ fn read_bounds(path: &Path, project_dir: &Path, tim: Option<PathBuf>) -> Result<
 impl ImportDialog {
     /// The window for `path`, reading its size in the background (into a scratch
     /// folder); the model will stand at `at`.
+    /// Where the model will stand (the middle of its base).
+    pub fn at(&self) -> Vec3 {
+        self.at
+    }
+
     pub fn open(path: PathBuf, at: Vec3) -> Self {
         let file = path.clone();
         // Textures the reading writes go to a scratch folder: only the real
