@@ -9,63 +9,6 @@ use pebble_model::{History, Scene};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-fn sample_tmd() -> Vec<u8> {
-    let o = Object {
-        vertices: vec![[0, 0, 0], [64, 0, 0], [0, 64, 0], [64, 64, 0]],
-        normals: vec![[0, 0, -4096]],
-        packets: vec![
-            Packet {
-                mode: 0x20,
-                flag: 0,
-                data: vec![rgb(9, 9, 9, 0x20), half(0, 0), half(1, 2)],
-            },
-            Packet {
-                mode: 0x3c,
-                flag: 0,
-                data: vec![
-                    uvw(0, 0, 480 << 6),
-                    uvw(63, 0, 5),
-                    uvw(0, 63, 0),
-                    uvw(63, 63, 0),
-                    half(0, 0),
-                    half(0, 1),
-                    half(0, 2),
-                    half(0, 3),
-                ],
-            },
-            Packet {
-                mode: 0x3d,
-                flag: 1,
-                data: vec![
-                    uvw(0, 0, 0),
-                    uvw(1, 0, 0x85),
-                    uvw(0, 1, 0),
-                    uvw(1, 1, 0),
-                    rgb(1, 2, 3, 0x3d),
-                    rgb(1, 2, 3, 0),
-                    rgb(1, 2, 3, 0),
-                    rgb(1, 2, 3, 0),
-                    half(0, 1),
-                    half(2, 3),
-                ],
-            },
-            Packet {
-                mode: 0x50,
-                flag: 1,
-                data: vec![rgb(1, 2, 3, 0x50), rgb(1, 2, 3, 0), half(0, 1)],
-            },
-        ],
-        scale: 0,
-    };
-    tmd(&[o.clone(), o])
-}
-
-fn sample_tim() -> Vec<u8> {
-    let clut: Vec<u16> = (0..16).map(|i| c15(i * 16, 0, 0)).collect();
-    let pixels: Vec<u16> = (0..16 * 8).map(|i| i as u16).collect();
-    tim(0, Some((0, 480, &clut)), (320, 0, 16, 8, &pixels))
-}
-
 fn edits() -> impl Strategy<Value = Vec<(usize, u8, u8)>> {
     proptest::collection::vec((any::<usize>(), any::<u8>(), 0u8..4), 1..6)
 }
