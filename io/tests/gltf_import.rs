@@ -616,3 +616,74 @@ fn a_spot_light_keeps_its_cone() {
         report.warnings
     );
 }
+
+/// Found by fuzzing: an attribute whose accessor has another element type (UVs
+/// given as VEC3) made the gltf crate's reader assert. Each such file is refused,
+/// naming the mesh, the attribute and the accessor.
+#[test]
+fn attributes_of_the_wrong_type_are_refused_by_name() {
+    let dir = scratch("wrong-types");
+    let mut bin = Vec::new();
+    for c in [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0] {
+        bin.extend_from_slice(&c.to_le_bytes());
+    }
+    let cases = [
+        ("TEXCOORD_0", "VEC3", 5126, false, "TexCoords(0)"),
+        ("COLOR_0", "SCALAR", 5126, false, "Colors(0)"),
+        ("NORMAL", "VEC3", 5121, true, "Normals"),
+        ("TEXCOORD_0", "VEC2", 5122, false, "TexCoords(0)"),
+    ];
+    for (attribute, ty, component, normalized, named) in cases {
+        let doc = json!({
+            "asset": { "version": "2.0" },
+            "scenes": [{ "nodes": [0] }],
+            "nodes": [{ "mesh": 0 }],
+            "meshes": [{ "primitives": [{ "attributes": { "POSITION": 0, attribute: 1 } }] }],
+            "accessors": [
+                { "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                  "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0] },
+                { "bufferView": 0, "componentType": component, "normalized": normalized,
+                  "count": 3, "type": ty }
+            ],
+            "bufferViews": [{ "buffer": 0, "byteLength": 36 }],
+            "buffers": [{ "byteLength": 36 }]
+        });
+        let path = dir.join("wrong.glb");
+        std::fs::write(
+            &path,
+            common::glb(&serde_json::to_vec(&doc).expect("json"), &bin),
+        )
+        .expect("writes");
+        let err = import(&path, &dir).expect_err("refused");
+        assert!(
+            err.contains("mesh 0 primitive 0") && err.contains(named) && err.contains("accessor 1"),
+            "{attribute} as {ty}: {err}"
+        );
+    }
+    // Indices of floats likewise.
+    let doc = json!({
+        "asset": { "version": "2.0" },
+        "scenes": [{ "nodes": [0] }],
+        "nodes": [{ "mesh": 0 }],
+        "meshes": [{ "primitives": [{ "attributes": { "POSITION": 0 }, "indices": 1 }] }],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+              "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0] },
+            { "bufferView": 0, "componentType": 5126, "count": 3, "type": "SCALAR" }
+        ],
+        "bufferViews": [{ "buffer": 0, "byteLength": 36 }],
+        "buffers": [{ "byteLength": 36 }]
+    });
+    let path = dir.join("float-indices.glb");
+    std::fs::write(
+        &path,
+        common::glb(&serde_json::to_vec(&doc).expect("json"), &bin),
+    )
+    .expect("writes");
+    let err = import(&path, &dir).expect_err("refused");
+    assert!(err.contains("index accessor 1"), "{err}");
+    // The fuzzer's own find, kept as it came.
+    let found = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/findings/gltf-texcoord-type.glb");
+    let err = import(&found, &dir).expect_err("refused, not a panic");
+    assert!(err.contains("accessor"), "{err}");
+}

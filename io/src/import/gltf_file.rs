@@ -48,6 +48,41 @@ fn fail(path: &Path, message: impl Into<String>) -> ImportError {
     ImportError::format(path, message)
 }
 
+/// What is wrong with `acc` for the attribute `semantic`, when the importer reads
+/// that attribute and the gltf crate's reader would assert on it; `None` when it
+/// is fine or not read.
+fn attribute_problem(
+    semantic: &gltf::json::mesh::Semantic,
+    acc: &gltf::json::Accessor,
+) -> Option<String> {
+    use gltf::json::accessor::{ComponentType as C, GenericComponentType as G, Type as T};
+    use gltf::json::mesh::Semantic as S;
+    use gltf::json::validation::Checked::Valid;
+    let (Valid(ty), Valid(G(component))) = (acc.type_, acc.component_type) else {
+        return Some("has an unknown type".into());
+    };
+    let float = component == C::F32;
+    let wants = match semantic {
+        S::Positions | S::Normals => (ty == T::Vec3 && float, "VEC3 of floats"),
+        S::TexCoords(_) => (
+            ty == T::Vec2 && (float || (acc.normalized && matches!(component, C::U8 | C::U16))),
+            "VEC2 of floats, or of normalised unsigned bytes or shorts",
+        ),
+        S::Colors(_) => (
+            matches!(ty, T::Vec3 | T::Vec4)
+                && (float || (acc.normalized && matches!(component, C::U8 | C::U16))),
+            "VEC3 or VEC4 of floats, or of normalised unsigned bytes or shorts",
+        ),
+        _ => return None,
+    };
+    (!wants.0).then(|| {
+        format!(
+            "is {ty:?} of {component:?}; the format asks for {}",
+            wants.1
+        )
+    })
+}
+
 fn decode_data_uri(uri: &str) -> Option<Vec<u8>> {
     let rest = uri.strip_prefix("data:")?;
     let (_, data) = rest.split_once(";base64,")?;
@@ -758,6 +793,43 @@ pub fn import(
                         format!(
                             "mesh {m} primitive {p} refers to accessor {a}, but the file has {}",
                             root.accessors.len()
+                        ),
+                    ));
+                }
+            }
+            // The gltf crate's readers assert an attribute's element size: an
+            // accessor of another type for it is refused here, by name.
+            for (semantic, index) in &prim.attributes {
+                if let gltf::json::validation::Checked::Valid(semantic) = semantic
+                    && let Some(problem) =
+                        attribute_problem(semantic, &root.accessors[index.value()])
+                {
+                    return Err(fail(
+                        path,
+                        format!(
+                            "mesh {m} primitive {p}: its {semantic:?} accessor {} {problem}",
+                            index.value()
+                        ),
+                    ));
+                }
+            }
+            if let Some(index) = &prim.indices {
+                use gltf::json::accessor::{ComponentType, Type};
+                use gltf::json::validation::Checked::Valid;
+                let acc = &root.accessors[index.value()];
+                let ok = matches!(acc.type_, Valid(Type::Scalar))
+                    && matches!(
+                        acc.component_type,
+                        Valid(gltf::json::accessor::GenericComponentType(
+                            ComponentType::U8 | ComponentType::U16 | ComponentType::U32
+                        ))
+                    );
+                if !ok {
+                    return Err(fail(
+                        path,
+                        format!(
+                            "mesh {m} primitive {p}: its index accessor {} is not unsigned whole numbers, one per index (SCALAR of 8, 16 or 32 bits)",
+                            index.value()
                         ),
                     ));
                 }
