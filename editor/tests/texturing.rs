@@ -580,24 +580,7 @@ fn pictures_and_models_dropped_from_the_desktop_come_in_where_they_are_dropped()
     );
 
     // A model dropped on the floor: the import window, to stand it where it fell.
-    let model = outside.join("post.gltf");
-    let mut bytes = Vec::new();
-    for c in [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 4.0] {
-        bytes.extend_from_slice(&c.to_le_bytes());
-    }
-    std::fs::write(outside.join("post.bin"), &bytes).expect("bin");
-    let json = serde_json::json!({
-        "asset": { "version": "2.0" },
-        "scene": 0,
-        "scenes": [{ "nodes": [0] }],
-        "nodes": [{ "name": "Post", "mesh": 0 }],
-        "meshes": [{ "name": "Post", "primitives": [{ "attributes": { "POSITION": 0 } }] }],
-        "accessors": [{ "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
-                        "min": [0.0, 0.0, 0.0], "max": [1.0, 0.0, 4.0] }],
-        "bufferViews": [{ "buffer": 0, "byteLength": 36 }],
-        "buffers": [{ "byteLength": 36, "uri": "post.bin" }]
-    });
-    std::fs::write(&model, serde_json::to_vec(&json).expect("json")).expect("gltf");
+    let model = common::post_gltf(&outside);
     let floor = Vec3::new(1.0, 0.5, -2.0);
     let on_floor = screen(harness.state(), floor);
     drop_file(&mut harness, &model, on_floor);

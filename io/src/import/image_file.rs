@@ -12,8 +12,9 @@ use pebble_model::{Entity, Material, MaterialId, Primitive};
 use super::textures::{self, safe_name};
 use super::{ImportCommand, ImportError, ImportOptions, ImportReport, Imported};
 
-pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, ImportError> {
-    let img = image::ImageReader::open(path)
+/// The picture at `path`, decoded whatever its extension says.
+fn decode(path: &Path) -> Result<image::DynamicImage, ImportError> {
+    image::ImageReader::open(path)
         .map_err(|source| ImportError::Read {
             path: path.to_owned(),
             source,
@@ -24,7 +25,16 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, ImportEr
             source,
         })?
         .decode()
-        .map_err(|e| ImportError::format(path, format!("cannot decode the image: {e}")))?;
+        .map_err(|e| {
+            ImportError::format(
+                path,
+                format!("cannot decode the image: {e} (PNG, JPEG, TGA or BMP are read)"),
+            )
+        })
+}
+
+pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, ImportError> {
+    let img = decode(path)?;
     let (w, h) = (img.width(), img.height());
     let mut report = ImportReport::default();
     if !(w.is_power_of_two() && h.is_power_of_two()) {
@@ -95,23 +105,7 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, ImportEr
 /// material is named after it, cut out when the picture has transparent texels,
 /// and repeats once per metre. Returns the material and whether a file was written.
 pub fn texture_material(path: &Path, project_dir: &Path) -> Result<(Material, bool), ImportError> {
-    let img = image::ImageReader::open(path)
-        .map_err(|source| ImportError::Read {
-            path: path.to_owned(),
-            source,
-        })?
-        .with_guessed_format()
-        .map_err(|source| ImportError::Read {
-            path: path.to_owned(),
-            source,
-        })?
-        .decode()
-        .map_err(|e| {
-            ImportError::format(
-                path,
-                format!("cannot decode the image: {e} (PNG, JPEG, TGA or BMP are read)"),
-            )
-        })?;
+    let img = decode(path)?;
     let has_alpha = img.color().has_alpha() && img.to_rgba8().pixels().any(|p| p.0[3] < 255);
     let stem = path
         .file_stem()

@@ -11,7 +11,6 @@ use pebble_model::{MaterialId, Scene};
 
 use super::InspectorPanel;
 use super::form::Form;
-use super::material::MaterialContext;
 use crate::app::action::{Action, UvAction};
 use crate::app::faces::{FaceSelection, MappingField, UvOp};
 use crate::app::panels::Intent;
@@ -217,14 +216,6 @@ impl InspectorPanel {
             });
         }
         // The material itself.
-        for mid in used {
-            ui.separator();
-            let cx = MaterialContext {
-                scene,
-                presets,
-                textures: &self.textures,
-            };
-            self.material_editor.ui(ui, cx, mid, &mut self.intents);
-        }
+        self.materials_ui(ui, scene, presets, used);
     }
 }

@@ -53,7 +53,17 @@ impl InspectorPanel {
                 ui.label("authored geometry");
             }
         }
-        let materials = mesh.geometry.materials();
+        self.materials_ui(ui, scene, presets, mesh.geometry.materials());
+    }
+
+    /// The material editor for each of `materials`, one under another.
+    pub(super) fn materials_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        scene: &Scene,
+        presets: &crate::app::presets::Presets,
+        materials: Vec<pebble_model::MaterialId>,
+    ) {
         for mid in materials {
             ui.separator();
             let cx = MaterialContext {
