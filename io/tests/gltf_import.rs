@@ -682,8 +682,40 @@ fn attributes_of_the_wrong_type_are_refused_by_name() {
     .expect("writes");
     let err = import(&path, &dir).expect_err("refused");
     assert!(err.contains("index accessor 1"), "{err}");
-    // The fuzzer's own find, kept as it came.
-    let found = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/findings/gltf-texcoord-type.glb");
-    let err = import(&found, &dir).expect_err("refused, not a panic");
-    assert!(err.contains("accessor"), "{err}");
+    // An accessor of no elements, and one read with a stride shorter than its
+    // elements (the gltf crate subtracts one from the count, and reads past).
+    for (count, stride, says) in [(0, 12, "has no elements"), (3, 4, "stride of 4 bytes")] {
+        let doc = json!({
+            "asset": { "version": "2.0" },
+            "scenes": [{ "nodes": [0] }],
+            "nodes": [{ "mesh": 0 }],
+            "meshes": [{ "primitives": [{ "attributes": { "POSITION": 0, "TEXCOORD_0": 1 } }] }],
+            "accessors": [
+                { "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                  "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0] },
+                { "bufferView": 1, "componentType": 5126, "count": count, "type": "VEC2" }
+            ],
+            "bufferViews": [
+                { "buffer": 0, "byteLength": 36 },
+                { "buffer": 0, "byteLength": 24, "byteStride": stride }
+            ],
+            "buffers": [{ "byteLength": 36 }]
+        });
+        let path = dir.join("layout.glb");
+        std::fs::write(
+            &path,
+            common::glb(&serde_json::to_vec(&doc).expect("json"), &bin),
+        )
+        .expect("writes");
+        let err = import(&path, &dir).expect_err("refused");
+        assert!(err.contains("accessor 1") && err.contains(says), "{err}");
+    }
+    // The fuzzer's own finds, kept as they came.
+    for found in ["gltf-texcoord-type.glb", "gltf-empty-accessor.glb"] {
+        let found = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/findings")
+            .join(found);
+        let err = import(&found, &dir).expect_err("refused, not a panic");
+        assert!(err.contains("accessor"), "{err}");
+    }
 }

@@ -48,6 +48,38 @@ fn fail(path: &Path, message: impl Into<String>) -> ImportError {
     ImportError::format(path, message)
 }
 
+/// What in `acc`'s layout the gltf crate's readers cannot take: no elements, a
+/// sparse part with none, or a buffer view whose stride is shorter than one
+/// element.
+fn layout_problem(root: &gltf::json::Root, acc: &gltf::json::Accessor) -> Option<String> {
+    use gltf::json::validation::Checked::Valid;
+    if acc.count.0 == 0 {
+        return Some("has no elements".into());
+    }
+    if let Some(sparse) = &acc.sparse
+        && sparse.count.0 == 0
+    {
+        return Some("has a sparse part of no elements".into());
+    }
+    let (Valid(ty), Valid(component)) = (acc.type_, acc.component_type) else {
+        return Some("has an unknown type".into());
+    };
+    let size = ty.multiplicity() * component.0.size();
+    if let Some(view) = acc
+        .buffer_view
+        .and_then(|v| root.buffer_views.get(v.value()))
+        && let Some(stride) = view.byte_stride
+        && stride.0 < size
+    {
+        return Some(format!(
+            "is read through buffer view {} with a stride of {} bytes, less than its elements' {size}",
+            acc.buffer_view.map_or(0, |v| v.value()),
+            stride.0
+        ));
+    }
+    None
+}
+
 /// What is wrong with `acc` for the attribute `semantic`, when the importer reads
 /// that attribute and the gltf crate's reader would assert on it; `None` when it
 /// is fine or not read.
@@ -794,6 +826,21 @@ pub fn import(
                             "mesh {m} primitive {p} refers to accessor {a}, but the file has {}",
                             root.accessors.len()
                         ),
+                    ));
+                }
+            }
+            // The gltf crate's readers subtract one from an accessor's count and
+            // assume a stride of at least one element: refused here, by name.
+            for index in prim
+                .attributes
+                .values()
+                .map(|a| a.value())
+                .chain(prim.indices.as_ref().map(|i| i.value()))
+            {
+                if let Some(problem) = layout_problem(&root, &root.accessors[index]) {
+                    return Err(fail(
+                        path,
+                        format!("mesh {m} primitive {p}: accessor {index} {problem}"),
                     ));
                 }
             }
