@@ -337,6 +337,7 @@ pub const KEYED: &[Action] = &[
     Action::Isolate,
     Action::Delete,
     Action::DropToFloor,
+    Action::MergeVertices,
     Action::Measure,
     Action::ToggleTextureLock,
     Action::ExtrudeFaces,
@@ -344,7 +345,6 @@ pub const KEYED: &[Action] = &[
     Action::Pick(crate::app::faces::PickMode::Vertices),
     Action::Pick(crate::app::faces::PickMode::Edges),
     Action::Pick(crate::app::faces::PickMode::Faces),
-    Action::MergeVertices,
     Action::FaceMode,
     Action::NudgeLeft,
     Action::NudgeRight,
@@ -698,6 +698,16 @@ mod tests {
                     !later_contains_earlier,
                     "{b:?} contains {a:?} but comes after it"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn no_two_actions_share_a_label() {
+        let mut seen = std::collections::HashMap::new();
+        for a in ALL {
+            if let Some(b) = seen.insert(a.label(), a) {
+                panic!("{a:?} and {b:?} are both called {:?}", a.label());
             }
         }
     }

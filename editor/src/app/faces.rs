@@ -81,7 +81,11 @@ impl UvOp {
             UvOp::Quarter(false) => "Turn texture 90° right",
             UvOp::FlipU => "Flip texture U",
             UvOp::FlipV => "Flip texture V",
-            UvOp::Justify(_) => "Justify texture",
+            UvOp::Justify(Justify::Left) => "Justify texture left",
+            UvOp::Justify(Justify::Right) => "Justify texture right",
+            UvOp::Justify(Justify::Top) => "Justify texture top",
+            UvOp::Justify(Justify::Bottom) => "Justify texture bottom",
+            UvOp::Justify(Justify::Centre) => "Justify texture centre",
             UvOp::Set(..) => "Edit face UVs",
         }
     }
