@@ -157,6 +157,33 @@ fn faces_are_picked_changed_and_let_go_of_in_face_mode() {
         before,
         "three undos, three steps"
     );
+    // The faces' material, chosen from the project's: the floor's, on them alone.
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "material")
+        .click();
+    harness.run_steps(2);
+    harness.get_by_label("Floor").click();
+    harness.run_steps(2);
+    let scene = harness.state().scene();
+    let floor = scene
+        .materials()
+        .find(|(_, m)| m.name == "Floor")
+        .map(|(id, _)| id)
+        .expect("the floor's material");
+    let east = entity(harness.state(), "East wall");
+    let EntityKind::Mesh(m) = &scene.entity(east).expect("wall").kind else {
+        panic!("a mesh")
+    };
+    let on_floor: Vec<usize> = (0..m.geometry.faces.len())
+        .filter(|&f| m.geometry.faces[f].material == floor)
+        .collect();
+    assert_eq!(
+        on_floor,
+        picked(harness.state(), "East wall"),
+        "the picked faces alone"
+    );
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
 
     // A box over the middle of the view picks the faces turned towards it.
     let (_, rect) = harness.state().view();

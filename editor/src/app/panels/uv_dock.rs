@@ -65,6 +65,8 @@ pub struct UvDock {
     /// The repeat coordinate at the dock's middle.
     pan: Vec2,
     drag: Option<Drag>,
+    /// The faces last shown: other faces picked are framed at once.
+    shown: Vec<(pebble_model::EntityId, Vec<usize>)>,
 }
 
 impl Default for UvDock {
@@ -73,6 +75,7 @@ impl Default for UvDock {
             zoom: 160.0,
             pan: Vec2::splat(0.5),
             drag: None,
+            shown: Vec::new(),
         }
     }
 }
@@ -261,7 +264,12 @@ impl UvDock {
             return intents;
         };
         let first = first.clone();
-        let mut frame_them = false;
+        // Other faces picked: framed at once (a drag goes on with what it grabbed).
+        let picked: Vec<(pebble_model::EntityId, Vec<usize>)> = cx.faces.iter().collect();
+        let mut frame_them = picked != self.shown && self.drag.is_none();
+        if frame_them {
+            self.shown = picked;
+        }
         ui.horizontal(|ui| {
             ui.label(format!("{} — {} triangle(s)", first.name, corners.len()));
             if ui
