@@ -31,6 +31,7 @@ mod menu;
 mod modals;
 pub mod number_field;
 pub mod panels;
+pub mod play;
 pub mod preferences;
 pub mod presets;
 mod run_action;
