@@ -82,10 +82,11 @@ impl PebbleApp {
             return (Vec::new(), None);
         }
         let flying = ctx.input(|i| i.pointer.secondary_down());
+        let playing = self.viewport.tools.playing();
         let mut pasted = None;
         let pressed = ctx.input_mut(|i| {
             let mut pressed = Vec::new();
-            for event in &i.events {
+            for event in i.events.iter().filter(|_| !playing) {
                 match event {
                     egui::Event::Copy => pressed.push(Action::Copy),
                     egui::Event::Cut => pressed.push(Action::Cut),
@@ -100,16 +101,20 @@ impl PebbleApp {
                     _ => {}
                 }
             }
-            if i.consume_shortcut(&action::REDO_ALSO) {
+            if !playing && i.consume_shortcut(&action::REDO_ALSO) {
                 pressed.push(Action::Redo);
             }
-            if i.consume_shortcut(&action::DELETE_ALSO) {
+            if !playing && i.consume_shortcut(&action::DELETE_ALSO) {
                 pressed.push(Action::Delete);
             }
             for &a in action::KEYED {
                 let Some(shortcut) = a.shortcut() else {
                     continue;
                 };
+                // While playing, the keys are the game's: only F5 stops it.
+                if playing && !matches!(a, Action::Play | Action::PlayFromCamera) {
+                    continue;
+                }
                 if (a.is_viewport_key() && flying)
                     || (shortcut.modifiers.is_none() && i.modifiers.alt)
                 {
@@ -175,6 +180,28 @@ impl PebbleApp {
                         files::DialogKind::Export => self.export_to(path),
                         files::DialogKind::Texture(target) => self.chose_texture(path, target),
                     }
+                }
+            }
+        }
+        if let Some((job, from_camera)) = &mut self.jobs.play {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+            if let Some(r) = job.poll() {
+                let from_camera = *from_camera;
+                self.jobs.play = None;
+                match r {
+                    Ok(level) => {
+                        let camera = self.viewport.camera();
+                        let from = from_camera.then_some((camera.eye, camera.yaw, camera.pitch));
+                        let session =
+                            super::play::PlaySession::start(std::sync::Arc::new(level), from);
+                        let editing = self.viewport.view.orbit;
+                        self.doc.faces.clear();
+                        self.viewport.tools.start_play(session, editing);
+                        self.status
+                            .info("playing: W/S/A/D walk, Q/E turn, Esc or F5 to stop");
+                        tracing::info!(target: "pebble", "play: started");
+                    }
+                    Err(e) => self.status.error(e),
                 }
             }
         }

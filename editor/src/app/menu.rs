@@ -34,6 +34,7 @@ impl PebbleApp {
             Action::ToggleBackFaces => self.viewport.looks.back_faces,
             Action::ToggleLayer(layer) => self.viewport.looks.layers.get(layer),
             Action::FaceMode => self.viewport.tools.face_mode(),
+            Action::Play => self.viewport.tools.playing(),
             Action::ToggleTextureLock => self.prefs.texture_lock,
             _ => false,
         }
@@ -100,6 +101,8 @@ impl PebbleApp {
                 });
             });
             ui.menu_button("Tools", |ui| {
+                self.action_button(ui, Action::Play, true);
+                self.action_button(ui, Action::PlayFromCamera, true);
                 self.action_button(ui, Action::Measure, true);
                 self.toggle_entry(ui, Action::FaceMode);
                 self.toggle_entry(ui, Action::ToggleTextureLock);
@@ -533,6 +536,12 @@ impl PebbleApp {
                     steps.angle_deg,
                     steps.scale_step
                 ),
+            );
+            self.toggle_button(
+                ui,
+                Action::Play,
+                "Play",
+                "play the map here from the spawn (F5; Shift+F5 from the camera): W/S/A/D walk, Q/E turn, Esc back to editing",
             );
             self.toggle_button(
                 ui,

@@ -241,6 +241,8 @@ pub struct Jobs {
     pub import_placement: Option<import_dialog::Placement>,
     /// Export & Deploy: the target and the running job.
     pub deploy: deploy::DeployState,
+    /// Play: the level being built, and whether the game starts from the camera.
+    pub play: Option<(jobs::Job<pebble_play::Level>, bool)>,
 }
 
 /// The windows over the layout (Tools, Help, Preferences).

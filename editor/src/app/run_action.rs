@@ -244,6 +244,22 @@ impl PebbleApp {
                     Err(e) => self.status.warn(e),
                 }
             }
+            Action::Play | Action::PlayFromCamera => {
+                if let Some(view) = self.viewport.tools.stop_play() {
+                    self.viewport.view.orbit = view;
+                    self.viewport.view.target = None;
+                    self.status.info("back to editing");
+                } else if self.jobs.play.is_none() {
+                    let scene = self.doc.scene().clone();
+                    let folder = self.doc.folder();
+                    let job =
+                        super::jobs::Job::spawn(folder.clone(), "building the level", move |_| {
+                            super::play::build_level(&scene, folder)
+                        });
+                    self.jobs.play = Some((job, action == Action::PlayFromCamera));
+                    self.status.info("building the level to play…");
+                }
+            }
             Action::CompareCapture => self.windows.compare.open = true,
             Action::KeyboardHelp => self.windows.help = true,
             Action::About => self.windows.about = true,

@@ -350,9 +350,10 @@ impl Viewport {
         let spacing = overlay::grid_spacing(prefs.snap_steps.step, self.view.orbit.view_height());
         let hovered = self.hover.entity.map(pebble_model::EntityId);
         let outline = self.outlines.frame(doc.scene(), hovered, camera.eye);
+        // A game shows what the device would: no grid, boxes or markers.
         let overlay = self.overlay.frame(
             doc.scene(),
-            self.looks.overlays,
+            self.looks.overlays && !self.tools.playing(),
             self.looks.layers,
             (self.view.orbit.pivot, spacing),
             (&tool_overlay, &outline),
@@ -381,8 +382,12 @@ impl Viewport {
                 lod_bias: 1.0,
             },
             overlay,
-            selected: doc.scene().selection().iter().map(|id| id.0).collect(),
-            hovered: self.hover.entity,
+            selected: if self.tools.playing() {
+                Vec::new()
+            } else {
+                doc.scene().selection().iter().map(|id| id.0).collect()
+            },
+            hovered: self.hover.entity.filter(|_| !self.tools.playing()),
         };
         if frame.record {
             self.last_view = Some(LastView {
@@ -533,7 +538,7 @@ fn pointer_events(
     (events, pointer)
 }
 
-/// W/A/S/D, Q/E and Shift, read by a flight.
+/// W/A/S/D, Q/E and Shift, read by a flight; the arrows and Space too, for a game.
 fn fly_keys(ui: &egui::Ui) -> FlyKeys {
     ui.input(|i| {
         let k = |key| if i.key_down(key) { 1.0 } else { 0.0 };
@@ -544,6 +549,12 @@ fn fly_keys(ui: &egui::Ui) -> FlyKeys {
                 k(egui::Key::W) - k(egui::Key::S),
             ),
             fast: i.modifiers.shift,
+            turn: (k(egui::Key::E) + k(egui::Key::ArrowRight)
+                - k(egui::Key::Q)
+                - k(egui::Key::ArrowLeft))
+            .clamp(-1.0, 1.0),
+            look: k(egui::Key::ArrowUp) - k(egui::Key::ArrowDown),
+            jump: i.key_down(egui::Key::Space),
         }
     })
 }

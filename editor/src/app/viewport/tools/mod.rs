@@ -27,6 +27,7 @@ mod gizmo_tool;
 mod measure;
 mod navigate;
 mod place;
+mod play;
 mod select;
 
 pub use box_select::BoxSelect;
@@ -36,6 +37,7 @@ pub use gizmo_tool::{GizmoTool, gizmo_on_faces, gizmo_on_selection};
 pub use measure::Measure;
 pub use navigate::Navigate;
 pub use place::PlaceCopies;
+pub use play::PlayTool;
 pub use select::ClickSelect;
 
 /// The modifier keys held.
@@ -73,13 +75,19 @@ pub trait Pick {
     fn pick_excluding(&self, pixel: Vec2, exclude: &[u32]) -> Result<Option<PickHit>, String>;
 }
 
-/// The keys a flight reads while it lasts.
+/// The keys a flight (and a game in play mode) reads while it lasts.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct FlyKeys {
     /// Right, up, forward: each −1, 0 or 1.
     pub direction: Vec3,
     /// Shift: four times as fast.
     pub fast: bool,
+    /// Play mode: turning right (E or →) or left (Q or ←), −1, 0 or 1.
+    pub turn: f32,
+    /// Play mode: looking up (↑) or down (↓).
+    pub look: f32,
+    /// Play mode: Space.
+    pub jump: bool,
 }
 
 /// What a tool may read and change while it works.
@@ -232,9 +240,15 @@ pub trait Tool: std::fmt::Debug {
     fn as_face(&mut self) -> Option<&mut FaceTool> {
         None
     }
-    /// A mode the tool stands for is on (face mode).
+    /// A mode the tool stands for is on (face mode, a game).
     fn is_mode_on(&self) -> bool {
         false
+    }
+    /// Every frame while the tool follows the pointer (a game steps).
+    fn tick(&mut self, _cx: &mut ToolContext) {}
+    /// The play tool, for Play to start and stop it.
+    fn as_play(&mut self) -> Option<&mut PlayTool> {
+        None
     }
 }
 
@@ -263,6 +277,7 @@ pub struct Tools {
     place: usize,
     measure: usize,
     face: usize,
+    play: usize,
 }
 
 impl Tools {
@@ -272,6 +287,7 @@ impl Tools {
     pub fn standard() -> Self {
         Self {
             tools: vec![
+                Box::new(PlayTool::default()),
                 Box::new(CreateTool::default()),
                 Box::new(PlaceCopies::default()),
                 Box::new(Measure::default()),
@@ -283,11 +299,52 @@ impl Tools {
             ],
             active: None,
             following: None,
-            create: 0,
-            place: 1,
-            measure: 2,
-            face: 5,
+            play: 0,
+            create: 1,
+            place: 2,
+            measure: 3,
+            face: 6,
         }
+    }
+
+    /// Starts a game: the viewport is the player's view until Esc or F5.
+    pub fn start_play(
+        &mut self,
+        session: crate::app::play::PlaySession,
+        editing: super::navigation::OrbitCamera,
+    ) {
+        self.settle_none();
+        let k = self.play;
+        if let Some(t) = self.tools[k].as_play() {
+            t.start(session, editing);
+        }
+        self.active = None;
+        self.following = Some(k);
+    }
+
+    /// Ends the game; returns the view it started from.
+    pub fn stop_play(&mut self) -> Option<super::navigation::OrbitCamera> {
+        let k = self.play;
+        if self.following == Some(k) {
+            self.following = None;
+        }
+        self.tools[k].as_play().and_then(PlayTool::stop)
+    }
+
+    /// Whether a game is on.
+    pub fn playing(&self) -> bool {
+        self.tools[self.play].is_mode_on()
+    }
+
+    /// The game in progress.
+    pub fn play_session(&mut self) -> Option<&crate::app::play::PlaySession> {
+        let k = self.play;
+        self.tools[k].as_play().and_then(|t| t.session())
+    }
+
+    /// Forgets a tool following the pointer without settling it (a game starts).
+    fn settle_none(&mut self) {
+        self.following = None;
     }
 
     /// Turns face mode on or off.
@@ -372,6 +429,7 @@ impl Tools {
         self.tools[self.place] = Box::new(PlaceCopies::default());
         self.tools[self.measure] = Box::new(Measure::default());
         self.tools[self.face] = Box::new(FaceTool::default());
+        self.tools[self.play] = Box::new(PlayTool::default());
     }
 
     /// Arms creation for `item`: the next press in the viewport draws it.
@@ -431,6 +489,7 @@ impl Tools {
             return false;
         }
         if let Some(k) = self.following {
+            self.tools[k].tick(cx);
             if events.escape {
                 self.tools[k].cancel(cx);
                 self.following = None;
@@ -515,10 +574,14 @@ impl Tools {
         }
     }
 
-    /// Every tool's overlay for this frame.
+    /// Every tool's overlay for this frame (while playing, the game's alone).
     pub fn overlay(&self, cx: &OverlayContext) -> ToolOverlay {
         let mut out = ToolOverlay::default();
+        let playing = self.playing();
         for (k, tool) in self.tools.iter().enumerate() {
+            if playing && k != self.play {
+                continue;
+            }
             let at_work = self.active == Some(k) || self.following == Some(k);
             tool.overlay(cx, at_work, &mut out);
         }

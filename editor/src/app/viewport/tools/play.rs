@@ -1,0 +1,107 @@
+//! Play mode as a viewport tool: while a [`PlaySession`] runs, the viewport is the
+//! game — every frame ([`Tool::tick`]) the keys walk the player by the shared
+//! rules and the camera is put at the player's eye; trigger events go to the Log
+//! and the status line. Esc (or F5 again) ends it: the camera goes back where it
+//! was, and the scene was never touched.
+
+use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
+use crate::app::play::{PlayKeys, PlaySession};
+use crate::app::viewport::navigation::OrbitCamera;
+
+#[derive(Debug, Default)]
+pub struct PlayTool {
+    session: Option<(PlaySession, OrbitCamera)>,
+}
+
+impl PlayTool {
+    /// Starts `session`; the view `editing` is where the camera goes back to.
+    pub fn start(&mut self, session: PlaySession, editing: OrbitCamera) {
+        self.session = Some((session, editing));
+    }
+
+    pub fn session(&self) -> Option<&PlaySession> {
+        self.session.as_ref().map(|(s, _)| s)
+    }
+
+    /// Ends the game; returns the view it started from.
+    pub fn stop(&mut self) -> Option<OrbitCamera> {
+        self.session.take().map(|(_, view)| view)
+    }
+}
+
+impl Tool for PlayTool {
+    fn name(&self) -> &'static str {
+        "play"
+    }
+
+    /// A press while playing belongs to the game (it does nothing yet).
+    fn press(&mut self, _cx: &mut ToolContext, _p: &Pointer) -> bool {
+        self.session.is_some()
+    }
+
+    fn drag(&mut self, _cx: &mut ToolContext, _p: &Pointer) {}
+
+    fn release(&mut self, _cx: &mut ToolContext, _p: &Pointer) {}
+
+    fn cancel(&mut self, cx: &mut ToolContext) {
+        if let Some(view) = self.stop() {
+            cx.view.orbit = view;
+            cx.view.target = None;
+            cx.status.info("back to editing");
+        }
+    }
+
+    fn follows_pointer(&self) -> bool {
+        self.session.is_some()
+    }
+
+    fn tick(&mut self, cx: &mut ToolContext) {
+        let Some((session, _)) = &mut self.session else {
+            return;
+        };
+        let k = cx.fly;
+        let keys = PlayKeys {
+            forward: k.direction.z,
+            strafe: k.direction.x,
+            turn: k.turn,
+            look: k.look,
+            jump: k.jump,
+            run: k.fast,
+        };
+        for event in session.step(keys, cx.dt) {
+            tracing::info!(target: "pebble", "play: trigger event {event}");
+            cx.status.info(format!("trigger: {event}"));
+        }
+        let eye = session.eye();
+        let orbit = &mut cx.view.orbit;
+        orbit.yaw = session.yaw;
+        orbit.pitch = session.pitch;
+        orbit.distance = 1.0;
+        orbit.ortho = false;
+        orbit.pivot = eye + orbit.forward() * orbit.distance;
+        cx.view.target = None;
+        cx.repaint = true;
+    }
+
+    fn overlay(&self, _cx: &OverlayContext, _active: bool, out: &mut ToolOverlay) {
+        if let Some((session, _)) = &self.session {
+            let (feet, on_ground) = session.feet();
+            out.text = Some(format!(
+                "Playing: W/S/A/D walk, Q/E or the left/right arrows turn, up/down arrows look, Space jumps, Shift runs · Esc or F5: back to editing · {:.1} s · feet {:.2}, {:.2}, {:.2}{}",
+                session.time,
+                feet.x,
+                feet.y,
+                feet.z,
+                if on_ground { "" } else { " (in the air)" }
+            ));
+        }
+    }
+
+    fn as_play(&mut self) -> Option<&mut PlayTool> {
+        Some(self)
+    }
+
+    fn is_mode_on(&self) -> bool {
+        self.session.is_some()
+    }
+}

@@ -1,0 +1,204 @@
+//! Play mode in the whole app: F5 plays the map from the spawn in the viewport
+//! with the shared rules — walking forward into a wall stops there — and Esc
+//! gives the editing view back with the scene untouched; Shift+F5 plays from the
+//! camera, onto a ramp (it climbs) and into a trigger (its event is in the Log).
+
+mod common;
+
+use pebble_editor::app::PebbleApp;
+use pebble_editor::app::viewport::navigation::OrbitCamera;
+use pebble_model::command::{AddEntities, AddMaterial};
+use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity, PlayerSpawn, Trigger};
+use pebble_model::glam::Vec3;
+use pebble_model::{Command, Entity, Material, Primitive, Scene, Transform, project};
+
+use common::{harness_on, wait_for};
+
+type Harness = egui_kittest::Harness<'static, PebbleApp>;
+
+fn mesh(name: &str, primitive: Primitive, at: Vec3, m: pebble_model::MaterialId) -> Entity {
+    Entity::new(
+        name,
+        EntityKind::Mesh(MeshEntity {
+            geometry: primitive.generate(m).expect("geometry"),
+            source: GeometrySource::Primitive(primitive),
+            collidable: true,
+        }),
+    )
+    .with_transform(Transform::from_translation(at))
+}
+
+/// A floor with its top at 0.5, a wall ahead of the spawn, a ramp climbing north
+/// to the east, a trigger to the west.
+fn arena() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pebble-play-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let mut scene = Scene::new();
+    let mut add = AddMaterial::new(Material::default());
+    add.apply(&mut scene).expect("material");
+    let m = add.created().expect("id");
+    let trigger = Entity::new(
+        "Archway",
+        EntityKind::Trigger(Trigger {
+            size: Vec3::new(2.0, 3.0, 2.0),
+            event: "on_enter_archway".into(),
+            dialogue_id: None,
+            oneshot: true,
+            properties: "{}".into(),
+        }),
+    )
+    .with_transform(Transform::from_translation(Vec3::new(-5.0, 0.5, 0.0)));
+    let spawn = Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn::default()))
+        .with_transform(Transform::from_translation(Vec3::new(0.0, 2.1, 4.0)));
+    AddEntities::new(
+        "Add",
+        vec![
+            mesh(
+                "Floor",
+                Primitive::Box {
+                    size: Vec3::new(20.0, 0.5, 20.0),
+                },
+                Vec3::ZERO,
+                m,
+            ),
+            mesh(
+                "Wall",
+                Primitive::Box {
+                    size: Vec3::new(4.0, 3.0, 0.4),
+                },
+                Vec3::new(0.0, 0.5, -2.0),
+                m,
+            ),
+            mesh(
+                "Ramp",
+                Primitive::Wedge {
+                    width: 2.0,
+                    height: 1.0,
+                    depth: 4.0,
+                },
+                Vec3::new(5.0, 0.5, 0.0),
+                m,
+            ),
+            trigger,
+            spawn,
+        ],
+    )
+    .apply(&mut scene)
+    .expect("entities");
+    let path = dir.join("arena.pebble.ron");
+    project::save(&path, &scene).expect("saves");
+    path
+}
+
+/// Holds `key` for `frames` frames (a test's frames are long: the game steps
+/// 0.1 s each, its longest).
+fn hold(harness: &mut Harness, key: egui::Key, frames: usize) {
+    harness.key_down(key);
+    harness.run_steps(frames);
+    harness.key_up(key);
+    harness.run_steps(1);
+}
+
+fn feet(app: &mut PebbleApp) -> (Vec3, bool) {
+    app.viewport.tools.play_session().expect("playing").feet()
+}
+
+#[test]
+fn the_map_is_played_in_the_viewport_and_esc_gives_the_editor_back() {
+    let Some(mut harness) = harness_on(arena()) else {
+        return;
+    };
+    let editing = harness.state().viewport.view.orbit;
+    let steps = harness.state().history_names();
+    let scene = harness.state().scene().clone();
+
+    harness.key_press(egui::Key::F5);
+    wait_for(&mut harness, |app| app.viewport.tools.playing());
+    let (start, on_ground) = feet(harness.state_mut());
+    assert!(
+        on_ground && (start - Vec3::new(0.0, 0.5, 4.0)).length() < 1e-3,
+        "{start}"
+    );
+    // The camera is the player's eye.
+    let (camera, _) = harness.state().view();
+    assert!(
+        (camera.eye - Vec3::new(0.0, 2.1, 4.0)).length() < 1e-3,
+        "{}",
+        camera.eye
+    );
+
+    // W walks ahead into the wall and stops there.
+    hold(&mut harness, egui::Key::W, 60);
+    let (at, _) = feet(harness.state_mut());
+    assert!(
+        (at.z - -1.5).abs() < 0.05 && at.x.abs() < 0.05,
+        "stopped at the wall: {at}"
+    );
+    // The editor's keys are the game's meanwhile: Delete deletes nothing.
+    harness.key_press(egui::Key::Delete);
+    harness.run_steps(2);
+
+    // Esc: editing again, the view as it was, the scene untouched.
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert!(!harness.state().viewport.tools.playing());
+    assert_eq!(harness.state().viewport.view.orbit, editing);
+    assert_eq!(harness.state().history_names(), steps);
+    assert_eq!(harness.state().scene(), &scene);
+}
+
+#[test]
+fn from_the_camera_the_player_climbs_the_ramp_and_fires_the_trigger() {
+    let Some(mut harness) = harness_on(arena()) else {
+        return;
+    };
+    // The camera at the foot of the ramp, looking north (−Z).
+    let look_from = |harness: &mut Harness, eye: Vec3| {
+        let view = &mut harness.state_mut().viewport.view;
+        let mut orbit = OrbitCamera {
+            yaw: 0.0,
+            pitch: 0.0,
+            distance: 1.0,
+            ..OrbitCamera::default()
+        };
+        orbit.pivot = eye + orbit.forward();
+        view.orbit = orbit;
+        view.target = None;
+        harness.run_steps(2);
+    };
+    look_from(&mut harness, Vec3::new(5.0, 2.1, 3.5));
+    harness.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F5);
+    wait_for(&mut harness, |app| app.viewport.tools.playing());
+    hold(&mut harness, egui::Key::W, 12);
+    let (on_ramp, on_ground) = feet(harness.state_mut());
+    assert!(on_ground && on_ramp.y > 0.8, "climbed the ramp: {on_ramp}");
+    harness.key_press(egui::Key::F5);
+    harness.run_steps(2);
+    assert!(!harness.state().viewport.tools.playing(), "F5 again stops");
+
+    // Into the archway's trigger: the event is logged.
+    look_from(&mut harness, Vec3::new(-5.0, 2.1, 4.0));
+    harness.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F5);
+    wait_for(&mut harness, |app| app.viewport.tools.playing());
+    hold(&mut harness, egui::Key::W, 20);
+    let events = harness
+        .state_mut()
+        .viewport
+        .tools
+        .play_session()
+        .expect("playing")
+        .events
+        .clone();
+    assert_eq!(events, ["on_enter_archway"]);
+    assert!(
+        harness
+            .state()
+            .panels
+            .log_buffer
+            .snapshot()
+            .iter()
+            .any(|e| e.message.contains("trigger event on_enter_archway")),
+        "the Log has it"
+    );
+}
