@@ -202,3 +202,31 @@ fn from_the_camera_the_player_climbs_the_ramp_and_fires_the_trigger() {
         "the Log has it"
     );
 }
+
+#[test]
+fn a_map_with_nothing_to_stand_on_says_so_instead_of_falling() {
+    let dir = std::env::temp_dir().join(format!("pebble-play-void-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let mut scene = Scene::new();
+    AddEntities::new(
+        "Add",
+        vec![Entity::new(
+            "Spawn",
+            EntityKind::PlayerSpawn(PlayerSpawn::default()),
+        )],
+    )
+    .apply(&mut scene)
+    .expect("entities");
+    let path = dir.join("void.pebble.ron");
+    project::save(&path, &scene).expect("saves");
+    let Some(mut harness) = harness_on(path) else {
+        return;
+    };
+    harness.key_press(egui::Key::F5);
+    wait_for(&mut harness, |app| {
+        app.status().text.contains("nothing to stand on")
+    });
+    assert!(!harness.state().viewport.tools.playing());
+    assert!(harness.state().status().text.contains("collidable"));
+}

@@ -158,6 +158,31 @@ impl PebbleApp {
         }
     }
 
+    /// The level is built: the game starts at the spawn or the camera, unless
+    /// there is nothing to stand on there.
+    fn start_playing(&mut self, level: pebble_play::Level, from_camera: bool) {
+        let camera = self.viewport.camera();
+        let from = from_camera.then_some((camera.eye, camera.yaw, camera.pitch));
+        let eye = from.map_or(level.spawn, |(e, ..)| e.to_array());
+        if level.ground_at(eye[0], eye[2], eye[1]).is_none() {
+            self.status.error(format!(
+                    "nothing to stand on under {} ({:.1}, {:.1}, {:.1}): tick \"collidable\" on the floor's mesh, or put a collider or a walkable surface under it",
+                    if from_camera { "the camera" } else { "the spawn" },
+                    eye[0],
+                    eye[1],
+                    eye[2]
+                ));
+            return;
+        }
+        let session = super::play::PlaySession::start(std::sync::Arc::new(level), from);
+        let editing = self.viewport.view.orbit;
+        self.doc.faces.clear();
+        self.viewport.tools.start_play(session, editing);
+        self.status
+            .info("playing: W/S/A/D walk, Q/E turn, Esc or F5 to stop");
+        tracing::info!(target: "pebble", "play: started");
+    }
+
     /// Takes what the dialogs and background jobs reported since last frame.
     fn poll_files(&mut self, ctx: &egui::Context) {
         if let Some(d) = &mut self.jobs.dialog {
@@ -189,18 +214,7 @@ impl PebbleApp {
                 let from_camera = *from_camera;
                 self.jobs.play = None;
                 match r {
-                    Ok(level) => {
-                        let camera = self.viewport.camera();
-                        let from = from_camera.then_some((camera.eye, camera.yaw, camera.pitch));
-                        let session =
-                            super::play::PlaySession::start(std::sync::Arc::new(level), from);
-                        let editing = self.viewport.view.orbit;
-                        self.doc.faces.clear();
-                        self.viewport.tools.start_play(session, editing);
-                        self.status
-                            .info("playing: W/S/A/D walk, Q/E turn, Esc or F5 to stop");
-                        tracing::info!(target: "pebble", "play: started");
-                    }
+                    Ok(level) => self.start_playing(level, from_camera),
                     Err(e) => self.status.error(e),
                 }
             }

@@ -107,6 +107,14 @@ fn textures() -> Vec<(&'static str, RgbaImage)> {
     ]
 }
 
+/// `e`, a mesh, made collidable: play mode walks on it and into it.
+fn solid(mut e: Entity) -> Entity {
+    if let EntityKind::Mesh(m) = &mut e.kind {
+        m.collidable = true;
+    }
+    e
+}
+
 fn mesh(
     name: &str,
     primitive: Primitive,
@@ -164,7 +172,8 @@ fn floor(material: MaterialId) -> Entity {
         EntityKind::Mesh(MeshEntity {
             source: GeometrySource::Authored,
             geometry: m,
-            collidable: false,
+            // Walked on in play mode (and by the runtime's walking rules).
+            collidable: true,
         }),
     )
 }
@@ -236,30 +245,30 @@ pub fn scene() -> anyhow::Result<Scene> {
     let quarter = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
     let mut entities = vec![
         floor(stone),
-        mesh(
+        solid(mesh(
             "Back wall",
             Primitive::Box {
                 size: Vec3::new(20.0, 5.0, 1.0),
             },
             bricks,
             at(0.0, 0.0, -10.5),
-        )?,
-        mesh(
+        )?),
+        solid(mesh(
             "Left wall",
             Primitive::Box {
                 size: Vec3::new(1.0, 4.0, 20.0),
             },
             bricks,
             at(-10.5, 0.0, 0.0),
-        )?,
-        mesh(
+        )?),
+        solid(mesh(
             "Right wall",
             Primitive::Box {
                 size: Vec3::new(1.0, 4.0, 20.0),
             },
             bricks,
             at(10.5, 0.0, 0.0),
-        )?,
+        )?),
         mesh(
             "Lookout",
             Primitive::Box {
@@ -268,7 +277,7 @@ pub fn scene() -> anyhow::Result<Scene> {
             bricks,
             at(6.5, 0.0, -7.5),
         )?,
-        mesh(
+        solid(mesh(
             "Stairs",
             Primitive::Stairs {
                 steps: 8,
@@ -278,7 +287,7 @@ pub fn scene() -> anyhow::Result<Scene> {
             },
             wood,
             at(6.5, 0.0, -4.1),
-        )?,
+        )?),
         mesh(
             "Ramp",
             Primitive::Wedge {

@@ -349,7 +349,10 @@ impl Viewport {
         });
         let spacing = overlay::grid_spacing(prefs.snap_steps.step, self.view.orbit.view_height());
         let hovered = self.hover.entity.map(pebble_model::EntityId);
-        let outline = self.outlines.frame(doc.scene(), hovered, camera.eye);
+        let playing = self.tools.playing();
+        let outline = self
+            .outlines
+            .frame(doc.scene(), hovered.filter(|_| !playing), camera.eye);
         // A game shows what the device would: no grid, boxes or markers.
         let overlay = self.overlay.frame(
             doc.scene(),
@@ -401,7 +404,9 @@ impl Viewport {
         }
         callback::paint(ui, rect, callback);
         let bounds = doc.scene().bounds();
-        view_cube::ui(ui, rect, &mut self.view, bounds);
+        if !playing {
+            view_cube::ui(ui, rect, &mut self.view, bounds);
+        }
         if let Some(text) = &tool_overlay.text {
             ui.painter().text(
                 rect.left_bottom() + egui::vec2(10.0, -10.0),

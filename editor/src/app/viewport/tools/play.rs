@@ -87,7 +87,7 @@ impl Tool for PlayTool {
         if let Some((session, _)) = &self.session {
             let (feet, on_ground) = session.feet();
             out.text = Some(format!(
-                "Playing: W/S/A/D walk, Q/E or the left/right arrows turn, up/down arrows look, Space jumps, Shift runs · Esc or F5: back to editing · {:.1} s · feet {:.2}, {:.2}, {:.2}{}",
+                "Playing {:.1} s, feet at {:.2}, {:.2}, {:.2}{} · W/S/A/D walk, Q/E or left/right turn, up/down look, Space jumps, Shift runs · Esc or F5: back to editing",
                 session.time,
                 feet.x,
                 feet.y,
