@@ -90,6 +90,9 @@ pub const AXIS_Z: u32 = 0xFF_E0_60_40;
 pub const COLLIDER: u32 = 0xFF_40_E0_FF;
 pub const TRIGGER: u32 = 0xFF_FF_60_D0;
 pub const SPAWN: u32 = 0xFF_40_FF_40;
+/// The player's capsule on the spawn marker: radius, body height and eye height
+/// over the feet, metres (the walking rules' own; the editor checks they agree).
+pub const SPAWN_CAPSULE: (f32, f32, f32) = (0.3, 1.75, 1.6);
 pub const LIGHT: u32 = 0xFF_40_E0_FF;
 pub const EMITTER: u32 = 0xFF_FF_C0_40;
 pub const PATROL: u32 = 0xFF_40_A0_FF;
@@ -312,11 +315,27 @@ impl Overlay {
                 self.boxed(&world, b.min, b.max, TRIGGER);
             }
             EntityKind::PlayerSpawn(s) if options.spawn => {
-                // A post at the eye and an arrow along the yaw.
+                // The player as play mode and the runtime's walking rules have it:
+                // the capsule from the feet up, a cross at the eye, an arrow along
+                // the yaw — so "eye or feet" is never a guess.
                 let forward = Vec3::new(s.yaw.sin(), 0.0, -s.yaw.cos());
                 let side = Vec3::new(forward.z, 0.0, -forward.x);
-                let foot = at - Vec3::Y * 1.6;
-                self.line(foot, at, SPAWN);
+                let (radius, body, eye) = SPAWN_CAPSULE;
+                let foot = at - Vec3::Y * eye;
+                let top = foot + Vec3::Y * body;
+                let ring = |y: Vec3, k: usize| {
+                    let a = k as f32 / 12.0 * std::f32::consts::TAU;
+                    y + Vec3::new(a.cos(), 0.0, a.sin()) * radius
+                };
+                for k in 0..12 {
+                    self.line(ring(foot, k), ring(foot, k + 1), SPAWN);
+                    self.line(ring(top, k), ring(top, k + 1), SPAWN);
+                }
+                for k in [0, 3, 6, 9] {
+                    self.line(ring(foot, k), ring(top, k), SPAWN);
+                }
+                self.line(at - side * 0.12, at + side * 0.12, SPAWN);
+                self.line(at - Vec3::Y * 0.12, at + Vec3::Y * 0.12, SPAWN);
                 let tip = at + forward * 0.8;
                 self.line(at, tip, SPAWN);
                 self.line(tip, tip - forward * 0.25 + side * 0.15, SPAWN);
@@ -442,7 +461,25 @@ mod tests {
         let count = |color: u32| o.lines.iter().filter(|v| v.color == color).count() / 2;
         assert_eq!(count(COLLIDER), 12);
         assert_eq!(count(TRIGGER), 12);
-        assert_eq!(count(SPAWN), 4);
+        // The capsule's two rings of 12 and 4 sides, the eye's cross, the arrow.
+        assert_eq!(count(SPAWN), 12 + 12 + 4 + 2 + 3);
+        let ys: Vec<f32> = o
+            .lines
+            .iter()
+            .filter(|v| v.color == SPAWN)
+            .map(|v| v.pos[1])
+            .collect();
+        let (lo, hi) = ys
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), y| {
+                (a.min(*y), b.max(*y))
+            });
+        // The spawn stands for the eye (at y = 1): the feet 1.6 m under it, the
+        // body's top 1.75 m over the feet.
+        assert!(
+            (lo - (1.0 - 1.6)).abs() < 1e-5 && (hi - (1.0 - 1.6 + 1.75)).abs() < 1e-5,
+            "{lo} {hi}"
+        );
         // 5 lines each way; the axes are the ones through zero.
         assert_eq!(count(AXIS_X) + count(AXIS_Z), 2);
         assert_eq!(count(GRID_MINOR) + count(GRID_MAJOR), 8);

@@ -72,6 +72,14 @@ impl PlaySession {
         }
     }
 
+    /// Turns the view right by `yaw` and up by `pitch`, radians (a mouse drag).
+    pub fn look_by(&mut self, yaw: f32, pitch: f32) {
+        if yaw.is_finite() && pitch.is_finite() {
+            self.yaw += yaw;
+            self.pitch = (self.pitch + pitch).clamp(-PITCH_LIMIT, PITCH_LIMIT);
+        }
+    }
+
     pub fn eye(&self) -> Vec3 {
         Vec3::from(self.walker.eye())
     }

@@ -184,3 +184,12 @@ fn the_keys_turn_and_look_and_a_fall_respawns() {
         "fell ({lowest}) and came back to the spawn"
     );
 }
+
+#[test]
+fn the_spawn_marker_draws_the_capsule_the_rules_walk() {
+    use pebble_play::walk::{BODY_HEIGHT, EYE_HEIGHT, RADIUS};
+    assert_eq!(
+        pebble_render::overlay::SPAWN_CAPSULE,
+        (RADIUS, BODY_HEIGHT, EYE_HEIGHT)
+    );
+}

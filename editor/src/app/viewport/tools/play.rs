@@ -1,12 +1,15 @@
 //! Play mode as a viewport tool: while a [`PlaySession`] runs, the viewport is the
 //! game — every frame ([`Tool::tick`]) the keys walk the player by the shared
 //! rules and the camera is put at the player's eye; trigger events go to the Log
-//! and the status line. Esc (or F5 again) ends it: the camera goes back where it
+//! and the status line; a drag looks around. Esc (or F5 again) ends it: the camera goes back where it
 //! was, and the scene was never touched.
 
 use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
 use crate::app::play::{PlayKeys, PlaySession};
 use crate::app::viewport::navigation::OrbitCamera;
+
+/// Radians a pixel of mouse drag turns the view.
+const MOUSE_TURN: f32 = 0.004;
 
 #[derive(Debug, Default)]
 pub struct PlayTool {
@@ -53,6 +56,13 @@ impl Tool for PlayTool {
 
     fn follows_pointer(&self) -> bool {
         self.session.is_some()
+    }
+
+    /// A drag with the left button held looks around, as a mouse does in a game.
+    fn hover(&mut self, _cx: &mut ToolContext, p: &Pointer) {
+        if let Some((session, _)) = &mut self.session {
+            session.look_by(p.delta.x * MOUSE_TURN, -p.delta.y * MOUSE_TURN);
+        }
     }
 
     fn tick(&mut self, cx: &mut ToolContext) {
