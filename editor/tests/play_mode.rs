@@ -2,6 +2,7 @@
 //! with the shared rules — walking forward into a wall stops there — and Esc
 //! gives the editing view back with the scene untouched; Shift+F5 plays from the
 //! camera, onto a ramp (it climbs) and into a trigger (its event is in the Log).
+//! The rules themselves are tested here too, without a window, on the same map.
 
 mod common;
 
@@ -31,7 +32,9 @@ fn mesh(name: &str, primitive: Primitive, at: Vec3, m: pebble_model::MaterialId)
 /// A floor with its top at 0.5, a wall ahead of the spawn, a ramp climbing north
 /// to the east, a trigger to the west.
 fn arena() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("pebble-play-{}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("pebble-play-{}-{k}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a folder");
     let mut scene = Scene::new();
@@ -229,4 +232,133 @@ fn a_map_with_nothing_to_stand_on_says_so_instead_of_falling() {
     });
     assert!(!harness.state().viewport.tools.playing());
     assert!(harness.state().status().text.contains("collidable"));
+}
+
+// The rules without a window: the same arena, its level built as play mode builds it.
+
+use std::sync::Arc;
+
+use pebble_editor::app::play::{
+    LOOK_SPEED, PITCH_LIMIT, PlayKeys, PlaySession, TURN_SPEED, build_level,
+};
+use pebble_play::Level;
+
+fn level() -> Arc<Level> {
+    let path = arena();
+    let scene = project::load(&path).expect("loads");
+    Arc::new(build_level(&scene, path.parent().expect("folder").to_path_buf()).expect("a level"))
+}
+
+fn walk_forward(s: &mut PlaySession, seconds: f32) -> Vec<String> {
+    let keys = PlayKeys {
+        forward: 1.0,
+        ..Default::default()
+    };
+    let mut fired = Vec::new();
+    for _ in 0..(seconds * 60.0) as usize {
+        fired.extend(s.step(keys, 1.0 / 60.0));
+    }
+    fired
+}
+
+#[test]
+fn the_spawn_stands_on_the_floor_with_its_eye_1_6_m_up() {
+    let s = PlaySession::start(level(), None);
+    let (feet, on_ground) = s.feet();
+    assert!(on_ground);
+    assert!((feet.y - 0.5).abs() < 1e-3, "{feet}");
+    assert!((s.eye().y - 2.1).abs() < 1e-3);
+}
+
+#[test]
+fn walking_into_a_wall_stops_at_it() {
+    let mut s = PlaySession::start(level(), None);
+    walk_forward(&mut s, 4.0);
+    let (feet, _) = s.feet();
+    // The wall's near side is at z = −1.8; the capsule's radius keeps it 0.3 off.
+    assert!((feet.z - -1.5).abs() < 0.05, "stopped at the wall: {feet}");
+    assert!(feet.x.abs() < 0.05, "straight on: {feet}");
+}
+
+#[test]
+fn walking_onto_the_ramp_climbs_it() {
+    let mut s = PlaySession::start(level(), Some((Vec3::new(5.0, 2.1, 3.5), 0.0, 0.0)));
+    walk_forward(&mut s, 1.2);
+    let (feet, on_ground) = s.feet();
+    assert!(on_ground, "on the ramp");
+    assert!(feet.y > 0.5 + 0.3, "climbed: {feet}");
+}
+
+#[test]
+fn walking_into_a_trigger_fires_its_event_once() {
+    let mut s = PlaySession::start(level(), Some((Vec3::new(-5.0, 2.1, 4.0), 0.0, 0.0)));
+    let fired = walk_forward(&mut s, 2.0);
+    assert_eq!(fired, ["on_enter_archway"]);
+    // Back out and in again: a oneshot fires once.
+    let keys = PlayKeys {
+        forward: -1.0,
+        ..Default::default()
+    };
+    for _ in 0..120 {
+        s.step(keys, 1.0 / 60.0);
+    }
+    assert!(walk_forward(&mut s, 2.0).is_empty());
+    assert_eq!(s.events, ["on_enter_archway"]);
+}
+
+#[test]
+fn the_keys_turn_and_look_and_a_fall_respawns() {
+    let mut s = PlaySession::start(level(), None);
+    s.step(
+        PlayKeys {
+            turn: 1.0,
+            look: 1.0,
+            ..Default::default()
+        },
+        0.1,
+    );
+    assert!((s.yaw - TURN_SPEED * 0.1).abs() < 1e-5);
+    assert!((s.pitch - LOOK_SPEED * 0.1).abs() < 1e-5);
+    for _ in 0..100 {
+        s.step(
+            PlayKeys {
+                look: 1.0,
+                ..Default::default()
+            },
+            0.1,
+        );
+    }
+    assert!(
+        (s.pitch - PITCH_LIMIT).abs() < 1e-5,
+        "the look stops at the limit"
+    );
+    // Off the floor's edge, down past the kill height: back at the spawn.
+    let mut off = PlaySession::start(
+        level(),
+        Some((Vec3::new(9.5, 2.1, 0.0), std::f32::consts::FRAC_PI_2, 0.0)),
+    );
+    let keys = PlayKeys {
+        forward: 1.0,
+        ..Default::default()
+    };
+    let mut lowest = f32::MAX;
+    let respawned = (0..600).any(|_| {
+        off.step(keys, 1.0 / 60.0);
+        let (feet, _) = off.feet();
+        lowest = lowest.min(feet.y);
+        (feet.z - 4.0).abs() < 1e-3
+    });
+    assert!(
+        respawned && lowest < 0.0,
+        "fell ({lowest}) and came back to the spawn"
+    );
+}
+
+#[test]
+fn the_spawn_marker_draws_the_capsule_the_rules_walk() {
+    use pebble_play::walk::{BODY_HEIGHT, EYE_HEIGHT, RADIUS};
+    assert_eq!(
+        pebble_render::overlay::SPAWN_CAPSULE,
+        (RADIUS, BODY_HEIGHT, EYE_HEIGHT)
+    );
 }

@@ -115,6 +115,24 @@ impl FaceSelection {
         }
     }
 
+    /// The picked faces, edges and vertices of mesh `id`.
+    fn faces_of(&self, id: EntityId) -> Vec<usize> {
+        self.faces.get(&id).into_iter().flatten().copied().collect()
+    }
+
+    fn edges_of(&self, id: EntityId) -> Vec<(u32, u32)> {
+        self.edges.get(&id).into_iter().flatten().copied().collect()
+    }
+
+    fn vertices_of(&self, id: EntityId) -> Vec<u32> {
+        self.vertices
+            .get(&id)
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect()
+    }
+
     /// Picked edges, per mesh.
     pub fn edges(&self) -> impl Iterator<Item = (EntityId, Vec<(u32, u32)>)> + '_ {
         self.edges
@@ -170,15 +188,8 @@ impl FaceSelection {
         ids.into_iter()
             .filter_map(|id| {
                 let (mesh, _) = mesh_of(scene, id)?;
-                let faces: Vec<usize> =
-                    self.faces.get(&id).into_iter().flatten().copied().collect();
-                let mut ends: Vec<u32> = self
-                    .vertices
-                    .get(&id)
-                    .into_iter()
-                    .flatten()
-                    .copied()
-                    .collect();
+                let faces: Vec<usize> = self.faces_of(id);
+                let mut ends: Vec<u32> = self.vertices_of(id);
                 for (a, b) in self.edges.get(&id).into_iter().flatten() {
                     ends.extend([*a, *b]);
                 }
@@ -503,21 +514,14 @@ impl FaceSelection {
             let Some((mesh, _)) = mesh_of(scene, id) else {
                 continue;
             };
-            let faces: Vec<usize> = self.faces.get(&id).into_iter().flatten().copied().collect();
+            let faces: Vec<usize> = self.faces_of(id);
             let after = match op {
                 MeshOp::SplitEdges => {
-                    let edges: Vec<(u32, u32)> =
-                        self.edges.get(&id).into_iter().flatten().copied().collect();
+                    let edges: Vec<(u32, u32)> = self.edges_of(id);
                     mesh_edit::split_edges(mesh, &edges)
                 }
                 MeshOp::MergeVertices => {
-                    let vertices: Vec<u32> = self
-                        .vertices
-                        .get(&id)
-                        .into_iter()
-                        .flatten()
-                        .copied()
-                        .collect();
+                    let vertices: Vec<u32> = self.vertices_of(id);
                     let merged = mesh_edit::merged(mesh, &vertices);
                     if merged.faces.is_empty() {
                         return Err(

@@ -132,6 +132,3 @@ impl PlaySession {
         fired
     }
 }
-
-#[cfg(test)]
-mod tests;
