@@ -61,6 +61,8 @@ fn tour() -> Option<Vec<Step>> {
         "Scale",
         "World",
         "Snap",
+        "Faces",
+        "Tex lock",
         "PSP preview",
         "Preview light",
         "Overlays",

@@ -540,7 +540,7 @@ impl PebbleApp {
             self.toggle_button(
                 ui,
                 Action::Play,
-                "Play",
+                "Play map",
                 "play the map here from the spawn (F5; Shift+F5 from the camera): W/S/A/D walk, Q/E turn, Esc back to editing",
             );
             self.toggle_button(
