@@ -54,13 +54,27 @@ impl PebbleApp {
                     &mut self.panels.layout,
                     egui_tiles::Tree::empty(egui::Id::unique("pebble layout")),
                 );
-                layout.ui(&mut Panes { app: self, frame }, ui);
+                let keys_taken = ui.ctx().egui_wants_keyboard_input();
+                layout.ui(
+                    &mut Panes {
+                        app: self,
+                        frame,
+                        keys_taken,
+                    },
+                    ui,
+                );
                 self.panels.layout = layout;
             });
     }
 
     /// One docked panel's contents.
-    fn pane_ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame, pane: Pane) {
+    fn pane_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        frame: &mut eframe::Frame,
+        pane: Pane,
+        keys_taken: bool,
+    ) {
         let ctx = ui.ctx().clone();
         let scene = self.doc.scene();
         let intents = match pane {
@@ -74,6 +88,7 @@ impl PebbleApp {
                         status: &mut self.status,
                         clock: self.clock.time,
                         record: self.bench.is_some(),
+                        keys_taken,
                     },
                 );
                 if let Some(rect) = painted {
@@ -272,6 +287,9 @@ fn budget_color(ui: &egui::Ui, level: super::budget::Level) -> egui::Color32 {
 struct Panes<'a> {
     app: &'a mut PebbleApp,
     frame: &'a mut eframe::Frame,
+    /// A text field had the keyboard when the frame began: its keys (Esc) are
+    /// its own, not the viewport's, whichever panel is drawn first.
+    keys_taken: bool,
 }
 
 impl egui_tiles::Behavior<Pane> for Panes<'_> {
@@ -285,7 +303,7 @@ impl egui_tiles::Behavior<Pane> for Panes<'_> {
         _tile: egui_tiles::TileId,
         pane: &mut Pane,
     ) -> egui_tiles::UiResponse {
-        self.app.pane_ui(ui, self.frame, *pane);
+        self.app.pane_ui(ui, self.frame, *pane, self.keys_taken);
         egui_tiles::UiResponse::None
     }
 

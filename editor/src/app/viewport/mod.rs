@@ -72,6 +72,8 @@ pub struct ViewportFrame<'a> {
     pub clock: f64,
     /// Keep what was drawn ([`Viewport::last_view`]) for the benchmark.
     pub record: bool,
+    /// A text field had the keyboard as the frame began: Esc is its own.
+    pub keys_taken: bool,
 }
 
 #[derive(Debug)]
@@ -177,7 +179,7 @@ impl Viewport {
             (
                 i.smooth_scroll_delta.y,
                 i.stable_dt.min(0.1),
-                i.key_pressed(egui::Key::Escape),
+                i.key_pressed(egui::Key::Escape) && !frame.keys_taken,
             )
         });
         let (events, pointer) = pointer_events(
