@@ -108,6 +108,16 @@ pub fn material_from_picture(project: &Path, picture: &Path) -> Result<Material,
         .map_err(|e| e.to_string())
 }
 
+/// A material showing `texture`, a texture the project at `project` already has
+/// (its path kept as it is written).
+pub fn material_from_project_texture(project: &Path, texture: &str) -> Result<Material, String> {
+    let file = pebble_model::project::resolve_asset(project, texture);
+    material_from_picture(project, &file).map(|mut m| {
+        m.texture = Some(texture.to_string());
+        m
+    })
+}
+
 impl PebbleApp {
     /// Adds `material` as one step and chooses it in the Materials panel.
     pub(super) fn new_material(&mut self, material: Material) {
@@ -131,10 +141,8 @@ impl PebbleApp {
 
     /// New from texture: a material showing the project texture `texture`.
     pub(super) fn new_material_from_texture(&mut self, texture: String) {
-        let file = pebble_model::project::resolve_asset(self.doc.path(), &texture);
-        match material_from_picture(self.doc.path(), &file) {
+        match material_from_project_texture(self.doc.path(), &texture) {
             Ok(mut m) => {
-                m.texture = Some(texture);
                 m.name = unique_name(self.doc.scene(), &m.name);
                 self.new_material(m);
             }
@@ -179,11 +187,7 @@ impl PebbleApp {
     pub(super) fn drop_on_face(&mut self, drop: FaceDrop) {
         let project = self.doc.path().to_path_buf();
         let made = drop_command(self.doc.scene(), &drop, |texture| {
-            let file = pebble_model::project::resolve_asset(&project, texture);
-            material_from_picture(&project, &file).map(|mut m| {
-                m.texture = Some(texture.to_string());
-                m
-            })
+            material_from_project_texture(&project, texture)
         });
         let command = match made {
             Ok(c) => c,
