@@ -177,7 +177,7 @@ fn upload_batch(device: &wgpu::Device, key: u64, batch: Batch) -> GpuBatch {
         buffer: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("batch vertices"),
             contents,
-            usage: wgpu::BufferUsages::VERTEX,
+            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
         }),
         positions: batch.vertices.iter().map(|v| Vec3::from(v.pos)).collect(),
         neighbours: batch.chunks.iter().map(|_| OnceLock::new()).collect(),
@@ -348,6 +348,35 @@ impl GpuScene {
             }
         }
         self.relayout(context);
+    }
+
+    /// Writes `vertices` over the batch under `key`'s, which must be as many and
+    /// at the same places (only their UVs, colours or faces differ): the chunks,
+    /// the buffer and the occlusion neighbours stay. Returns false, changing
+    /// nothing, when there is no such batch or the vertices do not fit.
+    pub fn rewrite_batch_vertices(
+        &mut self,
+        context: &RenderContext,
+        key: u64,
+        vertices: &[GpuVertex],
+    ) -> bool {
+        let Some(batch) = self.index.get(&key).map(|&i| &self.batches[i]) else {
+            return false;
+        };
+        let fits = !vertices.is_empty()
+            && batch.positions.len() == vertices.len()
+            && batch
+                .positions
+                .iter()
+                .zip(vertices)
+                .all(|(p, v)| p.to_array() == v.pos);
+        if fits {
+            context
+                .gpu
+                .queue
+                .write_buffer(&batch.buffer, 0, bytemuck::cast_slice(vertices));
+        }
+        fits
     }
 
     /// Removes the batch under `key`, if any.

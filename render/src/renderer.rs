@@ -23,7 +23,7 @@ use crate::gpu::Gpu;
 use crate::gpu_scene::GpuScene;
 use crate::passes;
 use crate::picking;
-use crate::scene::{Batch, DrawScene, SceneTexture};
+use crate::scene::{Batch, DrawScene, GpuVertex, SceneTexture};
 
 pub use crate::frame::{
     Extras, FrameStats, HOVER_TINT, PickMarkerVertex, RenderOptions, SELECTED_TINT, SolidVertex,
@@ -78,6 +78,14 @@ impl Renderer {
     /// the draw order; a new one goes last). Only that batch is uploaded.
     pub fn set_batch(&mut self, key: u64, batch: Batch) {
         self.scene.set_batch(&self.context, key, batch);
+    }
+
+    /// Writes `vertices` over the batch under `key`'s when they are as many and
+    /// at the same places, keeping its buffer and chunks (see
+    /// `GpuScene::rewrite_batch_vertices`). Returns whether it did.
+    pub fn rewrite_batch_vertices(&mut self, key: u64, vertices: &[GpuVertex]) -> bool {
+        self.scene
+            .rewrite_batch_vertices(&self.context, key, vertices)
     }
 
     /// Removes the batch under `key`, if any.

@@ -2,7 +2,8 @@
 //! (world transform applied, faces grouped by material, spatial chunks for culling,
 //! double-sided faces in both windings) and then follows the model's change
 //! journal: moving one entity re-uploads that entity's batch (and its children's),
-//! never the world. Textures load through a caller's loader, once per image and
+//! never the world, and a change to the UVs alone of a mesh just rebuilt (a UV
+//! drag, frame after frame) rewrites that batch's vertices in place. Textures load through a caller's loader, once per image and
 //! alpha mode; emitters become the same particle field the device evaluates.
 
 use std::collections::{BTreeSet, HashMap};
@@ -15,6 +16,7 @@ use pbm::texture::{MipLevel, is_pot, mip_chain};
 use pebble_model::entity::EntityKind;
 use pebble_model::glam::{Affine3A, Vec2, Vec3};
 use pebble_model::material::AlphaMode;
+use pebble_model::mesh::MeshData;
 use pebble_model::{EntityId, Kind, Material, MaterialId, Scene};
 
 use crate::context::RenderContext;
@@ -32,6 +34,119 @@ pub type TextureLoader<'a> = dyn Fn(&str) -> Result<RgbaImage, String> + 'a;
 /// draw calls few.
 pub const CHUNK_TRIANGLES: usize = 2048;
 
+/// How many of the meshes rebuilt last are kept for [`KeptBatch`]'s fast path.
+const KEPT_BATCHES: usize = 4;
+
+/// Meshes with more triangles than this are not kept (their copy would cost more
+/// memory than an edit of them saves time).
+const KEPT_TRIANGLES_UP_TO: usize = 250_000;
+
+/// A mesh batch as it was last built, with what it was built from except the
+/// faces' UVs: while only those change, the batch's vertices get new UVs and are
+/// written over the old ones, with no regrouping, splitting or new buffer (and
+/// the occlusion neighbours found for the old triangles still hold).
+struct KeptBatch {
+    id: EntityId,
+    name: String,
+    pick_id: u32,
+    world: Affine3A,
+    positions: Vec<Vec3>,
+    colors: Option<Vec<[f32; 4]>>,
+    /// Per face: its corners and its material.
+    faces: Vec<([u32; 3], MaterialId)>,
+    /// The materials the faces use, as they were.
+    materials: Vec<(MaterialId, Material)>,
+    mirrored: bool,
+    vertices: Vec<GpuVertex>,
+}
+
+impl std::fmt::Debug for KeptBatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeptBatch")
+            .field("id", &self.id)
+            .field("vertices", &self.vertices.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// `a` and `b` draw the same but for where their UVs land (tiling, offset and
+/// rotation only move UVs; the name and the atlas flag are not drawn).
+fn same_but_uvs(a: &Material, b: &Material) -> bool {
+    a.texture == b.texture
+        && a.alpha == b.alpha
+        && a.uv_scroll == b.uv_scroll
+        && a.double_sided == b.double_sided
+        && a.color == b.color
+}
+
+impl KeptBatch {
+    /// Whether `mesh`, placed at `world` in `scene`, differs from what this batch
+    /// was built from in its UVs alone.
+    fn differs_in_uvs_alone(
+        &self,
+        scene: &Scene,
+        name: &str,
+        pick_id: u32,
+        world: &Affine3A,
+        g: &MeshData,
+    ) -> bool {
+        self.name == name
+            && self.pick_id == pick_id
+            && self.world == *world
+            && self.positions == g.positions
+            && self.colors == g.colors
+            && self.faces.len() == g.faces.len()
+            && self
+                .faces
+                .iter()
+                .zip(&g.faces)
+                .all(|((c, m), f)| *c == f.indices && *m == f.material)
+            && self.materials.iter().all(|(id, was)| {
+                let fallback = Material::default();
+                same_but_uvs(was, scene.material(*id).unwrap_or(&fallback))
+            })
+    }
+
+    /// The batch's vertices with the UVs of `g`'s faces now.
+    fn with_new_uvs(&mut self, scene: &Scene, g: &MeshData) {
+        let fallback = Material::default();
+        let materials: Vec<(MaterialId, &Material)> = self
+            .materials
+            .iter()
+            .map(|(id, _)| (*id, scene.material(*id).unwrap_or(&fallback)))
+            .collect();
+        for (id, m) in &materials {
+            if let Some(kept) = self.materials.iter_mut().find(|(k, _)| k == id) {
+                kept.1 = (*m).clone();
+            }
+        }
+        // The corner each of a triangle's three vertices came from (see
+        // `SceneSync::mesh_batch`: mirrored worlds and reversed copies swap two).
+        let order = |reversed: bool| match (self.mirrored, reversed) {
+            (false, false) => [0, 1, 2],
+            (false, true) => [0, 2, 1],
+            (true, false) => [0, 2, 1],
+            (true, true) => [0, 1, 2],
+        };
+        for tri in self.vertices.chunks_exact_mut(3) {
+            let reversed = tri[0].face & REVERSED != 0;
+            let Some(face) = g.faces.get((tri[0].face & !REVERSED) as usize) else {
+                continue;
+            };
+            let Some(material) = materials
+                .iter()
+                .find(|(id, _)| *id == face.material)
+                .map(|(_, m)| *m)
+            else {
+                continue;
+            };
+            for (v, k) in tri.iter_mut().zip(order(reversed)) {
+                v.uv = material.repeats(face.uvs[k]).to_array();
+            }
+        }
+    }
+}
+
 /// Keeps a renderer in step with a scene.
 #[derive(Debug, Default)]
 pub struct SceneSync {
@@ -43,6 +158,10 @@ pub struct SceneSync {
     glow: u32,
     /// What could not be loaded, once per image.
     pub warnings: Vec<String>,
+    /// The meshes rebuilt last, newest first.
+    kept: Vec<KeptBatch>,
+    /// Batches whose vertices were rewritten in place (for tests and benches).
+    pub rewritten: u64,
 }
 
 fn pbm_alpha(a: AlphaMode) -> PbmAlpha {
@@ -178,7 +297,8 @@ impl SceneSync {
     }
 
     /// Applies what changed in `scene` since the last sync. Returns the number of
-    /// batches uploaded.
+    /// batches built and uploaded afresh (those whose vertices were rewritten in
+    /// place count in [`Self::rewritten`] instead).
     pub fn sync(
         &mut self,
         renderer: &mut Renderer,
@@ -198,10 +318,15 @@ impl SceneSync {
             ));
         }
         let mut rebuild: BTreeSet<EntityId> = BTreeSet::new();
+        // Changed in themselves (not through a material they use): these may have
+        // changed in their UVs alone.
+        let mut uvs_maybe: BTreeSet<EntityId> = BTreeSet::new();
         if first || changes.hierarchy || changes.settings {
             // Visibility through parents and layers may have changed anywhere.
             rebuild.extend(scene.entities().map(|e| e.id));
+            self.kept.clear();
         } else {
+            uvs_maybe.extend(changes.entities.iter().copied());
             for id in &changes.entities {
                 rebuild.extend(scene.subtree(*id));
             }
@@ -212,21 +337,37 @@ impl SceneSync {
                 {
                     self.textures.retain(|(p, _), _| p != path);
                 }
-                rebuild.extend(scene.material_users(*m).into_iter().map(|(e, _)| e));
+                let users = scene.material_users(*m);
+                for (e, _) in &users {
+                    uvs_maybe.remove(e);
+                }
+                rebuild.extend(users.into_iter().map(|(e, _)| e));
             }
         }
         for id in &changes.removed {
             renderer.remove_batch(u64::from(id.0));
+            self.kept.retain(|k| k.id != *id);
         }
         let mut uploaded = 0;
         let mut emitters_changed = first || !changes.removed.is_empty();
         for id in rebuild {
             let Some(e) = scene.entity(id) else { continue };
             match &e.kind {
-                EntityKind::Mesh(_) => {
+                EntityKind::Mesh(mesh) => {
+                    let key = u64::from(id.0);
+                    if uvs_maybe.contains(&id)
+                        && self.rewrite_uvs(renderer, scene, id, &e.name, &mesh.geometry)
+                    {
+                        self.rewritten += 1;
+                        continue;
+                    }
+                    self.kept.retain(|k| k.id != id);
                     match self.mesh_batch(renderer, scene, id, loader) {
-                        Some(batch) => renderer.set_batch(u64::from(id.0), batch),
-                        None => renderer.remove_batch(u64::from(id.0)),
+                        Some(batch) => {
+                            self.keep(scene, id, &e.name, &mesh.geometry, &batch);
+                            renderer.set_batch(key, batch);
+                        }
+                        None => renderer.remove_batch(key),
                     }
                     uploaded += 1;
                 }
@@ -247,6 +388,71 @@ impl SceneSync {
             renderer.reorder(&order);
         }
         uploaded
+    }
+
+    /// Rewrites the UVs of `id`'s batch in place when it was kept and has changed
+    /// in its UVs alone. Returns whether it did.
+    fn rewrite_uvs(
+        &mut self,
+        renderer: &mut Renderer,
+        scene: &Scene,
+        id: EntityId,
+        name: &str,
+        g: &MeshData,
+    ) -> bool {
+        let Some(at) = self.kept.iter().position(|k| k.id == id) else {
+            return false;
+        };
+        if !scene.is_drawn(id) {
+            return false;
+        }
+        let world = scene.world_transform(id);
+        let pick_id = if scene.is_pickable(id) { id.0 } else { 0 };
+        let kept = &mut self.kept[at];
+        if !kept.differs_in_uvs_alone(scene, name, pick_id, &world, g) {
+            return false;
+        }
+        kept.with_new_uvs(scene, g);
+        if !renderer.rewrite_batch_vertices(u64::from(id.0), &kept.vertices) {
+            return false;
+        }
+        let kept = self.kept.remove(at);
+        self.kept.insert(0, kept);
+        true
+    }
+
+    /// Keeps what `batch` was built from, for [`Self::rewrite_uvs`].
+    fn keep(&mut self, scene: &Scene, id: EntityId, name: &str, g: &MeshData, batch: &Batch) {
+        if g.faces.len() > KEPT_TRIANGLES_UP_TO {
+            return;
+        }
+        let mut materials: Vec<(MaterialId, Material)> = Vec::new();
+        for f in &g.faces {
+            if !materials.iter().any(|(m, _)| *m == f.material) {
+                let fallback = Material::default();
+                materials.push((
+                    f.material,
+                    scene.material(f.material).unwrap_or(&fallback).clone(),
+                ));
+            }
+        }
+        let world = scene.world_transform(id);
+        self.kept.insert(
+            0,
+            KeptBatch {
+                id,
+                name: name.to_string(),
+                pick_id: batch.pick_id,
+                world,
+                positions: g.positions.clone(),
+                colors: g.colors.clone(),
+                faces: g.faces.iter().map(|f| (f.indices, f.material)).collect(),
+                materials,
+                mirrored: world.matrix3.determinant() < 0.0,
+                vertices: batch.vertices.clone(),
+            },
+        );
+        self.kept.truncate(KEPT_BATCHES);
     }
 
     /// The particle field of every drawn emitter entity, budgets applied as the

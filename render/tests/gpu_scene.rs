@@ -578,3 +578,113 @@ fn a_changed_texture_is_reloaded_in_place_and_a_deleted_one_shows_as_missing() {
     // Nothing uses this file: nothing replaced.
     assert_eq!(sync.reload_texture(&mut renderer, "other.png", &blue).0, 0);
 }
+
+/// Four colours, one per quarter, so that any UV moved shows.
+fn quarters(path: &str) -> Result<RgbaImage, String> {
+    match path {
+        "quarters.png" => Ok(RgbaImage::from_fn(8, 8, |x, y| match (x < 4, y < 4) {
+            (true, true) => image::Rgba([255, 0, 0, 255]),
+            (false, true) => image::Rgba([0, 255, 0, 255]),
+            (true, false) => image::Rgba([0, 0, 255, 255]),
+            (false, false) => image::Rgba([255, 255, 0, 255]),
+        })),
+        other => Err(format!("{other}: no such file")),
+    }
+}
+
+/// A drag in the UV dock changes a mesh's UVs alone, frame after frame: the
+/// batch's vertices are rewritten in place, and the picture is the one a batch
+/// built afresh draws, outside and (through the reversed copies of double-sided
+/// faces) inside, in a mirrored world too. Anything more than the UVs changed
+/// builds the batch again.
+#[test]
+fn a_change_to_uvs_alone_rewrites_the_batch_in_place_as_a_fresh_build_draws_it() {
+    use pebble_model::command::SetFaceUvs;
+    use pebble_model::glam::Vec2;
+    let Some(gpu) = test_gpu("a_change_to_uvs_alone_rewrites_the_batch_in_place") else {
+        return;
+    };
+    for mirrored in [false, true] {
+        let mut scene = Scene::new();
+        let mut material = AddMaterial::new(Material {
+            name: "Quarters".into(),
+            texture: Some("quarters.png".into()),
+            double_sided: true,
+            ..Material::default()
+        });
+        material.apply(&mut scene).expect("material");
+        let mut boxed = boxed("Box", material.created().expect("id"), Vec3::ZERO);
+        boxed.transform = Transform {
+            translation: Vec3::new(0.0, -1.5, -1.5),
+            scale: Vec3::new(if mirrored { -3.0 } else { 3.0 }, 3.0, 3.0),
+            ..Transform::IDENTITY
+        };
+        let mut add = AddEntities::new("Add", vec![boxed]);
+        add.apply(&mut scene).expect("adds");
+        let id = add.created()[0];
+        let (mut renderer, mut sync) =
+            SceneSync::renderer(&gpu, &scene, &quarters).expect("renderer");
+        // Outside, ahead of the box's front; inside, at its middle.
+        let cameras = [
+            Camera::psp(Vec3::new(0.0, 0.0, 4.0), 0.0, 0.0),
+            Camera::psp(Vec3::new(0.0, 0.0, -1.5), 0.0, 0.0),
+        ];
+        let draw = |renderer: &pebble_render::Renderer| {
+            cameras.map(|c| renderer.render(&c, &options()).expect("renders").0)
+        };
+        let before = draw(&renderer);
+        let faces = match &scene.entity(id).expect("the box").kind {
+            EntityKind::Mesh(m) => m.geometry.faces.clone(),
+            _ => unreachable!("a box is a mesh"),
+        };
+        // Two frames of a drag: half a repeat across and a quarter turn.
+        let frames: [fn(Vec2) -> Vec2; 2] = [
+            |uv| uv + Vec2::new(0.5, 0.0),
+            |uv| Vec2::new(-uv.y, uv.x) + Vec2::new(0.25, 0.5),
+        ];
+        for (k, change) in frames.into_iter().enumerate() {
+            let after = vec![(
+                id,
+                faces
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| (i, f.uvs.map(change)))
+                    .collect(),
+            )];
+            SetFaceUvs::new("Move UVs", after)
+                .apply(&mut scene)
+                .expect("UVs");
+            assert_eq!(
+                sync.sync(&mut renderer, &scene, &quarters),
+                0,
+                "nothing built"
+            );
+            assert_eq!(sync.rewritten, k as u64 + 1, "rewritten in place");
+            let (fresh, _) = SceneSync::renderer(&gpu, &scene, &quarters).expect("renderer");
+            let (now, built) = (draw(&renderer), draw(&fresh));
+            for (view, (a, b)) in now.iter().zip(&built).enumerate() {
+                assert!(
+                    a.as_raw() == b.as_raw(),
+                    "mirrored {mirrored}, frame {k}, view {view}: the rewritten batch draws as a fresh one"
+                );
+            }
+            if k == 0 {
+                for (view, (a, b)) in now.iter().zip(&before).enumerate() {
+                    assert!(a.as_raw() != b.as_raw(), "view {view}: the UVs moved");
+                }
+            }
+        }
+        // UVs and the place changed together: built again.
+        let mut moved = scene.entity(id).expect("the box").clone();
+        moved.transform.translation.y += 0.25;
+        SetEntity::new("Move", moved)
+            .apply(&mut scene)
+            .expect("moves");
+        assert_eq!(
+            sync.sync(&mut renderer, &scene, &quarters),
+            1,
+            "built again"
+        );
+        assert_eq!(sync.rewritten, 2);
+    }
+}
