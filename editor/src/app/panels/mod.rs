@@ -243,9 +243,10 @@ pub struct Panels {
     pub uv_dock: uv_dock::UvDock,
     /// Textures whole (up to 256 texels), for the UV dock.
     pub uv_textures: thumbnails::Thumbnails,
-    /// The project's textures, read again when the scene changes or a moment has
-    /// passed (a picture saved into `textures/` appears).
-    textures: (Vec<String>, u64, Option<std::time::Instant>),
+    /// The project's textures, the materials' textures they were read with and
+    /// when: read again when those change or a moment has passed (a picture
+    /// saved into `textures/` appears).
+    textures: (Vec<String>, Vec<String>, Option<std::time::Instant>),
     pub log: log::LogView,
     /// What the Log panel shows: every event traced in the editor.
     pub log_buffer: log::LogBuffer,
@@ -264,7 +265,7 @@ impl Panels {
             thumbnails: Default::default(),
             uv_dock: Default::default(),
             uv_textures: thumbnails::Thumbnails::of_side(256).repeating(),
-            textures: (Vec::new(), u64::MAX, None),
+            textures: (Vec::new(), Vec::new(), None),
             log: Default::default(),
             log_buffer: log::buffer(),
             raise: Vec::new(),
@@ -272,18 +273,24 @@ impl Panels {
     }
 
     /// The project's textures ([`thumbnails::project_textures`]), kept for a
-    /// second while the scene does not change.
+    /// second while the materials' textures stay the same (the folder is read
+    /// again after that; a UV drag, changing the scene every frame, reads it no
+    /// more often).
     pub fn project_textures(
         &mut self,
         scene: &pebble_model::Scene,
         folder: &std::path::Path,
     ) -> Vec<String> {
-        let (list, revision, at) = &mut self.textures;
-        let stale = *revision != scene.revision()
+        let (list, named, at) = &mut self.textures;
+        let now_named: Vec<String> = scene
+            .materials()
+            .filter_map(|(_, m)| m.texture.clone())
+            .collect();
+        let stale = *named != now_named
             || at.is_none_or(|t| t.elapsed() > std::time::Duration::from_secs(1));
         if stale {
             *list = thumbnails::project_textures(scene, folder);
-            *revision = scene.revision();
+            *named = now_named;
             *at = Some(std::time::Instant::now());
         }
         list.clone()

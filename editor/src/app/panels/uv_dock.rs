@@ -49,7 +49,7 @@ fn covered_runs(tris: &[[egui::Pos2; 3]], rect: egui::Rect, cell: f32) -> Vec<eg
     }
     let to_cell = |p: egui::Pos2| ((p.x - rect.min.x) / cell, (p.y - rect.min.y) / cell);
     // Alike to a quarter of a cell: the same coverage.
-    let mut distinct: Vec<[i32; 6]> = tris
+    let distinct: Vec<[i32; 6]> = tris
         .iter()
         .filter_map(|t| {
             let c = t.map(to_cell);
@@ -68,6 +68,16 @@ fn covered_runs(tris: &[[egui::Pos2; 3]], rect: egui::Rect, cell: f32) -> Vec<eg
                 })
         })
         .collect();
+    // Faces alike usually come in a repeating order (a quad's two triangles,
+    // face after face): those against the last few kept go at once, and sorting
+    // finds the rest.
+    let mut kept: Vec<[i32; 6]> = Vec::with_capacity(distinct.len());
+    for q in distinct {
+        if !kept.iter().rev().take(4).any(|k| *k == q) {
+            kept.push(q);
+        }
+    }
+    let mut distinct = kept;
     distinct.sort_unstable();
     distinct.dedup();
     // Per row, +1 where a span starts and -1 after it ends.
