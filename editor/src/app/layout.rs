@@ -210,6 +210,10 @@ impl PebbleApp {
                 ui.separator();
                 status.ui(ui);
             }
+            if let Some(status) = &self.jobs.ppsspp.status {
+                ui.separator();
+                status.ui(ui);
+            }
         });
     }
 }

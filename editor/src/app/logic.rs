@@ -54,6 +54,14 @@ impl PebbleApp {
             }
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
+        if self.jobs.ppsspp.busy() {
+            match self.jobs.ppsspp.poll() {
+                Some(Ok(done)) => self.status.info(done),
+                Some(Err(e)) => self.status.error(format!("Play in PPSSPP: {e}")),
+                None => {}
+            }
+            ctx.request_repaint_after(std::time::Duration::from_millis(200));
+        }
         if self.clock.playing {
             self.clock.time += f64::from(dt * self.clock.speed);
             ctx.request_repaint();

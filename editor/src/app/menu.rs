@@ -35,6 +35,7 @@ impl PebbleApp {
             Action::ToggleLayer(layer) => self.viewport.looks.layers.get(layer),
             Action::FaceMode => self.viewport.tools.face_mode(),
             Action::Play => self.viewport.tools.playing(),
+            Action::PlayInPpsspp => self.jobs.ppsspp.busy(),
             Action::ToggleTextureLock => self.prefs.texture_lock,
             _ => false,
         }
@@ -103,6 +104,7 @@ impl PebbleApp {
             ui.menu_button("Tools", |ui| {
                 self.action_button(ui, Action::Play, true);
                 self.action_button(ui, Action::PlayFromCamera, true);
+                self.toggle_entry(ui, Action::PlayInPpsspp);
                 self.action_button(ui, Action::Measure, true);
                 self.toggle_entry(ui, Action::FaceMode);
                 self.toggle_entry(ui, Action::ToggleTextureLock);
@@ -357,6 +359,36 @@ impl PebbleApp {
         if deploy_now {
             let ctx = ui.ctx().clone();
             self.run_action(&ctx, Action::ExportAndDeploy);
+        }
+        let running = self.jobs.ppsspp.busy();
+        let label = if running {
+            "Stop PPSSPP"
+        } else {
+            "Play in PPSSPP"
+        };
+        let program = &self.prefs.ppsspp_program;
+        let clicked = ui
+            .selectable_label(running, label)
+            .on_hover_ui(|ui| {
+                // Looked for only while hovered: the search reads PATH's folders.
+                let text = if running {
+                    "close PPSSPP (Esc in PPSSPP does too); the captures taken come into captures/"
+                        .to_string()
+                } else {
+                    match crate::services::ppsspp::find_program(program, std::env::var_os("PATH")) {
+                        Ok(p) => format!(
+                            "export, stage a memory stick with the runtime and the map, and play it in {} (Ctrl+F5); captures taken there come into captures/",
+                            p.display()
+                        ),
+                        Err(e) => e,
+                    }
+                };
+                ui.label(text);
+            })
+            .clicked();
+        if clicked {
+            let ctx = ui.ctx().clone();
+            self.run_action(&ctx, Action::PlayInPpsspp);
         }
     }
 

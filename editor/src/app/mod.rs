@@ -32,6 +32,7 @@ mod modals;
 pub mod number_field;
 pub mod panels;
 pub mod play;
+pub mod ppsspp;
 pub mod preferences;
 pub mod presets;
 mod run_action;
@@ -241,6 +242,8 @@ pub struct Jobs {
     pub import_placement: Option<import_dialog::Placement>,
     /// Export & Deploy: the target and the running job.
     pub deploy: deploy::DeployState,
+    /// Play in PPSSPP: the running launch.
+    pub ppsspp: ppsspp::PpssppState,
     /// Play: the level being built, and whether the game starts from the camera.
     pub play: Option<(jobs::Job<pebble_play::Level>, bool)>,
 }

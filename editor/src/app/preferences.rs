@@ -43,6 +43,11 @@ pub struct Preferences {
     pub recent: Vec<PathBuf>,
     /// Pebble's own file dialog even where the system has one.
     pub own_file_dialog: bool,
+    /// PPSSPP's program (empty: found on `PATH`).
+    pub ppsspp_program: String,
+    /// PPSSPP's own memory stick folder to play in (empty: a stick of the
+    /// project's own, where PPSSPP can be pointed at one).
+    pub ppsspp_stick: String,
 }
 
 /// The navigation presets as earlier preferences named them.
@@ -73,6 +78,8 @@ impl Default for Preferences {
             autosave_seconds: 60,
             recent: Vec::new(),
             own_file_dialog: false,
+            ppsspp_program: String::new(),
+            ppsspp_stick: String::new(),
         }
     }
 }
@@ -219,6 +226,39 @@ impl Preferences {
                     .on_hover_text(
                         "without an XDG desktop portal or zenity Pebble uses its own dialog anyway",
                     );
+                ui.end_row();
+                let label = ui.label("PPSSPP program");
+                ui.vertical(|ui| {
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.ppsspp_program)
+                            .hint_text("empty: found on PATH")
+                            .desired_width(320.0),
+                    )
+                    .labelled_by(label.id);
+                    let found = crate::services::ppsspp::find_program(
+                        &self.ppsspp_program,
+                        std::env::var_os("PATH"),
+                    );
+                    match found {
+                        Ok(p) => ui.weak(format!("plays in {}", p.display())),
+                        Err(e) => ui.colored_label(ui.visuals().warn_fg_color, e),
+                    };
+                });
+                ui.end_row();
+                let label = ui.label("PPSSPP memory stick");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.ppsspp_stick)
+                        .hint_text(if cfg!(any(windows, target_os = "macos")) {
+                            "PPSSPP's Settings › System › Memory stick folder"
+                        } else {
+                            "empty: the project's own (.pebble/ppsspp)"
+                        })
+                        .desired_width(320.0),
+                )
+                .labelled_by(label.id)
+                .on_hover_text(
+                    "Play in PPSSPP copies the runtime and the map to PSP/GAME/PEBBLE in this folder; empty, on Linux, a stick of the project's own",
+                );
                 ui.end_row();
             });
         if ui.button("Restore defaults").clicked() {

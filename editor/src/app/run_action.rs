@@ -162,6 +162,7 @@ impl PebbleApp {
             Action::ResetLayout => self.panels.layout = super::default_layout(),
             Action::PlayPause => self.clock.playing ^= true,
             Action::ExportAndDeploy => self.export_and_deploy(),
+            Action::PlayInPpsspp => self.play_in_ppsspp(),
             Action::Measure => {
                 self.viewport.tools.arm_measure();
                 self.status.info(
@@ -684,6 +685,25 @@ impl PebbleApp {
             self.clock.time = s.time;
             self.clock.playing = false;
             self.viewport.looks.psp = true;
+        }
+    }
+
+    /// Exports the scene, stages a memory stick and starts PPSSPP on it, in the
+    /// background; while it runs, closes it.
+    pub fn play_in_ppsspp(&mut self) {
+        if self.jobs.ppsspp.busy() {
+            self.jobs.ppsspp.stop();
+            self.status.info("closing PPSSPP…");
+            return;
+        }
+        let launch = super::ppsspp::Launch {
+            program: self.prefs.ppsspp_program.clone(),
+            stick: self.prefs.ppsspp_stick.clone(),
+            project_dir: self.doc.folder(),
+        };
+        match self.jobs.ppsspp.start(self.doc.scene(), launch) {
+            Ok(()) => self.status.info("Play in PPSSPP: exporting the map, then PPSSPP starts…"),
+            Err(e) => self.status.error(format!("Play in PPSSPP: {e}")),
         }
     }
 

@@ -6,6 +6,7 @@
 
 pub mod deploy;
 pub mod export;
+pub mod ppsspp;
 pub mod preview;
 pub mod showcase;
 
