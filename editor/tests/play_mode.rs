@@ -204,6 +204,43 @@ fn from_the_camera_the_player_climbs_the_ramp_and_fires_the_trigger() {
             .any(|e| e.message.contains("trigger event on_enter_archway")),
         "the Log has it"
     );
+    // The runtime's HUD: the frame's figures, where the eye is, and the event.
+    let hud = harness.state().viewport.hud.clone();
+    assert!(
+        hud[0].starts_with("FPS ") && hud[0].contains("Tris "),
+        "{hud:?}"
+    );
+    let eye = harness
+        .state_mut()
+        .viewport
+        .tools
+        .play_session()
+        .expect("playing")
+        .eye();
+    assert!(
+        hud.contains(&format!("pos {:.1} {:.1} {:.1}", eye.x, eye.y, eye.z)),
+        "{hud:?}"
+    );
+    assert_eq!(
+        hud.last().map(String::as_str),
+        Some("on_enter_archway"),
+        "{hud:?}"
+    );
+    // H hides it (the hint at the bottom says how to get it back), H shows it.
+    harness.key_press(egui::Key::H);
+    harness.run_steps(2);
+    assert!(harness.state().viewport.hud.is_empty(), "H hides the HUD");
+    assert!(
+        harness.state().viewport.tools.playing(),
+        "and the game goes on"
+    );
+    harness.key_press(egui::Key::H);
+    harness.run_steps(2);
+    assert!(!harness.state().viewport.hud.is_empty(), "H shows it again");
+    // The event goes from the HUD after a while, as on the device.
+    hold(&mut harness, egui::Key::S, 40);
+    let hud = harness.state().viewport.hud.clone();
+    assert!(!hud.iter().any(|l| l == "on_enter_archway"), "{hud:?}");
 }
 
 #[test]

@@ -89,7 +89,11 @@ fn ctrl_f5_exports_stages_a_memory_stick_and_plays_it_in_ppsspp_and_captures_com
         "{}",
         said.text
     );
-    assert_eq!(harness.state().status().text, said.text, "the status line says so");
+    assert_eq!(
+        harness.state().status().text,
+        said.text,
+        "the status line says so"
+    );
     let launch = std::fs::read_to_string(bin.join("launch.txt")).expect("PPSSPP was started");
     let lines: Vec<&str> = launch.lines().collect();
     let stick = project_dir.join(".pebble/ppsspp/ppsspp");

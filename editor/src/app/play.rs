@@ -45,6 +45,26 @@ pub struct PlaySession {
     pub time: f64,
     /// Every trigger event so far, in order ("on_enter_archway").
     pub events: Vec<String>,
+    /// The last event and when it fired (the HUD shows it for a while).
+    pub last_event: Option<(String, f64)>,
+}
+
+/// Seconds the HUD shows a trigger's event, as the runtime does.
+pub const EVENT_SHOWN_FOR: f64 = 3.0;
+
+/// What the runtime's HUD shows, the editor's way: frame figures, the map and
+/// how it is shown, where the eye is, the keys, and the last trigger's event
+/// for [`EVENT_SHOWN_FOR`] seconds.
+#[derive(Debug, Clone, Copy)]
+pub struct HudFigures<'a> {
+    pub fps: f32,
+    pub triangles: usize,
+    pub draws: usize,
+    pub particles: usize,
+    pub map: &'a str,
+    pub environment: &'a str,
+    /// The PSP look (480×272, 5551, dithered) or the editor's.
+    pub psp_look: bool,
 }
 
 /// The level of `scene` as the device plays it: exported (unbaked; the light does
@@ -69,7 +89,41 @@ impl PlaySession {
             triggers: TriggerState::default(),
             time: 0.0,
             events: Vec::new(),
+            last_event: None,
         }
+    }
+
+    /// The HUD's lines, as the runtime lays them out.
+    pub fn hud(&self, f: HudFigures<'_>) -> Vec<String> {
+        let eye = self.eye();
+        let (_, on_ground) = self.feet();
+        let mut lines = vec![
+            format!(
+                "FPS {:.0}  Tris {}  Draws {}  Parts {}",
+                f.fps, f.triangles, f.draws, f.particles
+            ),
+            format!(
+                "{}  env {}  {}  walk{}",
+                f.map,
+                f.environment,
+                if f.psp_look {
+                    "psp look"
+                } else {
+                    "editor look"
+                },
+                if on_ground { "" } else { " (in the air)" }
+            ),
+            format!("pos {:.1} {:.1} {:.1}", eye.x, eye.y, eye.z),
+            "W/S/A/D move  Space jump  Shift run  arrows or drag look  Q/E turn".to_string(),
+            "H HUD  Esc or F5 back to editing".to_string(),
+        ];
+        if let Some((event, at)) = &self.last_event
+            && self.time - at <= EVENT_SHOWN_FOR
+        {
+            lines.push(String::new());
+            lines.push(event.clone());
+        }
+        lines
     }
 
     /// Turns the view right by `yaw` and up by `pitch`, radians (a mouse drag).
@@ -129,6 +183,9 @@ impl PlaySession {
             })
             .collect();
         self.events.extend(fired.iter().cloned());
+        if let Some(last) = fired.last() {
+            self.last_event = Some((last.clone(), self.time));
+        }
         fired
     }
 }

@@ -702,7 +702,9 @@ impl PebbleApp {
             project_dir: self.doc.folder(),
         };
         match self.jobs.ppsspp.start(self.doc.scene(), launch) {
-            Ok(()) => self.status.info("Play in PPSSPP: exporting the map, then PPSSPP starts…"),
+            Ok(()) => self
+                .status
+                .info("Play in PPSSPP: exporting the map, then PPSSPP starts…"),
             Err(e) => self.status.error(format!("Play in PPSSPP: {e}")),
         }
     }

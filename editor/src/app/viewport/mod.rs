@@ -97,6 +97,8 @@ pub struct Viewport {
     pub paste_at: Option<Vec3>,
     /// What the viewport's menu chose this frame, for the app to carry out.
     intents: Vec<crate::app::panels::Intent>,
+    /// The game's HUD as last drawn (empty: not playing, or the HUD is off).
+    pub hud: Vec<String>,
 }
 
 impl Viewport {
@@ -116,6 +118,7 @@ impl Viewport {
             context_menu: None,
             paste_at: None,
             intents: Vec::new(),
+            hud: Vec::new(),
         }
     }
 
@@ -208,6 +211,7 @@ impl Viewport {
         let path = frame.doc.path().to_path_buf();
         let loader = crate::app::loader(&path);
         res.sync.sync(&mut res.renderer, frame.doc.scene(), &loader);
+        let last_stats = res.last_stats;
         res.renderer.set_back_faces_picked(self.looks.back_faces);
         // The markers for this frame's picks, sized for the camera the tools see.
         let marker_view = View {
@@ -409,6 +413,30 @@ impl Viewport {
         if !playing {
             view_cube::ui(ui, rect, &mut self.view, bounds);
         }
+        self.hud = match self.tools.play_hud() {
+            Some((session, true)) => {
+                let map = doc
+                    .path()
+                    .file_name()
+                    .map(|n| {
+                        n.to_string_lossy()
+                            .trim_end_matches(".pebble.ron")
+                            .to_string()
+                    })
+                    .unwrap_or_default();
+                session.hud(crate::app::play::HudFigures {
+                    fps: 1.0 / ui.input(|i| i.stable_dt).max(1e-3),
+                    triangles: last_stats.triangles,
+                    draws: last_stats.draw_calls,
+                    particles: last_stats.particles,
+                    map: &map,
+                    environment: doc.scene().settings().environment.preset_name(),
+                    psp_look: self.looks.psp,
+                })
+            }
+            _ => Vec::new(),
+        };
+        hud_ui(ui, rect, &self.hud);
         if let Some(text) = &tool_overlay.text {
             ui.painter().text(
                 rect.left_bottom() + egui::vec2(10.0, -10.0),
@@ -546,6 +574,31 @@ fn pointer_events(
 }
 
 /// W/A/S/D, Q/E and Shift, read by a flight; the arrows and Space too, for a game.
+/// The game's HUD over the viewport as the runtime prints it: white lines of
+/// its 8-pixel debug font from the top left of a 480×272 screen, here a
+/// monospace font as big on the viewport as that is on the PSP's, with a shadow
+/// to read on any sky.
+fn hud_ui(ui: &egui::Ui, rect: egui::Rect, lines: &[String]) {
+    let size = (rect.width() * 8.0 / 480.0).clamp(10.0, 18.0);
+    let font = egui::FontId::monospace(size);
+    let painter = ui.painter().with_clip_rect(rect);
+    for (n, line) in lines.iter().enumerate() {
+        let at = rect.left_top() + egui::vec2(size * 0.5, size * 0.5 + n as f32 * size * 1.25);
+        for (offset, colour) in [
+            (egui::vec2(1.0, 1.0), egui::Color32::from_black_alpha(200)),
+            (egui::Vec2::ZERO, egui::Color32::WHITE),
+        ] {
+            painter.text(
+                at + offset,
+                egui::Align2::LEFT_TOP,
+                line,
+                font.clone(),
+                colour,
+            );
+        }
+    }
+}
+
 fn fly_keys(ui: &egui::Ui) -> FlyKeys {
     ui.input(|i| {
         let k = |key| if i.key_down(key) { 1.0 } else { 0.0 };
@@ -562,6 +615,7 @@ fn fly_keys(ui: &egui::Ui) -> FlyKeys {
             .clamp(-1.0, 1.0),
             look: k(egui::Key::ArrowUp) - k(egui::Key::ArrowDown),
             jump: i.key_down(egui::Key::Space),
+            hud: i.key_pressed(egui::Key::H),
         }
     })
 }

@@ -88,6 +88,8 @@ pub struct FlyKeys {
     pub look: f32,
     /// Play mode: Space.
     pub jump: bool,
+    /// Play mode: H went down this frame (the HUD on or off).
+    pub hud: bool,
 }
 
 /// What a tool may read and change while it works.
@@ -334,6 +336,14 @@ impl Tools {
     /// Whether a game is on.
     pub fn playing(&self) -> bool {
         self.tools[self.play].is_mode_on()
+    }
+
+    /// The game in progress and whether its HUD is on.
+    pub fn play_hud(&mut self) -> Option<(&crate::app::play::PlaySession, bool)> {
+        let k = self.play;
+        self.tools[k]
+            .as_play()
+            .and_then(|t| t.session().map(|s| (s, t.hud)))
     }
 
     /// The game in progress.

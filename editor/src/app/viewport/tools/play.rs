@@ -11,9 +11,20 @@ use crate::app::viewport::navigation::OrbitCamera;
 /// Radians a pixel of mouse drag turns the view.
 const MOUSE_TURN: f32 = 0.004;
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct PlayTool {
     session: Option<(PlaySession, OrbitCamera)>,
+    /// The runtime's HUD over the game (H turns it off and on).
+    pub hud: bool,
+}
+
+impl Default for PlayTool {
+    fn default() -> Self {
+        Self {
+            session: None,
+            hud: true,
+        }
+    }
 }
 
 impl PlayTool {
@@ -70,6 +81,9 @@ impl Tool for PlayTool {
             return;
         };
         let k = cx.fly;
+        if k.hud {
+            self.hud = !self.hud;
+        }
         let keys = PlayKeys {
             forward: k.direction.z,
             strafe: k.direction.x,
@@ -94,10 +108,14 @@ impl Tool for PlayTool {
     }
 
     fn overlay(&self, _cx: &OverlayContext, _active: bool, out: &mut ToolOverlay) {
+        if self.hud {
+            // The HUD says it all (the viewport draws it).
+            return;
+        }
         if let Some((session, _)) = &self.session {
             let (feet, on_ground) = session.feet();
             out.text = Some(format!(
-                "Playing {:.1} s, feet at {:.2}, {:.2}, {:.2}{} · W/S/A/D walk, Q/E or left/right turn, up/down look, Space jumps, Shift runs · Esc or F5: back to editing",
+                "Playing {:.1} s, feet at {:.2}, {:.2}, {:.2}{} · W/S/A/D walk, Q/E or left/right turn, up/down look, Space jumps, Shift runs · H: HUD · Esc or F5: back to editing",
                 session.time,
                 feet.x,
                 feet.y,
