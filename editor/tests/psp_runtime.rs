@@ -637,3 +637,162 @@ fn tempdir(label: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("creates a temporary folder");
     dir
 }
+
+/// The live link's other half: while the runtime plays, the map file on the stick
+/// is replaced (as the editor's Live link copies each save over it); the runtime
+/// notices within two seconds, loads the new map and goes on from the same
+/// camera. A capture script's `reload` waits for that, so the capture after the
+/// swap must show the new map.
+#[test]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+fn runtime_reloads_a_replaced_map_and_the_next_capture_shows_it() {
+    let root = repo();
+    let game = tempdir("game-reload");
+    let out = tempdir("out-reload");
+    let (old, new) = (
+        root.join("pbm/tests/fixtures/basic.pbm"),
+        root.join("pbm/tests/fixtures/full.pbm"),
+    );
+    std::fs::copy(&old, game.join("map.pbm")).expect("copies the first map");
+    std::fs::write(
+        game.join("pebble_capture.txt"),
+        "map map.pbm\ncapture 0 1.6 6 0 -10 0\nreload\ncapture 0 1.6 6 0 -10 0\n",
+    )
+    .expect("writes the script");
+    let run = Command::new("node")
+        .arg(root.join("tools/psp-emu/run.mjs"))
+        .arg("--eboot")
+        .arg(root.join("assets/psp/EBOOT.PBP"))
+        .arg("--game")
+        .arg(&game)
+        .arg("--out")
+        .arg(&out)
+        .arg("--swap")
+        .arg(format!("map.pbm={}", new.display()))
+        .args(["--swap-after", "captures/capture_000.json"])
+        .args(["--wait", "captures/capture_001.json", "--timeout", "150"])
+        .output()
+        .expect("runs node tools/psp-emu/run.mjs");
+    let said = String::from_utf8_lossy(&run.stdout).into_owned();
+    let log = std::fs::read_to_string(out.join("pebble_log.txt")).unwrap_or_default();
+    assert!(
+        run.status.success(),
+        "the emulator run failed:\n{said}\n{}\nruntime log:\n{log}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    eprintln!("{said}");
+    let hash_of = |k: usize| {
+        let json = std::fs::read_to_string(out.join(format!("captures/capture_{k:03}.json")))
+            .expect("a capture's json");
+        let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+        v["map_fnv1a64"]
+            .as_str()
+            .expect("the map's hash")
+            .to_string()
+    };
+    let fnv = |p: &Path| {
+        format!(
+            "{:016x}",
+            pbm::fnv::fnv1a64(&std::fs::read(p).expect("reads"))
+        )
+    };
+    assert_eq!(
+        hash_of(0),
+        fnv(&old),
+        "the first capture shows the first map"
+    );
+    assert_eq!(
+        hash_of(1),
+        fnv(&new),
+        "the capture after the swap shows the new map"
+    );
+    let pictures: Vec<RgbImage> = (0..2)
+        .map(|k| {
+            image::open(out.join(format!("captures/capture_{k:03}.bmp")))
+                .expect("a capture")
+                .to_rgb8()
+        })
+        .collect();
+    assert!(
+        mean_difference(&pictures[0], &pictures[1]) > 1.0,
+        "the two maps look different from the same camera"
+    );
+    // "map.pbm replaced: loading it again (noticed after 0.52 s)": from the moment
+    // the runtime began waiting, so the harness's own delay in swapping counts too.
+    let noticed: f64 = log
+        .lines()
+        .find_map(|l| l.split("(noticed after ").nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("the runtime logs when it noticed the new map:\n{log}"));
+    eprintln!("the runtime noticed the new map {noticed:.2} s after it began waiting");
+    assert!(
+        noticed <= 2.0,
+        "noticed after {noticed} s; the live link needs 2 s at most"
+    );
+}
+
+/// The same while played by hand (no capture script): the map replaced under the
+/// running game is loaded again and the game goes on in it.
+#[test]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+fn runtime_playing_by_hand_loads_a_replaced_map() {
+    let root = repo();
+    let game = tempdir("game-live");
+    let out = tempdir("out-live");
+    let (old, new) = (
+        root.join("pbm/tests/fixtures/basic.pbm"),
+        root.join("pbm/tests/fixtures/full.pbm"),
+    );
+    std::fs::copy(&old, game.join("map.pbm")).expect("copies the first map");
+    let new_hash = format!(
+        "{:016x}",
+        pbm::fnv::fnv1a64(&std::fs::read(&new).expect("reads"))
+    );
+    let run = Command::new("node")
+        .arg(root.join("tools/psp-emu/run.mjs"))
+        .arg("--eboot")
+        .arg(root.join("assets/psp/EBOOT.PBP"))
+        .arg("--game")
+        .arg(&game)
+        .arg("--out")
+        .arg(&out)
+        .arg("--swap")
+        .arg(format!("map.pbm={}", new.display()))
+        .args(["--swap-after", "pebble_log.txt"])
+        .args([
+            "--wait-log",
+            &format!("fnv1a64 {new_hash}"),
+            "--timeout",
+            "150",
+        ])
+        .output()
+        .expect("runs node tools/psp-emu/run.mjs");
+    let said = String::from_utf8_lossy(&run.stdout).into_owned();
+    let log = std::fs::read_to_string(out.join("pebble_log.txt")).unwrap_or_default();
+    assert!(
+        run.status.success(),
+        "the emulator run failed:\n{said}\n{}\nruntime log:\n{log}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    eprintln!("{said}\n{log}");
+    // The stick's listing may name it in capitals (FAT).
+    let lower = log.to_lowercase();
+    let loads = lower
+        .lines()
+        .filter(|l| l.starts_with("loaded map.pbm"))
+        .count();
+    assert_eq!(loads, 2, "loaded once, then again when replaced:\n{log}");
+    assert!(
+        lower.contains("map.pbm replaced: loading it again"),
+        "{log}"
+    );
+    assert!(!lower.contains("error:"), "{log}");
+    let took: f64 = said
+        .lines()
+        .find_map(|l| l.split("swap-to-done ").nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .expect("the harness says when the new map was loaded");
+    eprintln!("replaced -> loaded and logged: {took:.2} s (the harness looks every 0.25 s)");
+}

@@ -138,6 +138,33 @@ pub fn make_dir(path: &str) {
     unsafe { sys::sceIoMkdir(c.as_ptr(), 0o777) };
 }
 
+/// What tells one version of a file from the next: its size and when it was last
+/// written (a new map copied over the old one, by the editor's live link or a
+/// deployment, changes one or both).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Version {
+    size: i64,
+    written: [u16; 6],
+    micros: u32,
+}
+
+/// The file's version, or `None` when it cannot be read.
+pub fn version(path: &str) -> Option<Version> {
+    let c = c_path(path);
+    // SAFETY: all-zero bytes are a valid `SceIoStat` (plain integers and flags).
+    let mut stat: sys::SceIoStat = unsafe { core::mem::zeroed() };
+    // SAFETY: NUL-terminated path; `stat` is writable and outlives the call.
+    if unsafe { sys::sceIoGetstat(c.as_ptr(), &mut stat) } < 0 {
+        return None;
+    }
+    let t = stat.st_mtime;
+    Some(Version {
+        size: stat.st_size,
+        written: [t.year, t.month, t.day, t.hour, t.minutes, t.seconds],
+        micros: t.microseconds,
+    })
+}
+
 /// True when the file exists.
 pub fn exists(path: &str) -> bool {
     let c = c_path(path);

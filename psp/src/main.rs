@@ -127,12 +127,24 @@ fn run(log: &mut Log) -> Result<(), String> {
     let mut spheres = gfx::SphereMeshes::default();
     if let Some(script) = script {
         let mut n = 0u32;
+        // The map last loaded and its version then (what a `reload` waits to change).
+        let mut last: Option<(String, Option<files::Version>)> = None;
         for run in &script.runs {
-            let map_file = match &run.map {
-                Some(m) => m.clone(),
-                None => choose_map()?,
+            let map_file = match (&run.map, &last) {
+                (Some(m), _) => m.clone(),
+                (None, Some((m, _))) if run.reload => m.clone(),
+                (None, _) => choose_map()?,
             };
+            let path = format!("{}/{map_file}", files::game_dir());
+            if run.reload {
+                let was = last.as_ref().filter(|(m, _)| *m == map_file).and_then(|(_, v)| *v);
+                let waited = wait_for_new_version(&path, was, 60.0)
+                    .ok_or_else(|| format!("reload: {map_file} was not replaced within 60 s"))?;
+                log.line(format!("{map_file} replaced: loading it again (noticed after {waited:.2} s)"));
+            }
+            let version = files::version(&path);
             let world = load(&map_file, log)?;
+            last = Some((map_file.clone(), version));
             let ctx = context(&map_file, &world, &tunables);
             for shot in &run.shots {
                 // Twice, so both colour buffers hold this view and the capture reads a
@@ -162,9 +174,39 @@ fn run(log: &mut Log) -> Result<(), String> {
         return Ok(());
     }
     let map_file = choose_map()?;
-    let world = load(&map_file, log)?;
-    let ctx = context(&map_file, &world, &tunables);
-    play(&world, &glow, &tunables, &ctx, log, &mut spheres)
+    let mut world = load(&map_file, log)?;
+    let mut camera = None;
+    // Each return from `play` is a new version of the map, loaded: play on in it
+    // from where the camera was.
+    loop {
+        let ctx = context(&map_file, &world, &tunables);
+        let (next, at) = play(&world, camera, &glow, &tunables, &ctx, log, &mut spheres)?;
+        world = next;
+        camera = Some(at);
+    }
+}
+
+/// Seconds between looks at the map file while playing (a live link replaces it).
+const WATCH_EVERY: f64 = 0.25;
+
+/// Waits up to `limit` seconds for the file at `path` to have a version other
+/// than `was` that holds for [`WATCH_EVERY`] (a copy still being written has
+/// not settled). Returns the seconds waited.
+fn wait_for_new_version(path: &str, was: Option<files::Version>, limit: f64) -> Option<f64> {
+    let start = now_seconds();
+    let mut seen: Option<files::Version> = None;
+    while now_seconds() - start < limit {
+        let now = files::version(path);
+        if now.is_some() && now != was {
+            if seen == now {
+                return Some(now_seconds() - start);
+            }
+            seen = now;
+        }
+        // SAFETY: plain delay of this thread, in microseconds.
+        unsafe { sys::sceKernelDelayThread((WATCH_EVERY * 1e6) as u32) };
+    }
+    None
 }
 
 fn context<'a>(map_file: &'a str, world: &'a World, tunables: &Tunables) -> capture::Context<'a> {
@@ -253,14 +295,18 @@ fn now_seconds() -> f64 {
 }
 
 /// Walk mode (when the map has ground) and fly mode; controls in psp/README.md.
+/// Plays until the map file is replaced by another that loads (the live link,
+/// within a second or so), and returns it with the camera, to play on in.
+#[allow(clippy::too_many_arguments)]
 fn play(
     world: &World,
+    from: Option<Camera>,
     glow: &world::Texture,
     tunables: &Tunables,
     ctx: &capture::Context<'_>,
     log: &mut Log,
     spheres: &mut gfx::SphereMeshes,
-) -> Result<(), String> {
+) -> Result<(World, Camera), String> {
     let level = &world.level;
     let spawn = Camera {
         eye: world.spawn.position,
@@ -270,13 +316,22 @@ fn play(
     };
     let can_walk = !level.ground.is_empty() || !level.boxes.is_empty();
     let mut walking = can_walk;
-    let mut cam = spawn;
-    let mut walker = pebble_play::Walker::at_eye(level, spawn.eye);
+    let mut cam = from.unwrap_or(spawn);
+    let mut walker = pebble_play::Walker::at_eye(level, cam.eye);
+    let path = format!("{}/{}", files::game_dir(), ctx.map_file);
+    let mut watched = files::version(&path);
+    // A new version seen at the last look, loaded once it holds at the next.
+    let mut pending: Option<files::Version> = None;
+    let mut next_look = now_seconds() + WATCH_EVERY;
     let mut triggers = pebble_play::TriggerState::default();
     let mut pit = level.pit.as_ref().map(|p| pebble_play::BallPit::new(p, level));
     let mut environment = world.environment;
     let mut mode = gfx::DisplayMode::Textured;
-    let mut message: Option<(String, f64)> = None;
+    let mut message: Option<(String, f64)> = if from.is_some() {
+        Some((alloc::format!("{} reloaded", ctx.map_file), 0.0))
+    } else {
+        None
+    };
     let mut clock = 0.0f64;
     let mut last = now_seconds();
     let mut hud = true;
@@ -293,6 +348,27 @@ fn play(
         }
         clock += dt;
         fps = fps * 0.9 + 0.1 / dt.max(1e-3) as f32;
+        if now >= next_look {
+            next_look = now + WATCH_EVERY;
+            let seen = files::version(&path);
+            if seen.is_some() && seen != watched {
+                if pending == seen {
+                    watched = seen;
+                    pending = None;
+                    log.line(format!("{} replaced: loading it again", ctx.map_file));
+                    match load(ctx.map_file, log) {
+                        Ok(next) => return Ok((next, cam)),
+                        Err(e) => {
+                            let text = format!("the new {} does not load, still playing the old one: {e}", ctx.map_file);
+                            log.line(format!("warning: {text}"));
+                            message = Some((text, clock));
+                        }
+                    }
+                } else {
+                    pending = seen;
+                }
+            }
+        }
         let pad = read_pad();
         let pressed = pad.buttons & !held;
         held = pad.buttons;

@@ -10,6 +10,10 @@
 //! `map` may appear several times (one emulator run can compare two maps); captures
 //! before the first `map` show the map the runtime would choose anyway. Captures
 //! are numbered in file order across maps.
+//!
+//! `reload` waits (up to a minute) for the map file to be replaced, as the live
+//! link replaces it, and loads it again: the captures after it show the new map.
+//! It tests the live reload in the emulator.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -26,6 +30,8 @@ pub struct Shot {
 /// Captures of one map (`None`: the map the runtime chooses).
 pub struct Run {
     pub map: Option<String>,
+    /// Wait for the map file to change before loading it (a `reload` line).
+    pub reload: bool,
     pub shots: Vec<Shot>,
 }
 
@@ -37,6 +43,7 @@ pub fn parse(text: &str) -> Result<Script, String> {
     let mut script = Script {
         runs: Vec::from([Run {
             map: None,
+            reload: false,
             shots: Vec::new(),
         }]),
     };
@@ -49,6 +56,15 @@ pub fn parse(text: &str) -> Result<Script, String> {
                 let name = words.next().ok_or(format!("line {}: map needs a file name", n + 1))?;
                 script.runs.push(Run {
                     map: Some(name.to_string()),
+                    reload: false,
+                    shots: Vec::new(),
+                });
+            }
+            Some("reload") => {
+                let map = script.runs.last().and_then(|r| r.map.clone());
+                script.runs.push(Run {
+                    map,
+                    reload: true,
                     shots: Vec::new(),
                 });
             }
@@ -74,9 +90,9 @@ pub fn parse(text: &str) -> Result<Script, String> {
                     time: v[5],
                 });
             }
-            Some(other) => return Err(format!("line {}: unknown directive {other:?} (map, capture)", n + 1)),
+            Some(other) => return Err(format!("line {}: unknown directive {other:?} (map, capture, reload)", n + 1)),
         }
     }
-    script.runs.retain(|r| r.map.is_some() || !r.shots.is_empty());
+    script.runs.retain(|r| r.map.is_some() || r.reload || !r.shots.is_empty());
     Ok(script)
 }

@@ -4,6 +4,14 @@
 // the timeout), and the folder is copied back to --out.
 //
 //   node run.mjs --eboot EBOOT.PBP --game DIR --out DIR [--wait NAME]... [--timeout S]
+//                [--swap NAME=FILE --swap-after WAITNAME] [--wait-log TEXT]
+//
+// --wait-log waits, as --wait does, for the runtime's pebble_log.txt to hold TEXT
+// (after a swap: text the runtime logs only then).
+//
+// --swap replaces NAME in the running game folder with FILE's bytes once WAITNAME
+// exists there (a live link copying a new map while the runtime plays), and says
+// when, and how long after it the --wait files appeared.
 //
 // Exit status: 0 when every --wait file appeared, 1 on timeout, on an "error:" line in
 // the runtime's pebble_log.txt, or on a harness error (the folder is still copied
@@ -16,7 +24,7 @@ import puppeteer from "puppeteer-core";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const opt = { wait: [], timeout: 90 };
+const opt = { wait: [], timeout: 90, swap: null, swapAfter: null, waitLog: null };
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   const v = () => {
@@ -28,6 +36,11 @@ for (let i = 0; i < args.length; i++) {
   else if (a === "--out") opt.out = v();
   else if (a === "--wait") opt.wait.push(v());
   else if (a === "--timeout") opt.timeout = Number(v());
+  else if (a === "--swap") {
+    const [name, ...file] = v().split("=");
+    opt.swap = { name, file: file.join("=") };
+  } else if (a === "--swap-after") opt.swapAfter = v();
+  else if (a === "--wait-log") opt.waitLog = v();
   else fail(`unknown argument ${a}`);
 }
 function fail(msg) {
@@ -37,6 +50,9 @@ function fail(msg) {
 for (const k of ["eboot", "game", "out"]) if (!opt[k]) fail(`--${k} is required`);
 if (!fs.existsSync(opt.eboot)) fail(`no EBOOT at ${opt.eboot}`);
 if (!fs.statSync(opt.game, { throwIfNoEntry: false })?.isDirectory()) fail(`no game folder at ${opt.game}`);
+if (opt.swap && (!opt.swap.name || !fs.existsSync(opt.swap.file) || !opt.swapAfter)) {
+  fail("--swap takes NAME=FILE (an existing file) and needs --swap-after WAITNAME");
+}
 
 const ejs = path.join(here, "node_modules/@emulatorjs/emulatorjs/data");
 const core = path.join(here, "node_modules/@emulatorjs/core-ppsspp");
@@ -76,6 +92,7 @@ const server = http.createServer((req, res) => {
     return res.end(page);
   } else if (url === "/EBOOT.PBP") file = opt.eboot;
   else if (url.startsWith("/game/")) file = path.join(opt.game, path.basename(url));
+  else if (url === "/swap" && opt.swap) file = path.resolve(opt.swap.file);
   else if (url.startsWith("/data/cores/")) file = path.join(core, url.slice("/data/cores/".length));
   else if (url.startsWith("/data/")) file = path.join(ejs, url.slice("/data/".length));
   if (!file || !file.startsWith("/") || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
@@ -116,17 +133,39 @@ try {
   await tab.goto(origin + "/", { waitUntil: "load" });
   const deadline = started + opt.timeout * 1000;
   let missing = opt.wait;
+  let swappedAt = null;
   while (Date.now() < deadline) {
+    if (opt.swap && swappedAt === null) {
+      const done = await tab.evaluate(async (dir, name, after) => {
+        const FS = window.EJS_emulator?.gameManager?.FS;
+        if (!FS || !window.pebbleSeeded || !FS.analyzePath(dir + "/" + after).exists) return false;
+        const bytes = new Uint8Array(await (await fetch("/swap")).arrayBuffer());
+        FS.writeFile(dir + "/" + name, bytes);
+        return true;
+      }, GAME, opt.swap.name, opt.swapAfter);
+      if (done) {
+        swappedAt = Date.now();
+        console.log(`psp-emu: replaced ${opt.swap.name} at ${((swappedAt - started) / 1000).toFixed(1)} s, after ${opt.swapAfter} appeared`);
+      }
+    }
     let failed;
-    [missing, failed] = await tab.evaluate((dir, wait) => {
+    [missing, failed] = await tab.evaluate((dir, wait, waitLog) => {
       const FS = window.EJS_emulator?.gameManager?.FS;
-      if (!FS || !window.pebbleSeeded) return [wait, false];
+      const all = waitLog === null ? wait : [...wait, `pebble_log.txt holding "${waitLog}"`];
+      if (!FS || !window.pebbleSeeded) return [all, false];
       const log = FS.analyzePath(dir + "/pebble_log.txt").exists
         ? new TextDecoder().decode(FS.readFile(dir + "/pebble_log.txt"))
         : "";
-      return [wait.filter((w) => !FS.analyzePath(dir + "/" + w).exists), /^error:/m.test(log)];
-    }, GAME, opt.wait);
-    if (missing.length === 0) break;
+      const left = wait.filter((w) => !FS.analyzePath(dir + "/" + w).exists);
+      if (waitLog !== null && !log.includes(waitLog)) left.push(`pebble_log.txt holding "${waitLog}"`);
+      return [left, /^error:/m.test(log)];
+    }, GAME, opt.wait, opt.waitLog);
+    if (missing.length === 0) {
+      if (swappedAt !== null) {
+        console.log(`psp-emu: swap-to-done ${((Date.now() - swappedAt) / 1000).toFixed(2)} s (the --wait files appeared that long after the swap)`);
+      }
+      break;
+    }
     if (failed) {
       console.error("psp-emu: the runtime logged an error (see pebble_log.txt)");
       break;

@@ -23,6 +23,11 @@ pub struct DeployState {
     job: Option<Job<String>>,
     /// What the last job said (progress while running), with its level.
     pub status: Option<Status>,
+    /// Live link: every save deploys to the target (a PSPLink host folder, which
+    /// the runtime watches and reloads from).
+    pub live_link: bool,
+    /// A save came while a deployment ran: deploy again when it ends.
+    pub live_pending: bool,
 }
 
 impl std::fmt::Debug for DeployState {
@@ -31,6 +36,7 @@ impl std::fmt::Debug for DeployState {
             .field("target", &self.target)
             .field("busy", &self.busy())
             .field("status", &self.status)
+            .field("live_link", &self.live_link)
             .finish()
     }
 }
@@ -127,6 +133,10 @@ impl DeployState {
             )
             .labelled_by(label.id);
         });
+        ui.checkbox(&mut self.live_link, "Live link: deploy on every save")
+            .on_hover_text(
+                "with PSPLink, serve this folder with usbhostfs_pc: the runtime on the PSP notices each new map within a second and reloads it where you stand",
+            );
         ui.add_enabled(!self.busy(), egui::Button::new("Export & Deploy"))
             .clicked()
     }

@@ -49,8 +49,13 @@ impl PebbleApp {
         }
         self.panels.raise_requested();
         if self.jobs.deploy.busy() {
-            if let Some(Err(e)) = self.jobs.deploy.poll() {
-                self.status.error(format!("deploy failed: {e}"));
+            if let Some(done) = self.jobs.deploy.poll() {
+                if let Err(e) = done {
+                    self.status.error(format!("deploy failed: {e}"));
+                }
+                if std::mem::take(&mut self.jobs.deploy.live_pending) {
+                    self.export_and_deploy();
+                }
             }
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }

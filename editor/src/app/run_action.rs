@@ -431,6 +431,9 @@ impl PebbleApp {
                 self.status
                     .info(format!("saved {}", self.doc.path().display()));
                 files::push_recent(&mut self.prefs.recent, self.doc.path());
+                if self.jobs.deploy.live_link {
+                    self.live_deploy();
+                }
                 true
             }
             Err(e) => {
@@ -706,6 +709,16 @@ impl PebbleApp {
                 .status
                 .info("Play in PPSSPP: exporting the map, then PPSSPP starts…"),
             Err(e) => self.status.error(format!("Play in PPSSPP: {e}")),
+        }
+    }
+
+    /// The Live link's deployment after a save: at once, or when the one running
+    /// ends (then of the scene as it is then, which holds this save).
+    pub fn live_deploy(&mut self) {
+        if self.jobs.deploy.busy() {
+            self.jobs.deploy.live_pending = true;
+        } else {
+            self.export_and_deploy();
         }
     }
 
