@@ -50,6 +50,12 @@ mv "$out.part" "$out"
     script
 }
 
+/// What the last launch said beside the status line.
+fn launch_said(harness: &egui_kittest::Harness<'_, pebble_editor::app::PebbleApp>) -> String {
+    let status = harness.state().jobs.ppsspp.status.clone();
+    status.expect("a status").text
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pebble-ppsspp-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -76,22 +82,15 @@ fn ctrl_f5_exports_stages_a_memory_stick_and_plays_it_in_ppsspp_and_captures_com
     );
     wait_for(&mut harness, |app| !app.jobs.ppsspp.busy());
 
-    let said = harness
-        .state()
-        .jobs
-        .ppsspp
-        .status
-        .clone()
-        .expect("a status");
+    let said = launch_said(&harness);
     assert!(
-        said.text.contains("PPSSPP closed")
-            && said.text.contains("1 capture(s) brought into captures/"),
+        said.contains("PPSSPP closed") && said.contains("1 capture(s) brought into captures/"),
         "{}",
-        said.text
+        said
     );
     assert_eq!(
         harness.state().status().text,
-        said.text,
+        said,
         "the status line says so"
     );
     let launch = std::fs::read_to_string(bin.join("launch.txt")).expect("PPSSPP was started");
@@ -167,14 +166,8 @@ fn stop_closes_ppsspp_and_a_missing_or_failing_ppsspp_says_why() {
     harness.get_by_label("Stop PPSSPP").click();
     harness.run_steps(1);
     wait_for(&mut harness, |app| !app.jobs.ppsspp.busy());
-    let said = harness
-        .state()
-        .jobs
-        .ppsspp
-        .status
-        .clone()
-        .expect("a status");
-    assert!(said.text.contains("closed (Stop)"), "{}", said.text);
+    let said = launch_said(&harness);
+    assert!(said.contains("closed (Stop)"), "{}", said);
     assert!(
         project_dir.join("captures/capture_000.bmp").is_file(),
         "captures taken before Stop come home too"

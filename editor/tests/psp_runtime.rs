@@ -631,6 +631,43 @@ fn run_emulator(eboot: &Path, game: &Path, out: &Path, wait: &str, timeout: u32)
     (status.success(), log)
 }
 
+/// Runs the bundled runtime in the emulator harness on `game`, replacing
+/// `map.pbm` there with `new` once `after` exists, with `wait` (the harness's
+/// waiting arguments); returns what the harness printed and the runtime's log,
+/// failing with both when the run failed.
+fn run_with_swap(
+    game: &Path,
+    out: &Path,
+    new: &Path,
+    after: &str,
+    wait: &[&str],
+) -> (String, String) {
+    let run = Command::new("node")
+        .arg(repo().join("tools/psp-emu/run.mjs"))
+        .arg("--eboot")
+        .arg(repo().join("assets/psp/EBOOT.PBP"))
+        .arg("--game")
+        .arg(game)
+        .arg("--out")
+        .arg(out)
+        .arg("--swap")
+        .arg(format!("map.pbm={}", new.display()))
+        .args(["--swap-after", after])
+        .args(wait)
+        .args(["--timeout", "150"])
+        .output()
+        .expect("runs node tools/psp-emu/run.mjs");
+    let said = String::from_utf8_lossy(&run.stdout).into_owned();
+    let log = std::fs::read_to_string(out.join("pebble_log.txt")).unwrap_or_default();
+    assert!(
+        run.status.success(),
+        "the emulator run failed:\n{said}\n{}\nruntime log:\n{log}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    eprintln!("{said}");
+    (said, log)
+}
+
 fn tempdir(label: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pebble-psp-{}-{label}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -659,28 +696,13 @@ fn runtime_reloads_a_replaced_map_and_the_next_capture_shows_it() {
         "map map.pbm\ncapture 0 1.6 6 0 -10 0\nreload\ncapture 0 1.6 6 0 -10 0\n",
     )
     .expect("writes the script");
-    let run = Command::new("node")
-        .arg(root.join("tools/psp-emu/run.mjs"))
-        .arg("--eboot")
-        .arg(root.join("assets/psp/EBOOT.PBP"))
-        .arg("--game")
-        .arg(&game)
-        .arg("--out")
-        .arg(&out)
-        .arg("--swap")
-        .arg(format!("map.pbm={}", new.display()))
-        .args(["--swap-after", "captures/capture_000.json"])
-        .args(["--wait", "captures/capture_001.json", "--timeout", "150"])
-        .output()
-        .expect("runs node tools/psp-emu/run.mjs");
-    let said = String::from_utf8_lossy(&run.stdout).into_owned();
-    let log = std::fs::read_to_string(out.join("pebble_log.txt")).unwrap_or_default();
-    assert!(
-        run.status.success(),
-        "the emulator run failed:\n{said}\n{}\nruntime log:\n{log}",
-        String::from_utf8_lossy(&run.stderr)
+    let (_, log) = run_with_swap(
+        &game,
+        &out,
+        &new,
+        "captures/capture_000.json",
+        &["--wait", "captures/capture_001.json"],
     );
-    eprintln!("{said}");
     let hash_of = |k: usize| {
         let json = std::fs::read_to_string(out.join(format!("captures/capture_{k:03}.json")))
             .expect("a capture's json");
@@ -749,33 +771,9 @@ fn runtime_playing_by_hand_loads_a_replaced_map() {
         "{:016x}",
         pbm::fnv::fnv1a64(&std::fs::read(&new).expect("reads"))
     );
-    let run = Command::new("node")
-        .arg(root.join("tools/psp-emu/run.mjs"))
-        .arg("--eboot")
-        .arg(root.join("assets/psp/EBOOT.PBP"))
-        .arg("--game")
-        .arg(&game)
-        .arg("--out")
-        .arg(&out)
-        .arg("--swap")
-        .arg(format!("map.pbm={}", new.display()))
-        .args(["--swap-after", "pebble_log.txt"])
-        .args([
-            "--wait-log",
-            &format!("fnv1a64 {new_hash}"),
-            "--timeout",
-            "150",
-        ])
-        .output()
-        .expect("runs node tools/psp-emu/run.mjs");
-    let said = String::from_utf8_lossy(&run.stdout).into_owned();
-    let log = std::fs::read_to_string(out.join("pebble_log.txt")).unwrap_or_default();
-    assert!(
-        run.status.success(),
-        "the emulator run failed:\n{said}\n{}\nruntime log:\n{log}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    eprintln!("{said}\n{log}");
+    let wait = format!("fnv1a64 {new_hash}");
+    let (said, log) = run_with_swap(&game, &out, &new, "pebble_log.txt", &["--wait-log", &wait]);
+    eprintln!("{log}");
     // The stick's listing may name it in capitals (FAT).
     let lower = log.to_lowercase();
     let loads = lower

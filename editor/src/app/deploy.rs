@@ -92,17 +92,7 @@ impl DeployState {
     /// Takes what the job reported since the last call; `Some` when it finished
     /// (Ok: what was done; Err: why not).
     pub fn poll(&mut self) -> Option<Result<String, String>> {
-        let job = self.job.as_mut()?;
-        let Some(r) = job.poll() else {
-            self.status = Some(Status::quiet(Level::Info, job.stage.clone()));
-            return None;
-        };
-        self.job = None;
-        self.status = Some(match &r {
-            Ok(s) => Status::quiet(Level::Info, s.clone()),
-            Err(e) => Status::quiet(Level::Error, format!("deploy failed: {e}")),
-        });
-        Some(r)
+        Status::follow(&mut self.job, &mut self.status, "deploy failed: ")
     }
 
     /// The Deploy menu: sticks found, the target folder, Export & Deploy.

@@ -101,17 +101,7 @@ impl PpssppState {
 
     /// Takes what the job reported; `Some` when it finished.
     pub fn poll(&mut self) -> Option<Result<String, String>> {
-        let job = self.job.as_mut()?;
-        let Some(r) = job.poll() else {
-            self.status = Some(Status::quiet(Level::Info, job.stage.clone()));
-            return None;
-        };
-        self.job = None;
-        self.status = Some(match &r {
-            Ok(s) => Status::quiet(Level::Info, s.clone()),
-            Err(e) => Status::quiet(Level::Error, format!("Play in PPSSPP: {e}")),
-        });
-        Some(r)
+        Status::follow(&mut self.job, &mut self.status, "Play in PPSSPP: ")
     }
 }
 

@@ -44,6 +44,27 @@ impl Status {
         }
     }
 
+    /// Polls a background job shown beside the status line: its stage while it
+    /// runs; once it ends, its outcome (a failure after `failed`), the job gone.
+    /// `Some` when it ended.
+    pub fn follow(
+        job: &mut Option<super::jobs::Job<String>>,
+        shown: &mut Option<Status>,
+        failed: &str,
+    ) -> Option<Result<String, String>> {
+        let running = job.as_mut()?;
+        let Some(r) = running.poll() else {
+            *shown = Some(Self::quiet(Level::Info, running.stage.clone()));
+            return None;
+        };
+        *job = None;
+        *shown = Some(match &r {
+            Ok(s) => Self::quiet(Level::Info, s.clone()),
+            Err(e) => Self::quiet(Level::Error, format!("{failed}{e}")),
+        });
+        Some(r)
+    }
+
     /// A message with its level that is not logged (progress shown beside the
     /// status line, whose outcome is logged where it is made).
     pub fn quiet(level: Level, text: impl Into<String>) -> Self {
