@@ -19,6 +19,7 @@ pub mod mesh_edit;
 pub mod primitive;
 pub mod project;
 pub mod scene;
+pub mod sidecar;
 pub mod uv;
 
 pub use command::{Command, CommandError, CommandGroup};

@@ -1,4 +1,5 @@
-//! Project files (`*.pebble.ron`): versioned RON, atomic saves, crash recovery.
+//! Project files (`*.pebble.ron`): versioned RON, atomic saves, crash recovery;
+//! big meshes' geometry in a binary file beside the RON ([`crate::sidecar`]).
 //!
 //! Saves go through a temporary file in the same folder, fsync, rename and an fsync
 //! of the folder, so a crash or `kill -9` mid-save leaves either the complete old or
@@ -23,7 +24,9 @@ use crate::scene::{Scene, SceneData};
 ///   do) instead of being centred on it, and stairs are centred on it in Z like
 ///   the other primitives; a version-1 file is moved on load, so everything
 ///   stays where it was in the world.
-pub const FORMAT_VERSION: u32 = 2;
+/// - 3: meshes of [`crate::sidecar::STORED_FROM_FACES`] faces or more are kept in
+///   a binary file beside the project, which the project names by size and hash.
+pub const FORMAT_VERSION: u32 = 3;
 /// The oldest project format this build reads (and brings up to date).
 pub const OLDEST_VERSION: u32 = 1;
 /// Marks a RON file as a Pebble project.
@@ -38,13 +41,109 @@ struct ProjectFile {
     scene: SceneData,
 }
 
-/// The same fields, borrowed, for saving without copying the scene.
+/// The same fields, borrowed, for saving without copying the scene, and the
+/// binary file its big meshes went to while the scene was written (after it).
 #[derive(Debug, Serialize)]
 struct ProjectFileRef<'a> {
     format: &'a str,
     version: u32,
     ids: &'a IdAllocator,
     scene: &'a SceneData,
+    #[serde(skip_serializing_if = "BinaryMark::nothing_stored")]
+    binary: BinaryMark,
+}
+
+/// The binary file a project names: its size and its FNV-1a 64, which names it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+struct Binary {
+    bytes: u64,
+    fnv1a64: String,
+}
+
+/// Serialises as the [`Binary`] of what the save wrote so far.
+#[derive(Debug)]
+struct BinaryMark;
+
+impl BinaryMark {
+    fn nothing_stored(&self) -> bool {
+        crate::sidecar::written_len().is_none_or(|n| n == 0)
+    }
+}
+
+impl Serialize for BinaryMark {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (bytes, hash) = crate::sidecar::written().unwrap_or((0, 0));
+        Binary {
+            bytes,
+            fnv1a64: format!("{hash:016x}"),
+        }
+        .serialize(s)
+    }
+}
+
+/// The binary file a project names, read first (its meshes need it).
+#[derive(Debug, Deserialize)]
+struct BinaryProbe {
+    /// Absent: no binary file (read as the default, of 0 bytes).
+    #[serde(default)]
+    binary: Binary,
+}
+
+/// The binary file beside `project` whose bytes hash to `fnv1a64`:
+/// `level.<hash>.pebble.bin` for `level.pebble.ron`.
+pub fn binary_path(project: &Path, fnv1a64: &str) -> PathBuf {
+    project.with_file_name(format!("{}.{fnv1a64}.pebble.bin", binary_stem(project)))
+}
+
+fn binary_stem(project: &Path) -> String {
+    let name = project
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name.strip_suffix(".pebble.ron")
+        .map(str::to_string)
+        .unwrap_or(name)
+}
+
+/// The binary files beside `project` that belong to it (any hash).
+fn binary_files(project: &Path) -> Vec<PathBuf> {
+    let stem = binary_stem(project);
+    let dir = match project.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_prefix(&stem)
+                .and_then(|r| r.strip_prefix('.'))
+                .and_then(|r| r.strip_suffix(".pebble.bin"))
+                .is_some_and(|h| h.len() == 16 && h.chars().all(|c| c.is_ascii_hexdigit()))
+        })
+        .map(|e| e.path())
+        .collect()
+}
+
+/// Removes a project file (a recovery file, say) and its binary files, quietly:
+/// what is not there is already gone.
+pub fn remove(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    remove_binaries(path, None);
+}
+
+/// Removes `project`'s binary files but `keep`.
+fn remove_binaries(project: &Path, keep: Option<&Path>) {
+    // By name: the folder may be spelt `.` one way and `` the other.
+    let keep = keep.and_then(Path::file_name);
+    for p in binary_files(project) {
+        if p.file_name() != keep {
+            let _ = std::fs::remove_file(p);
+        }
+    }
 }
 
 /// Only the fields needed to recognise a file and its version.
@@ -92,6 +191,7 @@ pub fn to_ron(scene: &Scene) -> Result<String, ron::Error> {
         version: FORMAT_VERSION,
         ids: scene.ids(),
         scene: scene.data(),
+        binary: BinaryMark,
     };
     let config = ron::ser::PrettyConfig::new().indentor("  ".to_string());
     ron::ser::to_string_pretty(&file, config)
@@ -106,8 +206,57 @@ fn parse_error(path: &Path, e: ron::error::SpannedError) -> ProjectError {
     }
 }
 
-/// Parses a project's text; `path` names it in errors.
+/// The project's text and its binary file's bytes (empty: no mesh is big enough
+/// to go there, and the text holds everything).
+pub fn to_ron_and_binary(scene: &Scene) -> Result<(String, Vec<u8>), ron::Error> {
+    let guard = crate::sidecar::Guard::new(crate::sidecar::Context::Writing(Vec::new()));
+    let text = to_ron(scene)?;
+    Ok((text, guard.finish()))
+}
+
+/// Reads the binary file the project at `path` names, checking its size and hash.
+fn read_binary(path: &Path, binary: &Binary) -> Result<Vec<u8>, ProjectError> {
+    let file = binary_path(path, &binary.fnv1a64);
+    let invalid = |message: String| ProjectError::Invalid {
+        path: path.to_owned(),
+        message,
+    };
+    let bytes = std::fs::read(&file).map_err(|e| {
+        invalid(format!(
+            "its big meshes are in {}, which cannot be read ({e}); a project's .pebble.bin file must be copied along with it",
+            file.display()
+        ))
+    })?;
+    let hash = format!("{:016x}", pbm::fnv::fnv1a64(&bytes));
+    if bytes.len() as u64 != binary.bytes || hash != binary.fnv1a64 {
+        return Err(invalid(format!(
+            "{} does not match the project ({} bytes hashing to {hash}, where the project expects {} bytes hashing to {}): it was changed after the save; restore it from where the project came from",
+            file.display(),
+            bytes.len(),
+            binary.bytes,
+            binary.fnv1a64
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Parses a project's text; `path` names it in errors and locates its binary
+/// file.
 pub fn from_ron(text: &str, path: &Path) -> Result<Scene, ProjectError> {
+    // The field comes last: a file without it (most) is parsed once.
+    let names_binary = text.rfind("binary:").is_some();
+    let binary = match names_binary.then(|| ron::from_str::<BinaryProbe>(text)) {
+        Some(Ok(BinaryProbe { binary })) if binary != Binary::default() => {
+            Some(read_binary(path, &binary)?)
+        }
+        _ => None,
+    };
+    let _guard =
+        binary.map(|bytes| crate::sidecar::Guard::new(crate::sidecar::Context::Reading(bytes)));
+    from_ron_text(text, path)
+}
+
+fn from_ron_text(text: &str, path: &Path) -> Result<Scene, ProjectError> {
     let check_header = |format: &str, version: u32| {
         if format != FORMAT_NAME {
             return Err(ProjectError::NotAProject {
@@ -254,16 +403,32 @@ fn check(data: &SceneData) -> Result<(), String> {
     Ok(())
 }
 
-/// Saves atomically.
+/// Saves atomically: the binary file first (named by its hash, so an older one is
+/// not overwritten), then the project, then the older binary files go.
 pub fn save(path: &Path, scene: &Scene) -> Result<(), ProjectError> {
-    let text = to_ron(scene).map_err(|e| ProjectError::Write {
+    let (text, binary) = to_ron_and_binary(scene).map_err(|e| ProjectError::Write {
         path: path.to_owned(),
         source: std::io::Error::other(e.to_string()),
     })?;
+    let kept = if binary.is_empty() {
+        None
+    } else {
+        let file = binary_path(path, &format!("{:016x}", pbm::fnv::fnv1a64(&binary)));
+        let same = std::fs::metadata(&file).is_ok_and(|m| m.len() == binary.len() as u64);
+        if !same {
+            pbm::file::write_atomic(&file, &binary).map_err(|source| ProjectError::Write {
+                path: file.clone(),
+                source,
+            })?;
+        }
+        Some(file)
+    };
     pbm::file::write_atomic(path, text.as_bytes()).map_err(|source| ProjectError::Write {
         path: path.to_owned(),
         source,
-    })
+    })?;
+    remove_binaries(path, kept.as_deref());
+    Ok(())
 }
 
 /// Loads a project (not its recovery file; see [`open`]).
@@ -337,7 +502,9 @@ pub fn discard_recovery(info: &RecoveryInfo) -> Result<(), ProjectError> {
     std::fs::remove_file(&info.path).map_err(|source| ProjectError::Write {
         path: info.path.clone(),
         source,
-    })
+    })?;
+    remove_binaries(&info.path, None);
+    Ok(())
 }
 
 /// The name an untitled project's file would have.
@@ -437,7 +604,7 @@ impl Autosave {
 
     /// After a real save the recovery file is stale: remove it.
     pub fn saved(&mut self, project: &Path, now: Instant) {
-        let _ = std::fs::remove_file(recovery_path(project));
+        remove(&recovery_path(project));
         self.last = Some(now);
     }
 }

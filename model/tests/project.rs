@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use pebble_model::command::Select;
 use pebble_model::project::{self, Autosave, ProjectError};
+use pebble_model::{Entity, EntityId, Scene};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pebble-project-{name}-{}", std::process::id()));
@@ -288,4 +289,238 @@ fn a_version_1_project_keeps_its_volumes_in_place() {
     assert!(again.contains(&current));
     let reread = project::from_ron(&again, Path::new("new.pebble.ron")).expect("reads");
     assert_eq!(reread.data().entities, loaded.data().entities);
+}
+
+/// A scene with one mesh big enough for the binary file (a 48 × 48 grid of
+/// quads: 4 608 faces) and the small scene's boxes, with vertex colours on the
+/// grid so every optional part of a stored mesh is there.
+fn big_scene() -> (Scene, EntityId) {
+    use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
+    use pebble_model::glam::Vec3;
+    use pebble_model::mesh::MeshBuilder;
+    let (mut scene, mut history, material, _) = small_scene();
+    let mut b = MeshBuilder::default();
+    for z in 0..48 {
+        for x in 0..48 {
+            let (x0, z0) = (x as f32 * 0.25, z as f32 * 0.25);
+            b.polygon(
+                &[
+                    Vec3::new(x0, 0.0, z0 + 0.25),
+                    Vec3::new(x0 + 0.25, 0.0, z0 + 0.25),
+                    Vec3::new(x0 + 0.25, 0.0, z0),
+                    Vec3::new(x0, 0.0, z0),
+                ],
+                Vec3::Y,
+                material,
+            );
+        }
+    }
+    let mut geometry = b.mesh;
+    geometry.colors = Some(
+        (0..geometry.positions.len())
+            .map(|i| [i as f32 / 1e4, 0.5, 0.25, 1.0])
+            .collect(),
+    );
+    assert!(geometry.faces.len() >= pebble_model::sidecar::STORED_FROM_FACES);
+    let grid = Entity::new(
+        "Terrain",
+        EntityKind::Mesh(MeshEntity {
+            source: GeometrySource::Authored,
+            geometry,
+            collidable: true,
+        }),
+    );
+    let id = add(&mut scene, &mut history, vec![grid])[0];
+    (scene, id)
+}
+
+fn binaries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("reads")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".pebble.bin"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn big_meshes_go_to_a_binary_file_named_by_its_hash_and_come_back_whole() {
+    let (scene, grid) = big_scene();
+    let dir = scratch("binary");
+    let path = dir.join("level.pebble.ron");
+    project::save(&path, &scene).expect("saves");
+    let names = binaries(&dir);
+    assert_eq!(names.len(), 1, "{names:?}");
+    let bin = std::fs::read(dir.join(&names[0])).expect("the binary file");
+    let hash = format!("{:016x}", pbm::fnv::fnv1a64(&bin));
+    assert_eq!(names[0], format!("level.{hash}.pebble.bin"));
+    let text = std::fs::read_to_string(&path).expect("text");
+    assert!(
+        text.contains("sidecar: (") && text.contains(&hash),
+        "the project names its binary"
+    );
+    let inline = project::to_ron(&scene).expect("ron");
+    assert!(
+        text.len() * 4 < inline.len(),
+        "{} bytes of RON, {} inline",
+        text.len(),
+        inline.len()
+    );
+    let loaded = project::load(&path).expect("loads");
+    assert_eq!(
+        loaded.data().entities,
+        scene.data().entities,
+        "every mesh whole"
+    );
+    assert_eq!(project::to_ron(&loaded).expect("ron"), inline);
+    // Written whole into the text (no save running), the same mesh reads back too.
+    let from_text = project::from_ron(&inline, &path).expect("reads the inline text");
+    assert_eq!(from_text.data().entities, scene.data().entities);
+
+    // A changed mesh: a new binary, the old one gone; unchanged: nothing written.
+    let mut changed = loaded.clone();
+    edit_grid(&mut changed, grid, |g| g.positions[0].y = 1.0);
+    project::save(&path, &changed).expect("saves");
+    let after = binaries(&dir);
+    assert_eq!(after.len(), 1, "{after:?}");
+    assert_ne!(after, names, "a new binary for new geometry");
+    assert_eq!(
+        project::load(&path).expect("loads").data().entities,
+        changed.data().entities
+    );
+    let a_scene_without_big_meshes = small_scene().0;
+    project::save(&path, &a_scene_without_big_meshes).expect("saves");
+    assert!(binaries(&dir).is_empty(), "no big mesh, no binary file");
+    assert!(
+        !std::fs::read_to_string(&path)
+            .expect("text")
+            .contains("binary:")
+    );
+}
+
+#[test]
+fn a_missing_or_changed_binary_file_is_refused_with_what_to_do() {
+    let (scene, _) = big_scene();
+    let dir = scratch("binary-bad");
+    let path = dir.join("level.pebble.ron");
+    project::save(&path, &scene).expect("saves");
+    let bin = dir.join(&binaries(&dir)[0]);
+    let good = std::fs::read(&bin).expect("bytes");
+
+    let mut flipped = good.clone();
+    flipped[100] ^= 1;
+    std::fs::write(&bin, &flipped).expect("writes");
+    let e = project::load(&path).expect_err("changed").to_string();
+    assert!(
+        e.contains("does not match") && e.contains(&*bin.to_string_lossy()),
+        "{e}"
+    );
+
+    std::fs::remove_file(&bin).expect("removes");
+    let e = project::load(&path).expect_err("missing").to_string();
+    assert!(
+        e.contains("cannot be read") && e.contains("copied along"),
+        "{e}"
+    );
+
+    // A hand-edited span past the file's end, or counts it cannot hold: errors.
+    std::fs::write(&bin, &good).expect("restores");
+    let text = std::fs::read_to_string(&path).expect("text");
+    let at = text.find("sidecar: (").expect("a span") + "sidecar: (".len();
+    let edited = format!(
+        "{}99999999{}",
+        &text[..at],
+        &text[text[at..].find(',').expect(",") + at..]
+    );
+    std::fs::write(&path, edited).expect("writes");
+    let e = project::load(&path).expect_err("past the end").to_string();
+    assert!(e.contains("binary file, which holds"), "{e}");
+    let mut huge = good.clone();
+    huge[0..4].copy_from_slice(&u32::MAX.to_le_bytes());
+    let hash = format!("{:016x}", pbm::fnv::fnv1a64(&huge));
+    let old_hash = format!("{:016x}", pbm::fnv::fnv1a64(&good));
+    std::fs::write(dir.join(format!("level.{hash}.pebble.bin")), &huge).expect("writes");
+    std::fs::write(&path, text.replace(&old_hash, &hash)).expect("writes");
+    let e = project::load(&path)
+        .expect_err("too many vertices")
+        .to_string();
+    assert!(e.contains("more than its"), "{e}");
+}
+
+#[test]
+fn a_save_interrupted_after_its_binary_file_leaves_the_old_project_whole() {
+    let (scene, _) = big_scene();
+    let dir = scratch("binary-crash");
+    let path = dir.join("level.pebble.ron");
+    project::save(&path, &scene).expect("saves");
+    // As if the next save wrote its binary file and stopped before the project:
+    // a second binary beside the old pair.
+    let (_, binary) = project::to_ron_and_binary(&big_scene_moved()).expect("ron");
+    let stray = project::binary_path(&path, &format!("{:016x}", pbm::fnv::fnv1a64(&binary)));
+    std::fs::write(&stray, &binary).expect("writes");
+    assert_eq!(binaries(&dir).len(), 2);
+    let loaded = project::load(&path).expect("the old project loads");
+    assert_eq!(loaded.data().entities, scene.data().entities);
+    // The next save tidies up.
+    project::save(&path, &loaded).expect("saves");
+    assert_eq!(binaries(&dir).len(), 1);
+    // A recovery file's binary goes with it.
+    let recovery = project::recovery_path(&path);
+    project::save(&recovery, &big_scene_moved()).expect("autosaves");
+    assert_eq!(binaries(&dir).len(), 2, "the project's and the recovery's");
+    let info = project::find_recovery(&path).expect("a recovery");
+    project::discard_recovery(&info).expect("discards");
+    assert_eq!(binaries(&dir).len(), 1, "only the project's is left");
+    project::load(&path).expect("and the project still loads");
+}
+
+/// [`big_scene`] with its grid one metre up.
+fn big_scene_moved() -> Scene {
+    let (mut scene, grid) = big_scene();
+    edit_grid(&mut scene, grid, |g| {
+        for p in &mut g.positions {
+            p.y += 1.0;
+        }
+    });
+    scene
+}
+
+/// Changes the grid's geometry through a command, as the editor does.
+fn edit_grid(
+    scene: &mut Scene,
+    grid: EntityId,
+    edit: impl FnOnce(&mut pebble_model::mesh::MeshData),
+) {
+    use pebble_model::Command as _;
+    let mut e = scene.entity(grid).expect("the grid").clone();
+    if let pebble_model::EntityKind::Mesh(m) = &mut e.kind {
+        edit(&mut m.geometry);
+    }
+    pebble_model::command::SetEntity::new("Edit", e)
+        .apply(scene)
+        .expect("edits");
+}
+
+/// A project named by a bare file name (the command line's `--into level.pebble.ron`)
+/// keeps its binary file too.
+#[test]
+fn a_project_saved_by_a_relative_path_keeps_its_binary_file() {
+    let dir = scratch("binary-relative");
+    let (scene, _) = big_scene();
+    let relative = PathBuf::from("level.pebble.ron");
+    // The test's own folder: other tests run in other threads, but none changes
+    // the working folder, and this one puts it back.
+    let before = std::env::current_dir().expect("cwd");
+    std::env::set_current_dir(&dir).expect("cd");
+    let saved = project::save(&relative, &scene);
+    let loaded = project::load(&relative);
+    std::env::set_current_dir(before).expect("cd back");
+    saved.expect("saves");
+    assert_eq!(binaries(&dir).len(), 1);
+    assert_eq!(
+        loaded.expect("loads").data().entities,
+        scene.data().entities
+    );
 }

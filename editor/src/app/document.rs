@@ -188,7 +188,7 @@ impl Document {
     /// The unsaved work was saved or let go: its recovery file goes too.
     pub fn let_go_of_changes(&mut self) {
         self.history.mark_saved();
-        let _ = std::fs::remove_file(project::recovery_path(&self.path));
+        project::remove(&project::recovery_path(&self.path));
     }
 
     /// Writes the recovery file when it is time (every `interval` with unsaved work).
