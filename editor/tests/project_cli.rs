@@ -141,3 +141,75 @@ fn broken_projects_fail_with_line_and_column() {
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// `pebble project bench` on a glTF written as an exporter writes one: Pebble's
+/// figures, and a word that the reference converter was not asked.
+#[test]
+fn bench_times_a_model_into_a_project_and_a_map() {
+    let dir = scratch("bench");
+    let mut bin = Vec::new();
+    for p in [
+        [0.0f32, 0.0, 0.0],
+        [2.0, 0.0, 0.0],
+        [2.0, 0.0, -2.0],
+        [0.0, 0.0, -2.0],
+    ] {
+        for c in p {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    for i in [0u16, 1, 2, 0, 2, 3] {
+        bin.extend_from_slice(&i.to_le_bytes());
+    }
+    std::fs::write(dir.join("quad.bin"), &bin).expect("bin");
+    let gltf = serde_json::json!({
+        "asset": {"version": "2.0", "generator": "a test's writer"},
+        "scene": 0, "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0, "name": "Quad"}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3",
+             "min": [0.0, 0.0, -2.0], "max": [2.0, 0.0, 0.0]},
+            {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"}
+        ],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 48},
+            {"buffer": 0, "byteOffset": 48, "byteLength": 12}
+        ],
+        "buffers": [{"uri": "quad.bin", "byteLength": 60}]
+    });
+    let model = dir.join("quad.gltf");
+    std::fs::write(&model, gltf.to_string()).expect("gltf");
+    let out = Command::new(env!("CARGO_BIN_EXE_pebble"))
+        .args(["project", "bench", "--runs", "2"])
+        .arg(&model)
+        .env_remove("PEBBLE_REFERENCE_CONVERTER")
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("2 runs"), "{stdout}");
+    assert!(
+        stdout.contains("import + export (no bake): median")
+            && stdout.contains("(6 vertices in the map)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("opened in median"), "{stdout}");
+    assert!(
+        stdout.contains("PEBBLE_REFERENCE_CONVERTER is not set: Pebble's figures alone"),
+        "{stdout}"
+    );
+    let none = pebble(&[
+        "project",
+        "bench",
+        "--runs",
+        "0",
+        model.to_str().expect("utf-8"),
+    ]);
+    assert!(!none.status.success());
+    assert!(String::from_utf8_lossy(&none.stderr).contains("--runs must be 1 or more"));
+}

@@ -2,6 +2,7 @@
 
 pub mod capture;
 pub mod compare;
+pub mod convert_bench;
 pub mod deploy;
 pub mod export;
 pub mod import;

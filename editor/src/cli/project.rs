@@ -13,11 +13,15 @@ use pebble_model::project::{self, resolve_asset};
 pub enum ProjectCommand {
     /// Entity counts by kind, materials, lights, bounds and warnings.
     Info { file: PathBuf },
+    /// Time a model's import and export (no bake) and its project's save and open,
+    /// against the reference converter when PEBBLE_REFERENCE_CONVERTER names it.
+    Bench(super::convert_bench::BenchArgs),
 }
 
 pub fn run(cmd: ProjectCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         ProjectCommand::Info { file } => info(&file),
+        ProjectCommand::Bench(args) => super::convert_bench::run(args),
     }
 }
 
