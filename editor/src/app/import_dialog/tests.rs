@@ -43,30 +43,9 @@ fn a_z_up_model_fitted_to_2_m_stands_upright_on_the_point() {
     assert!(near(b.max - b.min, Vec3::new(0.01, 0.02, 0.1)));
 }
 
-/// A glTF with one triangle spanning 4 m along Z, as a Z-up exporter writes it.
-fn write_gltf(dir: &Path) -> PathBuf {
-    let mut bytes = Vec::new();
-    for p in [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 4.0]] {
-        for c in p {
-            bytes.extend_from_slice(&c.to_le_bytes());
-        }
-    }
-    std::fs::write(dir.join("post.bin"), &bytes).expect("bin");
-    let json = serde_json::json!({
-        "asset": { "version": "2.0" },
-        "scene": 0,
-        "scenes": [{ "nodes": [0] }],
-        "nodes": [{ "name": "Post", "mesh": 0 }],
-        "meshes": [{ "name": "Post", "primitives": [{ "attributes": { "POSITION": 0 } }] }],
-        "accessors": [{ "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
-                        "min": [0.0, 0.0, 0.0], "max": [1.0, 0.0, 4.0] }],
-        "bufferViews": [{ "buffer": 0, "byteLength": 36 }],
-        "buffers": [{ "byteLength": 36, "uri": "post.bin" }]
-    });
-    let path = dir.join("post.gltf");
-    std::fs::write(&path, serde_json::to_vec(&json).expect("json")).expect("gltf");
-    path
-}
+#[path = "../../../tests/common/post_gltf.rs"]
+mod post_gltf;
+use post_gltf::post_gltf as write_gltf;
 
 #[test]
 fn the_window_reads_the_size_and_imports_fitted_and_turned() {
