@@ -303,11 +303,7 @@ fn every_button_of_the_materials_panel_does_what_it_says_and_undoes() {
     );
 
     // Its texture from the project's list.
-    harness
-        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "texture")
-        .click();
-    harness.run_steps(2);
-    harness.get_by_label("textures/wood.png").click();
+    choose_texture(&mut harness, "textures/wood.png");
     harness.run_steps(3);
     assert_eq!(
         material_named(harness.state(), "Material").and_then(|(_, m)| m.texture.clone()),
@@ -629,11 +625,7 @@ fn a_materials_texture_comes_from_a_picture_chosen_in_the_file_dialog() {
     harness.run_steps(2);
     harness.get_by_label_contains("Floor  ·  1 object").click();
     harness.run_steps(2);
-    harness
-        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "texture")
-        .click();
-    harness.run_steps(2);
-    harness.get_by_label("From a file…").click();
+    choose_texture(&mut harness, "From a file…");
     harness.run_steps(3);
     assert!(
         harness.query_by_label("Choose a texture").is_some(),
@@ -667,4 +659,16 @@ fn a_materials_texture_comes_from_a_picture_chosen_in_the_file_dialog() {
     harness.run_steps(2);
     let (_, floor) = material_named(harness.state(), "Floor").expect("the floor's material");
     assert_eq!(floor.texture, None);
+}
+
+/// Opens the material editor's texture list and clicks `entry` in it.
+fn choose_texture(
+    harness: &mut egui_kittest::Harness<'_, pebble_editor::app::PebbleApp>,
+    entry: &str,
+) {
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "texture")
+        .click();
+    harness.run_steps(2);
+    harness.get_by_label(entry).click();
 }
