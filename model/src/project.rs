@@ -209,9 +209,16 @@ fn parse_error(path: &Path, e: ron::error::SpannedError) -> ProjectError {
 /// The project's text and its binary file's bytes (empty: no mesh is big enough
 /// to go there, and the text holds everything).
 pub fn to_ron_and_binary(scene: &Scene) -> Result<(String, Vec<u8>), ron::Error> {
-    let guard = crate::sidecar::Guard::new(crate::sidecar::Context::Writing(Vec::new()));
+    to_ron_binary_and_hash(scene).map(|(text, binary, _)| (text, binary))
+}
+
+/// [`to_ron_and_binary`] and the binary's FNV-1a 64 (hashed once, as the project
+/// named it).
+fn to_ron_binary_and_hash(scene: &Scene) -> Result<(String, Vec<u8>, u64), ron::Error> {
+    let guard = crate::sidecar::Guard::new(crate::sidecar::Context::Writing(Vec::new(), None));
     let text = to_ron(scene)?;
-    Ok((text, guard.finish()))
+    let (binary, hash) = guard.finish();
+    Ok((text, binary, hash))
 }
 
 /// Reads the binary file the project at `path` names, checking its size and hash.
@@ -406,14 +413,14 @@ fn check(data: &SceneData) -> Result<(), String> {
 /// Saves atomically: the binary file first (named by its hash, so an older one is
 /// not overwritten), then the project, then the older binary files go.
 pub fn save(path: &Path, scene: &Scene) -> Result<(), ProjectError> {
-    let (text, binary) = to_ron_and_binary(scene).map_err(|e| ProjectError::Write {
+    let (text, binary, hash) = to_ron_binary_and_hash(scene).map_err(|e| ProjectError::Write {
         path: path.to_owned(),
         source: std::io::Error::other(e.to_string()),
     })?;
     let kept = if binary.is_empty() {
         None
     } else {
-        let file = binary_path(path, &format!("{:016x}", pbm::fnv::fnv1a64(&binary)));
+        let file = binary_path(path, &format!("{hash:016x}"));
         let same = std::fs::metadata(&file).is_ok_and(|m| m.len() == binary.len() as u64);
         if !same {
             pbm::file::write_atomic(&file, &binary).map_err(|source| ProjectError::Write {

@@ -32,8 +32,9 @@ pub const STORED_FROM_FACES: usize = 4096;
 
 /// What a save or load of this thread is doing with a binary file.
 pub(crate) enum Context {
-    /// Collecting the stored meshes' bytes.
-    Writing(Vec<u8>),
+    /// Collecting the stored meshes' bytes, and their hash once the project named
+    /// it (no mesh is stored after that, so it holds for the save).
+    Writing(Vec<u8>, Option<u64>),
     /// The binary file's bytes, for the stored meshes to be read from.
     Reading(Vec<u8>),
 }
@@ -51,13 +52,16 @@ impl Guard {
         Self
     }
 
-    /// Ends the context and returns what was written.
-    pub(crate) fn finish(self) -> Vec<u8> {
+    /// Ends the context and returns what was written, with its FNV-1a 64.
+    pub(crate) fn finish(self) -> (Vec<u8>, u64) {
         let taken = CONTEXT.with(|c| c.borrow_mut().take());
         std::mem::forget(self);
         match taken {
-            Some(Context::Writing(bytes)) => bytes,
-            _ => Vec::new(),
+            Some(Context::Writing(bytes, hash)) => {
+                let hash = hash.unwrap_or_else(|| pbm::fnv::fnv1a64(&bytes));
+                (bytes, hash)
+            }
+            _ => (Vec::new(), pbm::fnv::fnv1a64(&[])),
         }
     }
 }
@@ -72,7 +76,7 @@ impl Drop for Guard {
 /// file is running).
 pub(crate) fn written_len() -> Option<u64> {
     CONTEXT.with(|c| match c.borrow().as_ref() {
-        Some(Context::Writing(bytes)) => Some(bytes.len() as u64),
+        Some(Context::Writing(bytes, _)) => Some(bytes.len() as u64),
         _ => None,
     })
 }
@@ -80,8 +84,11 @@ pub(crate) fn written_len() -> Option<u64> {
 /// The bytes written so far in this thread's save and their FNV-1a 64 (`None`:
 /// no save with a binary file is running).
 pub(crate) fn written() -> Option<(u64, u64)> {
-    CONTEXT.with(|c| match c.borrow().as_ref() {
-        Some(Context::Writing(bytes)) => Some((bytes.len() as u64, pbm::fnv::fnv1a64(bytes))),
+    CONTEXT.with(|c| match c.borrow_mut().as_mut() {
+        Some(Context::Writing(bytes, hash)) => {
+            let h = *hash.get_or_insert_with(|| pbm::fnv::fnv1a64(bytes));
+            Some((bytes.len() as u64, h))
+        }
         _ => None,
     })
 }
@@ -94,9 +101,10 @@ pub(crate) fn store(mesh: &MeshData) -> Option<(u64, u64)> {
     }
     CONTEXT.with(|c| {
         let mut c = c.borrow_mut();
-        let Some(Context::Writing(out)) = c.as_mut() else {
+        let Some(Context::Writing(out, hash)) = c.as_mut() else {
             return None;
         };
+        *hash = None;
         let at = out.len() as u64;
         encode(mesh, out);
         Some((at, out.len() as u64 - at))
