@@ -1,0 +1,30 @@
+//! A glTF written the way a Z-up exporter writes one, shared by the editor's
+//! unit tests (through `#[path]`) and its integration tests.
+
+use std::path::PathBuf;
+
+/// A post 4 m long along Z, as a Z-up exporter writes it: `post.gltf` and its
+/// `post.bin` in `dir`. Returns the glTF's path.
+pub fn post_gltf(dir: &std::path::Path) -> PathBuf {
+    let mut bytes = Vec::new();
+    for p in [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 4.0]] {
+        for c in p {
+            bytes.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    std::fs::write(dir.join("post.bin"), &bytes).expect("bin");
+    let json = serde_json::json!({
+        "asset": { "version": "2.0" },
+        "scene": 0,
+        "scenes": [{ "nodes": [0] }],
+        "nodes": [{ "name": "Post", "mesh": 0 }],
+        "meshes": [{ "name": "Post", "primitives": [{ "attributes": { "POSITION": 0 } }] }],
+        "accessors": [{ "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                        "min": [0.0, 0.0, 0.0], "max": [1.0, 0.0, 4.0] }],
+        "bufferViews": [{ "buffer": 0, "byteLength": 36 }],
+        "buffers": [{ "byteLength": 36, "uri": "post.bin" }]
+    });
+    let path = dir.join("post.gltf");
+    std::fs::write(&path, serde_json::to_vec(&json).expect("json")).expect("gltf");
+    path
+}
