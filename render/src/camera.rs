@@ -10,6 +10,10 @@ pub const PSP_NEAR: f32 = 0.08;
 pub const PSP_FAR: f32 = 200.0;
 pub const PSP_WIDTH: u32 = 480;
 pub const PSP_HEIGHT: u32 = 272;
+/// The aspect the runtime projects with (`sceGumPerspective`'s 16/9), not the
+/// screen's 480/272: the device stretches its picture 0.7 % narrower than square
+/// pixels would, and the PSP look must draw what the device draws.
+pub const PSP_ASPECT: f32 = 16.0 / 9.0;
 /// The runtime clamps pitch to ±1.45 rad; top views need a little more.
 const PITCH_LIMIT: f32 = std::f32::consts::FRAC_PI_2 - 1e-4;
 

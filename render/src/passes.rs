@@ -6,7 +6,7 @@
 use wgpu::util::DeviceExt;
 
 use crate::RenderError;
-use crate::camera::{Camera, PSP_HEIGHT, PSP_WIDTH};
+use crate::camera::{Camera, PSP_ASPECT, PSP_HEIGHT, PSP_WIDTH};
 use crate::context::RenderContext;
 use crate::frame::{
     Extras, FrameState, FrameStats, FrameTargets, RenderOptions, check_size, draw_list,
@@ -50,7 +50,11 @@ pub(crate) fn record(
         (options.width, options.height)
     };
     let gpu = &context.gpu;
-    let aspect = width as f32 / height as f32;
+    let aspect = if options.psp {
+        PSP_ASPECT
+    } else {
+        width as f32 / height as f32
+    };
     let clip_from_world = camera.clip_from_world(aspect);
     write_uniforms(context, scene, frame, clip_from_world, options, extras);
     // Pixels per metre at unit depth (perspective) or at any depth (orthographic).

@@ -62,9 +62,16 @@ fn shade(in: VertexOut) -> vec4<f32> {
     return finish(in, textureSample(tex, tex_sampler, in.uv));
 }
 
-// The PSP look samples mip levels with the GE's global LOD bias (+1 by default).
+// The PSP look chooses the mip level as the GE does, not as the host GPU would: the
+// log2 of the largest of the four texel-space derivatives (not the longer
+// derivative vector), plus the GE's global LOD bias (+1 by default).
 fn shade_psp(in: VertexOut) -> vec4<f32> {
-    return finish(in, textureSampleBias(tex, tex_sampler, in.uv, frame.fog.w));
+    let size = vec2<f32>(textureDimensions(tex, 0));
+    let dx = abs(dpdx(in.uv) * size);
+    let dy = abs(dpdy(in.uv) * size);
+    let rho = max(max(dx.x, dx.y), max(dy.x, dy.y));
+    let lod = log2(max(rho, 1e-6)) + frame.fog.w;
+    return finish(in, textureSampleLevel(tex, tex_sampler, in.uv, lod));
 }
 
 fn finish(in: VertexOut, texel: vec4<f32>) -> vec4<f32> {

@@ -65,6 +65,12 @@ const page = `<!doctype html><html><body style="margin:0;background:#000">
 <script>
 window.EJS_player = "#game"; window.EJS_core = "psp"; window.EJS_gameUrl = "/EBOOT.PBP";
 window.EJS_pathtodata = "/data/"; window.EJS_startOnLoaded = true; window.EJS_threads = true;
+// The GE filters bilinearly with no anisotropy; the core's default is 16x, which
+// samples grazing floors sharper than a PSP can.
+// EmulatorJS writes these core options at start only when it keeps no settings of
+// its own in local storage.
+window.EJS_defaultOptions = { ppsspp_texture_anisotropic_filtering: "disabled" };
+window.EJS_disableLocalStorage = true;
 window.pebbleFiles = {};
 window.pebbleReady = Promise.all(${JSON.stringify(gameFiles)}.map(async (name) => {
   const r = await fetch("/game/" + encodeURIComponent(name));
