@@ -26,7 +26,8 @@ pub(crate) struct Layouts {
     pub draw: wgpu::BindGroupLayout,
     /// Group 2: a texture and its sampler.
     pub texture: wgpu::BindGroupLayout,
-    /// The PSP quantise pass's input frame.
+    /// The PSP quantise pass's input frame; also group 3 of the PSP look's blends,
+    /// the frame they mix with.
     pub psp: wgpu::BindGroupLayout,
 }
 

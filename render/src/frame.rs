@@ -132,6 +132,8 @@ pub(crate) struct FrameTargets {
     pub depth: wgpu::Texture,
     /// The PSP look's 5551 frame.
     pub quantised: wgpu::Texture,
+    /// The PSP look's copy of the frame that a layer of blends reads.
+    pub backdrop: wgpu::Texture,
 }
 
 /// What a renderer's frames reuse from one to the next.
@@ -225,6 +227,11 @@ impl FrameState {
                 wgpu::TextureUsages::RENDER_ATTACHMENT,
             ),
             quantised: target("psp frame", FRAME_FORMAT, frame_usage),
+            backdrop: target(
+                "psp backdrop",
+                FRAME_FORMAT,
+                wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::TEXTURE_BINDING,
+            ),
         };
         *cached = Some(t.clone());
         t

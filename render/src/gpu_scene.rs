@@ -49,7 +49,7 @@ pub(crate) struct TextureGroups {
 }
 
 /// One emitter's particles in the frame's particle vertex buffer.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct ParticleBatch {
     pub emitter: usize,
     pub first: u32,

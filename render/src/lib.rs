@@ -28,6 +28,7 @@ mod gpu_scene;
 mod occlusion;
 pub mod overlay;
 mod passes;
+mod psp_layers;
 mod picking;
 mod pipelines;
 pub mod psp;

@@ -16,6 +16,7 @@ use crate::frustum::Frustum;
 use crate::gpu_scene::{GpuScene, ParticleBatch};
 use crate::overlay::Overlay;
 use crate::pipelines::{DRAW_STRIDE, ScenePipelines};
+use crate::psp_layers::{self, LayerDraw};
 use crate::scene::{GpuVertex, Pass};
 
 /// A frame recorded but not yet submitted.
@@ -63,12 +64,32 @@ pub(crate) fn record(
     } else {
         height as f32 * 0.5 / (camera.fov_y_deg.to_radians() * 0.5).tan()
     };
-    let (particle_vertices, particles) = scene.particles(
+    let (mut particle_vertices, particles) = scene.particles(
         camera,
         &Frustum::from_clip_from_world(clip_from_world),
         options.time,
         focal_px,
     );
+    let list = draw_list(scene, clip_from_world, camera, options);
+    // The PSP look: opaque chunks in the first pass, the rest in layers that read
+    // the frame (psp_layers.rs).
+    let split = list
+        .iter()
+        .position(|&i| scene.chunk(i).pass != Pass::Opaque)
+        .unwrap_or(list.len());
+    let layers = if options.psp {
+        psp_layers::plan(
+            scene,
+            &list[split..],
+            &mut particle_vertices,
+            &particles,
+            clip_from_world,
+            width,
+            height,
+        )
+    } else {
+        Vec::new()
+    };
     if !particle_vertices.is_empty() {
         gpu.queue.write_buffer(
             &scene.particle_vertices,
@@ -81,11 +102,11 @@ pub(crate) fn record(
         color,
         depth,
         quantised,
+        backdrop,
         ..
     } = frame.targets(&gpu.device, width, height);
     let color_view = color.create_view(&Default::default());
     let depth_view = depth.create_view(&Default::default());
-    let list = draw_list(scene, clip_from_world, camera, options);
     let (list, chunks_occluded) =
         if options.cull && options.occlusion && !options.psp && camera.ortho_height <= 0.0 {
             occlusion_cull(scene, frame, list, clip_from_world, width, height)
@@ -107,11 +128,12 @@ pub(crate) fn record(
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations {
+                    // The PSP look's alpha 0 marks pixels still holding the clear.
                     load: wgpu::LoadOp::Clear(wgpu::Color {
                         r: f64::from(clear[0]),
                         g: f64::from(clear[1]),
                         b: f64::from(clear[2]),
-                        a: 1.0,
+                        a: if options.psp { 0.0 } else { 1.0 },
                     }),
                     store: wgpu::StoreOp::Store,
                 },
@@ -137,7 +159,8 @@ pub(crate) fn record(
             &pipelines.editor
         };
         pass.set_bind_group(0, &frame.frame_group, &[]);
-        draw_chunks(context, scene, look, &mut pass, &list, extras, &mut stats);
+        let first_pass = if options.psp { &list[..split] } else { &list };
+        draw_chunks(context, scene, look, &mut pass, first_pass, extras, &mut stats);
         if !options.psp && options.back_faces > 0.0 {
             draw_back_faces(
                 context,
@@ -149,9 +172,26 @@ pub(crate) fn record(
                 &mut stats,
             );
         }
-        draw_particles(context, scene, &mut pass, &particles, options, &mut stats);
+        if !options.psp {
+            draw_particles(context, scene, &mut pass, &particles, options);
+        }
         if let Some(overlay) = extras.overlay.filter(|_| !options.psp) {
             draw_overlay(context, &mut pass, overlay, &mut stats);
+        }
+    }
+    count_particles(&particles, &mut stats);
+    if options.psp {
+        let layer_pass = PspLayerPass {
+            context,
+            scene,
+            frame,
+            color: &color,
+            color_view: &color_view,
+            depth_view: &depth_view,
+            backdrop: &backdrop,
+        };
+        for layer in &layers {
+            layer_pass.record(&mut encoder, layer, options, &mut stats);
         }
     }
     let out = if options.psp {
@@ -287,6 +327,105 @@ fn draw_back_faces(
     }
 }
 
+/// What a frame's particles add to its figures: one draw per emitter, as the
+/// runtime makes (the PSP look's layers split them further).
+fn count_particles(particles: &[ParticleBatch], stats: &mut FrameStats) {
+    for b in particles {
+        stats.draw_calls += 1;
+        stats.particles += b.count as usize / 6;
+        stats.triangles += b.count as usize / 3;
+    }
+}
+
+/// The PSP look's passes after the first: per layer, the frame copied to the
+/// backdrop, then the layer's draws reading it.
+struct PspLayerPass<'a> {
+    context: &'a RenderContext,
+    scene: &'a GpuScene,
+    frame: &'a FrameState,
+    color: &'a wgpu::Texture,
+    color_view: &'a wgpu::TextureView,
+    depth_view: &'a wgpu::TextureView,
+    backdrop: &'a wgpu::Texture,
+}
+
+impl PspLayerPass<'_> {
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        layer: &[LayerDraw],
+        options: &RenderOptions,
+        stats: &mut FrameStats,
+    ) {
+        let (context, scene) = (self.context, self.scene);
+        encoder.copy_texture_to_texture(
+            self.color.as_image_copy(),
+            self.backdrop.as_image_copy(),
+            self.color.size(),
+        );
+        let backdrop_view = self.backdrop.create_view(&Default::default());
+        let backdrop_group = context
+            .gpu
+            .device
+            .create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("psp backdrop"),
+                layout: &context.layouts.psp,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&backdrop_view),
+                }],
+            });
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("psp layer"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: self.color_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: self.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_bind_group(0, &self.frame.frame_group, &[]);
+        pass.set_bind_group(3, &backdrop_group, &[]);
+        let look = &context.pipelines.psp;
+        for draw in layer {
+            match draw {
+                LayerDraw::Chunk(i) => {
+                    let c = scene.chunk(*i);
+                    pass.set_vertex_buffer(0, scene.batch_of(*i).buffer.slice(..));
+                    pass.set_pipeline(if c.pass == Pass::Cutout {
+                        &look.cutout
+                    } else {
+                        &look.blend
+                    });
+                    pass.set_bind_group(1, &scene.draw_group, &[slot_offset(*i)]);
+                    pass.set_bind_group(2, scene.surface(c, &context.white), &[]);
+                    pass.draw(c.first..c.first + c.count, 0..1);
+                    stats.chunks_drawn += 1;
+                    stats.draw_calls += 1;
+                    stats.triangles += c.count as usize / 3;
+                }
+                LayerDraw::Particles(b) => {
+                    draw_particles(context, scene, &mut pass, std::slice::from_ref(b), options);
+                }
+            }
+        }
+    }
+}
+
 /// The emitters' particles, blended ones first, then additive.
 fn draw_particles(
     context: &RenderContext,
@@ -294,7 +433,6 @@ fn draw_particles(
     pass: &mut wgpu::RenderPass<'_>,
     particles: &[ParticleBatch],
     options: &RenderOptions,
-    stats: &mut FrameStats,
 ) {
     if particles.is_empty() {
         return;
@@ -320,9 +458,6 @@ fn draw_particles(
             .unwrap_or(&context.white);
         pass.set_bind_group(2, group, &[]);
         pass.draw(b.first..b.first + b.count, 0..1);
-        stats.draw_calls += 1;
-        stats.particles += b.count as usize / 6;
-        stats.triangles += b.count as usize / 3;
     }
 }
 

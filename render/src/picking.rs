@@ -11,7 +11,7 @@ use crate::frame::{Extras, FrameState, RenderOptions, check_size, draw_list, wri
 use crate::gpu_scene::GpuScene;
 use crate::pipelines::{DEPTH_FORMAT, DRAW_STRIDE, ID_FORMAT, PICK_DEPTH_FORMAT};
 use crate::readback::{copy_region, map_region};
-use crate::scene::GpuVertex;
+use crate::scene::{GpuVertex, Pass};
 use wgpu::util::DeviceExt as _;
 
 /// What the ID buffer holds under the cursor.
@@ -170,11 +170,16 @@ fn id_region(
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_pipeline(if frame.pick_back_faces {
-            &context.pipelines.pick
-        } else {
-            &context.pipelines.pick_front
-        });
+        // Cutouts and blends are drawn from both sides, so they are picked from
+        // both sides; opaque chunks' back faces only where they are drawn.
+        let pipeline_for = |pass: Pass| {
+            if frame.pick_back_faces || pass != Pass::Opaque {
+                &context.pipelines.pick
+            } else {
+                &context.pipelines.pick_front
+            }
+        };
+        let mut bound_pipeline = None;
         pass.set_bind_group(0, &frame.frame_group, &[]);
         let mut bound_batch = None;
         for i in list {
@@ -187,6 +192,11 @@ fn id_region(
             if bound_batch != Some(batch) {
                 pass.set_vertex_buffer(0, gpu_batch.buffer.slice(..));
                 bound_batch = Some(batch);
+            }
+            let opaque = c.pass == Pass::Opaque;
+            if bound_pipeline != Some(opaque) {
+                pass.set_pipeline(pipeline_for(c.pass));
+                bound_pipeline = Some(opaque);
             }
             pass.set_bind_group(1, &scene.draw_group, &[(i as u64 * DRAW_STRIDE) as u32]);
             pass.set_bind_group(2, scene.surface(c, &context.white), &[]);

@@ -107,6 +107,20 @@ impl Pipelines {
                 let cull = cull.then_some(wgpu::Face::Back);
                 scene_pipeline(device, &layout, &shader, fragment, cull, depth_write, blend)
             };
+        // The PSP look's blends read the frame (group 3) and mix it themselves.
+        let backdrop_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("scene, reading the frame"),
+            bind_group_layouts: &[
+                Some(&layouts.frame),
+                Some(&layouts.draw),
+                Some(&layouts.texture),
+                Some(&layouts.psp),
+            ],
+            immediate_size: 0,
+        });
+        let psp_blend = |fragment: &str| {
+            scene_pipeline(device, &backdrop_layout, &shader, fragment, None, false, None)
+        };
         // Back faces at the blend constant's opacity: src·k + dst·(1 − k).
         let mixed = Some(wgpu::BlendState {
             color: wgpu::BlendComponent {
@@ -123,7 +137,7 @@ impl Pipelines {
         let alpha = Some(wgpu::BlendState::ALPHA_BLENDING);
         // Opaque chunks use entry points without the alpha test, which lets early
         // depth rejection work; "_lit" ones add the preview light, "_psp" ones the
-        // GE's LOD bias.
+        // GE's mip level choice and its 5551 writes.
         let editor = ScenePipelines {
             opaque: pipeline("fs_opaque", true, true, None),
             cutout: pipeline("fs_main", false, true, None),
@@ -139,8 +153,8 @@ impl Pipelines {
         // The device tests depth but never writes it, and draws cutouts blended.
         let psp = ScenePipelines {
             opaque: pipeline("fs_opaque_psp", true, false, None),
-            cutout: pipeline("fs_main_psp", false, false, alpha),
-            blend: pipeline("fs_main_psp", false, false, alpha),
+            cutout: psp_blend("fs_blend_psp"),
+            blend: psp_blend("fs_blend_psp"),
             back: back("fs_opaque_psp"),
         };
         // Additive: src·srcA + dst (the GE's SRC_ALPHA + FIX 0xFFFFFFFF).
@@ -157,10 +171,7 @@ impl Pipelines {
                 pipeline("fs_main", false, false, alpha),
                 pipeline("fs_main", false, false, additive),
             ],
-            [
-                pipeline("fs_main_psp", false, false, alpha),
-                pipeline("fs_main_psp", false, false, additive),
-            ],
+            [psp_blend("fs_blend_psp"), psp_blend("fs_additive_psp")],
         ];
         Self {
             editor,

@@ -13,6 +13,11 @@ const DITHER = array<i32, 16>(-4, 0, -3, 1, 2, -2, 3, -1, -3, 1, -4, 0, 3, -1, 2
 fn fs_main(in: FullScreen) -> @location(0) vec4<f32> {
     let p = vec2<i32>(in.position.xy);
     let c = textureLoad(frame_tex, p, 0);
+    // Pixels the scene wrote are 5551 values already (scene.wgsl dithers each
+    // write, as the GE does); what still has the clear's alpha 0 is the clear.
+    if (c.a > 0.5) {
+        return vec4<f32>(c.rgb, 1.0);
+    }
     let d = DITHER[(p.y & 3) * 4 + (p.x & 3)];
     let c8 = vec3<i32>(round(c.rgb * 255.0));
     let c5 = clamp(c8 + vec3<i32>(d), vec3<i32>(0), vec3<i32>(255)) >> vec3<u32>(3u);

@@ -115,18 +115,72 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     return color;
 }
 
-@fragment
-fn fs_opaque_psp(in: VertexOut) -> @location(0) vec4<f32> {
-    return shade_psp(in);
+// ---- The PSP look writes every fragment as the GE does: blended (when the pass
+// blends) with the 5551 value already in the frame, plus the 4×4 ordered dither the
+// runtime sets, then cut to five bits. Blends therefore read the frame themselves
+// (`backdrop`: the frame before this layer of non-overlapping draws, see passes.rs)
+// instead of using the host's blender, which would keep eight bits between
+// layers: the device's smoke and water darken and lighten by whole 5-bit steps
+// per layer, in the dither's pattern. Written pixels carry alpha 1; the clear
+// keeps alpha 0 until the quantise pass dithers it (`psp.wgsl`).
+
+@group(3) @binding(0) var backdrop: texture_2d<f32>;
+
+// The runtime's `sceGuSetDither` matrix, row by row (`psp.rs`'s DITHER).
+const GE_DITHER = array<i32, 16>(-4, 0, -3, 1, 2, -2, 3, -1, -3, 1, -4, 0, 3, -1, 2, -2);
+
+fn ge_store(rgb: vec3<i32>, pixel: vec2<i32>) -> vec3<i32> {
+    let d = GE_DITHER[(pixel.y & 3) * 4 + (pixel.x & 3)];
+    let c5 = clamp(rgb + vec3<i32>(d), vec3<i32>(0), vec3<i32>(255)) >> vec3<u32>(3u);
+    return (c5 << vec3<u32>(3u)) | (c5 >> vec3<u32>(2u));
+}
+
+fn ge_written(rgb: vec3<i32>) -> vec4<f32> {
+    return vec4<f32>(vec3<f32>(rgb) / 255.0, 1.0);
+}
+
+fn to8(c: vec3<f32>) -> vec3<i32> {
+    return vec3<i32>(round(clamp(c, vec3<f32>(0.0), vec3<f32>(1.0)) * 255.0));
+}
+
+// What the frame holds at `pixel`, as the GE reads it back.
+fn ge_frame(pixel: vec2<i32>) -> vec3<i32> {
+    let b = textureLoad(backdrop, pixel, 0);
+    let rgb = to8(b.rgb);
+    // Still the clear colour: the GE's clear wrote it dithered.
+    return select(ge_store(rgb, pixel), rgb, b.a > 0.5);
 }
 
 @fragment
-fn fs_main_psp(in: VertexOut) -> @location(0) vec4<f32> {
+fn fs_opaque_psp(in: VertexOut) -> @location(0) vec4<f32> {
+    let color = shade_psp(in);
+    return ge_written(ge_store(to8(color.rgb), vec2<i32>(in.position.xy)));
+}
+
+// Cutouts, blended chunks and blended particles: SRC_ALPHA, ONE_MINUS_SRC_ALPHA.
+@fragment
+fn fs_blend_psp(in: VertexOut) -> @location(0) vec4<f32> {
     let color = shade_psp(in);
     if (color.a <= draw.alpha_ref) {
         discard;
     }
-    return color;
+    let pixel = vec2<i32>(in.position.xy);
+    let a = i32(round(clamp(color.a, 0.0, 1.0) * 255.0));
+    let mixed = (to8(color.rgb) * a + ge_frame(pixel) * (255 - a)) / 255;
+    return ge_written(ge_store(mixed, pixel));
+}
+
+// Additive particles: SRC_ALPHA, FIX 0xFFFFFFFF.
+@fragment
+fn fs_additive_psp(in: VertexOut) -> @location(0) vec4<f32> {
+    let color = shade_psp(in);
+    if (color.a <= draw.alpha_ref) {
+        discard;
+    }
+    let pixel = vec2<i32>(in.position.xy);
+    let a = i32(round(clamp(color.a, 0.0, 1.0) * 255.0));
+    let sum = min(to8(color.rgb) * a / 255 + ge_frame(pixel), vec3<i32>(255));
+    return ge_written(ge_store(sum, pixel));
 }
 
 @fragment

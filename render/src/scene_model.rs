@@ -559,7 +559,9 @@ impl SceneSync {
                 let order = if mirrored { [0, 2, 1] } else { [0, 1, 2] };
                 let tri = order.map(corner);
                 tris.push(tri);
-                if material.double_sided {
+                // Cutouts and blends are drawn without culling (as the runtime
+                // draws them): a reversed copy would blend the face twice.
+                if material.double_sided && pass == Pass::Opaque {
                     let [a, b, c] = tri;
                     let flip = |mut v: GpuVertex| {
                         v.face |= REVERSED;

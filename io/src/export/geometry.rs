@@ -266,7 +266,9 @@ pub(crate) fn build(
                 }
             };
             groups[slot].1.push(tri);
-            if material.double_sided {
+            // The runtime draws cutouts and blends without culling: one copy shows
+            // from both sides, and a second would blend the sheet twice.
+            if material.double_sided && class == Class::Opaque {
                 let (v, n) = tri;
                 groups[slot]
                     .1

@@ -26,6 +26,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use pebble_model::entity::{Collider, EntityKind};
+use pebble_model::material::AlphaMode;
 use pebble_model::glam::{Affine3A, Vec3};
 use pebble_model::mesh::MeshData;
 
@@ -324,8 +325,14 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
                     if !drawn || collapsed(g.triangle(f), w) {
                         continue;
                     }
+                    // Only opaque double-sided faces are written twice (geometry.rs).
                     let sides = match scene.material(f.material) {
-                        Some(mat) if mat.double_sided => 2.0,
+                        Some(mat)
+                            if mat.double_sided
+                                && (mat.alpha == AlphaMode::None || mat.texture.is_none()) =>
+                        {
+                            2.0
+                        }
                         _ => 1.0,
                     };
                     pieces += sides * pieces_at_least(w, cell);
