@@ -63,14 +63,18 @@ fn shade(in: VertexOut) -> vec4<f32> {
 }
 
 // The PSP look chooses the mip level as the GE does, not as the host GPU would: the
-// log2 of the largest of the four texel-space derivatives (not the longer
-// derivative vector), plus the GE's global LOD bias (+1 by default).
+// largest of the four texel-space derivatives (not the longer derivative vector),
+// its log2 read from the float's bits (exponent, plus the mantissa as a linear
+// fraction, which makes each level start at 1.5× its texel size rather than
+// √2×), plus the GE's global LOD bias (+1 by default).
 fn shade_psp(in: VertexOut) -> vec4<f32> {
     let size = vec2<f32>(textureDimensions(tex, 0));
     let dx = abs(dpdx(in.uv) * size);
     let dy = abs(dpdy(in.uv) * size);
-    let rho = max(max(dx.x, dx.y), max(dy.x, dy.y));
-    let lod = log2(max(rho, 1e-6)) + frame.fog.w;
+    let rho = max(max(max(dx.x, dx.y), max(dy.x, dy.y)), 1e-6);
+    let bits = bitcast<u32>(rho);
+    let log2_bits = f32(i32(bits >> 23u) - 127) + f32(bits & 0x7fffffu) / 8388608.0;
+    let lod = log2_bits + frame.fog.w;
     return finish(in, textureSampleLevel(tex, tex_sampler, in.uv, lod));
 }
 
