@@ -64,7 +64,7 @@ fn shade(in: VertexOut) -> vec4<f32> {
 
 // The PSP look chooses the mip level as PPSSPP's GE does, not as the host GPU would:
 // per 2×2 quad, the larger of U's step to the right and V's step down, in texels
-// and signed (U's change down the screen and V's across it are not looked at),
+// (U's change down the screen and V's across it are not looked at),
 // its log2 read from the float's bits (exponent, plus the mantissa as a linear
 // fraction: each level starts at 1.5× its texel size, not √2×), plus the GE's
 // global LOD bias (+1 by default). Measured against the emulator with striped
@@ -74,7 +74,7 @@ fn shade_psp(in: VertexOut) -> vec4<f32> {
     let size = vec2<f32>(textureDimensions(tex, 0));
     let ds = dpdxCoarse(in.uv.x) * size.x;
     let dt = dpdyCoarse(in.uv.y) * size.y;
-    let bits = bitcast<u32>(max(ds, dt)) & 0x7fffffffu;
+    let bits = bitcast<u32>(max(abs(ds), abs(dt)));
     let log2_bits = f32(i32(bits >> 23u) - 127) + f32(bits & 0x7fffffu) / 8388608.0;
     let lod = log2_bits + frame.fog.w;
     return finish(in, textureSampleLevel(tex, tex_sampler, in.uv, lod));
