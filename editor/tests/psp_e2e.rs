@@ -25,27 +25,28 @@ fn tempdir(label: &str) -> PathBuf {
     dir
 }
 
-/// Views (x y z yawDeg pitchDeg) and their thresholds (SSIM, PSNR dB), set from
-/// measurement a little under what each view measured (notes/psp.md); texel edges
-/// under bilinear filtering and the GE's per-primitive mip choice are what keep SSIM
-/// under 0.95 on the wide views.
-const VIEWS: [(&str, &str, &str, &str); 4] = [
-    ("spawn", "0 1.6 8.5 0 -5", "0.89", "28.5"),
-    ("overview", "0 9 14 0 -30", "0.84", "26"),
-    ("waterfall", "-5 2.5 -6.5 0 0", "0.91", "30"),
-    ("side", "8 2 0 -90 -10", "0.85", "26.5"),
+/// Views (x y z yawDeg pitchDeg): the spawn, the whole room from above, the
+/// waterfall sheets head on, and the floor from the side (grazing: mip levels).
+const VIEWS: [(&str, &str); 4] = [
+    ("spawn", "0 1.6 8.5 0 -5"),
+    ("overview", "0 9 14 0 -30"),
+    ("waterfall", "-5 2.5 -6.5 0 0"),
+    ("side", "8 2 0 -90 -10"),
 ];
+/// Every view must reach these against the emulator (issue 23; the figures
+/// measured are in notes/psp.md).
+const MIN_SSIM: &str = "0.97";
+const MIN_PSNR: &str = "32";
 const TIMES: [f64; 2] = [0.5, 1.3];
 /// PPSSPP ignores the GE's LOD bias (bias 0, 1 and 4 give identical captures), so
 /// the editor previews emulator captures with 0; a real PSP honours the +1 the
 /// runtime sets, which the sidecar records and `pebble compare` uses by default.
 const EMULATOR_LOD_BIAS: &str = "0";
 /// On the waterfall sheets alone (set from measurement: the correct map measured
-/// SSIM 0.911 / 0.912 and PSNR 33.2 dB there, the flipped scroll 0.889 / 0.883 and
-/// 32.5 dB — the sheets are soft and translucent, so the margin is small but the
-/// run is deterministic).
-const WATERFALL_SSIM: &str = "0.90";
-const WATERFALL_PSNR: &str = "30";
+/// SSIM 0.977 and PSNR 37.3 dB there, the flipped scroll 0.66–0.69 and 26.4–26.9
+/// dB).
+const WATERFALL_SSIM: &str = "0.95";
+const WATERFALL_PSNR: &str = "33";
 
 #[test]
 #[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_e2e -- --ignored` (CI does)"]
@@ -93,7 +94,7 @@ fn showcase_deployed_played_and_compared() {
     )
     .expect("saves");
     let mut script = String::from("map map.pbm\n");
-    for (_, v, _, _) in VIEWS {
+    for (_, v) in VIEWS {
         for t in TIMES {
             script.push_str(&format!("capture {v} {t}\n"));
         }
@@ -143,7 +144,7 @@ fn showcase_deployed_played_and_compared() {
     );
     let mut k = 0;
     let mut figures = Vec::new();
-    for (name, _, min_ssim, min_psnr) in VIEWS {
+    for (name, _) in VIEWS {
         for t in TIMES {
             let capture = project_dir.join(format!("captures/capture_{k:03}.bmp"));
             let out = pebble()
@@ -155,9 +156,9 @@ fn showcase_deployed_played_and_compared() {
                     "--lod-bias",
                     EMULATOR_LOD_BIAS,
                     "--min-ssim",
-                    min_ssim,
+                    MIN_SSIM,
                     "--min-psnr",
-                    min_psnr,
+                    MIN_PSNR,
                     "-o",
                 ])
                 .arg(work.join(format!("report_{k:03}")))
@@ -169,8 +170,28 @@ fn showcase_deployed_played_and_compared() {
             k += 1;
         }
     }
+    let report: Vec<(f64, f64)> = (0..figures.len())
+        .map(|k| read_report(&work.join(format!("report_{k:03}/report.json"))))
+        .collect();
+    let worst_ssim = (0..report.len()).min_by(|a, b| report[*a].0.total_cmp(&report[*b].0));
+    let worst_psnr = (0..report.len()).min_by(|a, b| report[*a].1.total_cmp(&report[*b].1));
+    if let (Some(s), Some(p)) = (worst_ssim, worst_psnr) {
+        eprintln!(
+            "fidelity over {} views: worst SSIM {:.4} ({} t={}), worst PSNR {:.2} dB ({} t={})",
+            report.len(),
+            report[s].0,
+            figures[s].0,
+            figures[s].1,
+            report[p].1,
+            figures[p].0,
+            figures[p].1
+        );
+    }
     for (name, t, ok, text) in &figures {
-        assert!(ok, "{name} at t={t} is below the thresholds: {text}");
+        assert!(
+            ok,
+            "{name} at t={t} is below SSIM {MIN_SSIM} / PSNR {MIN_PSNR} dB: {text}"
+        );
     }
     // Where the waterfall sheets are in the waterfall view: their bounds projected
     // (16:9, as the runtime projects on its 480×272 screen).
@@ -229,6 +250,14 @@ fn showcase_deployed_played_and_compared() {
         );
         assert_eq!(out.status.success(), !flipped, "{text}");
     }
+}
+
+/// SSIM and PSNR (dB) from a `pebble compare` report.
+fn read_report(path: &Path) -> (f64, f64) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let json: serde_json::Value = serde_json::from_str(&text).expect("the report is JSON");
+    let number = |key: &str| json[key].as_f64().unwrap_or(f64::NAN);
+    (number("ssim"), number("psnr_db"))
 }
 
 /// The editor's PSP budget against what the runtime logged for the same map: the

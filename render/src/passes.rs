@@ -160,7 +160,9 @@ pub(crate) fn record(
         };
         pass.set_bind_group(0, &frame.frame_group, &[]);
         let first_pass = if options.psp { &list[..split] } else { &list };
-        draw_chunks(context, scene, look, &mut pass, first_pass, extras, &mut stats);
+        draw_chunks(
+            context, scene, look, &mut pass, first_pass, extras, &mut stats,
+        );
         if !options.psp && options.back_faces > 0.0 {
             draw_back_faces(
                 context,

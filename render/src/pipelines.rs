@@ -119,7 +119,15 @@ impl Pipelines {
             immediate_size: 0,
         });
         let psp_blend = |fragment: &str| {
-            scene_pipeline(device, &backdrop_layout, &shader, fragment, None, false, None)
+            scene_pipeline(
+                device,
+                &backdrop_layout,
+                &shader,
+                fragment,
+                None,
+                false,
+                None,
+            )
         };
         // Back faces at the blend constant's opacity: src·k + dst·(1 − k).
         let mixed = Some(wgpu::BlendState {

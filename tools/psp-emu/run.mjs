@@ -31,9 +31,11 @@ for (let i = 0; i < args.length; i++) {
     if (i + 1 >= args.length) fail(`${a} needs a value`);
     return args[++i];
   };
-  if (a === "--eboot") opt.eboot = v();
-  else if (a === "--game") opt.game = v();
-  else if (a === "--out") opt.out = v();
+  // Absolute, so a folder given relative to the caller means the same to the
+  // file server (relative ones were served as "not found").
+  if (a === "--eboot") opt.eboot = path.resolve(v());
+  else if (a === "--game") opt.game = path.resolve(v());
+  else if (a === "--out") opt.out = path.resolve(v());
   else if (a === "--wait") opt.wait.push(v());
   else if (a === "--timeout") opt.timeout = Number(v());
   else if (a === "--swap") {

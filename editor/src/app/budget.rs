@@ -126,7 +126,8 @@ impl MapCost {
     /// The chunks in front of the device's camera at the editor's eye.
     pub fn in_view(&self, camera: &Camera) -> InView {
         let psp = Camera::psp(camera.eye, camera.yaw, camera.pitch);
-        let frustum = Frustum::from_clip_from_world(psp.clip_from_world(pebble_render::camera::PSP_ASPECT));
+        let frustum =
+            Frustum::from_clip_from_world(psp.clip_from_world(pebble_render::camera::PSP_ASPECT));
         let mut out = InView {
             chunks: 0,
             triangles: 0,

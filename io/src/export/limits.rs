@@ -26,8 +26,8 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use pebble_model::entity::{Collider, EntityKind};
-use pebble_model::material::AlphaMode;
 use pebble_model::glam::{Affine3A, Vec3};
+use pebble_model::material::AlphaMode;
 use pebble_model::mesh::MeshData;
 
 use super::{ExportError, Run};
