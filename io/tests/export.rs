@@ -505,3 +505,80 @@ fn large_triangles_are_cut_for_the_ge_by_default() {
     assert!((area - 21.0 * 9.0).abs() < 1e-2, "area {area}");
     assert!(triangles >= 11 * 5 * 2, "{triangles} pieces");
 }
+
+/// A double-sided face is written twice (once reversed) only where the runtime
+/// culls: opaque meshes. Cutouts and blends are drawn without culling, so one copy
+/// shows from both sides, and a second would blend the sheet twice.
+#[test]
+fn double_sided_faces_are_doubled_only_where_the_runtime_culls() {
+    use pebble_model::command::{AddEntities, AddMaterial};
+    use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
+    use pebble_model::glam::Vec3;
+    use pebble_model::material::AlphaMode;
+    use pebble_model::{Command, Entity, Material, Primitive, Transform};
+    let dir = scratch("double-sided");
+    let mut scene = Scene::new();
+    let mut entities = Vec::new();
+    for (k, (name, alpha)) in [
+        ("opaque", AlphaMode::None),
+        ("cutout", AlphaMode::Cutout),
+        ("blend", AlphaMode::Blend),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let a = if alpha == AlphaMode::None { 255 } else { 128 };
+        image::RgbaImage::from_pixel(16, 16, image::Rgba([200, 100, 50, a]))
+            .save(dir.join(format!("{name}.png")))
+            .expect("png");
+        let mut add = AddMaterial::new(Material {
+            name: name.into(),
+            texture: Some(format!("{name}.png")),
+            alpha,
+            double_sided: true,
+            ..Material::default()
+        });
+        add.apply(&mut scene).expect("material");
+        let mat = add.created().expect("id");
+        let p = Primitive::Plane {
+            width: 1.0,
+            depth: 1.0,
+            standoff: 0.0,
+        };
+        entities.push(
+            Entity::new(
+                name,
+                EntityKind::Mesh(MeshEntity {
+                    geometry: p.generate(mat).expect("plane"),
+                    source: GeometrySource::Primitive(p),
+                    collidable: false,
+                }),
+            )
+            .with_transform(Transform::from_translation(Vec3::new(
+                k as f32 * 2.0,
+                0.0,
+                0.0,
+            ))),
+        );
+    }
+    AddEntities::new("Add", entities)
+        .apply(&mut scene)
+        .expect("adds");
+    let (_, map) = export_map(&scene, &dir);
+    let triangles = |name: &str| -> usize {
+        map.meshes
+            .iter()
+            .filter(|m| {
+                usize::try_from(m.texture_id)
+                    .ok()
+                    .and_then(|i| map.textures.get(i))
+                    .is_some_and(|t| t.name.as_str().starts_with(name))
+            })
+            .map(|m| m.vertices.len() / 3)
+            .sum()
+    };
+    let one_side = 2;
+    assert_eq!(triangles("opaque"), 2 * one_side, "{:?}", map.textures);
+    assert_eq!(triangles("cutout"), one_side);
+    assert_eq!(triangles("blend"), one_side);
+}

@@ -2,8 +2,10 @@
 //! (the matrix the runtime sets with `sceGuSetDither`). `psp.wgsl` applies it on the
 //! GPU; this is the same rule on the CPU, for tests and for comparing captures.
 //!
-//! The GE dithers every fragment it writes; the preview quantises the finished
-//! frame once, so blended pixels can differ from the device by one 5-bit step.
+//! The GE dithers every fragment it writes, blends included, so layers of smoke or
+//! water drift by whole 5-bit steps in the dither's pattern; the PSP look writes
+//! each fragment the same way (`scene.wgsl`), and only the clear colour is left for
+//! `psp.wgsl` to dither.
 
 /// Row by row, added to 8-bit colour before the top five bits are kept.
 pub const DITHER: [[i32; 4]; 4] = [
@@ -18,6 +20,15 @@ pub fn quantise(value: u8, x: u32, y: u32) -> u8 {
     let d = DITHER[(y & 3) as usize][(x & 3) as usize];
     let c5 = ((i32::from(value) + d).clamp(0, 255) >> 3) as u8;
     (c5 << 3) | (c5 >> 2)
+}
+
+/// One channel of a blended write as the GE makes it (SRC_ALPHA,
+/// ONE_MINUS_SRC_ALPHA): `src` over the 5551 value `dst` already in the frame at
+/// (x, y), then dithered and cut to five bits like every write. The PSP look's
+/// blends do this in the shader (`scene.wgsl`'s `fs_blend_psp`).
+pub fn blend_write(src: u8, alpha: u8, dst: u8, x: u32, y: u32) -> u8 {
+    let (s, a, d) = (u32::from(src), u32::from(alpha), u32::from(dst));
+    quantise(((s * a + d * (255 - a)) / 255) as u8, x, y)
 }
 
 /// Whether an 8-bit value is one a 5-bit channel expands to.

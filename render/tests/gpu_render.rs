@@ -6,7 +6,7 @@ use pbm::texture::encode;
 use pbm::{AlphaMode, Map, Mesh, Name32, Texture, TextureFormat, Vertex};
 use pebble_model::glam::Vec3;
 use pebble_render::gpu::test_gpu;
-use pebble_render::psp::is_5bit;
+use pebble_render::psp::{blend_write, is_5bit, quantise};
 use pebble_render::{Camera, DrawScene, RenderOptions, Renderer};
 
 const W: u32 = 96;
@@ -287,6 +287,57 @@ fn the_psp_look_is_480_by_272_in_5551_colours_upscaled_nearest() {
         }
     }
     assert_eq!(levels.len(), 2, "{levels:?}");
+}
+
+/// Six translucent sheets over a grey wall, each its own mesh: the GE blends each
+/// one with the 5551 value the last left and dithers the result, so the pixels
+/// equal that rule applied six times, not one quantise of the exact blend (which
+/// the test checks would differ: it can tell the two apart).
+#[test]
+fn the_psp_look_blends_each_sheet_with_the_5551_frame_and_dithers_every_write() {
+    let flat = |name: &str, rgba: [u8; 4], mode: AlphaMode| halves(name, rgba, rgba, mode);
+    let mut map = Map::default();
+    map.textures
+        .push(flat("Wall", [112, 112, 112, 255], AlphaMode::None));
+    map.textures
+        .push(flat("Mist", [192, 192, 192, 26], AlphaMode::Blend));
+    map.meshes.push(quad("Wall", 0, -3.2, 1.5, [0.0; 2]));
+    for k in 0..6 {
+        map.meshes.push(quad(
+            &format!("Mist{k}"),
+            1,
+            -3.0 + 0.01 * k as f32,
+            1.0,
+            [0.0; 2],
+        ));
+    }
+    let psp = RenderOptions {
+        width: 480,
+        height: 272,
+        psp: true,
+        ..options()
+    };
+    let Some((img, _)) = render(&map, &looking_down_z(), psp) else {
+        return;
+    };
+    let mut once_differs = 0;
+    for y in 128..144 {
+        for x in 232..248 {
+            let mut v = quantise(112, x, y);
+            let mut exact = 112.0f64;
+            for _ in 0..6 {
+                v = blend_write(192, 26, v, x, y);
+                exact = (192.0 * 26.0 + exact * (255.0 - 26.0)) / 255.0;
+            }
+            let got = img.get_pixel(x, y).0;
+            assert_eq!(got[..3], [v, v, v], "at {x},{y}");
+            once_differs += usize::from(quantise(exact.round() as u8, x, y) != v);
+        }
+    }
+    assert!(
+        once_differs > 0,
+        "one quantise of the exact blend gives the same picture"
+    );
 }
 
 /// The editor samples whichever texture `encode` hands back (its viewport blit
