@@ -719,3 +719,66 @@ fn attributes_of_the_wrong_type_are_refused_by_name() {
         assert!(err.contains("accessor"), "{err}");
     }
 }
+
+/// A 0.8 m sign straddling the 2 m grid's lines at x = 2 and y = 2, as an exporter
+/// writes it (a node placing a unit quad): the export keeps its 2 triangles. Cutting
+/// every straddling triangle made 6× the vertices on props like this; only triangles
+/// larger than the grid's cell can leave the GE's guard band.
+#[test]
+fn a_small_prop_across_grid_lines_exports_whole() {
+    let dir = scratch("sign");
+    let mut bin = Vec::new();
+    for p in [
+        [0.0f32, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [0.0, 1.0, 0.0],
+    ] {
+        for c in p {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    for i in [0u16, 1, 2, 0, 2, 3] {
+        bin.extend_from_slice(&i.to_le_bytes());
+    }
+    let doc = json!({
+        "asset": { "version": "2.0", "generator": "Khronos glTF Blender I/O v4.1.63" },
+        "scene": 0,
+        "scenes": [{ "nodes": [0] }],
+        "nodes": [{ "name": "Sign", "mesh": 0, "translation": [1.6, 1.6, -3.0], "scale": [0.8, 0.8, 0.8] }],
+        "meshes": [{ "name": "Sign", "primitives": [{ "attributes": { "POSITION": 0 }, "indices": 1 }] }],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0] },
+            { "bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR" }
+        ],
+        "bufferViews": [{ "buffer": 0, "byteOffset": 0, "byteLength": 48 }, { "buffer": 0, "byteOffset": 48, "byteLength": 12 }],
+        "buffers": [{ "byteLength": bin.len() }]
+    });
+    let path = dir.join("sign.glb");
+    std::fs::write(
+        &path,
+        common::glb(&serde_json::to_vec(&doc).expect("json"), &bin),
+    )
+    .expect("writes");
+    let (scene, _) = import(&path, &dir).expect("imports");
+    let (bytes, _) = common::export_unbaked(&scene, &dir);
+    let (map, _) = pbm::Map::read(&bytes).expect("reads");
+    let vertices: Vec<[f32; 3]> = map
+        .meshes
+        .iter()
+        .flat_map(|m| m.vertices.iter().map(|v| v.pos))
+        .collect();
+    assert_eq!(vertices.len(), 6, "{vertices:?}");
+    let (lo, hi) = vertices
+        .iter()
+        .fold(([f32::MAX; 3], [f32::MIN; 3]), |(lo, hi), p| {
+            (
+                std::array::from_fn(|k| lo[k].min(p[k])),
+                std::array::from_fn(|k| hi[k].max(p[k])),
+            )
+        });
+    assert!(
+        lo[0] < 2.0 && hi[0] > 2.0 && lo[1] < 2.0 && hi[1] > 2.0,
+        "{lo:?}..{hi:?}"
+    );
+}
