@@ -20,6 +20,7 @@ pub mod edit_ops;
 pub mod faces;
 pub mod file_dialog;
 pub mod files;
+pub mod gamepad;
 pub mod hot_reload;
 pub mod import_dialog;
 pub mod jobs;

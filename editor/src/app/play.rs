@@ -33,6 +33,22 @@ pub struct PlayKeys {
     pub run: bool,
 }
 
+impl PlayKeys {
+    /// The keys with a gamepad's sticks added (clamped) and its buttons held too.
+    pub fn with_pad(self, pad: &crate::app::gamepad::PadState) -> Self {
+        let ([forward, strafe, turn, look], jump, run) = pad.controls();
+        let add = |a: f32, b: f32| (a + b).clamp(-1.0, 1.0);
+        Self {
+            forward: add(self.forward, forward),
+            strafe: add(self.strafe, strafe),
+            turn: add(self.turn, turn),
+            look: add(self.look, look),
+            jump: self.jump || jump,
+            run: self.run || run,
+        }
+    }
+}
+
 /// A game in progress.
 #[derive(Debug, Clone)]
 pub struct PlaySession {

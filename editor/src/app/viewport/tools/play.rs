@@ -1,10 +1,12 @@
 //! Play mode as a viewport tool: while a [`PlaySession`] runs, the viewport is the
 //! game — every frame ([`Tool::tick`]) the keys walk the player by the shared
 //! rules and the camera is put at the player's eye; trigger events go to the Log
-//! and the status line; a drag looks around. Esc (or F5 again) ends it: the camera goes back where it
+//! and the status line; a drag looks around, and a gamepad plays as on the device
+//! (`app/gamepad.rs`). Esc (or F5 again) ends it: the camera goes back where it
 //! was, and the scene was never touched.
 
 use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
+use crate::app::gamepad::Gamepads;
 use crate::app::play::{PlayKeys, PlaySession};
 use crate::app::viewport::navigation::OrbitCamera;
 
@@ -16,6 +18,7 @@ pub struct PlayTool {
     session: Option<(PlaySession, OrbitCamera)>,
     /// The runtime's HUD over the game (H turns it off and on).
     pub hud: bool,
+    gamepads: Gamepads,
 }
 
 impl Default for PlayTool {
@@ -23,6 +26,7 @@ impl Default for PlayTool {
         Self {
             session: None,
             hud: true,
+            gamepads: Gamepads::default(),
         }
     }
 }
@@ -91,7 +95,8 @@ impl Tool for PlayTool {
             look: k.look,
             jump: k.jump,
             run: k.fast,
-        };
+        }
+        .with_pad(&self.gamepads.poll());
         for event in session.step(keys, cx.dt) {
             tracing::info!(target: "pebble", "play: trigger event {event}");
             cx.status.info(format!("trigger: {event}"));
