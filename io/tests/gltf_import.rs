@@ -782,3 +782,141 @@ fn a_small_prop_across_grid_lines_exports_whole() {
         "{lo:?}..{hi:?}"
     );
 }
+
+/// Samplers as Blender writes them (pixel art: NEAREST and CLAMP_TO_EDGE; a tiled
+/// floor: REPEAT; a MIRRORED_REPEAT the GE cannot do) become the materials'
+/// sampling; the export writes a `samplers` lump for the device, a texture sampled
+/// two ways becomes two textures, and importing the map gives the sampling back.
+#[test]
+fn sampler_wrap_and_filter_reach_the_materials_and_the_map() {
+    let dir = scratch("samplers");
+    let png = png_2x2();
+    let uri = format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&png)
+    );
+    let mut bin = Vec::new();
+    for p in [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0]] {
+        for c in p {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    for uv in [[0.0f32, 0.0], [1.0, 0.0], [1.0, 1.0]] {
+        for c in uv {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    let prim = |material: u32| json!({ "attributes": { "POSITION": 0, "TEXCOORD_0": 1 }, "material": material });
+    let doc = json!({
+        "asset": { "version": "2.0", "generator": "Khronos glTF Blender I/O v4.1.63" },
+        "scene": 0,
+        "scenes": [{ "nodes": [0, 1, 2] }],
+        "nodes": [
+            { "name": "Pixel", "mesh": 0 },
+            { "name": "Floor", "mesh": 1, "translation": [3.0, 0.0, 0.0] },
+            { "name": "Mirror", "mesh": 2, "translation": [6.0, 0.0, 0.0] }
+        ],
+        "meshes": [
+            { "primitives": [prim(0)] },
+            { "primitives": [prim(1)] },
+            { "primitives": [prim(2)] }
+        ],
+        "materials": [
+            { "name": "Pixel art", "pbrMetallicRoughness": { "baseColorTexture": { "index": 0 } } },
+            { "name": "Floor", "pbrMetallicRoughness": { "baseColorTexture": { "index": 1 } } },
+            { "name": "Mirror", "pbrMetallicRoughness": { "baseColorTexture": { "index": 2 } } }
+        ],
+        "textures": [
+            { "source": 0, "sampler": 0 },
+            { "source": 0, "sampler": 1 },
+            { "source": 0, "sampler": 2 }
+        ],
+        "samplers": [
+            { "magFilter": 9728, "minFilter": 9984, "wrapS": 33071, "wrapT": 10497 },
+            { "magFilter": 9729, "minFilter": 9987 },
+            { "wrapS": 33648, "wrapT": 33071 }
+        ],
+        "images": [{ "uri": uri }],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0] },
+            { "bufferView": 0, "byteOffset": 36, "componentType": 5126, "count": 3, "type": "VEC2" }
+        ],
+        "bufferViews": [{ "buffer": 0, "byteLength": 60 }],
+        "buffers": [{ "byteLength": bin.len(), "uri": format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&bin)) }]
+    });
+    let path = dir.join("samplers.gltf");
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("writes");
+    let (scene, report) = import(&path, &dir).expect("imports");
+    let sampling = |name: &str| {
+        scene
+            .materials()
+            .find(|(_, m)| m.name == name)
+            .map(|(_, m)| m.sampling)
+            .unwrap_or_else(|| panic!("no material {name}"))
+    };
+    use pebble_model::material::Sampling;
+    assert_eq!(
+        sampling("Pixel art"),
+        Sampling {
+            clamp_u: true,
+            clamp_v: false,
+            nearest: true
+        }
+    );
+    assert_eq!(sampling("Floor"), Sampling::default());
+    assert_eq!(
+        sampling("Mirror"),
+        Sampling {
+            clamp_u: false,
+            clamp_v: true,
+            nearest: false
+        }
+    );
+    assert!(
+        report
+            .dropped
+            .iter()
+            .any(|d| d.contains("mirrored repeat along U")),
+        "{:?}",
+        report.dropped
+    );
+    // The map: one image sampled three ways is three textures, two with records.
+    let (bytes, _) = common::export_unbaked(&scene, &dir);
+    let (map, _) = pbm::Map::read(&bytes).expect("reads");
+    let lump = map
+        .metadata_by_tag(pbm::sampler::SAMPLERS_TAG)
+        .expect("a samplers lump");
+    let records = pbm::sampler::decode_samplers(&lump.payload);
+    assert_eq!(map.textures.len(), 3, "{:?}", map.textures);
+    assert_eq!(records.len(), 2, "{records:?}");
+    let of_mesh = |name: &str| {
+        let m = map
+            .meshes
+            .iter()
+            .find(|m| m.name.as_str().starts_with(name))
+            .unwrap_or_else(|| panic!("no mesh {name}"));
+        pbm::sampler::sampler_of(&records, m.texture_id as usize)
+    };
+    assert!(of_mesh("Pixel").nearest && of_mesh("Pixel").clamp_u);
+    assert!(of_mesh("Floor").is_default());
+    assert!(of_mesh("Mirror").clamp_v && !of_mesh("Mirror").nearest);
+    // Importing the map gives the sampling back, and exporting it again writes one
+    // lump, not a second one kept as a custom lump.
+    let map_path = dir.join("map.pbm");
+    std::fs::write(&map_path, &bytes).expect("writes");
+    let again_dir = scratch("samplers-again");
+    let (again, _) = import(&map_path, &again_dir).expect("imports the map");
+    assert!(
+        again
+            .materials()
+            .any(|(_, m)| m.sampling.nearest && m.sampling.clamp_u)
+    );
+    let (bytes2, _) = common::export_unbaked(&again, &again_dir);
+    let (map2, _) = pbm::Map::read(&bytes2).expect("reads");
+    let lumps = map2
+        .metadata
+        .iter()
+        .filter(|m| m.tag.as_str() == pbm::sampler::SAMPLERS_TAG)
+        .count();
+    assert_eq!(lumps, 1);
+}

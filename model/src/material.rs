@@ -43,6 +43,26 @@ pub struct Material {
     pub tile: bool,
     /// Linear RGBA multiplied with the texture.
     pub color: [f32; 4],
+    /// How the texture wraps and filters (a glTF sampler's); projects saved before
+    /// it have the default.
+    #[serde(default)]
+    pub sampling: Sampling,
+}
+
+/// Wrap and filter, as the GE can do them: repeat or clamp per axis, bilinear or
+/// nearest. The default repeats and filters, as the device did before materials had
+/// a say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Sampling {
+    pub clamp_u: bool,
+    pub clamp_v: bool,
+    pub nearest: bool,
+}
+
+impl Sampling {
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 impl Default for Material {
@@ -58,6 +78,7 @@ impl Default for Material {
             double_sided: false,
             tile: false,
             color: [1.0; 4],
+            sampling: Sampling::default(),
         }
     }
 }

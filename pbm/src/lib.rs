@@ -31,6 +31,7 @@ pub mod format;
 pub mod map;
 pub mod name;
 pub mod particle;
+pub mod sampler;
 pub mod scroll;
 pub mod texture;
 pub mod view;

@@ -185,7 +185,8 @@ const MIP: [MipmapLevel; 8] = [
     MipmapLevel::Level7,
 ];
 
-/// Binds a texture: its level chain (unless the tunables drop it), wrap mode.
+/// Binds a texture: its level chain (unless the tunables drop it), wrap mode and
+/// filter.
 unsafe fn bind(t: &Texture, tunables: &Tunables, level0_only: bool) {
     let chain = tunables.mips
         && !level0_only
@@ -197,8 +198,14 @@ unsafe fn bind(t: &Texture, tunables: &Tunables, level0_only: bool) {
         for (k, (w, h, data)) in t.levels.iter().take(levels).enumerate() {
             sys::sceGuTexImage(MIP[k], *w as i32, *h as i32, *w as i32, data.as_ptr() as *const c_void);
         }
-        let wrap = || if t.atlas { GuTexWrapMode::Clamp } else { GuTexWrapMode::Repeat };
-        sys::sceGuTexWrap(wrap(), wrap());
+        let wrap = |clamp: bool| if t.atlas || clamp { GuTexWrapMode::Clamp } else { GuTexWrapMode::Repeat };
+        sys::sceGuTexWrap(wrap(t.sampler.clamp_u), wrap(t.sampler.clamp_v));
+        // A nearest-filtered texture (the `samplers` lump); the rest as the tunables say.
+        if t.sampler.nearest {
+            sys::sceGuTexFilter(TextureFilter::NearestMipmapNearest, TextureFilter::Nearest);
+        } else {
+            filter(tunables, false);
+        }
         sys::sceGuTexFlush();
     }
 }

@@ -49,6 +49,8 @@ pub struct Texture {
     pub alpha: AlphaMode,
     /// Atlases clamp, never scroll, and are pinned to one level.
     pub atlas: bool,
+    /// Wrap and filter from the `samplers` lump (the default without a record).
+    pub sampler: pbm::sampler::Sampler,
     pub swizzled: bool,
     /// Width, height and texels of each level, level 0 first.
     pub levels: Vec<(u32, u32, Aligned)>,
@@ -149,9 +151,15 @@ impl World {
         let mut warnings = Vec::new();
         let (view, warned) = MapView::parse(bytes).map_err(|e| e.to_string())?;
         warnings.extend(warned.iter().map(|w| w.to_string()));
+        let samplers = view
+            .metadata_by_tag(pbm::sampler::SAMPLERS_TAG)
+            .map(|m| pbm::sampler::decode_samplers(m.payload))
+            .unwrap_or_default();
         let mut textures = Vec::new();
         for t in view.textures() {
-            textures.push(texture(&t)?);
+            let mut tex = texture(&t)?;
+            tex.sampler = pbm::sampler::sampler_of(&samplers, textures.len());
+            textures.push(tex);
         }
         let mut meshes = Vec::new();
         let mut triangles = 0;
@@ -278,6 +286,7 @@ fn texture_from(
     }
     Ok(Texture {
         atlas: pbm::format::is_atlas_name(&name),
+        sampler: pbm::sampler::Sampler::default(),
         name,
         texels,
         alpha: alpha_mode,

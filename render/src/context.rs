@@ -16,6 +16,7 @@ use crate::compositor::Compositor;
 use crate::gpu::Gpu;
 use crate::gpu_scene::upload_levels;
 use crate::pipelines::{DrawUniform, FrameUniform, Pipelines};
+use crate::scene::TextureSampling;
 
 /// The bind group layouts the pipelines are built against.
 #[derive(Debug)]
@@ -31,11 +32,12 @@ pub(crate) struct Layouts {
     pub psp: wgpu::BindGroupLayout,
 }
 
-/// The two samplers: repeat for ordinary textures, clamp for atlases and emitters.
+/// The samplers: every wrap (repeat or clamp per axis) and filter (bilinear or
+/// nearest) a texture can ask for (`TextureSampling::index`); clamped bilinear for
+/// atlases and emitters.
 #[derive(Debug)]
 pub(crate) struct Samplers {
-    pub repeat: wgpu::Sampler,
-    pub clamp: wgpu::Sampler,
+    table: Vec<wgpu::Sampler>,
 }
 
 /// The device-wide half of a renderer: see the module documentation.
@@ -64,7 +66,7 @@ impl RenderContext {
             gpu,
             &layouts.texture,
             &samplers,
-            false,
+            TextureSampling::default(),
             &[(1, 1, &[255, 255, 255, 255])],
         )
         .surface;
@@ -139,22 +141,38 @@ impl Samplers {
         // Both views select the nearest mip level (the GE's LINEAR_MIPMAP_NEAREST):
         // the editor shows the device's texture detail, and a software rasteriser
         // does half the texel fetches of trilinear filtering.
-        let sampler = |address: wgpu::AddressMode| {
-            device.create_sampler(&wgpu::SamplerDescriptor {
-                label: Some("scene sampler"),
-                address_mode_u: address,
-                address_mode_v: address,
-                address_mode_w: address,
-                mag_filter: wgpu::FilterMode::Linear,
-                min_filter: wgpu::FilterMode::Linear,
-                mipmap_filter: wgpu::MipmapFilterMode::Nearest,
-                ..Default::default()
-            })
+        let address = |clamp: bool| {
+            if clamp {
+                wgpu::AddressMode::ClampToEdge
+            } else {
+                wgpu::AddressMode::Repeat
+            }
         };
-        Self {
-            repeat: sampler(wgpu::AddressMode::Repeat),
-            clamp: sampler(wgpu::AddressMode::ClampToEdge),
-        }
+        let table = (0..8)
+            .map(|k| {
+                let (u, v, nearest) = (k & 1 != 0, k & 2 != 0, k & 4 != 0);
+                let filter = if nearest {
+                    wgpu::FilterMode::Nearest
+                } else {
+                    wgpu::FilterMode::Linear
+                };
+                device.create_sampler(&wgpu::SamplerDescriptor {
+                    label: Some("scene sampler"),
+                    address_mode_u: address(u),
+                    address_mode_v: address(v),
+                    address_mode_w: address(u),
+                    mag_filter: filter,
+                    min_filter: filter,
+                    mipmap_filter: wgpu::MipmapFilterMode::Nearest,
+                    ..Default::default()
+                })
+            })
+            .collect();
+        Self { table }
+    }
+
+    pub fn get(&self, sampling: TextureSampling) -> &wgpu::Sampler {
+        &self.table[sampling.index()]
     }
 }
 

@@ -6,6 +6,7 @@
 //!
 //! [`SceneSync`]: crate::SceneSync
 
+use crate::scene::TextureSampling;
 use std::collections::HashMap;
 use std::num::NonZeroU64;
 use std::sync::OnceLock;
@@ -72,16 +73,21 @@ fn upload_texture(
         })
         .map(|l| (l.width, l.height, l.rgba.as_slice()))
         .collect();
+    let sampling = if t.clamp {
+        TextureSampling::CLAMP
+    } else {
+        t.sampling
+    };
     if levels.is_empty() {
         upload_levels(
             gpu,
             layout,
             samplers,
-            t.clamp,
+            sampling,
             &[(1, 1, &[255, 0, 255, 255])],
         )
     } else {
-        upload_levels(gpu, layout, samplers, t.clamp, &levels)
+        upload_levels(gpu, layout, samplers, sampling, &levels)
     }
 }
 
@@ -90,7 +96,7 @@ pub(crate) fn upload_levels(
     gpu: &Gpu,
     layout: &wgpu::BindGroupLayout,
     samplers: &Samplers,
-    clamp: bool,
+    sampling: TextureSampling,
     levels: &[(u32, u32, &[u8])],
 ) -> TextureGroups {
     let device = &gpu.device;
@@ -152,16 +158,9 @@ pub(crate) fn upload_levels(
         ..Default::default()
     });
     TextureGroups {
-        surface: group(
-            &chain,
-            if clamp {
-                &samplers.clamp
-            } else {
-                &samplers.repeat
-            },
-        ),
-        emitter: group(&chain, &samplers.clamp),
-        flipbook: group(&base, &samplers.clamp),
+        surface: group(&chain, samplers.get(sampling)),
+        emitter: group(&chain, samplers.get(TextureSampling::CLAMP)),
+        flipbook: group(&base, samplers.get(TextureSampling::CLAMP)),
     }
 }
 
@@ -673,6 +672,7 @@ pub(crate) mod tests {
             }],
             clamp: false,
             alpha: pbm::AlphaMode::None,
+            sampling: TextureSampling::default(),
         };
         assert_eq!(scene.add_texture(&context, broken), 1);
         assert_eq!((scene.textures.len(), scene.scene.textures.len()), (2, 2));

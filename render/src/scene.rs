@@ -40,9 +40,43 @@ pub struct SceneTexture {
     pub name: String,
     /// RGBA8 levels, base first.
     pub levels: Vec<MipLevel>,
-    /// Atlases clamp; everything else repeats.
+    /// Atlases clamp on both axes, whatever `sampling` says.
     pub clamp: bool,
     pub alpha: AlphaMode,
+    /// Wrap and filter (a map's `samplers` lump, a material's sampling).
+    pub sampling: TextureSampling,
+}
+
+/// How surfaces sample a texture: repeat or clamp per axis, bilinear or nearest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct TextureSampling {
+    pub clamp_u: bool,
+    pub clamp_v: bool,
+    pub nearest: bool,
+}
+
+impl TextureSampling {
+    /// Both axes clamped, bilinear (atlases and emitters).
+    pub const CLAMP: Self = Self {
+        clamp_u: true,
+        clamp_v: true,
+        nearest: false,
+    };
+
+    /// An index into the renderer's table of samplers, 0..8.
+    pub(crate) fn index(self) -> usize {
+        usize::from(self.clamp_u) | usize::from(self.clamp_v) << 1 | usize::from(self.nearest) << 2
+    }
+}
+
+impl From<pbm::sampler::Sampler> for TextureSampling {
+    fn from(s: pbm::sampler::Sampler) -> Self {
+        Self {
+            clamp_u: s.clamp_u,
+            clamp_v: s.clamp_v,
+            nearest: s.nearest,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -102,10 +136,15 @@ impl DrawScene {
     /// The scene a map shows on the device: meshes in file order, alpha modes by the
     /// runtime's rules, mip chains for power-of-two textures.
     pub fn from_map(map: &Map) -> Self {
+        let samplers = map
+            .metadata_by_tag(pbm::sampler::SAMPLERS_TAG)
+            .map(|m| pbm::sampler::decode_samplers(&m.payload))
+            .unwrap_or_default();
         let mut textures: Vec<SceneTexture> = map
             .textures
             .iter()
-            .map(|t| {
+            .enumerate()
+            .map(|(i, t)| {
                 let (w, h) = (u32::from(t.width), u32::from(t.height));
                 let rgba = decode(&t.data, t.format);
                 let levels = if is_pot(w, h) && w >= 16 && h >= 8 {
@@ -122,6 +161,7 @@ impl DrawScene {
                     levels,
                     clamp: t.is_atlas(),
                     alpha: t.alpha_mode,
+                    sampling: pbm::sampler::sampler_of(&samplers, i).into(),
                 }
             })
             .collect();
@@ -222,5 +262,6 @@ pub fn glow_texture() -> SceneTexture {
         levels: mip_chain(&rgba, 32, 32, AlphaMode::None),
         clamp: true,
         alpha: AlphaMode::None,
+        sampling: TextureSampling::default(),
     }
 }

@@ -23,7 +23,7 @@ use crate::context::RenderContext;
 use crate::environment::Environment;
 use crate::renderer::Renderer;
 use crate::scene::{
-    Batch, Chunk, DrawScene, GpuVertex, Pass, REVERSED, SceneTexture, glow_texture,
+    Batch, Chunk, DrawScene, GpuVertex, Pass, REVERSED, SceneTexture, TextureSampling, glow_texture,
 };
 use crate::{Gpu, RenderError};
 
@@ -154,7 +154,7 @@ pub struct SceneSync {
     /// as loaded is at revision 0 too, so 0 cannot mean "never").
     revision: Option<u64>,
     /// Renderer texture per (image path, alpha mode).
-    textures: HashMap<(String, PbmAlpha), u32>,
+    textures: HashMap<(String, PbmAlpha, TextureSampling), u32>,
     glow: u32,
     /// What could not be loaded, once per image.
     pub warnings: Vec<String>,
@@ -178,6 +178,16 @@ fn pack_color(c: [f32; 4]) -> u32 {
 }
 
 /// A scene texture from an image: a mip chain when its sides are powers of two.
+/// A material's wrap and filter, as the renderer samples them.
+fn sampling(material: &Material) -> TextureSampling {
+    let s = material.sampling;
+    TextureSampling {
+        clamp_u: s.clamp_u,
+        clamp_v: s.clamp_v,
+        nearest: s.nearest,
+    }
+}
+
 pub fn scene_texture(name: &str, image: &RgbaImage, alpha: PbmAlpha) -> SceneTexture {
     let (w, h) = image.dimensions();
     let levels = if is_pot(w, h) && w >= 16 && h >= 8 {
@@ -194,6 +204,7 @@ pub fn scene_texture(name: &str, image: &RgbaImage, alpha: PbmAlpha) -> SceneTex
         levels,
         clamp: false,
         alpha,
+        sampling: TextureSampling::default(),
     }
 }
 
@@ -244,18 +255,21 @@ impl SceneSync {
         Ok((renderer, sync))
     }
 
-    /// The renderer texture for an image path and alpha mode, loaded on first use.
+    /// The renderer texture for an image path, alpha mode and sampling, loaded on
+    /// first use.
     fn texture(
         &mut self,
         renderer: &mut Renderer,
         path: &str,
         alpha: PbmAlpha,
+        sampling: TextureSampling,
         loader: &TextureLoader<'_>,
     ) -> u32 {
-        if let Some(t) = self.textures.get(&(path.to_string(), alpha)) {
+        let key = (path.to_string(), alpha, sampling);
+        if let Some(t) = self.textures.get(&key) {
             return *t;
         }
-        let texture = match loader(path) {
+        let mut texture = match loader(path) {
             Ok(image) => scene_texture(path, &image, alpha),
             Err(e) => {
                 self.warnings.push(format!(
@@ -264,8 +278,9 @@ impl SceneSync {
                 missing_texture(path)
             }
         };
+        texture.sampling = sampling;
         let index = renderer.add_texture(texture);
-        self.textures.insert((path.to_string(), alpha), index);
+        self.textures.insert(key, index);
         index
     }
 
@@ -281,14 +296,15 @@ impl SceneSync {
         let loaded = loader(path);
         let problem = loaded.as_ref().err().cloned();
         let mut replaced = 0;
-        for ((p, alpha), index) in &self.textures {
+        for ((p, alpha, sampling), index) in &self.textures {
             if p != path {
                 continue;
             }
-            let texture = match &loaded {
+            let mut texture = match &loaded {
                 Ok(image) => scene_texture(path, image, *alpha),
                 Err(_) => missing_texture(path),
             };
+            texture.sampling = *sampling;
             if renderer.replace_texture(*index, texture) {
                 replaced += 1;
             }
@@ -335,7 +351,7 @@ impl SceneSync {
                 if let Some(mat) = scene.material(*m)
                     && let Some(path) = &mat.texture
                 {
-                    self.textures.retain(|(p, _), _| p != path);
+                    self.textures.retain(|(p, _, _), _| p != path);
                 }
                 let users = scene.material_users(*m);
                 for (e, _) in &users {
@@ -472,7 +488,13 @@ impl SceneSync {
                 continue;
             }
             let texture = match &em.texture {
-                Some(path) => self.texture(renderer, path, PbmAlpha::None, loader) as i32,
+                Some(path) => self.texture(
+                    renderer,
+                    path,
+                    PbmAlpha::None,
+                    TextureSampling::default(),
+                    loader,
+                ) as i32,
                 None => self.glow as i32,
             };
             let pos: Vec3 = scene.world_transform(e.id).translation.into();
@@ -525,7 +547,7 @@ impl SceneSync {
             let texture = material
                 .texture
                 .clone()
-                .map(|path| self.texture(renderer, &path, alpha, loader));
+                .map(|path| self.texture(renderer, &path, alpha, sampling(material), loader));
             let pass = match material.alpha {
                 AlphaMode::None => Pass::Opaque,
                 AlphaMode::Cutout => Pass::Cutout,

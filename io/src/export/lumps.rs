@@ -1,5 +1,5 @@
 //! Metadata stage, in the documented order: `map_name`, `env_preset`, `player_spawn`,
-//! `walkable_mesh`, `triggers`, `rigid_bodies`, patrol `entities`, custom entities,
+//! `walkable_mesh`, `triggers`, `rigid_bodies`, patrol `entities`, `samplers`, custom entities,
 //! and the `emitters` lump last; then the header (spawn, bounds of drawn geometry).
 
 use pbm::emitter::EmitterLump;
@@ -163,10 +163,21 @@ pub(crate) fn build(
             payload: patrols,
         });
     }
+    if !textures.samplers.is_empty() {
+        out.push(Metadata {
+            tag: tag(pbm::sampler::SAMPLERS_TAG),
+            kind: MetaKind::Raw,
+            payload: pbm::sampler::encode_samplers(&textures.samplers),
+        });
+    }
     for e in scene.entities_of(Kind::Custom) {
         let EntityKind::Custom(c) = &e.kind else {
             continue;
         };
+        // Written from the materials above, never twice.
+        if c.tag == pbm::sampler::SAMPLERS_TAG {
+            continue;
+        }
         let v: Value = serde_json::from_str(&c.json).map_err(|err| ExportError::Entity {
             entity: e.name.clone(),
             message: format!("its JSON does not parse: {err}"),
@@ -213,7 +224,7 @@ pub(crate) fn build(
         }
         let texture_id = match &em.texture {
             None => -1,
-            Some(path) => textures.by_path.iter().find(|((p, _), _)| p == path).map(|(_, t)| *t).unwrap_or_else(|| {
+            Some(path) => textures.by_path.iter().find(|((p, _, _), _)| p == path).map(|(_, t)| *t).unwrap_or_else(|| {
                 run.report.warnings.push(format!("emitter '{}': texture {path} is not used by any material and was not exported; the built-in glow is used", e.name));
                 -1
             }),

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use pbm::{AlphaMode as PbmAlpha, TextureFormat};
 use pebble_model::MaterialId;
-use pebble_model::material::AlphaMode;
+use pebble_model::material::{AlphaMode, Sampling};
 
 use super::limits::Ticker;
 use super::{ExportError, Run};
@@ -17,8 +17,11 @@ use super::{ExportError, Run};
 pub(crate) struct Textures {
     pub textures: Vec<pbm::Texture>,
     pub by_material: HashMap<MaterialId, i32>,
-    /// Texture id of a project-relative path (for emitters).
-    pub by_path: HashMap<(String, AlphaMode), i32>,
+    /// Texture id of a project-relative path (for emitters), by alpha and sampling.
+    pub by_path: HashMap<(String, AlphaMode, Sampling), i32>,
+    /// How each texture that differs from the default wraps and filters (the
+    /// `samplers` lump).
+    pub samplers: Vec<pbm::sampler::Sampler>,
     /// Atlas slot of a tile material: u0, v0, width, height in atlas UV.
     pub slots: HashMap<MaterialId, [f32; 4]>,
 }
@@ -214,7 +217,8 @@ fn unique_name(textures: &[pbm::Texture], base: &str) -> pbm::Name32 {
 
 pub(crate) fn build(run: &mut Run<'_>) -> Result<Textures, ExportError> {
     let mut out = Textures::default();
-    let mut by_content: HashMap<(Vec<u8>, u16, u16, u16), i32> = HashMap::new();
+    // Texels, size, alpha and sampling: one texture sampled two ways is two textures.
+    let mut by_content: HashMap<(Vec<u8>, u16, u16, u16, Sampling), i32> = HashMap::new();
     let mut tiles = Vec::new();
     let candidates: HashMap<MaterialId, &pebble_model::Material> = run
         .scene
@@ -233,6 +237,8 @@ pub(crate) fn build(run: &mut Run<'_>) -> Result<Textures, ExportError> {
                 Some("scrolling textures are never atlased")
             } else if repeating.contains(&id) {
                 Some("its UVs leave [0, 1], which an atlas slot cannot repeat")
+            } else if !m.sampling.is_default() {
+                Some("it clamps or filters nearest, which an atlas slot cannot")
             } else {
                 None
             };
@@ -247,7 +253,15 @@ pub(crate) fn build(run: &mut Run<'_>) -> Result<Textures, ExportError> {
                 )),
             }
         }
-        let tid = load(run, &mut out, &mut by_content, rel, m.alpha, &m.name)?;
+        let tid = load(
+            run,
+            &mut out,
+            &mut by_content,
+            rel,
+            m.alpha,
+            m.sampling,
+            &m.name,
+        )?;
         out.by_material.insert(id, tid);
     }
     pack_atlases(run, &mut out, tiles)?;
@@ -256,7 +270,7 @@ pub(crate) fn build(run: &mut Run<'_>) -> Result<Textures, ExportError> {
         run.check_cancel()?;
         if let pebble_model::EntityKind::Emitter(em) = &e.kind
             && let Some(rel) = &em.texture
-            && !out.by_path.keys().any(|(p, _)| p == rel)
+            && !out.by_path.keys().any(|(p, _, _)| p == rel)
         {
             let path = run.options.project_dir.join(rel);
             let translucent = image::open(&path)
@@ -267,7 +281,15 @@ pub(crate) fn build(run: &mut Run<'_>) -> Result<Textures, ExportError> {
             } else {
                 AlphaMode::None
             };
-            load(run, &mut out, &mut by_content, rel, alpha, &e.name)?;
+            load(
+                run,
+                &mut out,
+                &mut by_content,
+                rel,
+                alpha,
+                Sampling::default(),
+                &e.name,
+            )?;
         }
     }
     Ok(out)
@@ -276,12 +298,13 @@ pub(crate) fn build(run: &mut Run<'_>) -> Result<Textures, ExportError> {
 fn load(
     run: &mut Run<'_>,
     out: &mut Textures,
-    by_content: &mut HashMap<(Vec<u8>, u16, u16, u16), i32>,
+    by_content: &mut HashMap<(Vec<u8>, u16, u16, u16, Sampling), i32>,
     rel: &str,
     alpha_mode: AlphaMode,
+    sampling: Sampling,
     owner: &str,
 ) -> Result<i32, ExportError> {
-    if let Some(tid) = out.by_path.get(&(rel.to_owned(), alpha_mode)) {
+    if let Some(tid) = out.by_path.get(&(rel.to_owned(), alpha_mode, sampling)) {
         return Ok(*tid);
     }
     let max = run.scene.settings().export.max_texture_size.clamp(16, 512);
@@ -322,7 +345,7 @@ fn load(
             }
         }
         let data = pbm::texture::encode(&rgba, format);
-        let key = (data, w as u16, h as u16, alpha.code());
+        let key = (data, w as u16, h as u16, alpha.code(), sampling);
         let tid = match by_content.get(&key) {
             Some(t) => *t,
             None => {
@@ -340,12 +363,21 @@ fn load(
                     data: key.0.clone(),
                 });
                 let t = (out.textures.len() - 1) as i32;
+                if !sampling.is_default() {
+                    out.samplers.push(pbm::sampler::Sampler {
+                        texture: t as u16,
+                        clamp_u: sampling.clamp_u,
+                        clamp_v: sampling.clamp_v,
+                        nearest: sampling.nearest,
+                    });
+                }
                 by_content.insert(key, t);
                 check_room(run, out)?;
                 t
             }
         };
-        out.by_path.insert((rel.to_owned(), alpha_mode), tid);
+        out.by_path
+            .insert((rel.to_owned(), alpha_mode, sampling), tid);
         Ok(tid)
     }
 }

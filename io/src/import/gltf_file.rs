@@ -19,7 +19,7 @@ use pebble_model::entity::{
 use std::f32::consts::FRAC_PI_2;
 
 use pebble_model::glam::{Affine3A, Quat, Vec2, Vec3};
-use pebble_model::material::AlphaMode;
+use pebble_model::material::{AlphaMode, Sampling};
 use pebble_model::mesh::{Face, MeshData};
 use pebble_model::{Entity, EntityId, Material, MaterialId, Transform};
 
@@ -382,6 +382,7 @@ impl Ctx<'_> {
             mat.color = pbr.base_color_factor();
             if let Some(info) = pbr.base_color_texture() {
                 mat.texture = self.image_file(info.texture().source());
+                mat.sampling = self.sampling(&mat.name, &info.texture().sampler());
                 if let Some(t) = info.texture_transform() {
                     let s = Vec2::from(t.scale());
                     mat.tiling = Vec2::new(
@@ -415,8 +416,8 @@ impl Ctx<'_> {
             }
         }
         // A small texture is a candidate for the PSP's tile atlas by default (the
-        // export still keeps blended, scrolling and repeating ones standalone; the
-        // material editor can opt out): a map of many small tiles then binds one
+        // export still keeps blended, scrolling, repeating, clamped and
+        // nearest-filtered ones standalone; the material editor can opt out): a map of many small tiles then binds one
         // texture instead of one per tile.
         mat.tile = mat.alpha != AlphaMode::Blend
             && mat.uv_scroll == Vec2::ZERO
@@ -428,6 +429,28 @@ impl Ctx<'_> {
         self.materials.push(mat);
         self.material_map.insert(key, id);
         id
+    }
+
+    /// A glTF sampler as the GE can sample: repeat or clamp per axis (a mirrored
+    /// repeat, which the GE lacks, repeats and is reported), nearest when the
+    /// magnification filter says so.
+    fn sampling(&mut self, material: &str, sampler: &gltf::texture::Sampler) -> Sampling {
+        use gltf::texture::{MagFilter, WrappingMode};
+        let mut clamp = |axis: &str, mode: WrappingMode| match mode {
+            WrappingMode::ClampToEdge => true,
+            WrappingMode::Repeat => false,
+            WrappingMode::MirroredRepeat => {
+                self.report.dropped.insert(format!(
+                    "material '{material}': mirrored repeat along {axis} (the PSP repeats)"
+                ));
+                false
+            }
+        };
+        Sampling {
+            clamp_u: clamp("U", sampler.wrap_s()),
+            clamp_v: clamp("V", sampler.wrap_t()),
+            nearest: sampler.mag_filter() == Some(MagFilter::Nearest),
+        }
     }
 
     fn mesh_data(&mut self, mesh: gltf::Mesh) -> Result<MeshData, ImportError> {

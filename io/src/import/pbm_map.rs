@@ -14,7 +14,7 @@ use pebble_model::entity::{
     PlayerSpawn, Trigger,
 };
 use pebble_model::glam::{Vec2, Vec3};
-use pebble_model::material::AlphaMode;
+use pebble_model::material::{AlphaMode, Sampling};
 use pebble_model::mesh::{Face, MeshData};
 use pebble_model::scene::{Environment, SceneSettings};
 use pebble_model::{Entity, EntityId, Material, MaterialId, Transform};
@@ -158,6 +158,12 @@ pub fn import(
         });
     }
     let texture = |id: i32| usize::try_from(id).ok().and_then(|i| map.textures.get(i));
+    // How textures wrap and filter: their materials' sampling (the lump is then
+    // written again from the materials, never kept as a custom lump).
+    let samplers = map
+        .metadata_by_tag(pbm::sampler::SAMPLERS_TAG)
+        .map(|m| pbm::sampler::decode_samplers(&m.payload))
+        .unwrap_or_default();
 
     // Meshes: chunks of one surface (same name prefix, texture and scroll) regroup.
     let mut surfaces: BTreeMap<(String, i32, u32, u32), Vec<usize>> = BTreeMap::new();
@@ -199,6 +205,16 @@ pub fn import(
             alpha,
             uv_scroll: scroll,
             tile: false,
+            sampling: usize::try_from(tex_index)
+                .map(|i| {
+                    let s = pbm::sampler::sampler_of(&samplers, i);
+                    Sampling {
+                        clamp_u: s.clamp_u,
+                        clamp_v: s.clamp_v,
+                        nearest: s.nearest,
+                    }
+                })
+                .unwrap_or_default(),
             ..Material::default()
         });
         if scroll != Vec2::ZERO && tex.is_some_and(|t| is_atlas_name(t.name.as_str())) {
@@ -432,6 +448,7 @@ pub fn import(
                 }
                 any && m.payload.len() % pbm::entity::PATROL_SPHERE_SIZE == 0
             }
+            (pbm::sampler::SAMPLERS_TAG, _) => true,
             _ => false,
         };
         if !handled {

@@ -179,10 +179,27 @@ impl MaterialEditor {
         changed |= ui
             .checkbox(&mut after.double_sided, "double-sided")
             .changed();
+        ui.horizontal(|ui| {
+            ui.label("edges").on_hover_text(
+                "how the texture continues past 0..1: repeat, or clamp to its edge texels, along U and V (as the GE can; a glTF sampler's wrap)",
+            );
+            changed |= ui
+                .checkbox(&mut after.sampling.clamp_u, "clamp U")
+                .changed();
+            changed |= ui
+                .checkbox(&mut after.sampling.clamp_v, "clamp V")
+                .changed();
+            changed |= ui
+                .checkbox(&mut after.sampling.nearest, "nearest texels")
+                .on_hover_text(
+                    "sharp texels up close instead of bilinear filtering (pixel art; a glTF sampler's NEAREST)",
+                )
+                .changed();
+        });
         changed |= ui
             .checkbox(&mut after.tile, "share a tile atlas on the PSP")
             .on_hover_text(
-                "a small texture that does not repeat is packed with others into one atlas, so the device binds one texture for many; blended and scrolling ones never are",
+                "a small texture that does not repeat is packed with others into one atlas, so the device binds one texture for many; blended, scrolling, clamped and nearest-filtered ones never are",
             )
             .changed();
         let chosen = super::preset_menu(
