@@ -556,6 +556,124 @@ fn runtime_scrolls_the_way_the_file_means() {
     );
 }
 
+/// A wall whose 16×16 checker (4-texel squares) repeats twice across it, with the
+/// texture's sampling from a `samplers` lump when one is given.
+fn sampled_wall(sampler: Option<pbm::sampler::Sampler>) -> pbm::Map {
+    let mut map = bar_map(0.0);
+    let mut rgba = Vec::new();
+    for y in 0..16 {
+        for x in 0..16 {
+            let on = (x / 4 + y / 4) % 2 == 0;
+            rgba.extend(if on {
+                [230, 200, 40, 255]
+            } else {
+                [30, 60, 200, 255]
+            });
+        }
+    }
+    map.textures[0] = pbm::Texture {
+        name: pbm::Name32::new("Checker").expect("a short name"),
+        width: 16,
+        height: 16,
+        format: pbm::TextureFormat::Rgba5551,
+        alpha_mode: pbm::AlphaMode::None,
+        data: pbm::texture::encode(&rgba, pbm::TextureFormat::Rgba5551),
+    };
+    map.meshes[0].name = pbm::Name32::new("Wall").expect("a short name");
+    for v in &mut map.meshes[0].vertices {
+        v.uv[0] *= 2.0;
+    }
+    if let Some(s) = sampler {
+        map.metadata.push(pbm::Metadata {
+            tag: pbm::Name32::new(pbm::sampler::SAMPLERS_TAG).expect("a short tag"),
+            kind: pbm::MetaKind::Raw,
+            payload: pbm::sampler::encode_samplers(&[s]),
+        });
+    }
+    map
+}
+
+/// The `samplers` lump on the device: a nearest-filtered texture clamped along U
+/// shows sharp texels and, past U = 1, its edge column stretched, where the default
+/// repeats it blurred — and the editor's PSP look draws each as the emulator does.
+#[test]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+fn runtime_wraps_and_filters_textures_as_the_samplers_lump_says() {
+    let root = repo();
+    let game = tempdir("game-samplers");
+    let out = tempdir("out-samplers");
+    let nearest = pbm::sampler::Sampler {
+        texture: 0,
+        clamp_u: true,
+        clamp_v: false,
+        nearest: true,
+    };
+    for (name, map) in [
+        ("plain.pbm", sampled_wall(None)),
+        ("nearest.pbm", sampled_wall(Some(nearest))),
+    ] {
+        std::fs::write(game.join(name), map.to_bytes().expect("writes")).expect("saves");
+    }
+    std::fs::write(
+        game.join("pebble_capture.txt"),
+        "map plain.pbm\ncapture 0 1.5 0 0 0 0\nmap nearest.pbm\ncapture 0 1.5 0 0 0 0\n",
+    )
+    .expect("writes the script");
+    let (ok, log) = run_emulator(
+        &root.join("assets/psp/EBOOT.PBP"),
+        &game,
+        &out,
+        "captures/capture_001.json",
+        120,
+    );
+    assert!(ok, "the emulator run failed; runtime log:\n{log}");
+    let camera = Camera::psp([0.0, 1.5, 0.0].into(), 0.0, 0.0);
+    let device = |k: usize| {
+        image::open(out.join(format!("captures/capture_{k:03}.bmp")))
+            .expect("a capture")
+            .to_rgb8()
+    };
+    let (plain, sharp) = (device(0), device(1));
+    let editor_plain = editor_shot(
+        &game.join("plain.pbm"),
+        &camera,
+        0.0,
+        &out.join("plain.png"),
+    );
+    let editor_sharp = editor_shot(
+        &game.join("nearest.pbm"),
+        &camera,
+        0.0,
+        &out.join("nearest.png"),
+    );
+    let cmp = |a: &RgbImage, b: &RgbImage| {
+        pebble_render::compare::compare(a, b, &[], 32).expect("one size")
+    };
+    let (same_plain, same_sharp, across) = (
+        cmp(&plain, &editor_plain),
+        cmp(&sharp, &editor_sharp),
+        cmp(&sharp, &plain),
+    );
+    eprintln!(
+        "samplers: default vs its preview SSIM {:.4} / {:.2} dB; nearest+clamp vs its preview {:.4} / {:.2} dB; the two captures {:.4} / {:.2} dB",
+        same_plain.ssim,
+        same_plain.psnr,
+        same_sharp.ssim,
+        same_sharp.psnr,
+        across.ssim,
+        across.psnr
+    );
+    assert!(across.ssim < 0.95, "the lump changed nothing on the device");
+    for (what, c) in [("default", same_plain), ("nearest + clamp", same_sharp)] {
+        assert!(
+            c.ssim >= MIN_SSIM && c.psnr >= MIN_PSNR,
+            "{what}: the preview is off the device: SSIM {:.4}, PSNR {:.2} dB",
+            c.ssim,
+            c.psnr
+        );
+    }
+}
+
 /// A map that cannot load: the runtime says so on screen and in its log (a
 /// scripted run then exits), and never crashes.
 #[test]
