@@ -672,3 +672,66 @@ fn choose_texture(
     harness.run_steps(2);
     harness.get_by_label(entry).click();
 }
+
+/// The material editor's wrap and filter: each box is one undoable edit of the
+/// material, and the export's map samples the texture as ticked.
+#[test]
+fn clamp_and_nearest_are_ticked_in_the_material_editor_undone_and_exported() {
+    let Some(mut harness) = harness_on(room_project()) else {
+        return;
+    };
+    harness.state_mut().panels.raise(Pane::Materials);
+    harness.run_steps(2);
+    harness.get_by_label_contains("Floor  ·  1 object").click();
+    harness.run_steps(2);
+    harness.get_by_label("clamp U").click();
+    harness.run_steps(2);
+    harness.get_by_label("nearest texels").click();
+    harness.run_steps(2);
+    let (_, floor) = material_named(harness.state(), "Floor").expect("the floor's material");
+    assert!(floor.sampling.clamp_u && floor.sampling.nearest && !floor.sampling.clamp_v);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    let (_, floor) = material_named(harness.state(), "Floor").expect("the floor's material");
+    assert!(
+        floor.sampling.clamp_u && !floor.sampling.nearest,
+        "one undo, one box"
+    );
+    harness.get_by_label("nearest texels").click();
+    harness.run_steps(2);
+    // With a texture (the room's floor has none), the map samples it as ticked.
+    let mut scene = harness.state().scene().clone();
+    let (floor_id, floor) = material_named(harness.state(), "Floor").expect("the floor's material");
+    let textured = Material {
+        texture: Some("textures/stone.png".into()),
+        ..floor.clone()
+    };
+    use pebble_model::Command as _;
+    pebble_model::command::SetMaterial::new(floor_id, textured)
+        .apply(&mut scene)
+        .expect("textures the floor");
+    let dir = harness
+        .state()
+        .project_path()
+        .parent()
+        .expect("folder")
+        .to_path_buf();
+    let mut options = pebble_io::export::ExportOptions::new(&dir);
+    options.bake = false;
+    let (bytes, _) = pebble_io::export::export(
+        &scene,
+        &options,
+        &mut |_| {},
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .expect("exports");
+    let (map, _) = pbm::Map::read(&bytes).expect("reads");
+    let lump = map
+        .metadata_by_tag(pbm::sampler::SAMPLERS_TAG)
+        .expect("a samplers lump");
+    let records = pbm::sampler::decode_samplers(&lump.payload);
+    assert!(
+        records.iter().any(|r| r.clamp_u && r.nearest),
+        "{records:?}"
+    );
+}
