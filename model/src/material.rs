@@ -45,7 +45,7 @@ pub struct Material {
     pub color: [f32; 4],
     /// How the texture wraps and filters (a glTF sampler's); projects saved before
     /// it have the default.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Sampling::is_default")]
     pub sampling: Sampling,
 }
 

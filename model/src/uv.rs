@@ -12,7 +12,7 @@
 //! UVs are always stored per corner; a mapping is found from them (an affine fit,
 //! exact for a triangle) and written back to them, so nothing new is stored.
 
-use glam::{Affine3A, DMat2, DVec2, Mat2, Vec2, Vec3};
+use glam::{Affine3A, DMat2, DVec2, DVec3, Mat2, Vec2, Vec3};
 
 use crate::mesh::MeshData;
 
@@ -109,13 +109,30 @@ fn on_axes(corners: &[Vec3; 3], normal: Vec3) -> [Vec2; 3] {
 
 /// The world points on a face's world axes, in double precision (a fit over a
 /// small face far from the origin needs it).
-fn on_axes_f64(corners: &[Vec3; 3], normal: Vec3) -> [DVec2; 3] {
+fn on_axes_dvec(corners: &[DVec3; 3], normal: Vec3) -> [DVec2; 3] {
     let (u, v) = world_axes(normal);
     let (u, v) = (u.as_dvec3(), v.as_dvec3());
-    corners.map(|p| {
-        let p = p.as_dvec3();
-        DVec2::new(p.dot(u), p.dot(v))
-    })
+    corners.map(|p| DVec2::new(p.dot(u), p.dot(v)))
+}
+
+/// A face's world corners transformed in double precision (the texture lock's
+/// round trips through skinny, scaled faces far from the origin lost 1e-4 of a
+/// repeat in single precision), and its unit normal.
+fn world_corners_f64(
+    mesh: &MeshData,
+    face: usize,
+    world: &Affine3A,
+) -> Option<([DVec3; 3], Vec3)> {
+    let f = mesh.faces.get(face)?;
+    let m = glam::Mat4::from(*world).as_dmat4();
+    let corners = mesh
+        .triangle(f)
+        .map(|p| m.transform_point3(p.as_dvec3()));
+    let normal = (corners[1] - corners[0])
+        .cross(corners[2] - corners[0])
+        .normalize_or_zero()
+        .as_vec3();
+    (normal != Vec3::ZERO).then_some((corners, normal))
 }
 
 /// The affine map from points on the axes to UVs through three corners.
@@ -355,10 +372,10 @@ pub fn keep_in_world(
 ) -> Vec<(usize, [Vec2; 3])> {
     (0..mesh.faces.len())
         .filter_map(|f| {
-            let (c0, n0) = world_corners(mesh, f, before)?;
-            let (m, t) = fit_f64(&on_axes_f64(&c0, n0), &mesh.faces[f].uvs)?;
-            let (c1, n1) = world_corners(mesh, f, after)?;
-            let uvs = on_axes_f64(&c1, n1).map(|p| m * p + t);
+            let (c0, n0) = world_corners_f64(mesh, f, before)?;
+            let (m, t) = fit_f64(&on_axes_dvec(&c0, n0), &mesh.faces[f].uvs)?;
+            let (c1, n1) = world_corners_f64(mesh, f, after)?;
+            let uvs = on_axes_dvec(&c1, n1).map(|p| m * p + t);
             let centre = (uvs[0] + uvs[1] + uvs[2]) / 3.0;
             let r = repeat(mesh.faces[f].material)
                 .as_dvec2()

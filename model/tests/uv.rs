@@ -305,11 +305,15 @@ fn set_face_uvs_is_one_step_that_a_drag_merges_and_refuses_nonsense() {
     assert_eq!(uvs_of(&scene, id), before);
 }
 
+/// Scales from 0.5: the wall's 0.4 m side then stays 0.2 m wide or more. Thinner
+/// faces moved tens of metres away are bounded by the UVs' single-precision storage
+/// (an error of about 1e-7 of the UVs' size × the distance moved / the face's
+/// width), which passes 1e-4 at 0.1 m.
 fn transform_strategy() -> impl Strategy<Value = Transform> {
     (
         prop::array::uniform3(-20.0f32..20.0),
         prop::array::uniform3(-3.1f32..3.1),
-        prop::array::uniform3(0.25f32..4.0),
+        prop::array::uniform3(0.5f32..4.0),
     )
         .prop_map(|(t, r, s)| Transform {
             translation: Vec3::from(t),
