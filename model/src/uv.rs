@@ -118,16 +118,10 @@ fn on_axes_dvec(corners: &[DVec3; 3], normal: Vec3) -> [DVec2; 3] {
 /// A face's world corners transformed in double precision (the texture lock's
 /// round trips through skinny, scaled faces far from the origin lost 1e-4 of a
 /// repeat in single precision), and its unit normal.
-fn world_corners_f64(
-    mesh: &MeshData,
-    face: usize,
-    world: &Affine3A,
-) -> Option<([DVec3; 3], Vec3)> {
+fn world_corners_f64(mesh: &MeshData, face: usize, world: &Affine3A) -> Option<([DVec3; 3], Vec3)> {
     let f = mesh.faces.get(face)?;
     let m = glam::Mat4::from(*world).as_dmat4();
-    let corners = mesh
-        .triangle(f)
-        .map(|p| m.transform_point3(p.as_dvec3()));
+    let corners = mesh.triangle(f).map(|p| m.transform_point3(p.as_dvec3()));
     let normal = (corners[1] - corners[0])
         .cross(corners[2] - corners[0])
         .normalize_or_zero()
