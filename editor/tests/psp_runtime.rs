@@ -513,41 +513,50 @@ fn editor_scrolls_the_way_the_file_means() {
     }
 }
 
+/// Writes `maps` into a game folder, plays `script` on the bundled runtime in the
+/// emulator and returns its `captures` captures (failing with the runtime's log).
+fn play_script(
+    label: &str,
+    maps: &[(&str, &pbm::Map)],
+    script: &str,
+    captures: usize,
+) -> (PathBuf, Vec<RgbImage>) {
+    let game = tempdir(&format!("game-{label}"));
+    let out = tempdir(&format!("out-{label}"));
+    for (name, map) in maps {
+        std::fs::write(game.join(name), map.to_bytes().expect("writes")).expect("saves");
+    }
+    std::fs::write(game.join("pebble_capture.txt"), script).expect("writes the script");
+    let (ok, log) = run_emulator(
+        &repo().join("assets/psp/EBOOT.PBP"),
+        &game,
+        &out,
+        &format!("captures/capture_{:03}.json", captures - 1),
+        120,
+    );
+    assert!(ok, "the emulator run failed; runtime log:\n{log}");
+    let shots = (0..captures)
+        .map(|k| {
+            image::open(out.join(format!("captures/capture_{k:03}.bmp")))
+                .expect("a capture")
+                .to_rgb8()
+        })
+        .collect();
+    (game, shots)
+}
+
 /// The device's proof of direction: the falling bar moves down between two
 /// captures with a frozen clock, as in the editor.
 #[test]
 #[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
 fn runtime_scrolls_the_way_the_file_means() {
-    let root = repo();
-    let game = tempdir("game-scroll");
-    let out = tempdir("out-scroll");
-    std::fs::write(
-        game.join("waterfall.pbm"),
-        bar_map(-0.5).to_bytes().expect("writes"),
-    )
-    .expect("saves");
-    std::fs::write(
-        game.join("pebble_capture.txt"),
+    let (_, shots) = play_script(
+        "scroll",
+        &[("waterfall.pbm", &bar_map(-0.5))],
         "map waterfall.pbm\ncapture 0 1.5 0 0 0 0\ncapture 0 1.5 0 0 0 0.2\n",
-    )
-    .expect("writes the script");
-    let (ok, log) = run_emulator(
-        &root.join("assets/psp/EBOOT.PBP"),
-        &game,
-        &out,
-        "captures/capture_001.json",
-        120,
+        2,
     );
-    assert!(ok, "the emulator run failed; runtime log:\n{log}");
-    let rows: Vec<f32> = (0..2)
-        .map(|k| {
-            bar_row(
-                &image::open(out.join(format!("captures/capture_{k:03}.bmp")))
-                    .expect("a capture")
-                    .to_rgb8(),
-            )
-        })
-        .collect();
+    let rows: Vec<f32> = shots.iter().map(bar_row).collect();
     let moved = rows[1] - rows[0];
     eprintln!("device: bar at row {:.1}, then {:.1}", rows[0], rows[1]);
     assert!(
@@ -599,60 +608,42 @@ fn sampled_wall(sampler: Option<pbm::sampler::Sampler>) -> pbm::Map {
 #[test]
 #[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
 fn runtime_wraps_and_filters_textures_as_the_samplers_lump_says() {
-    let root = repo();
-    let game = tempdir("game-samplers");
-    let out = tempdir("out-samplers");
     let nearest = pbm::sampler::Sampler {
         texture: 0,
         clamp_u: true,
         clamp_v: false,
         nearest: true,
     };
-    for (name, map) in [
-        ("plain.pbm", sampled_wall(None)),
-        ("nearest.pbm", sampled_wall(Some(nearest))),
-    ] {
-        std::fs::write(game.join(name), map.to_bytes().expect("writes")).expect("saves");
-    }
-    std::fs::write(
-        game.join("pebble_capture.txt"),
+    let (game, shots) = play_script(
+        "samplers",
+        &[
+            ("plain.pbm", &sampled_wall(None)),
+            ("nearest.pbm", &sampled_wall(Some(nearest))),
+        ],
         "map plain.pbm\ncapture 0 1.5 0 0 0 0\nmap nearest.pbm\ncapture 0 1.5 0 0 0 0\n",
-    )
-    .expect("writes the script");
-    let (ok, log) = run_emulator(
-        &root.join("assets/psp/EBOOT.PBP"),
-        &game,
-        &out,
-        "captures/capture_001.json",
-        120,
+        2,
     );
-    assert!(ok, "the emulator run failed; runtime log:\n{log}");
     let camera = Camera::psp([0.0, 1.5, 0.0].into(), 0.0, 0.0);
-    let device = |k: usize| {
-        image::open(out.join(format!("captures/capture_{k:03}.bmp")))
-            .expect("a capture")
-            .to_rgb8()
-    };
-    let (plain, sharp) = (device(0), device(1));
+    let (plain, sharp) = (&shots[0], &shots[1]);
     let editor_plain = editor_shot(
         &game.join("plain.pbm"),
         &camera,
         0.0,
-        &out.join("plain.png"),
+        &game.join("plain.png"),
     );
     let editor_sharp = editor_shot(
         &game.join("nearest.pbm"),
         &camera,
         0.0,
-        &out.join("nearest.png"),
+        &game.join("nearest.png"),
     );
     let cmp = |a: &RgbImage, b: &RgbImage| {
         pebble_render::compare::compare(a, b, &[], 32).expect("one size")
     };
     let (same_plain, same_sharp, across) = (
-        cmp(&plain, &editor_plain),
-        cmp(&sharp, &editor_sharp),
-        cmp(&sharp, &plain),
+        cmp(plain, &editor_plain),
+        cmp(sharp, &editor_sharp),
+        cmp(sharp, plain),
     );
     eprintln!(
         "samplers: default vs its preview SSIM {:.4} / {:.2} dB; nearest+clamp vs its preview {:.4} / {:.2} dB; the two captures {:.4} / {:.2} dB",

@@ -727,17 +727,12 @@ fn attributes_of_the_wrong_type_are_refused_by_name() {
 #[test]
 fn a_small_prop_across_grid_lines_exports_whole() {
     let dir = scratch("sign");
-    let mut bin = Vec::new();
-    for p in [
+    let mut bin = common::floats(&[
         [0.0f32, 0.0, 0.0],
         [1.0, 0.0, 0.0],
         [1.0, 1.0, 0.0],
         [0.0, 1.0, 0.0],
-    ] {
-        for c in p {
-            bin.extend_from_slice(&c.to_le_bytes());
-        }
-    }
+    ]);
     for i in [0u16, 1, 2, 0, 2, 3] {
         bin.extend_from_slice(&i.to_le_bytes());
     }
@@ -795,17 +790,8 @@ fn sampler_wrap_and_filter_reach_the_materials_and_the_map() {
         "data:image/png;base64,{}",
         base64::engine::general_purpose::STANDARD.encode(&png)
     );
-    let mut bin = Vec::new();
-    for p in [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0]] {
-        for c in p {
-            bin.extend_from_slice(&c.to_le_bytes());
-        }
-    }
-    for uv in [[0.0f32, 0.0], [1.0, 0.0], [1.0, 1.0]] {
-        for c in uv {
-            bin.extend_from_slice(&c.to_le_bytes());
-        }
-    }
+    let mut bin = common::floats(&[[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0]]);
+    bin.extend(common::floats(&[[0.0f32, 0.0], [1.0, 0.0], [1.0, 1.0]]));
     let prim = |material: u32| json!({ "attributes": { "POSITION": 0, "TEXCOORD_0": 1 }, "material": material });
     let doc = json!({
         "asset": { "version": "2.0", "generator": "Khronos glTF Blender I/O v4.1.63" },

@@ -161,6 +161,15 @@ pub fn small_glb() -> Vec<u8> {
     glb(&serde_json::to_vec(&doc).expect("json"), &bin)
 }
 
+/// Little-endian f32s, vector by vector, as a glTF buffer holds them.
+pub fn floats<const N: usize>(values: &[[f32; N]]) -> Vec<u8> {
+    values
+        .iter()
+        .flatten()
+        .flat_map(|c| c.to_le_bytes())
+        .collect()
+}
+
 /// Packs JSON and a binary chunk as GLB.
 pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
     let mut json = json.to_vec();
