@@ -167,9 +167,19 @@ pub(crate) fn collapsed(local: [Vec3; 3], world: [Vec3; 3]) -> bool {
 /// How many triangles cutting a triangle along the world grid of `cell` metres (see
 /// `slice`) makes, at least: one per slab of the grid it crosses on each axis, and
 /// one per √2·cell² of its area (no plane cuts a cube in a larger piece). 1 when
-/// nothing is cut.
+/// nothing is cut: no grid, or a triangle within a cell's size on every axis
+/// (`slice` leaves those whole wherever they lie; fanning a neighbour through a cut
+/// one's points only adds).
 pub(crate) fn pieces_at_least(p: [Vec3; 3], cell: f32) -> f64 {
     if !(cell.is_finite() && cell > 0.0) {
+        return 1.0;
+    }
+    let small = (0..3).all(|axis| {
+        let lo = p.iter().map(|v| v[axis]).fold(f32::MAX, f32::min);
+        let hi = p.iter().map(|v| v[axis]).fold(f32::MIN, f32::max);
+        hi - lo <= cell
+    });
+    if small {
         return 1.0;
     }
     let c = f64::from(cell);
@@ -504,6 +514,9 @@ mod tests {
         // Inside one cell: one piece; no cutting: one piece.
         let small = tri([0.1, 0.1, 0.0], [0.5, 0.1, 0.0], [0.1, 0.5, 0.0]);
         assert_eq!(pieces_at_least(small, 2.0), 1.0);
+        // Small and across a grid line: left whole too.
+        let across = tri([1.7, 1.7, 0.0], [2.3, 1.7, 0.0], [2.0, 2.4, 0.0]);
+        assert_eq!(pieces_at_least(across, 2.0), 1.0);
         // 10 m along x: five slabs.
         let long = tri([0.0, 0.0, 0.0], [10.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
         assert_eq!(pieces_at_least(long, 2.0), 5.0);
