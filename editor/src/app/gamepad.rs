@@ -2,7 +2,8 @@
 //! devices (`/dev/input/event*`, found by the keys and axes they report, re-scanned
 //! every two seconds for pads plugged in later): no libudev, so building Pebble
 //! needs no system headers (gilrs links libudev, which a fresh machine often lacks
-//! the development files of). Elsewhere no pad is seen yet.
+//! the development files of). On Windows (XInput) and macOS (IOKit) gilrs reads
+//! them, which needs nothing installed there.
 //!
 //! The runtime's controls: the left stick (or the D-pad) walks, the right stick
 //! turns and looks, the south button (A / ✕) jumps, the east button (B / ○), a
@@ -171,6 +172,8 @@ pub fn combine(pads: impl IntoIterator<Item = PadState>) -> PadState {
 pub struct Gamepads {
     #[cfg(target_os = "linux")]
     linux: linux::Devices,
+    #[cfg(any(target_os = "windows", target_os = "macos"))]
+    gilrs: with_gilrs::Pads,
 }
 
 impl std::fmt::Debug for Gamepads {
@@ -188,7 +191,11 @@ impl Gamepads {
         {
             self.linux.poll()
         }
-        #[cfg(not(target_os = "linux"))]
+        #[cfg(any(target_os = "windows", target_os = "macos"))]
+        {
+            self.gilrs.poll()
+        }
+        #[cfg(not(any(target_os = "linux", target_os = "windows", target_os = "macos")))]
         {
             PadState::default()
         }
@@ -200,9 +207,68 @@ impl Gamepads {
         {
             self.linux.len()
         }
-        #[cfg(not(target_os = "linux"))]
+        #[cfg(any(target_os = "windows", target_os = "macos"))]
+        {
+            self.gilrs.len()
+        }
+        #[cfg(not(any(target_os = "linux", target_os = "windows", target_os = "macos")))]
         {
             0
+        }
+    }
+}
+
+#[cfg(any(target_os = "windows", target_os = "macos"))]
+mod with_gilrs {
+    //! Windows and macOS: gilrs's pads, in the same `PadState` (its Y axes point up;
+    //! the state's, as the kernel's, down).
+
+    use super::PadState;
+
+    #[derive(Default)]
+    pub struct Pads {
+        /// Made on the first poll; `None` after gilrs failed to start (said once).
+        gilrs: Option<gilrs::Gilrs>,
+        started: bool,
+    }
+
+    impl Pads {
+        pub fn len(&self) -> usize {
+            self.gilrs.as_ref().map_or(0, |g| g.gamepads().count())
+        }
+
+        pub fn poll(&mut self) -> PadState {
+            if !self.started {
+                self.started = true;
+                match gilrs::Gilrs::new() {
+                    Ok(g) => self.gilrs = Some(g),
+                    Err(e) => tracing::info!(target: "pebble", "gamepads: not read ({e})"),
+                }
+            }
+            let Some(g) = &mut self.gilrs else {
+                return PadState::default();
+            };
+            while g.next_event().is_some() {}
+            let pads = g.gamepads().map(|(_, pad)| {
+                use gilrs::{Axis, Button};
+                let held = |b: Button| pad.is_pressed(b);
+                let hat = |minus: Button, plus: Button| {
+                    f32::from(u8::from(held(plus))) - f32::from(u8::from(held(minus)))
+                };
+                PadState {
+                    left: [pad.value(Axis::LeftStickX), -pad.value(Axis::LeftStickY)],
+                    right: [pad.value(Axis::RightStickX), -pad.value(Axis::RightStickY)],
+                    hat: [
+                        hat(Button::DPadLeft, Button::DPadRight),
+                        hat(Button::DPadUp, Button::DPadDown),
+                    ],
+                    south: held(Button::South),
+                    east: held(Button::East),
+                    shoulder: held(Button::LeftTrigger) || held(Button::RightTrigger),
+                    stick_click: held(Button::LeftThumb) || held(Button::RightThumb),
+                }
+            });
+            super::combine(pads.collect::<Vec<_>>())
         }
     }
 }
