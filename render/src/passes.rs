@@ -1,6 +1,8 @@
 //! Records a frame's passes into a command encoder: the scene pass (chunks in
 //! draw-list order with the solids after the opaque ones, then particles, then
-//! the editor's overlays) and, in the PSP look, the full-screen quantise pass into
+//! the editor's overlays) and, in the PSP look, where the scene pass draws only the
+//! opaque chunks and the solids, one pass per layer of cutouts, blends and particles
+//! after a copy of the frame (`psp_layers`), then the full-screen quantise pass into
 //! the 5551 frame.
 
 use wgpu::util::DeviceExt;
