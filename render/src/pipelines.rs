@@ -25,7 +25,13 @@ const GPU_VERTEX_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferL
 };
 
 /// The PSP look's quantise pass: the shared full-screen triangle, then the dither.
-const PSP_WGSL: &str = concat!(include_str!("fullscreen.wgsl"), include_str!("psp.wgsl"));
+const PSP_WGSL: &str = concat!(
+    include_str!("fullscreen.wgsl"),
+    include_str!("dither.wgsl"),
+    include_str!("psp.wgsl")
+);
+/// The scene shaders, after the dithered 5551 write they share with the quantise pass.
+const SCENE_WGSL: &str = concat!(include_str!("dither.wgsl"), include_str!("scene.wgsl"));
 
 /// Per-draw uniforms sit at this stride (the largest dynamic-offset alignment).
 pub(crate) const DRAW_STRIDE: u64 = 256;
@@ -91,7 +97,7 @@ impl Pipelines {
     pub fn new(device: &wgpu::Device, layouts: &Layouts) -> Self {
         let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("scene.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("scene.wgsl").into()),
+            source: wgpu::ShaderSource::Wgsl(SCENE_WGSL.into()),
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("scene"),

@@ -1,5 +1,5 @@
 //! The PSP look's framebuffer: RGBA5551 written through the GE's 4×4 ordered dither
-//! (the matrix the runtime sets with `sceGuSetDither`). `psp.wgsl` applies it on the
+//! (the matrix the runtime sets with `sceGuSetDither`). `dither.wgsl` applies it on the
 //! GPU; this is the same rule on the CPU, for tests and for comparing captures.
 //!
 //! The GE dithers every fragment it writes, blends included, so layers of smoke or

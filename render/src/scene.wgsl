@@ -132,14 +132,7 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
 
 @group(3) @binding(0) var backdrop: texture_2d<f32>;
 
-// The runtime's `sceGuSetDither` matrix, row by row (`psp.rs`'s DITHER).
-const GE_DITHER = array<i32, 16>(-4, 0, -3, 1, 2, -2, 3, -1, -3, 1, -4, 0, 3, -1, 2, -2);
-
-fn ge_store(rgb: vec3<i32>, pixel: vec2<i32>) -> vec3<i32> {
-    let d = GE_DITHER[(pixel.y & 3) * 4 + (pixel.x & 3)];
-    let c5 = clamp(rgb + vec3<i32>(d), vec3<i32>(0), vec3<i32>(255)) >> vec3<u32>(3u);
-    return (c5 << vec3<u32>(3u)) | (c5 >> vec3<u32>(2u));
-}
+// `ge_store` (one dithered 5551 write) is dither.wgsl's, prepended to this file.
 
 fn ge_written(rgb: vec3<i32>) -> vec4<f32> {
     return vec4<f32>(vec3<f32>(rgb) / 255.0, 1.0);
