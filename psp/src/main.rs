@@ -142,8 +142,7 @@ fn run(log: &mut Log) -> Result<(), String> {
                     .ok_or_else(|| format!("reload: {map_file} was not replaced within 60 s"))?;
                 log.line(format!("{map_file} replaced: loading it again (noticed after {waited:.2} s)"));
             }
-            let version = files::version(&path);
-            let world = load(&map_file, log)?;
+            let (world, version) = load(&map_file, log)?;
             last = Some((map_file.clone(), version));
             let ctx = context(&map_file, &world, &tunables);
             for shot in &run.shots {
@@ -174,14 +173,15 @@ fn run(log: &mut Log) -> Result<(), String> {
         return Ok(());
     }
     let map_file = choose_map()?;
-    let mut world = load(&map_file, log)?;
+    let (mut world, mut version) = load(&map_file, log)?;
     let mut camera = None;
     // Each return from `play` is a new version of the map, loaded: play on in it
     // from where the camera was.
     loop {
         let ctx = context(&map_file, &world, &tunables);
-        let (next, at) = play(&world, camera, &glow, &tunables, &ctx, log, &mut spheres)?;
+        let (next, next_version, at) = play(&world, version, camera, &glow, &tunables, &ctx, log, &mut spheres)?;
         world = next;
+        version = next_version;
         camera = Some(at);
     }
 }
@@ -221,8 +221,13 @@ fn context<'a>(map_file: &'a str, world: &'a World, tunables: &Tunables) -> capt
 }
 
 /// Reads and prepares a map, logging what it holds.
-fn load(map_file: &str, log: &mut Log) -> Result<World, String> {
-    let bytes = files::read(&format!("{}/{map_file}", files::game_dir()))?;
+/// Loads the map and returns it with the file's version read *before* its bytes:
+/// a copy landing while the map loads (or before play begins watching) then
+/// still counts as new.
+fn load(map_file: &str, log: &mut Log) -> Result<(World, Option<files::Version>), String> {
+    let path = format!("{}/{map_file}", files::game_dir());
+    let version = files::version(&path);
+    let bytes = files::read(&path)?;
     let world = World::load(&bytes).map_err(|e| format!("{map_file}: {e}"))?;
     drop(bytes);
     // The GE reads textures and vertices from main memory: flush them there (the
@@ -243,7 +248,7 @@ fn load(map_file: &str, log: &mut Log) -> Result<World, String> {
     for w in &world.warnings {
         log.line(format!("warning: {w}"));
     }
-    Ok(world)
+    Ok((world, version))
 }
 
 /// The one `.pbm` in the folder, or the user's pick among several.
@@ -296,17 +301,18 @@ fn now_seconds() -> f64 {
 
 /// Walk mode (when the map has ground) and fly mode; controls in psp/README.md.
 /// Plays until the map file is replaced by another that loads (the live link,
-/// within a second or so), and returns it with the camera, to play on in.
+/// within a second or so), and returns it with its version and the camera, to play on in.
 #[allow(clippy::too_many_arguments)]
 fn play(
     world: &World,
+    loaded_version: Option<files::Version>,
     from: Option<Camera>,
     glow: &world::Texture,
     tunables: &Tunables,
     ctx: &capture::Context<'_>,
     log: &mut Log,
     spheres: &mut gfx::SphereMeshes,
-) -> Result<(World, Camera), String> {
+) -> Result<(World, Option<files::Version>, Camera), String> {
     let level = &world.level;
     let spawn = Camera {
         eye: world.spawn.position,
@@ -319,7 +325,7 @@ fn play(
     let mut cam = from.unwrap_or(spawn);
     let mut walker = pebble_play::Walker::at_eye(level, cam.eye);
     let path = format!("{}/{}", files::game_dir(), ctx.map_file);
-    let mut watched = files::version(&path);
+    let mut watched = loaded_version;
     // A new version seen at the last look, loaded once it holds at the next.
     let mut pending: Option<files::Version> = None;
     let mut next_look = now_seconds() + WATCH_EVERY;
@@ -357,7 +363,7 @@ fn play(
                     pending = None;
                     log.line(format!("{} replaced: loading it again", ctx.map_file));
                     match load(ctx.map_file, log) {
-                        Ok(next) => return Ok((next, cam)),
+                        Ok((next, version)) => return Ok((next, version, cam)),
                         Err(e) => {
                             let text = format!("the new {} does not load, still playing the old one: {e}", ctx.map_file);
                             log.line(format!("warning: {text}"));
