@@ -330,7 +330,8 @@ fn every_toggle_menu_window_and_drag_leaves_the_editor_running() {
     let started = Instant::now();
     loop {
         let found = Command::new("xdotool")
-            .args(["search", "--name", "Pebble"])
+            // Mapped (viewable), or the focus below fails with BadMatch.
+            .args(["search", "--onlyvisible", "--name", "Pebble"])
             .env("DISPLAY", &display)
             .output()
             .is_ok_and(|o| o.status.success() && !o.stdout.is_empty());
@@ -341,6 +342,7 @@ fn every_toggle_menu_window_and_drag_leaves_the_editor_running() {
                 &display,
                 &[
                     "search".into(),
+                    "--onlyvisible".into(),
                     "--name".into(),
                     "Pebble".into(),
                     "windowfocus".into(),
