@@ -210,12 +210,31 @@ impl MeshData {
                     .iter()
                     .all(|p| (normal.dot(*p) - distance).abs() <= 1e-4 * size)
         };
-        let mut by_edge: std::collections::HashMap<(u32, u32), Vec<usize>> =
-            std::collections::HashMap::new();
+        // Faces by vertex, counted into one flat array (a click on a 10k-triangle
+        // mesh pays two passes over its faces, no hashing): a neighbour across
+        // edge (a, b) is a face of `a`'s that also holds `b`.
+        let vertices = self.positions.len();
+        let mut first = vec![0usize; vertices + 1];
+        for f in &self.faces {
+            for &v in &f.indices {
+                if (v as usize) < vertices {
+                    first[v as usize + 1] += 1;
+                }
+            }
+        }
+        for v in 0..vertices {
+            first[v + 1] += first[v];
+        }
+        let mut next = first.clone();
+        let mut faces_of = vec![0usize; first[vertices]];
         for (i, f) in self.faces.iter().enumerate() {
-            for k in 0..3 {
-                let (a, b) = (f.indices[k], f.indices[(k + 1) % 3]);
-                by_edge.entry((a.min(b), a.max(b))).or_default().push(i);
+            for &v in &f.indices {
+                if let Some(slot) = next.get_mut(v as usize)
+                    && (v as usize) < vertices
+                {
+                    faces_of[*slot] = i;
+                    *slot += 1;
+                }
             }
         }
         let mut seen = vec![false; self.faces.len()];
@@ -226,9 +245,12 @@ impl MeshData {
             out.push(i);
             let f = &self.faces[i];
             for k in 0..3 {
-                let (a, b) = (f.indices[k], f.indices[(k + 1) % 3]);
-                for &j in by_edge.get(&(a.min(b), a.max(b))).into_iter().flatten() {
-                    if !seen[j] && in_plane(&self.faces[j]) {
+                let (a, b) = (f.indices[k] as usize, f.indices[(k + 1) % 3]);
+                if a >= vertices {
+                    continue;
+                }
+                for &j in &faces_of[first[a]..first[a + 1]] {
+                    if !seen[j] && self.faces[j].indices.contains(&b) && in_plane(&self.faces[j]) {
                         seen[j] = true;
                         todo.push(j);
                     }

@@ -15,6 +15,7 @@
 //! report.
 
 mod edits;
+pub mod sections;
 pub mod uv_drag;
 
 use std::path::PathBuf;
@@ -238,6 +239,16 @@ impl Bench {
         self.phase
     }
 
+    /// What this frame measures, if it is measured: "editor" or "bare".
+    pub fn measuring(&self) -> Option<&'static str> {
+        let measured = self.drawn > self.options.warmup && self.in_block > SETTLE;
+        match self.phase {
+            Phase::Editor if measured => Some("editor"),
+            Phase::BareWindow if measured => Some("bare"),
+            _ => None,
+        }
+    }
+
     /// Whether this frame is a measured editor frame.
     pub fn measuring_editor(&self) -> bool {
         self.phase == Phase::Editor && self.drawn > self.options.warmup && self.in_block > SETTLE
@@ -409,11 +420,15 @@ impl PebbleApp {
         let Some(b) = &mut self.bench else {
             return true;
         };
-        match b.frame(&ctx, ready) {
+        let phase = b.frame(&ctx, ready);
+        sections::next_frame(b.measuring());
+        match phase {
             Phase::Editor => {
                 if b.options.uv_drag {
                     let k = b.drawn;
-                    uv_drag::step(&mut self.doc, k);
+                    sections::time("UV drag step (the edit)", || {
+                        uv_drag::step(&mut self.doc, k)
+                    });
                 }
                 true
             }
@@ -580,6 +595,10 @@ impl PebbleApp {
                     "  the PSP budget readout:             {:.4} ms per frame (against a frame of {:.2} ms)",
                     r.budget_readout_median_ms, r.editor_median_ms
                 );
+                println!("  where a frame goes (median ms per part, main thread):");
+                for (what, name, ms, frames) in sections::medians() {
+                    println!("    {what:<6} {name:<40} {ms:>7.3}  ({frames} frames)");
+                }
                 match r.resident_mb {
                     Some(mb) => println!("  resident memory: {mb:.0} MB"),
                     None => println!("  resident memory: unknown on this system"),

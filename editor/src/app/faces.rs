@@ -37,7 +37,7 @@ impl PickMode {
 pub struct FaceSelection {
     /// What a click picks; changing it lets go of what was picked.
     pub mode: PickMode,
-    faces: BTreeMap<EntityId, BTreeSet<usize>>,
+    faces: BTreeMap<EntityId, FaceSet>,
     /// Edges as their two vertex indices, the smaller first.
     edges: BTreeMap<EntityId, BTreeSet<(u32, u32)>>,
     vertices: BTreeMap<EntityId, BTreeSet<u32>>,
@@ -99,10 +99,49 @@ fn mesh_of(scene: &Scene, id: EntityId) -> Option<(&MeshData, Affine3A)> {
     }
 }
 
+/// Picked faces of one mesh, kept sorted and unique in one vector: the UV dock,
+/// the inspector and the overlay go through thousands of them every frame of a
+/// drag, a copy of one slice where a tree chased a pointer per face.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct FaceSet(Vec<usize>);
+
+impl FaceSet {
+    fn contains(&self, face: &usize) -> bool {
+        self.0.binary_search(face).is_ok()
+    }
+
+    fn extend(&mut self, faces: impl IntoIterator<Item = usize>) {
+        self.0.extend(faces);
+        self.0.sort_unstable();
+        self.0.dedup();
+    }
+
+    fn retain(&mut self, keep: impl FnMut(&usize) -> bool) {
+        self.0.retain(keep);
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<'a> IntoIterator for &'a FaceSet {
+    type Item = &'a usize;
+    type IntoIter = std::slice::Iter<'a, usize>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
 impl FaceSelection {
     /// Nothing is picked, of any kind.
     pub fn is_empty(&self) -> bool {
-        self.faces.values().all(BTreeSet::is_empty)
+        self.faces.values().all(FaceSet::is_empty)
             && self.edges.values().all(BTreeSet::is_empty)
             && self.vertices.values().all(BTreeSet::is_empty)
     }
@@ -202,7 +241,7 @@ impl FaceSelection {
 
     /// How many faces (triangles) and objects.
     pub fn counts(&self) -> (usize, usize) {
-        let faces = self.faces.values().map(BTreeSet::len).sum();
+        let faces = self.faces.values().map(FaceSet::len).sum();
         (faces, self.faces.values().filter(|f| !f.is_empty()).count())
     }
 
@@ -221,7 +260,7 @@ impl FaceSelection {
         self.faces
             .iter()
             .filter(|(_, f)| !f.is_empty())
-            .map(|(e, f)| (*e, f.iter().copied().collect()))
+            .map(|(e, f)| (*e, f.0.clone()))
     }
 
     /// Adds faces.
@@ -232,13 +271,12 @@ impl FaceSelection {
     /// Picked faces become unpicked and the others picked.
     pub fn toggle(&mut self, entity: EntityId, faces: &[usize]) {
         let set = self.faces.entry(entity).or_default();
-        let all_in = faces.iter().all(|f| set.contains(f));
-        for f in faces {
-            if all_in {
-                set.remove(f);
-            } else {
-                set.insert(*f);
-            }
+        let mut given = faces.to_vec();
+        given.sort_unstable();
+        if given.iter().all(|f| set.contains(f)) {
+            set.0.retain(|f| given.binary_search(f).is_err());
+        } else {
+            set.extend(given);
         }
     }
 

@@ -76,6 +76,19 @@ impl PebbleApp {
         keys_taken: bool,
     ) {
         let ctx = ui.ctx().clone();
+        super::bench::sections::time(pane.title(), || {
+            self.pane_contents(ui, frame, pane, keys_taken, &ctx)
+        });
+    }
+
+    fn pane_contents(
+        &mut self,
+        ui: &mut egui::Ui,
+        frame: &mut eframe::Frame,
+        pane: Pane,
+        keys_taken: bool,
+        ctx: &egui::Context,
+    ) {
         let scene = self.doc.scene();
         let intents = match pane {
             Pane::Viewport => {
@@ -151,7 +164,7 @@ impl PebbleApp {
                 Vec::new()
             }
         };
-        self.apply(&ctx, intents);
+        self.apply(ctx, intents);
     }
 
     fn status_ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {

@@ -39,7 +39,9 @@ impl PebbleApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.pending = Some(files::Pending::Close);
         }
-        if self.prefs.autosave_seconds > 0 {
+        // The benchmark's edits are not work to recover (and must leave the
+        // bundled showcase's folder as it was).
+        if self.prefs.autosave_seconds > 0 && self.bench.is_none() {
             // Untitled work too: its recovery file sits in its folder under the
             // data folder, and the next start offers it back.
             let every = std::time::Duration::from_secs(u64::from(self.prefs.autosave_seconds));

@@ -505,7 +505,7 @@ impl eframe::App for PebbleApp {
         if !self.bench_frame(ui, frame, dt) {
             return;
         }
-        self.before_layout(&ctx, frame, dt);
+        bench::sections::time("before layout", || self.before_layout(&ctx, frame, dt));
         self.layout(ui, frame);
         if let Some(b) = &mut self.bench
             && b.measuring_editor()

@@ -9,6 +9,7 @@ use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::mesh::MeshBuilder;
 use pebble_model::{EditKey, Entity, Transform};
 
+use super::sections::time;
 use crate::app::PebbleApp;
 use crate::app::document::Document;
 use crate::app::panels::Pane;
@@ -73,9 +74,14 @@ pub fn prepare(app: &mut PebbleApp) -> Result<(), String> {
 /// Frame `k` of the drag: a texel one way on even frames, back on odd ones.
 pub fn step(doc: &mut Document, k: usize) {
     let by = Vec2::splat(if k.is_multiple_of(2) { 1.0 } else { -1.0 } / 64.0);
-    let start = current_uvs(doc.scene(), &doc.faces);
-    let after = moved_uvs(doc.scene(), &start, by);
-    if let Err(e) = doc.execute_continuous(SetFaceUvs::new("Move UVs", after), EditKey::Uv) {
+    let start = time("UV drag step: the UVs now", || {
+        current_uvs(doc.scene(), &doc.faces)
+    });
+    let after = time("UV drag step: moved", || moved_uvs(doc.scene(), &start, by));
+    let done = time("UV drag step: the command", || {
+        doc.execute_continuous(SetFaceUvs::new("Move UVs", after), EditKey::Uv)
+    });
+    if let Err(e) = done {
         tracing::warn!(target: "pebble", "the UV drag step failed: {e}");
     }
 }

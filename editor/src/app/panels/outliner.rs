@@ -55,10 +55,17 @@ impl OutlinerPanel {
         let modifiers = ui.input(|i| i.modifiers);
         let mut intents = Vec::new();
         let mut reparent: Option<(EntityId, Option<EntityId>)> = None;
+        // Only the rows in view are laid out (a map of thousands of entities
+        // costs what a screenful does); every row is one line of buttons.
+        let row_height = ui.spacing().interact_size.y.max(
+            ui.text_style_height(&egui::TextStyle::Button) + 2.0 * ui.spacing().button_padding.y,
+        );
+        let count = rows.len();
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
-            .show(ui, |ui| {
-                for (id, depth) in rows {
+            .show_rows(ui, row_height, count, |ui, range| {
+                let last = range.end == count;
+                for &(id, depth) in &rows[range] {
                     let Some(e) = scene.entity(id) else {
                         continue;
                     };
@@ -116,6 +123,9 @@ impl OutlinerPanel {
                             reparent = Some((*dragged, Some(id)));
                         }
                     });
+                }
+                if !last {
+                    return;
                 }
                 // The space below the rows: drop here to make a root entity.
                 let rest = ui.allocate_response(

@@ -348,7 +348,9 @@ impl CallbackTrait for UiCacheCallback {
             res.quad_count = self.rects.len() as u32;
             res.written = Some(self.rects.clone());
         }
-        let commands = self.redraw(device, queue, screen, encoder, res);
+        let commands = crate::app::bench::sections::time("UI cache: redraw on the GPU", || {
+            self.redraw(device, queue, screen, encoder, res)
+        });
         // Copied after the pass when the painter can (see `TargetCopies`):
         // queued here, after the redraw above in the same encoder.
         res.copy_in_pass = true;

@@ -172,6 +172,14 @@ impl egui::Plugin for UiCachePlugin {
     }
 
     fn output_hook(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
+        crate::app::bench::sections::time("UI cache: what changed, tessellated", || {
+            self.cache_output(ctx, output)
+        });
+    }
+}
+
+impl UiCachePlugin {
+    fn cache_output(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
         let delta = &output.textures_delta;
         let mut shared = lock(&self.shared);
         if !delta.set.is_empty() || !delta.free.is_empty() {
@@ -238,7 +246,10 @@ impl egui::Plugin for UiCachePlugin {
                     (redraw_shapes(&ui_shapes, regions, ppp, panel_fill), false)
                 }
             };
-            (ctx.tessellate(shapes, ppp), clear)
+            let tessellated = crate::app::bench::sections::time("UI cache: tessellate", || {
+                ctx.tessellate(shapes, ppp)
+            });
+            (tessellated, clear)
         });
         counts[match update {
             None => 0,

@@ -144,7 +144,10 @@ impl CallbackTrait for ViewportCallback {
             hovered: self.hovered,
             solids: &self.solids,
         };
-        match res.renderer.encode(&self.camera, &self.options, &extras) {
+        let encoded = crate::app::bench::sections::time("viewport: encode the GPU frame", || {
+            res.renderer.encode(&self.camera, &self.options, &extras)
+        });
+        match encoded {
             Ok((commands, texture, stats)) => {
                 let view = texture.create_view(&Default::default());
                 res.current = Some(compositor.bind(device, &view));

@@ -210,7 +210,9 @@ impl Viewport {
         };
         let path = frame.doc.path().to_path_buf();
         let loader = crate::app::loader(&path);
-        res.sync.sync(&mut res.renderer, frame.doc.scene(), &loader);
+        crate::app::bench::sections::time("viewport: scene sync", || {
+            res.sync.sync(&mut res.renderer, frame.doc.scene(), &loader)
+        });
         let last_stats = res.last_stats;
         res.renderer.set_back_faces_picked(self.looks.back_faces);
         // The markers for this frame's picks, sized for the camera the tools see.
@@ -241,7 +243,9 @@ impl Viewport {
             repaint: false,
             context_menu: None,
         };
-        let cancelled = self.tools.handle(&mut cx, events, pointer);
+        let cancelled = crate::app::bench::sections::time("viewport: tools", || {
+            self.tools.handle(&mut cx, events, pointer)
+        });
         // A texture or material from the panels, or files from the desktop,
         // dropped here: the face under the pointer says where.
         let latest = ui.ctx().pointer_latest_pos().filter(|p| rect.contains(*p));
@@ -331,7 +335,9 @@ impl Viewport {
             ui.ctx().request_repaint();
         }
         // The tools may have changed the scene: draw it as it is now.
-        res.sync.sync(&mut res.renderer, doc.scene(), &loader);
+        crate::app::bench::sections::time("viewport: scene sync", || {
+            res.sync.sync(&mut res.renderer, doc.scene(), &loader)
+        });
         let camera = self.view.orbit.camera();
         let pick = RendererPick {
             renderer: &res.renderer,
@@ -344,14 +350,18 @@ impl Viewport {
             .or(latest.filter(|_| dragging_asset))
             .map(to_pixels);
         let view = View { camera, size };
-        self.hover
-            .update(ui.input(|i| i.time), cursor, &pick, response.dragged());
-        let tool_overlay = self.tools.overlay(&OverlayContext {
-            doc,
-            prefs,
-            view,
-            gizmo_mode: self.gizmo_mode,
-            cursor: pointer.map(|p| p.pos).or(cursor),
+        crate::app::bench::sections::time("viewport: hover", || {
+            self.hover
+                .update(ui.input(|i| i.time), cursor, &pick, response.dragged())
+        });
+        let tool_overlay = crate::app::bench::sections::time("viewport: tool overlay", || {
+            self.tools.overlay(&OverlayContext {
+                doc,
+                prefs,
+                view,
+                gizmo_mode: self.gizmo_mode,
+                cursor: pointer.map(|p| p.pos).or(cursor),
+            })
         });
         let spacing = overlay::grid_spacing(prefs.snap_steps.step, self.view.orbit.view_height());
         let hovered = self.hover.entity.map(pebble_model::EntityId);
@@ -360,14 +370,18 @@ impl Viewport {
             .outlines
             .frame(doc.scene(), hovered.filter(|_| !playing), camera.eye);
         // A game shows what the device would: no grid, boxes or markers.
-        let overlay = self.overlay.frame(
-            doc.scene(),
-            self.looks.overlays && !self.tools.playing(),
-            self.looks.layers,
-            (self.view.orbit.pivot, spacing),
-            (&tool_overlay, &outline),
-        );
-        if self.solids.update(doc.scene(), doc.folder()) {
+        let overlay = crate::app::bench::sections::time("viewport: overlay", || {
+            self.overlay.frame(
+                doc.scene(),
+                self.looks.overlays && !self.tools.playing(),
+                self.looks.layers,
+                (self.view.orbit.pivot, spacing),
+                (&tool_overlay, &outline),
+            )
+        });
+        if crate::app::bench::sections::time("viewport: solids", || {
+            self.solids.update(doc.scene(), doc.folder())
+        }) {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(100));
         }

@@ -96,12 +96,37 @@ fn from_repeats(m: &Material, r: Vec2) -> Vec2 {
     Mat2::from_angle(-m.rotation) * (r - m.offset) * t
 }
 
+/// The last material looked up: faces side by side mostly share one, and a drag
+/// looks up thousands every frame.
+struct MaterialMemo<'a> {
+    scene: &'a Scene,
+    last: Option<(pebble_model::MaterialId, Option<&'a Material>)>,
+}
+
+impl<'a> MaterialMemo<'a> {
+    fn new(scene: &'a Scene) -> Self {
+        Self { scene, last: None }
+    }
+
+    fn get(&mut self, id: pebble_model::MaterialId) -> Option<&'a Material> {
+        match self.last {
+            Some((last, m)) if last == id => m,
+            _ => {
+                let m = self.scene.material(id);
+                self.last = Some((id, m));
+                m
+            }
+        }
+    }
+}
+
 /// The picked faces' corners in repeats, each face with its material.
 fn picked_repeats<'a>(
     scene: &'a Scene,
     faces: &FaceSelection,
 ) -> Vec<(pebble_model::EntityId, usize, &'a Material, [Vec2; 3])> {
     let mut out = Vec::new();
+    let mut materials = MaterialMemo::new(scene);
     for (id, list) in faces.iter() {
         let Some(EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) else {
             continue;
@@ -110,7 +135,7 @@ fn picked_repeats<'a>(
             let Some(face) = m.geometry.faces.get(f) else {
                 continue;
             };
-            let Some(material) = scene.material(face.material) else {
+            let Some(material) = materials.get(face.material) else {
                 continue;
             };
             out.push((id, f, material, face.uvs.map(|uv| to_repeats(material, uv))));
@@ -122,6 +147,7 @@ fn picked_repeats<'a>(
 /// `start`'s UVs moved by `by` repeats of each face's material (what a move drag
 /// in the dock does; the benchmark drives it too).
 pub fn moved_uvs(scene: &Scene, start: &FaceUvs, by: Vec2) -> FaceUvs {
+    let mut materials = MaterialMemo::new(scene);
     start
         .iter()
         .map(|(id, faces)| {
@@ -134,7 +160,7 @@ pub fn moved_uvs(scene: &Scene, start: &FaceUvs, by: Vec2) -> FaceUvs {
                 .map(|(f, uvs)| {
                     let material = mesh
                         .and_then(|m| m.faces.get(*f))
-                        .and_then(|face| scene.material(face.material));
+                        .and_then(|face| materials.get(face.material));
                     let uvs = match material {
                         Some(m) => uvs.map(|uv| from_repeats(m, to_repeats(m, uv) + by)),
                         None => *uvs,

@@ -30,7 +30,7 @@ pub struct FaceTool {
 /// What the overlay draws for the picked faces, in world space.
 #[derive(Debug)]
 struct PickedShape {
-    key: u64,
+    inputs: PickedInputs,
     fill: Vec<pebble_render::overlay::LineVertex>,
     /// Edges only one picked triangle has, by where their ends are (so a picked
     /// box side or a grid of quads shows one outline), and picked edges.
@@ -39,11 +39,31 @@ struct PickedShape {
     points: Vec<Vec3>,
 }
 
-/// A fingerprint of what the picked faces' shape depends on.
+/// What the picked faces' shape depends on: which faces, edges and vertices are
+/// picked (a fingerprint), and each of their meshes' placement, corners and
+/// triangles (copies, compared each frame: comparing is several times cheaper
+/// than hashing them, and a UV drag on a 10k-triangle mesh asks every frame).
+#[derive(Debug, PartialEq)]
+struct PickedInputs {
+    picked: u64,
+    meshes: Vec<MeshInputs>,
+}
+
+#[derive(Debug, PartialEq)]
+struct MeshInputs {
+    id: pebble_model::EntityId,
+    world: [u32; 12],
+    positions: Vec<Vec3>,
+    indices: Vec<[u32; 3]>,
+}
+
+/// The picked elements' fingerprint and their meshes, in id order.
 ///
 /// An FNV-1a fold over 32-bit words: a fingerprint every frame, not a defence
 /// against crafted input, so it need not be SipHash (several times slower here).
-fn picked_key(scene: &pebble_model::Scene, faces: &crate::app::faces::FaceSelection) -> u64 {
+fn picked_elements(
+    faces: &crate::app::faces::FaceSelection,
+) -> (u64, std::collections::BTreeSet<pebble_model::EntityId>) {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut word = |w: u32| {
         h ^= u64::from(w);
@@ -69,29 +89,65 @@ fn picked_key(scene: &pebble_model::Scene, faces: &crate::app::faces::FaceSelect
             word(*b);
         });
     }
-    for id in meshes {
-        for c in scene.world_transform(id).to_cols_array() {
-            word(c.to_bits());
-        }
-        if let Some(EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) {
-            for p in &m.geometry.positions {
-                word(p.x.to_bits());
-                word(p.y.to_bits());
-                word(p.z.to_bits());
-            }
-            for f in &m.geometry.faces {
-                f.indices.iter().for_each(|i| word(*i));
-            }
-        }
+    (h, meshes)
+}
+
+fn world_bits(scene: &pebble_model::Scene, id: pebble_model::EntityId) -> [u32; 12] {
+    scene.world_transform(id).to_cols_array().map(f32::to_bits)
+}
+
+impl PickedInputs {
+    fn of(scene: &pebble_model::Scene, faces: &crate::app::faces::FaceSelection) -> Self {
+        let (picked, ids) = picked_elements(faces);
+        let meshes = ids
+            .into_iter()
+            .map(|id| {
+                let (positions, indices) = match scene.entity(id).map(|e| &e.kind) {
+                    Some(EntityKind::Mesh(m)) => (
+                        m.geometry.positions.clone(),
+                        m.geometry.faces.iter().map(|f| f.indices).collect(),
+                    ),
+                    _ => (Vec::new(), Vec::new()),
+                };
+                MeshInputs {
+                    id,
+                    world: world_bits(scene, id),
+                    positions,
+                    indices,
+                }
+            })
+            .collect();
+        Self { picked, meshes }
     }
-    h
+
+    /// Whether the scene and picks still give these inputs (nothing copied).
+    fn still(&self, scene: &pebble_model::Scene, faces: &crate::app::faces::FaceSelection) -> bool {
+        let (picked, ids) = picked_elements(faces);
+        picked == self.picked
+            && ids.len() == self.meshes.len()
+            && ids.iter().zip(&self.meshes).all(|(id, kept)| {
+                let (positions, faces): (&[Vec3], &[pebble_model::mesh::Face]) =
+                    match scene.entity(*id).map(|e| &e.kind) {
+                        Some(EntityKind::Mesh(m)) => (&m.geometry.positions, &m.geometry.faces),
+                        _ => (&[], &[]),
+                    };
+                *id == kept.id
+                    && world_bits(scene, *id) == kept.world
+                    && positions == kept.positions.as_slice()
+                    && faces.len() == kept.indices.len()
+                    && faces
+                        .iter()
+                        .zip(&kept.indices)
+                        .all(|(f, k)| f.indices == *k)
+            })
+    }
 }
 
 impl PickedShape {
     fn build(
         scene: &pebble_model::Scene,
         faces: &crate::app::faces::FaceSelection,
-        key: u64,
+        inputs: PickedInputs,
     ) -> Self {
         let mut fill = Vec::new();
         let mut outline = Vec::new();
@@ -157,7 +213,7 @@ impl PickedShape {
             }
         }
         Self {
-            key,
+            inputs,
             fill,
             outline,
             points,
@@ -477,10 +533,13 @@ impl Tool for FaceTool {
             out.rect = self.rect;
         }
         let scene = cx.doc.scene();
-        let key = picked_key(scene, &cx.doc.faces);
         let mut cache = self.cache.borrow_mut();
-        if cache.as_ref().is_none_or(|c| c.key != key) {
-            *cache = Some(PickedShape::build(scene, &cx.doc.faces, key));
+        if cache
+            .as_ref()
+            .is_none_or(|c| !c.inputs.still(scene, &cx.doc.faces))
+        {
+            let inputs = PickedInputs::of(scene, &cx.doc.faces);
+            *cache = Some(PickedShape::build(scene, &cx.doc.faces, inputs));
         }
         let Some(shape) = cache.as_ref() else { return };
         out.triangles.extend_from_slice(&shape.fill);

@@ -61,25 +61,33 @@ pub fn gizmo_on_faces(doc: &Document, mode: gizmo::Mode) -> Option<Gizmo> {
     let mut n = 0usize;
     // The picked corners as they are (not welded: that is the drag's work, and
     // this runs every frame).
+    // Summed in the mesh's space and placed once: the mean of placed corners is
+    // the placed mean (placement is affine), for a fraction of the work.
     let mut add = |id: EntityId, corners: &mut dyn Iterator<Item = u32>| {
         if let Some(pebble_model::EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) {
-            let world = scene.world_transform(id);
+            let (mut local, mut count) = (Vec3::ZERO, 0usize);
             for v in corners {
                 if let Some(p) = m.geometry.positions.get(v as usize) {
-                    sum += world.transform_point3(*p);
-                    n += 1;
+                    local += *p;
+                    count += 1;
                 }
+            }
+            if count > 0 {
+                let world = scene.world_transform(id);
+                sum += world.transform_point3(local / count as f32) * count as f32;
+                n += count;
             }
         }
     };
     for (id, faces) in doc.faces.iter() {
         if let Some(pebble_model::EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) {
-            let corners: Vec<u32> = faces
-                .iter()
-                .filter_map(|f| m.geometry.faces.get(*f))
-                .flat_map(|f| f.indices)
-                .collect();
-            add(id, &mut corners.into_iter());
+            add(
+                id,
+                &mut faces
+                    .iter()
+                    .filter_map(|f| m.geometry.faces.get(*f))
+                    .flat_map(|f| f.indices),
+            );
         }
     }
     for (id, edges) in doc.faces.edges() {

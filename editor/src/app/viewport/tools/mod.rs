@@ -593,7 +593,7 @@ impl Tools {
                 continue;
             }
             let at_work = self.active == Some(k) || self.following == Some(k);
-            tool.overlay(cx, at_work, &mut out);
+            crate::app::bench::sections::time(tool.name(), || tool.overlay(cx, at_work, &mut out));
         }
         out
     }
