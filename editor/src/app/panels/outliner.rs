@@ -158,19 +158,27 @@ impl OutlinerPanel {
                 .take(MAX_ROWS)
                 .collect();
         }
+        // Each entity's children in one pass (asking the scene for each row's
+        // children would cost rows × entities).
+        let mut children: std::collections::HashMap<Option<EntityId>, Vec<EntityId>> =
+            std::collections::HashMap::new();
+        for e in scene.entities() {
+            children.entry(e.parent).or_default().push(e.id);
+        }
         let mut out = Vec::new();
-        let mut stack: Vec<(EntityId, usize)> = scene
-            .children(None)
+        let mut stack: Vec<(EntityId, usize)> = children
+            .get(&None)
             .into_iter()
+            .flatten()
             .rev()
-            .map(|id| (id, 0))
+            .map(|&id| (id, 0))
             .collect();
         while let Some((id, depth)) = stack.pop() {
             out.push((id, depth));
             if out.len() > MAX_ROWS {
                 break;
             }
-            for c in scene.children(Some(id)).into_iter().rev() {
+            for &c in children.get(&Some(id)).into_iter().flatten().rev() {
                 stack.push((c, depth + 1));
             }
         }
@@ -216,7 +224,7 @@ mod tests {
     use super::*;
     use egui_kittest::Harness;
     use egui_kittest::kittest::Queryable;
-    use pebble_model::command::AddEntities;
+    use pebble_model::command::{AddEntities, Reparent};
     use pebble_model::entity::PlayerSpawn;
     use pebble_model::{EntityKind, History};
 
@@ -286,5 +294,54 @@ mod tests {
         h.run();
         assert_eq!(h.query_all_by_label_contains("Crate").count(), 2);
         assert!(h.query_by_label_contains("Torch").is_none());
+    }
+
+    /// Rows as the scene's own per-entity `children` lists give them.
+    fn rows_by_children(scene: &Scene) -> Vec<(EntityId, usize)> {
+        let mut out = Vec::new();
+        let mut stack: Vec<(EntityId, usize)> = scene
+            .children(None)
+            .into_iter()
+            .rev()
+            .map(|id| (id, 0))
+            .collect();
+        while let Some((id, depth)) = stack.pop() {
+            out.push((id, depth));
+            for c in scene.children(Some(id)).into_iter().rev() {
+                stack.push((c, depth + 1));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn rows_list_the_tree_parents_first_each_child_under_its_parent() {
+        let mut scene = Scene::new();
+        let mut history = History::default();
+        let entities: Vec<Entity> = (0..6)
+            .map(|i| Entity::new(format!("e{i}"), EntityKind::Group))
+            .collect();
+        history
+            .execute(&mut scene, AddEntities::new("Add", entities))
+            .expect("add");
+        let ids: Vec<EntityId> = scene.entities().map(|e| e.id).collect();
+        // e3 under e1, e4 under e3, e5 under e0: depths 0..2, roots e0 e1 e2.
+        for (child, parent) in [(3, 1), (4, 3), (5, 0)] {
+            history
+                .execute(
+                    &mut scene,
+                    Reparent::new(vec![ids[child]], Some(ids[parent])),
+                )
+                .expect("reparent");
+        }
+        let rows = OutlinerPanel::default().rows(&scene);
+        assert_eq!(rows, rows_by_children(&scene));
+        let depth_of = |i: usize| rows.iter().find(|(id, _)| *id == ids[i]).map(|r| r.1);
+        assert_eq!(depth_of(4), Some(2));
+        assert_eq!(depth_of(5), Some(1));
+        assert_eq!(rows.len(), 6);
+        let at = |i: usize| rows.iter().position(|(id, _)| *id == ids[i]);
+        assert!(at(1) < at(3) && at(3) < at(4), "{rows:?}");
+        assert!(at(0) < at(5) && at(5) < at(1), "{rows:?}");
     }
 }
