@@ -25,7 +25,13 @@ pub struct Solids {
     seen: Option<(u64, Instant)>,
     /// The ball pit as simulated so far: steps of 1/60 s taken, and the balls.
     pit: Option<(u32, pebble_play::BallPit)>,
+    /// The unit sphere of each colour drawn so far (its triangles cost four
+    /// sines and cosines a corner, and a frame draws dozens of spheres).
+    unit_spheres: Vec<(u32, Vec<Corner>)>,
 }
+
+/// A corner of a sphere's triangles: where, and its lit colour.
+type Corner = ([f32; 3], u32);
 
 /// Steps of the ball pit's simulation taken at most in one frame (a scrub far
 /// ahead catches up over a few frames instead of stalling one).
@@ -71,6 +77,7 @@ impl Solids {
                 Ok(level) => {
                     self.level = Some((r, Arc::new(level)));
                     self.pit = None;
+                    self.unit_spheres.clear();
                 }
                 Err(e) => tracing::warn!(target: "pebble", "patrols and balls not shown: {e}"),
             }
@@ -143,11 +150,24 @@ impl Solids {
                 spheres.extend(pebble_play::shapes::ball_spheres(pit));
             }
         }
-        spheres
-            .iter()
-            .flat_map(pebble_play::shapes::sphere_triangles)
-            .map(|(pos, color)| SolidVertex { pos, color })
-            .collect()
+        let mut out = Vec::new();
+        for s in &spheres {
+            let unit = match self.unit_spheres.iter().position(|(c, _)| *c == s.color) {
+                Some(i) => &self.unit_spheres[i].1,
+                None => {
+                    self.unit_spheres
+                        .push((s.color, pebble_play::shapes::unit_sphere(s.color)));
+                    &self.unit_spheres[self.unit_spheres.len() - 1].1
+                }
+            };
+            // As `pebble_play::shapes::sphere_triangles` places it.
+            let (c, r) = (s.centre, s.radius);
+            out.extend(unit.iter().map(|&(p, color)| SolidVertex {
+                pos: [c[0] + p[0] * r, c[1] + p[1] * r, c[2] + p[2] * r],
+                color,
+            }));
+        }
+        out
     }
 }
 

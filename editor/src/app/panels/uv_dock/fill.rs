@@ -35,7 +35,7 @@ pub(super) fn covered_runs(
         .iter()
         .filter_map(|t| {
             let c = t.map(to_cell);
-            let q = |v: f32| (v * 4.0).round().clamp(-1e9, 1e9) as i32;
+            let q = |v: f32| round_i32((v * 4.0).clamp(-1e9, 1e9));
             c.iter()
                 .all(|(x, y)| x.is_finite() && y.is_finite())
                 .then(|| {
@@ -79,8 +79,8 @@ pub(super) fn covered_runs(
         }
         let mut any = false;
         // Rows whose centres (whole + 0.5) the triangle's height holds.
-        let first_row = (lo_y - 0.5).ceil().max(0.0) as usize;
-        let last_row = ((hi_y - 0.5).floor() as isize).min(rows as isize - 1);
+        let first_row = ceil_i64(lo_y - 0.5).max(0) as usize;
+        let last_row = (floor_i64(hi_y - 0.5) as isize).min(rows as isize - 1);
         for y in first_row..(last_row + 1).max(0) as usize {
             let cy = y as f32 + 0.5;
             // Where the row's centre line crosses the triangle's edges.
@@ -97,8 +97,8 @@ pub(super) fn covered_runs(
                     to = to.max(x);
                 }
             }
-            let first = (from - 0.5).ceil().max(0.0);
-            let last = (to - 0.5).floor().min(columns as f32 - 1.0);
+            let first = ceil_i64(from - 0.5).max(0);
+            let last = floor_i64(to - 0.5).min(columns as i64 - 1);
             if first <= last {
                 mark(y, first as usize, last as usize);
                 any = true;
@@ -143,9 +143,81 @@ pub(super) fn covered_runs(
     runs
 }
 
+// Rounding by hand: without SSE4.1 (not in the x86-64 baseline) `f32::round`,
+// `ceil` and `floor` are calls into a software routine, and a drag over ten
+// thousand faces makes a hundred thousand of them a frame. `as` truncates toward
+// zero and saturates (NaN gives 0); the fraction left decides the step.
+
+/// `v.round() as i32` (halves away from zero).
+fn round_i32(v: f32) -> i32 {
+    let t = v as i32;
+    let rest = v - t as f32;
+    if rest >= 0.5 {
+        t.saturating_add(1)
+    } else if rest <= -0.5 {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
+}
+
+/// `v.ceil() as i64`.
+fn ceil_i64(v: f32) -> i64 {
+    let t = v as i64;
+    if (t as f32) < v {
+        t.saturating_add(1)
+    } else {
+        t
+    }
+}
+
+/// `v.floor() as i64`.
+fn floor_i64(v: f32) -> i64 {
+    let t = v as i64;
+    if (t as f32) > v {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rounding_by_hand_matches_the_standard_library() {
+        let mut values = vec![
+            0.0f32,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            -2.5,
+            0.49999997,
+            -0.49999997,
+        ];
+        values.extend((-4000..4000).map(|k| k as f32 * 0.125 + 0.0625));
+        values.extend((-4000..4000).map(|k| k as f32 * 0.37));
+        values.extend([
+            1e9,
+            -1e9,
+            8_388_607.5,
+            -8_388_607.5,
+            16_777_216.0,
+            3.0e7,
+            -3.0e7,
+        ]);
+        for v in values {
+            assert_eq!(round_i32(v), v.round() as i32, "round {v}");
+            assert_eq!(ceil_i64(v), v.ceil() as i64, "ceil {v}");
+            assert_eq!(floor_i64(v), v.floor() as i64, "floor {v}");
+        }
+        assert_eq!(ceil_i64(f32::NEG_INFINITY), i64::MIN);
+        assert_eq!(floor_i64(f32::INFINITY), i64::MAX);
+    }
 
     #[test]
     fn many_faces_fill_the_cells_they_cover_as_runs_along_rows() {
