@@ -45,6 +45,11 @@ if [ ! -x "$R/root/.cargo/bin/cargo-psp" ]; then
 fi
 cp /etc/resolv.conf "$R/etc/resolv.conf"
 mkdir -p "$R/work/repo"
-mountpoint -q "$R/work/repo" || mount --bind "$repo" "$R/work/repo"
+# A mount left by a run that was killed may hold another (or a deleted) checkout:
+# always bind this one.
+if mountpoint -q "$R/work/repo"; then
+    umount "$R/work/repo" || umount -l "$R/work/repo"
+fi
+mount --bind "$repo" "$R/work/repo"
 trap 'umount "$R/work/repo" 2>/dev/null || true' EXIT
 chroot "$R" /bin/bash -c "export PATH=/root/.cargo/bin:/usr/bin:/bin; cd /work/repo && psp/build.sh $*"
