@@ -85,10 +85,17 @@ pub fn entities_at(level: &Level, t: f64) -> Vec<Sphere> {
 
 /// A sphere's triangles in world space.
 pub fn sphere_triangles(s: &Sphere) -> impl Iterator<Item = (V3, u32)> {
-    let (c, r) = (s.centre, s.radius);
+    let s = *s;
     unit_sphere(s.color)
         .into_iter()
-        .map(move |(p, col)| ([c[0] + p[0] * r, c[1] + p[1] * r, c[2] + p[2] * r], col))
+        .map(move |(p, col)| (on_sphere(p, &s), col))
+}
+
+/// A point of a [`unit_sphere`] moved and scaled to `s` (a caller drawing many
+/// spheres of few colours keeps one unit sphere per colour and places it).
+pub fn on_sphere(p: V3, s: &Sphere) -> V3 {
+    let (c, r) = (s.centre, s.radius);
+    [c[0] + p[0] * r, c[1] + p[1] * r, c[2] + p[2] * r]
 }
 
 #[cfg(test)]

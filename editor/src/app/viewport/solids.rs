@@ -160,10 +160,8 @@ impl Solids {
                     &self.unit_spheres[self.unit_spheres.len() - 1].1
                 }
             };
-            // As `pebble_play::shapes::sphere_triangles` places it.
-            let (c, r) = (s.centre, s.radius);
             out.extend(unit.iter().map(|&(p, color)| SolidVertex {
-                pos: [c[0] + p[0] * r, c[1] + p[1] * r, c[2] + p[2] * r],
+                pos: pebble_play::shapes::on_sphere(p, s),
                 color,
             }));
         }

@@ -145,7 +145,7 @@ pub(super) fn covered_runs(
 
 // Rounding by hand: without SSE4.1 (not in the x86-64 baseline) `f32::round`,
 // `ceil` and `floor` are calls into a software routine, and a drag over ten
-// thousand faces makes a hundred thousand of them a frame. `as` truncates toward
+// thousand faces makes tens of thousands of them a frame. `as` truncates toward
 // zero and saturates (NaN gives 0); the fraction left decides the step.
 
 /// `v.round() as i32` (halves away from zero).
