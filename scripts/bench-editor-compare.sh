@@ -2,7 +2,8 @@
 # Runs `pebble bench-editor` for several variants in turn, round after round (so
 # that a drift of the machine's speed touches each alike), and prints each
 # variant's median whole-editor frame over the rounds and its ratio to the first
-# variant's. Each variant is NAME=COMMAND, the command being a pebble binary with
+# variant's, then the median of its bare-window frames and of its editor / bare
+# ratio. Each variant is NAME=COMMAND, the command being a pebble binary with
 # its arguments before `bench-editor`'s own options, e.g.
 #
 #   scripts/bench-editor-compare.sh --rounds 3 \
@@ -54,13 +55,15 @@ done
 # The JSON report's figures, one variant per line: median over the rounds.
 field() { sed -n "s/.*\"$2\": \([0-9.eE+-]*\).*/\1/p" "$1"; }
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-printf '%-16s %12s %12s %12s %10s\n' variant "editor ms" "p95 ms" "ui ms" "vs first"
+printf '%-16s %12s %12s %12s %10s %10s %10s\n' variant "editor ms" "p95 ms" "ui ms" "vs first" "bare ms" "ratio"
 first=""
 for v in "${variants[@]}"; do
     name="${v%%=*}"
     m="$(for f in "$out/$name".*.json; do field "$f" editor_median_ms; done | median)"
     p="$(for f in "$out/$name".*.json; do field "$f" editor_p95_ms; done | median)"
     u="$(for f in "$out/$name".*.json; do field "$f" ui_median_ms; done | median)"
+    w="$(for f in "$out/$name".*.json; do field "$f" window_renderer_median_ms; done | median)"
+    r="$(for f in "$out/$name".*.json; do field "$f" ratio; done | median)"
     [ -z "$first" ] && first="$m"
-    printf '%-16s %12.2f %12.2f %12.2f %10.2f\n' "$name" "$m" "$p" "$u" "$(awk -v a="$m" -v b="$first" 'BEGIN {print a / b}')"
+    printf '%-16s %12.2f %12.2f %12.2f %10.2f %10.2f %10.2f\n' "$name" "$m" "$p" "$u" "$(awk -v a="$m" -v b="$first" 'BEGIN {print a / b}')" "$w" "$r"
 done

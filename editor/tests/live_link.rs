@@ -35,7 +35,7 @@ fn every_save_deploys_with_the_live_link_on_and_the_last_save_wins() {
     harness.run_steps(2);
     assert!(!harness.state().is_dirty(), "saved");
     assert!(
-        !harness.state().jobs.deploy.busy() && !map.exists(),
+        harness.state().jobs.deploy.started() == 0 && !map.exists(),
         "no live link, no deployment"
     );
 
@@ -45,8 +45,9 @@ fn every_save_deploys_with_the_live_link_on_and_the_last_save_wins() {
     harness.run_steps(2);
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     harness.run_steps(1);
-    assert!(
-        harness.state().jobs.deploy.busy(),
+    assert_eq!(
+        harness.state().jobs.deploy.started(),
+        1,
         "the save started a deployment"
     );
     wait_for(&mut harness, |app| !app.jobs.deploy.busy());
@@ -60,11 +61,11 @@ fn every_save_deploys_with_the_live_link_on_and_the_last_save_wins() {
     // ends on the second.
     harness.state_mut().create(CreateItem::Box);
     harness.run_steps(2);
-    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
-    harness.run_steps(1);
+    // Both saves come before any frame collects the first one's deployment (a
+    // frame could find it finished: a map alone is copied in milliseconds).
+    assert!(harness.state_mut().save(), "the first save");
+    assert_eq!(harness.state().jobs.deploy.started(), 2);
     assert!(harness.state().jobs.deploy.busy());
-    // The second save comes before any frame collects the first deployment
-    // (a frame could find it finished: a map alone is copied in milliseconds).
     harness.state_mut().create(CreateItem::Box);
     assert!(harness.state_mut().save(), "the second save");
     assert!(
@@ -74,6 +75,11 @@ fn every_save_deploys_with_the_live_link_on_and_the_last_save_wins() {
     wait_for(&mut harness, |app| {
         !app.jobs.deploy.busy() && !app.jobs.deploy.live_pending
     });
+    assert_eq!(
+        harness.state().jobs.deploy.started(),
+        3,
+        "the waiting save deployed once"
+    );
     let last = triangles(&map);
     assert!(
         last >= first + 24,

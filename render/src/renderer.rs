@@ -188,6 +188,20 @@ impl Renderer {
         Ok((r.encoder.finish(), r.out, r.stats))
     }
 
+    /// [`Renderer::encode`], submitted at once without waiting for the GPU: the
+    /// caller's later submissions (a window's pass drawing the texture) come after
+    /// it in queue order, and the GPU draws the scene while the caller goes on.
+    pub fn submit_frame(
+        &self,
+        camera: &Camera,
+        options: &RenderOptions,
+        extras: &Extras<'_>,
+    ) -> Result<(wgpu::Texture, FrameStats), RenderError> {
+        let (commands, texture, stats) = self.encode(camera, options, extras)?;
+        self.context.gpu.queue.submit([commands]);
+        Ok((texture, stats))
+    }
+
     fn submit(
         &self,
         camera: &Camera,
@@ -379,6 +393,34 @@ mod tests {
             .pick_rect(&camera, 64, 48, 0.0, (0, 0), (63, 47))
             .expect("picks");
         assert_eq!(seen, [1, 2]);
+    }
+
+    /// The editor's viewport submits its frame as soon as it is laid out and draws
+    /// the texture later, in a submission of its own: that texture then holds what
+    /// `render` reads back. Submitted first, on a fresh renderer, so that nothing
+    /// drawn before could be what is read.
+    #[test]
+    fn a_submitted_frame_holds_the_picture_render_reads_back() {
+        let Some(gpu) = crate::gpu::test_gpu("submitted frame") else {
+            return;
+        };
+        let renderer = Renderer::new(&gpu, two_squares()).expect("renderer");
+        let camera = Camera::psp(Vec3::ZERO, 0.0, 0.0);
+        let (texture, stats) = renderer
+            .submit_frame(&camera, &options(), &Extras::default())
+            .expect("submits");
+        let encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        let (w, h) = (options().width, options().height);
+        let submitted =
+            crate::readback::read_back(&gpu, encoder, &texture, w, h).expect("reads back");
+        let (rendered, rendered_stats) = renderer.render(&camera, &options()).expect("renders");
+        assert_eq!(stats.chunks_drawn, rendered_stats.chunks_drawn);
+        assert_eq!(stats.chunks_drawn, 2);
+        assert_eq!(submitted, rendered);
+        let centre = submitted.get_pixel(w / 2, h / 2).0;
+        assert!(centre[0] > 200 && centre[2] < 60, "{centre:?}");
     }
 
     #[test]

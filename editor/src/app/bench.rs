@@ -433,7 +433,7 @@ impl PebbleApp {
                 true
             }
             Phase::BareWindow => {
-                self.bare_window_ui(ui, dt);
+                self.bare_window_ui(ui, frame, dt);
                 false
             }
             Phase::Done => {
@@ -449,8 +449,11 @@ impl PebbleApp {
     /// The benchmark's windowed baseline: this frame holds nothing but the
     /// viewport's picture of the last editor view, where the viewport was, with the
     /// clock running on.
-    fn bare_window_ui(&mut self, ui: &mut egui::Ui, dt: f32) {
+    fn bare_window_ui(&mut self, ui: &mut egui::Ui, frame: &eframe::Frame, dt: f32) {
         let Some(view) = &mut self.viewport.last_view else {
+            return;
+        };
+        let Some(rs) = frame.wgpu_render_state() else {
             return;
         };
         view.options.time += f64::from(dt * self.clock.speed);
@@ -463,9 +466,14 @@ impl PebbleApp {
             solids: view.solids.clone(),
         };
         let rect = view.rect;
+        let mut guard = rs.renderer.write();
+        let Some(res) = guard.callback_resources.get_mut::<ViewportResources>() else {
+            return;
+        };
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
-            .show(ui, |ui| callback::paint(ui, rect, callback));
+            .show(ui, |ui| callback::paint(ui, rect, &callback, res));
+        drop(guard);
         // Known to the UI cache, which then finds no UI to cache or count.
         self.ui_cache.announce(rect);
     }

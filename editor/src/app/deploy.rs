@@ -28,6 +28,8 @@ pub struct DeployState {
     pub live_link: bool,
     /// A save came while a deployment ran: deploy again when it ends.
     pub live_pending: bool,
+    /// Deployments started so far (a quick one may have ended by the next look).
+    started: u64,
 }
 
 impl std::fmt::Debug for DeployState {
@@ -44,6 +46,11 @@ impl std::fmt::Debug for DeployState {
 impl DeployState {
     pub fn busy(&self) -> bool {
         self.job.is_some()
+    }
+
+    /// How many deployments have started.
+    pub fn started(&self) -> u64 {
+        self.started
     }
 
     /// Starts exporting `scene` (its assets under `project_dir`) and copying it to
@@ -85,6 +92,7 @@ impl DeployState {
             ))
         });
         self.job = Some(job);
+        self.started += 1;
         self.status = Some(Status::quiet(Level::Info, "deploying…"));
         Ok(())
     }

@@ -120,11 +120,20 @@ pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Resu
         persist_window: bench.is_none(),
         ..Default::default()
     };
+    // A benchmark starts from nothing saved and saves nothing: eframe restores a
+    // saved window size even with `persist_window` off (a resized editor made the
+    // next bench measure a smaller window), and the bench's default layout must not
+    // replace the user's on exit. Its storage is a scratch file (eframe takes
+    // `persistence_path` as the file itself), removed after.
+    let scratch = bench.as_ref().map(|_| {
+        std::env::temp_dir().join(format!("pebble-bench-storage-{}.ron", std::process::id()))
+    });
     if bench.is_some() {
         // A benchmark measures frames, not the display's refresh rate.
         options.wgpu_options.surface.present_mode = eframe::wgpu::PresentMode::AutoNoVsync;
+        options.persistence_path = scratch.clone();
     }
-    eframe::run_native(
+    let ran = eframe::run_native(
         "Pebble",
         options,
         Box::new(move |cc| {
@@ -154,8 +163,11 @@ pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Resu
             }
             Ok(Box::new(app))
         }),
-    )
-    .map_err(|e| anyhow::anyhow!("cannot run the editor window: {e}"))
+    );
+    if let Some(scratch) = scratch {
+        let _ = std::fs::remove_file(scratch);
+    }
+    ran.map_err(|e| anyhow::anyhow!("cannot run the editor window: {e}"))
 }
 
 /// Builds the viewport's GPU scene for `scene` (assets beside `path`) and puts it

@@ -1,12 +1,15 @@
 //! The 3D viewport: the `render` crate drawn through an egui_wgpu paint callback.
-//! `prepare` records the scene frame into the renderer's own target (a command
-//! buffer egui submits before its own); `paint` draws that target into egui's
-//! render pass with the render crate's [`Compositor`] (nearest filtering, so the
-//! PSP look's 480×272 pixels stay crisp).
+//! The scene frame is recorded into the renderer's own target and submitted as
+//! soon as the viewport is laid out ([`paint`]), not when egui paints: a software
+//! rasterizer (lavapipe) then draws the scene while the panels after the viewport
+//! are laid out and the window's shapes tessellated, instead of after all of it.
+//! The paint callback only draws that target into egui's render pass with the
+//! render crate's [`Compositor`] (nearest filtering, so the PSP look's 480×272
+//! pixels stay crisp); queue order puts the scene before it.
 
 use std::sync::Arc;
 
-use eframe::egui_wgpu::{self, CallbackResources, CallbackTrait, ScreenDescriptor};
+use eframe::egui_wgpu::{self, CallbackResources, CallbackTrait};
 use eframe::wgpu;
 use pebble_render::{
     Camera, Compositor, Extras, FrameStats, Gpu, Overlay, RenderContext, RenderError,
@@ -123,46 +126,43 @@ pub struct ViewportCallback {
     pub solids: Arc<Vec<pebble_render::SolidVertex>>,
 }
 
-impl CallbackTrait for ViewportCallback {
-    fn prepare(
-        &self,
-        device: &wgpu::Device,
-        _queue: &wgpu::Queue,
-        _screen: &ScreenDescriptor,
-        _encoder: &mut wgpu::CommandEncoder,
-        resources: &mut CallbackResources,
-    ) -> Vec<wgpu::CommandBuffer> {
-        let Some(res) = resources.get_mut::<ViewportResources>() else {
-            return Vec::new();
-        };
-        let Some(compositor) = &res.compositor else {
-            return Vec::new();
-        };
+impl ViewportCallback {
+    /// Records this frame into the renderer's target and submits it now; the
+    /// picture [`paint`] adds then draws it.
+    pub fn submit(&self, res: &mut ViewportResources) {
+        if res.compositor.is_none() {
+            return;
+        }
         let extras = Extras {
             overlay: self.overlay.as_deref(),
             selected: &self.selected,
             hovered: self.hovered,
             solids: &self.solids,
         };
-        let encoded = crate::app::bench::sections::time("viewport: encode the GPU frame", || {
-            res.renderer.encode(&self.camera, &self.options, &extras)
+        let submitted = crate::app::bench::sections::time("viewport: encode the GPU frame", || {
+            res.renderer
+                .submit_frame(&self.camera, &self.options, &extras)
         });
-        match encoded {
-            Ok((commands, texture, stats)) => {
+        match (submitted, &res.compositor) {
+            (Ok((texture, stats)), Some(compositor)) => {
                 let view = texture.create_view(&Default::default());
-                res.current = Some(compositor.bind(device, &view));
+                res.current = Some(compositor.bind(&res.renderer.context().gpu().device, &view));
                 res.last_stats = stats;
                 res.last_error = None;
-                vec![commands]
             }
-            Err(e) => {
+            (Ok(_), None) => {}
+            (Err(e), _) => {
                 res.current = None;
                 res.last_error = Some(e.to_string());
-                Vec::new()
             }
         }
     }
+}
 
+/// The last submitted frame, drawn into egui's pass.
+struct Picture;
+
+impl CallbackTrait for Picture {
     fn paint(
         &self,
         _info: eframe::egui::PaintCallbackInfo,
@@ -178,8 +178,15 @@ impl CallbackTrait for ViewportCallback {
     }
 }
 
-/// Adds the viewport's paint callback for `rect`.
-pub fn paint(ui: &eframe::egui::Ui, rect: eframe::egui::Rect, callback: ViewportCallback) {
+/// Submits `callback`'s frame (see [`ViewportCallback::submit`]) and adds the paint
+/// callback drawing it into `rect`.
+pub fn paint(
+    ui: &eframe::egui::Ui,
+    rect: eframe::egui::Rect,
+    callback: &ViewportCallback,
+    res: &mut ViewportResources,
+) {
+    callback.submit(res);
     ui.painter()
-        .add(egui_wgpu::Callback::new_paint_callback(rect, callback));
+        .add(egui_wgpu::Callback::new_paint_callback(rect, Picture));
 }

@@ -422,7 +422,7 @@ impl Viewport {
                 rect,
             });
         }
-        callback::paint(ui, rect, callback);
+        callback::paint(ui, rect, &callback, res);
         let bounds = doc.scene().bounds();
         if !playing {
             view_cube::ui(ui, rect, &mut self.view, bounds);
