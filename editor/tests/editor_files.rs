@@ -25,11 +25,68 @@ fn showcase_copy(tag: &str) -> PathBuf {
     dir.join(from.file_name().expect("a name"))
 }
 
+/// A copy of the showcase with a floor of 80 000 triangles added (saved as the
+/// editor saves): its export, with the bake, takes longer than the frames a Cancel
+/// click needs to land, where the showcase's own is done in tens of milliseconds.
+fn heavy_showcase_copy(tag: &str) -> PathBuf {
+    use pebble_model::command::AddEntities;
+    use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
+    use pebble_model::glam::Vec3;
+    use pebble_model::mesh::MeshBuilder;
+    use pebble_model::{Entity, History};
+    let project = showcase_copy(tag);
+    let mut scene = project::load(&project).expect("the copy loads");
+    let material = scene
+        .materials()
+        .next()
+        .map(|(id, _)| id)
+        .expect("a material");
+    let (side, cell) = (200, 0.1);
+    let mut b = MeshBuilder::default();
+    for z in 0..side {
+        for x in 0..side {
+            let (x0, z0) = (x as f32 * cell - 10.0, z as f32 * cell - 10.0);
+            b.polygon(
+                &[
+                    Vec3::new(x0, -0.5, z0 + cell),
+                    Vec3::new(x0 + cell, -0.5, z0 + cell),
+                    Vec3::new(x0 + cell, -0.5, z0),
+                    Vec3::new(x0, -0.5, z0),
+                ],
+                Vec3::Y,
+                material,
+            );
+        }
+    }
+    let floor = Entity::new(
+        "Heavy floor",
+        EntityKind::Mesh(MeshEntity {
+            source: GeometrySource::Authored,
+            geometry: b.mesh,
+            collidable: false,
+        }),
+    );
+    History::default()
+        .execute(&mut scene, AddEntities::new("Add", vec![floor]))
+        .expect("adds the floor");
+    project::save(&project, &scene).expect("saves");
+    project
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("creates");
     for e in std::fs::read_dir(from).expect("reads") {
         let e = e.expect("entry");
-        let target = to.join(e.file_name());
+        let name = e.file_name();
+        // The editor's autosave and crash copies beside a showcase someone edited
+        // would make the copy open with the recovery prompt.
+        if name
+            .to_str()
+            .is_some_and(|n| n.starts_with('.') && n.contains(".recovery"))
+        {
+            continue;
+        }
+        let target = to.join(name);
         if e.path().is_dir() {
             copy_dir(&e.path(), &target);
         } else {
@@ -57,10 +114,16 @@ fn export_runs_in_the_background_and_cancel_leaves_no_file() {
     let (map, _) = pbm::MapView::parse(&bytes).expect("a valid map");
     assert!(map.meshes().len() > 0);
 
-    // Cancel from the progress window. The showcase exports in a few tens of
-    // milliseconds, so a slow frame can let an export finish before the click
-    // lands: then it is written, and the test tries again.
-    let cancelled = project.with_file_name("stopped.pbm");
+    // Cancel from the progress window, on a heavier map: the showcase exports in
+    // a few tens of milliseconds, so a slow frame could let the export finish
+    // before the click lands. Should one still finish first, it is written, and
+    // the test tries again.
+    drop(harness);
+    let heavy = heavy_showcase_copy("export-heavy");
+    let Some(mut harness) = harness_on(heavy.clone()) else {
+        return;
+    };
+    let cancelled = heavy.with_file_name("stopped.pbm");
     let mut took_effect = false;
     for _ in 0..10 {
         let _ = std::fs::remove_file(&cancelled);

@@ -130,9 +130,11 @@ impl ViewportCallback {
     /// Records this frame into the renderer's target and submits it now; the
     /// picture [`paint`] adds then draws it.
     pub fn submit(&self, res: &mut ViewportResources) {
-        if res.compositor.is_none() {
+        // Without a compositor (the device refused it; `last_error` says why)
+        // nothing could show the frame.
+        let Some(compositor) = res.compositor.clone() else {
             return;
-        }
+        };
         let extras = Extras {
             overlay: self.overlay.as_deref(),
             selected: &self.selected,
@@ -143,15 +145,14 @@ impl ViewportCallback {
             res.renderer
                 .submit_frame(&self.camera, &self.options, &extras)
         });
-        match (submitted, &res.compositor) {
-            (Ok((texture, stats)), Some(compositor)) => {
+        match submitted {
+            Ok((texture, stats)) => {
                 let view = texture.create_view(&Default::default());
                 res.current = Some(compositor.bind(&res.renderer.context().gpu().device, &view));
                 res.last_stats = stats;
                 res.last_error = None;
             }
-            (Ok(_), None) => {}
-            (Err(e), _) => {
+            Err(e) => {
                 res.current = None;
                 res.last_error = Some(e.to_string());
             }
