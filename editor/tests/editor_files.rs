@@ -77,16 +77,12 @@ fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("creates");
     for e in std::fs::read_dir(from).expect("reads") {
         let e = e.expect("entry");
-        let name = e.file_name();
-        // The editor's autosave and crash copies beside a showcase someone edited
-        // would make the copy open with the recovery prompt.
-        if name
-            .to_str()
-            .is_some_and(|n| n.starts_with('.') && n.contains(".recovery"))
-        {
+        // The editor's autosave beside a showcase someone edited would make the
+        // copy open with the recovery prompt.
+        if project::is_recovery_file(&e.path()) {
             continue;
         }
-        let target = to.join(name);
+        let target = to.join(e.file_name());
         if e.path().is_dir() {
             copy_dir(&e.path(), &target);
         } else {

@@ -17,16 +17,6 @@ fn pebble(args: &[&str]) -> std::process::Output {
         .expect("pebble runs")
 }
 
-/// The editor's own side files beside a project it has open: the autosave
-/// (`.NAME.recovery`) and the copy kept on a crash (`.NAME.recovery.HASH.pebble.bin`).
-/// Git ignores them; a user who edited the showcase has them, and they are not
-/// part of what the generator writes.
-fn is_recovery_file(p: &Path) -> bool {
-    p.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.starts_with('.') && n.contains(".recovery"))
-}
-
 /// The files under `dir` (relative, sorted), the editor's recovery files left out.
 fn files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -36,7 +26,7 @@ fn files(dir: &Path) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 todo.push(p);
-            } else if !is_recovery_file(&p) {
+            } else if !pebble_model::project::is_recovery_file(&p) {
                 out.push(p.strip_prefix(dir).expect("inside").to_path_buf());
             }
         }

@@ -465,6 +465,21 @@ pub fn recovery_path(project: &Path) -> PathBuf {
     project.with_file_name(format!(".{name}.recovery"))
 }
 
+/// Whether `path` is one of the editor's recovery files beside a project: the
+/// autosave [`recovery_path`] names, or that autosave's binary file
+/// (`.<name>.recovery.<hash>.pebble.bin`). They are not part of the project:
+/// whoever copies or lists a project's files leaves them out.
+pub fn is_recovery_file(path: &Path) -> bool {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let autosave = name
+        .strip_suffix(".pebble.bin")
+        .and_then(|rest| rest.rsplit_once('.'))
+        .map_or(name, |(autosave, _hash)| autosave);
+    autosave.starts_with('.') && autosave.ends_with(".recovery")
+}
+
 /// A recovery file newer than its project: unsaved work from a session that ended
 /// without saving. The user decides: [`load_recovery`] or [`discard_recovery`].
 #[derive(Debug, Clone, PartialEq)]

@@ -476,6 +476,42 @@ fn a_save_interrupted_after_its_binary_file_leaves_the_old_project_whole() {
     project::load(&path).expect("and the project still loads");
 }
 
+#[test]
+fn recovery_files_and_their_binaries_are_told_from_the_project_s_own() {
+    let (scene, _) = big_scene();
+    let dir = scratch("recovery-names");
+    let path = dir.join("level.pebble.ron");
+    project::save(&path, &scene).expect("saves");
+    project::save(&project::recovery_path(&path), &big_scene_moved()).expect("autosaves");
+    let mut recovery: Vec<String> = std::fs::read_dir(&dir)
+        .expect("reads")
+        .flatten()
+        .filter(|e| project::is_recovery_file(&e.path()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    recovery.sort();
+    assert_eq!(
+        recovery.len(),
+        2,
+        "the autosave and its binary: {recovery:?}"
+    );
+    assert_eq!(recovery[0], ".level.pebble.ron.recovery");
+    assert!(
+        recovery[1].starts_with(".level.pebble.ron.recovery.")
+            && recovery[1].ends_with(".pebble.bin"),
+        "{recovery:?}"
+    );
+    assert!(!project::is_recovery_file(&path));
+    assert!(
+        binaries(&dir)
+            .iter()
+            .any(|b| !project::is_recovery_file(&dir.join(b)))
+    );
+    assert!(!project::is_recovery_file(Path::new(
+        "textures/.recovery.png"
+    )));
+}
+
 /// [`big_scene`] with its grid one metre up.
 fn big_scene_moved() -> Scene {
     let (mut scene, grid) = big_scene();

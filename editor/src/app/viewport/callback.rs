@@ -24,7 +24,7 @@ pub struct ViewportResources {
     pub renderer: Renderer,
     pub sync: SceneSync,
     compositor: Option<Arc<Compositor>>,
-    /// The frame `prepare` recorded, bound for `paint`.
+    /// The frame [`ViewportCallback::submit`] submitted, bound for `paint`.
     current: Option<wgpu::BindGroup>,
     pub last_stats: FrameStats,
     pub last_error: Option<String>,
@@ -132,7 +132,7 @@ impl ViewportCallback {
     pub fn submit(&self, res: &mut ViewportResources) {
         // Without a compositor (the device refused it; `last_error` says why)
         // nothing could show the frame.
-        let Some(compositor) = res.compositor.clone() else {
+        let Some(compositor) = &res.compositor else {
             return;
         };
         let extras = Extras {
