@@ -2,7 +2,8 @@
 //! it on; a click picks the face under the cursor, Shift adds, Ctrl toggles, a box
 //! picks the faces facing the camera; the inspector's buttons and typed values
 //! change the picked faces' UVs, one undo step each; Esc lets go, Esc again leaves.
-//! The texture lock decides whether a moved wall takes its texture along.
+//! The texture lock decides whether a moved wall takes its texture along. The UV
+//! panel's drag: Esc half-way takes it back, a finished one is one undo step.
 
 mod common;
 
@@ -463,4 +464,73 @@ fn vertices_and_edges_are_picked_moved_split_and_merged() {
         ]),
         "{names:?}"
     );
+}
+
+/// The UV panel's drag in the whole app: Esc half-way puts the UVs back and the
+/// faces stay picked (the viewport does not take the same Esc to let go of them);
+/// a drag let go of is one "Move UVs" step, which undo takes back.
+#[test]
+fn a_uv_panel_drag_is_taken_back_by_esc_and_a_finished_one_is_one_step() {
+    let Some(mut harness) = harness_on(room_project()) else {
+        return;
+    };
+    overlook(&mut harness);
+    harness.key_press(egui::Key::T);
+    harness.run_steps(2);
+    let north = screen(harness.state(), inner(0));
+    click_with(&mut harness, north, egui::Modifiers::NONE);
+    assert_eq!(picked(harness.state(), "North wall").len(), 2);
+    harness.get_by_label("UV").click();
+    harness.run_steps(3);
+    let frame = harness
+        .state()
+        .panels
+        .uv_dock
+        .frame_rect()
+        .expect("the UV panel shows the picked faces");
+    let before = uvs(harness.state(), "North wall");
+    let steps = harness.state().history_names().len();
+
+    // Half a drag inside the faces' frame, then Esc with the button still down.
+    let from = frame.center();
+    let to = from + egui::vec2(30.0, 20.0);
+    harness.hover_at(from);
+    harness.run_steps(1);
+    harness.drag_at(from);
+    harness.run_steps(1);
+    for k in 1..=4 {
+        harness.hover_at(from + (to - from) * (k as f32 / 4.0));
+        harness.run_steps(1);
+    }
+    assert_ne!(
+        uvs(harness.state(), "North wall"),
+        before,
+        "the drag moves the UVs live"
+    );
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert_eq!(
+        uvs(harness.state(), "North wall"),
+        before,
+        "Esc puts them back"
+    );
+    assert_eq!(
+        picked(harness.state(), "North wall").len(),
+        2,
+        "and the faces stay picked"
+    );
+    harness.drop_at(to);
+    harness.run_steps(2);
+    assert_eq!(uvs(harness.state(), "North wall"), before);
+    assert_eq!(harness.state().history_names().len(), steps, "no step");
+
+    // A whole drag: one step, and undo takes it back.
+    common::drag_line(&mut harness, from, to, 4);
+    assert_ne!(uvs(harness.state(), "North wall"), before);
+    let names = harness.state().history_names();
+    assert_eq!(names.len(), steps + 1, "{names:?}");
+    assert_eq!(names.last().map(String::as_str), Some("Move UVs"));
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert_eq!(uvs(harness.state(), "North wall"), before, "undone");
 }

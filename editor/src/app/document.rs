@@ -146,6 +146,20 @@ impl Document {
         self.history.end_edit();
     }
 
+    /// The continuous edit in progress belongs to a viewport tool (the gizmo,
+    /// copies being placed), not to a panel.
+    pub fn tool_edit_open(&self) -> bool {
+        matches!(
+            self.history.open_edit(),
+            Some(EditKey::Gizmo | EditKey::Placing)
+        )
+    }
+
+    /// A panel's continuous edit is in progress (a UV drag, a dragged number).
+    pub fn panel_edit_open(&self) -> bool {
+        self.history.open_edit().is_some() && !self.tool_edit_open()
+    }
+
     /// Takes back the continuous edit `edit` as if it never began.
     pub fn cancel_edit(&mut self, edit: EditKey) -> bool {
         self.history.cancel_edit(&mut self.scene, edit)

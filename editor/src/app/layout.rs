@@ -54,7 +54,9 @@ impl PebbleApp {
                     &mut self.panels.layout,
                     egui_tiles::Tree::empty(egui::Id::unique("pebble layout")),
                 );
-                let keys_taken = ui.ctx().egui_wants_keyboard_input();
+                // Esc takes back a panel's drag in progress (the UV panel's) and
+                // nothing more: the viewport does not also let go of the faces.
+                let keys_taken = ui.ctx().egui_wants_keyboard_input() || self.doc.panel_edit_open();
                 layout.ui(
                     &mut Panes {
                         app: self,
@@ -304,8 +306,9 @@ fn budget_color(ui: &egui::Ui, level: super::budget::Level) -> egui::Color32 {
 struct Panes<'a> {
     app: &'a mut PebbleApp,
     frame: &'a mut eframe::Frame,
-    /// A text field had the keyboard when the frame began: its keys (Esc) are
-    /// its own, not the viewport's, whichever panel is drawn first.
+    /// A text field had the keyboard, or a panel's drag was under way, when the
+    /// frame began: its keys (Esc) are its own, not the viewport's, whichever
+    /// panel is drawn first.
     keys_taken: bool,
 }
 

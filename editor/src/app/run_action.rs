@@ -285,11 +285,7 @@ impl PebbleApp {
                     // A panel's release ends a panel's edit: the viewport's tools
                     // end theirs (copies placed after Edit › Duplicate keep
                     // following past the click that chose it).
-                    let tools = matches!(
-                        self.doc.history().open_edit(),
-                        Some(pebble_model::EditKey::Gizmo | pebble_model::EditKey::Placing)
-                    );
-                    if !tools {
+                    if !self.doc.tool_edit_open() {
                         self.doc.end_edit();
                     }
                     Ok(())

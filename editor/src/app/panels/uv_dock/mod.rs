@@ -70,6 +70,8 @@ pub struct UvDock {
     drag: Option<Drag>,
     /// The faces last shown: other faces picked are framed at once.
     shown: Vec<(pebble_model::EntityId, Vec<usize>)>,
+    /// Where the picked faces' frame was drawn last, in points.
+    frame_at: Option<egui::Rect>,
 }
 
 impl Default for UvDock {
@@ -79,6 +81,7 @@ impl Default for UvDock {
             pan: Vec2::splat(0.5),
             drag: None,
             shown: Vec::new(),
+            frame_at: None,
         }
     }
 }
@@ -276,6 +279,12 @@ impl UvDock {
         }
     }
 
+    /// Where the picked faces' frame (drag inside to move) was drawn in the last
+    /// frame, in points; `None` when no faces were shown.
+    pub fn frame_rect(&self) -> Option<egui::Rect> {
+        self.frame_at
+    }
+
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
@@ -283,6 +292,7 @@ impl UvDock {
         textures: &mut Thumbnails,
     ) -> Vec<Intent> {
         let mut intents = Vec::new();
+        self.frame_at = None;
         if !cx.face_mode {
             ui.label("Turn on face mode (T) and pick faces to see their UVs here.");
             return intents;
@@ -438,6 +448,7 @@ impl UvDock {
         };
         let (blo, bhi) = (to_screen(lo), to_screen(hi));
         let frame = egui::Rect::from_two_pos(blo, bhi);
+        self.frame_at = Some(frame);
         painter.rect_stroke(
             frame,
             0.0,
