@@ -150,6 +150,32 @@ fn a_drag_on_empty_space_box_selects_and_escape_clears() {
     assert!(harness.state().scene().selection().is_empty());
 }
 
+/// A click on an inspector checkbox leaves its edit open until the next release;
+/// Esc then is still the viewport's and clears the selection (only a panel's drag,
+/// a button held, keeps Esc for the panel).
+#[test]
+fn escape_after_an_inspector_checkbox_still_clears_the_selection() {
+    let Some(mut harness) = harness() else { return };
+    let wall = entity(harness.state(), "Back wall");
+    harness.get_by_label("Back wall  (mesh)").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().scene().selection(), &[wall]);
+    let before = harness.state().history_names().len();
+    let checkbox = harness
+        .get_by_label_contains("collidable (exported")
+        .rect()
+        .center();
+    click(&mut harness, checkbox);
+    assert_eq!(harness.state().history_names().len(), before + 1, "a step");
+    assert!(
+        harness.state().doc.history().open_edit().is_some(),
+        "the checkbox's edit is still open"
+    );
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert!(harness.state().scene().selection().is_empty());
+}
+
 /// Clicks Export & Deploy and waits (at most 5 minutes) for the outcome in the
 /// status bar.
 fn deploy_and_wait(harness: &mut Harness<'_, PebbleApp>) -> String {

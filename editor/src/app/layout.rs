@@ -55,8 +55,11 @@ impl PebbleApp {
                     egui_tiles::Tree::empty(egui::Id::unique("pebble layout")),
                 );
                 // Esc takes back a panel's drag in progress (the UV panel's) and
-                // nothing more: the viewport does not also let go of the faces.
-                let keys_taken = ui.ctx().egui_wants_keyboard_input() || self.doc.panel_edit_open();
+                // nothing more: the viewport does not also let go of the faces. A
+                // drag holds a button; a panel's edit can stay open past a click
+                // (a checkbox) until the next release, and Esc is the viewport's then.
+                let panel_drag = self.doc.panel_edit_open() && ui.input(|i| i.pointer.any_down());
+                let keys_taken = ui.ctx().egui_wants_keyboard_input() || panel_drag;
                 layout.ui(
                     &mut Panes {
                         app: self,
