@@ -494,14 +494,7 @@ fn a_uv_panel_drag_is_taken_back_by_esc_and_a_finished_one_is_one_step() {
     // Half a drag inside the faces' frame, then Esc with the button still down.
     let from = frame.center();
     let to = from + egui::vec2(30.0, 20.0);
-    harness.hover_at(from);
-    harness.run_steps(1);
-    harness.drag_at(from);
-    harness.run_steps(1);
-    for k in 1..=4 {
-        harness.hover_at(from + (to - from) * (k as f32 / 4.0));
-        harness.run_steps(1);
-    }
+    common::press_and_move(&mut harness, from, to, 4);
     assert_ne!(
         uvs(harness.state(), "North wall"),
         before,

@@ -77,14 +77,7 @@ fn drag_and_drop(
     to: egui::Pos2,
     modifiers: egui::Modifiers,
 ) {
-    harness.hover_at(from);
-    harness.run_steps(1);
-    harness.drag_at(from);
-    harness.run_steps(1);
-    for k in 1..=10 {
-        harness.hover_at(from + (to - from) * (k as f32 / 10.0));
-        harness.run_steps(1);
-    }
+    common::press_and_move(harness, from, to, 10);
     harness.event(egui::Event::ModifiersChanged(modifiers));
     harness.run_steps(1);
     harness.event(egui::Event::PointerButton {

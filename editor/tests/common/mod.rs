@@ -150,8 +150,9 @@ pub fn click(harness: &mut Harness<'_, PebbleApp>, pos: egui::Pos2) {
     harness.run_steps(2);
 }
 
-/// A left-button drag from `from` to `to` in `steps` moves, a frame each.
-pub fn drag_line(
+/// The left button pressed at `from`, then `steps` moves to `to`, a frame each;
+/// the button stays down.
+pub fn press_and_move(
     harness: &mut Harness<'_, PebbleApp>,
     from: egui::Pos2,
     to: egui::Pos2,
@@ -165,6 +166,16 @@ pub fn drag_line(
         harness.hover_at(from + (to - from) * (k as f32 / steps as f32));
         harness.run_steps(1);
     }
+}
+
+/// A left-button drag from `from` to `to` in `steps` moves, a frame each.
+pub fn drag_line(
+    harness: &mut Harness<'_, PebbleApp>,
+    from: egui::Pos2,
+    to: egui::Pos2,
+    steps: usize,
+) {
+    press_and_move(harness, from, to, steps);
     harness.drop_at(to);
     harness.run_steps(2);
 }
