@@ -907,12 +907,23 @@ fn runtime_playing_by_hand_loads_a_replaced_map() {
         root.join("pbm/tests/fixtures/full.pbm"),
     );
     std::fs::copy(&old, game.join("map.pbm")).expect("copies the first map");
-    let new_hash = format!(
-        "{:016x}",
-        pbm::fnv::fnv1a64(&std::fs::read(&new).expect("reads"))
+    let hash_of = |path: &Path| {
+        format!(
+            "fnv1a64 {:016x}",
+            pbm::fnv::fnv1a64(&std::fs::read(path).expect("reads"))
+        )
+    };
+    // The log file is written before the first map is loaded: swapping as soon as
+    // it exists once replaced the map before that load, and the runtime then saw
+    // nothing to reload.
+    let (loaded_first, wait) = (hash_of(&old), hash_of(&new));
+    let (said, log) = run_with_swap(
+        &game,
+        &out,
+        &new,
+        "pebble_log.txt",
+        &["--swap-after-log", &loaded_first, "--wait-log", &wait],
     );
-    let wait = format!("fnv1a64 {new_hash}");
-    let (said, log) = run_with_swap(&game, &out, &new, "pebble_log.txt", &["--wait-log", &wait]);
     eprintln!("{log}");
     // The stick's listing may name it in capitals (FAT).
     let lower = log.to_lowercase();
@@ -921,6 +932,14 @@ fn runtime_playing_by_hand_loads_a_replaced_map() {
         .filter(|l| l.starts_with("loaded map.pbm"))
         .count();
     assert_eq!(loads, 2, "loaded once, then again when replaced:\n{log}");
+    let loaded: Vec<&str> = log
+        .lines()
+        .filter(|l| l.to_lowercase().starts_with("loaded map.pbm"))
+        .collect();
+    assert!(
+        loaded[0].ends_with(&loaded_first) && loaded[1].ends_with(&wait),
+        "the first map, then the one that replaced it:\n{log}"
+    );
     assert!(
         lower.contains("map.pbm replaced: loading it again"),
         "{log}"

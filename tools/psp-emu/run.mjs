@@ -4,14 +4,17 @@
 // the timeout), and the folder is copied back to --out.
 //
 //   node run.mjs --eboot EBOOT.PBP --game DIR --out DIR [--wait NAME]... [--timeout S]
-//                [--swap NAME=FILE --swap-after WAITNAME] [--wait-log TEXT]
+//                [--swap NAME=FILE --swap-after WAITNAME [--swap-after-log TEXT]]
+//                [--wait-log TEXT]
 //
 // --wait-log waits, as --wait does, for the runtime's pebble_log.txt to hold TEXT
 // (after a swap: text the runtime logs only then).
 //
 // --swap replaces NAME in the running game folder with FILE's bytes once WAITNAME
 // exists there (a live link copying a new map while the runtime plays), and says
-// when, and how long after it the --wait files appeared.
+// when, and how long after it the --wait files appeared. With --swap-after-log it
+// also waits for pebble_log.txt to hold TEXT: the log file appears before the first
+// map is loaded, so a swap keyed on the file alone could land before that load.
 //
 // Exit status: 0 when every --wait file appeared, 1 on timeout, on an "error:" line in
 // the runtime's pebble_log.txt, or on a harness error (the folder is still copied
@@ -24,7 +27,7 @@ import puppeteer from "puppeteer-core";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const opt = { wait: [], timeout: 90, swap: null, swapAfter: null, waitLog: null };
+const opt = { wait: [], timeout: 90, swap: null, swapAfter: null, swapAfterLog: null, waitLog: null };
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   const v = () => {
@@ -42,6 +45,7 @@ for (let i = 0; i < args.length; i++) {
     const [name, ...file] = v().split("=");
     opt.swap = { name, file: file.join("=") };
   } else if (a === "--swap-after") opt.swapAfter = v();
+  else if (a === "--swap-after-log") opt.swapAfterLog = v();
   else if (a === "--wait-log") opt.waitLog = v();
   else fail(`unknown argument ${a}`);
 }
@@ -144,16 +148,22 @@ try {
   let swappedAt = null;
   while (Date.now() < deadline) {
     if (opt.swap && swappedAt === null) {
-      const done = await tab.evaluate(async (dir, name, after) => {
+      const done = await tab.evaluate(async (dir, name, after, afterLog) => {
         const FS = window.EJS_emulator?.gameManager?.FS;
         if (!FS || !window.pebbleSeeded || !FS.analyzePath(dir + "/" + after).exists) return false;
+        if (afterLog !== null) {
+          const logPath = dir + "/pebble_log.txt";
+          if (!FS.analyzePath(logPath).exists) return false;
+          if (!new TextDecoder().decode(FS.readFile(logPath)).includes(afterLog)) return false;
+        }
         const bytes = new Uint8Array(await (await fetch("/swap")).arrayBuffer());
         FS.writeFile(dir + "/" + name, bytes);
         return true;
-      }, GAME, opt.swap.name, opt.swapAfter);
+      }, GAME, opt.swap.name, opt.swapAfter, opt.swapAfterLog);
       if (done) {
         swappedAt = Date.now();
-        console.log(`psp-emu: replaced ${opt.swap.name} at ${((swappedAt - started) / 1000).toFixed(1)} s, after ${opt.swapAfter} appeared`);
+        const held = opt.swapAfterLog === null ? "" : ` and pebble_log.txt held "${opt.swapAfterLog}"`;
+        console.log(`psp-emu: replaced ${opt.swap.name} at ${((swappedAt - started) / 1000).toFixed(1)} s, after ${opt.swapAfter} appeared${held}`);
       }
     }
     let failed;
