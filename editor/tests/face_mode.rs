@@ -103,6 +103,27 @@ fn faces_are_picked_changed_and_let_go_of_in_face_mode() {
     let east = screen(harness.state(), inner(1));
     click_with(&mut harness, east, egui::Modifiers::SHIFT);
     assert_eq!(harness.state().doc.faces.counts(), (4, 2));
+    // Every row of the inspector fits its pane, which ends at the window's edge: one
+    // row wider than the pane once widened all below it, cut off at that edge.
+    let edge = harness.ctx.content_rect().right();
+    for label in ["Flip V", "Align face", "Bottom", "Centre"] {
+        let rect = harness.get_by_label(label).rect();
+        assert!(
+            rect.right() <= edge,
+            "\"{label}\" ends at x = {} past the inspector's edge at {edge}",
+            rect.right()
+        );
+    }
+    for note in ["twice as large", "m per repeat"] {
+        let rects: Vec<egui::Rect> = harness
+            .query_all_by_label_contains(note)
+            .map(|node| node.rect())
+            .collect();
+        assert!(!rects.is_empty(), "a label with \"{note}\"");
+        for rect in rects {
+            assert!(rect.right() <= edge, "\"{note}\": {rect:?}");
+        }
+    }
     click_with(&mut harness, north, egui::Modifiers::COMMAND);
     assert_eq!(harness.state().doc.faces.counts(), (2, 1));
     assert_eq!(picked(harness.state(), "East wall").len(), 2);

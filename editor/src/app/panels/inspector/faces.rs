@@ -168,8 +168,10 @@ impl InspectorPanel {
                 "scale",
                 &parts(mapping.scale),
                 &SCALE,
-                " (2: twice as large; negative flips)",
-                false,
+                // On the name's line: beside the fields it widened the whole
+                // inspector past its pane, and every row under it was cut off.
+                "(2: twice as large; negative flips)",
+                true,
             ) {
                 set = Some((
                     if k == 0 {

@@ -20,8 +20,13 @@ pub(super) struct Form {
 }
 
 /// The unit after a field ("m", "°"), with an optional note.
+fn unit_text(limit: &Limit, note: &str) -> String {
+    format!("{}{note}", limit.unit.trim())
+}
+
+/// That unit as a label, when there is one.
 pub(super) fn unit_label(ui: &mut egui::Ui, limit: &Limit, note: &str) {
-    let text = format!("{}{note}", limit.unit.trim());
+    let text = unit_text(limit, note);
     if !text.is_empty() {
         ui.label(text);
     }
@@ -181,8 +186,21 @@ impl Form {
         let fields: Vec<Field> = ui
             .horizontal(|ui| {
                 let l = header.unwrap_or_else(|| ui.label(name).id);
-                // Share what is left among the fields, after their labels and the unit.
-                let spare = ui.available_width() - 40.0 - 22.0 * parts.len() as f32;
+                // Share what is left among the fields, after their labels and the
+                // unit (measured: "m per repeat" is wider than a unit's usual room).
+                let unit = unit_text(limit, if own_line { "" } else { note });
+                let unit_width = egui::WidgetText::from(unit.as_str())
+                    .into_galley(
+                        ui,
+                        Some(egui::TextWrapMode::Extend),
+                        f32::INFINITY,
+                        egui::TextStyle::Body,
+                    )
+                    .size()
+                    .x;
+                let spare = ui.available_width()
+                    - (unit_width + 16.0).max(40.0)
+                    - 22.0 * parts.len() as f32;
                 let width = (spare / parts.len() as f32).clamp(36.0, 80.0);
                 let fields = parts
                     .iter()

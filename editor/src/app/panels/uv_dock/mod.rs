@@ -587,13 +587,16 @@ impl UvDock {
         } else {
             "drag: move · round handle: turn · corner: scale (Shift: one axis) · free (Ctrl: snap)"
         };
-        painter.text(
-            rect.left_bottom() + egui::vec2(6.0, -6.0),
-            egui::Align2::LEFT_BOTTOM,
-            help,
+        // Wrapped to the dock: the line is wider than a dock at its usual width.
+        let colour = egui::Color32::from_gray(170);
+        let galley = painter.layout(
+            help.to_owned(),
             egui::FontId::proportional(12.0),
-            egui::Color32::from_gray(170),
+            colour,
+            (rect.width() - 12.0).max(40.0),
         );
+        let at = rect.left_bottom() + egui::vec2(6.0, -6.0 - galley.size().y);
+        painter.galley(at, galley, colour);
         intents
     }
 }
