@@ -73,13 +73,10 @@ fn ctrl_f5_exports_stages_a_memory_stick_and_plays_it_in_ppsspp_and_captures_com
     let program = stand_in(&bin, false);
     harness.state_mut().prefs.ppsspp_program = program.display().to_string();
     harness.run_steps(2);
+    // Whether it ran is what it said when it ended: this stand-in exits at once,
+    // and the export, the staging and its exit can all end within one step.
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F5);
     harness.run_steps(1);
-    assert!(
-        harness.state().jobs.ppsspp.busy(),
-        "{:?}",
-        harness.state().status()
-    );
     wait_for(&mut harness, |app| !app.jobs.ppsspp.busy());
 
     let said = launch_said(&harness);
@@ -135,9 +132,10 @@ fn ctrl_f5_exports_stages_a_memory_stick_and_plays_it_in_ppsspp_and_captures_com
         .modified()
         .expect("time");
     std::fs::remove_file(bin.join("launch.txt")).expect("removes");
+    // No check that it is busy in between: the export, the staging and this
+    // PPSSPP's exit can all end within one step (a CI run saw it).
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F5);
     harness.run_steps(1);
-    assert!(harness.state().jobs.ppsspp.busy());
     wait_for(&mut harness, |app| !app.jobs.ppsspp.busy());
     assert!(bin.join("launch.txt").is_file(), "played again");
     let after = std::fs::metadata(&eboot)
@@ -193,9 +191,10 @@ fn stop_closes_ppsspp_and_a_missing_or_failing_ppsspp_says_why() {
     .expect("script");
     std::fs::set_permissions(&failing, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     harness.state_mut().prefs.ppsspp_program = failing.display().to_string();
+    // No check that it is busy in between: the export, the staging and this
+    // PPSSPP's exit can all end within one step (a CI run saw it).
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F5);
     harness.run_steps(1);
-    assert!(harness.state().jobs.ppsspp.busy());
     wait_for(&mut harness, |app| !app.jobs.ppsspp.busy());
     let status = harness.state().status().text.clone();
     assert!(
