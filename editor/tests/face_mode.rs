@@ -324,6 +324,21 @@ fn picked_faces_are_moved_by_the_gizmo_extruded_flipped_and_deleted() {
         raised.source,
         pebble_model::entity::GeometrySource::Authored
     );
+    // The sides the pull made taller show more of their texture, at the same
+    // size and place in the world, rather than their old UVs stretched.
+    let world = harness
+        .state()
+        .scene()
+        .world_transform(entity(harness.state(), "North wall"));
+    for f in 0..raised.geometry.faces.len() {
+        let was = pebble_model::uv::mapping_of(&before.geometry, f, &world).expect("an area");
+        let now = pebble_model::uv::mapping_of(&raised.geometry, f, &world).expect("an area");
+        assert!(
+            (was.offset - now.offset).abs().max_element() < 1e-3
+                && (was.scale - now.scale).abs().max_element() < 1e-3,
+            "face {f}: {was:?} became {now:?}"
+        );
+    }
     let names = harness.state().history_names();
     assert_eq!(
         names.last().map(String::as_str),

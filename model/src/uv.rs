@@ -9,6 +9,9 @@
 //! plane its normal is closest to (as Quake and TrenchBroom project textures),
 //! signed so that the texture reads the right way round and upright seen from the
 //! front (a picture's first row, v = 0, at the top of a wall).
+//! When a vertex edit reshapes faces, [`follow_reshape`] keeps their textures
+//! still in the world, so a wall pulled taller shows more of its texture instead
+//! of a smear.
 //! UVs are always stored per corner; a mapping is found from them (an affine fit,
 //! exact for a triangle) and written back to them, so nothing new is stored.
 
@@ -376,6 +379,43 @@ pub fn keep_in_world(
                 .max(DVec2::splat(1e-6));
             let whole = (centre / r).floor() * r;
             Some((f, uvs.map(|p| (p - whole).as_vec2())))
+        })
+        .collect()
+}
+
+/// After a vertex edit moved `moved` (vertex indices) of a mesh from `before` to
+/// `after` (the same faces, corners moved): new UVs that keep each *reshaped*
+/// face's texture where it was in the world, at the same texel size — a side
+/// pulled taller shows more of its texture rather than the old UVs stretched over
+/// it. A face some of whose corners moved is reshaped. A face all of whose
+/// corners moved goes along as a whole: with `lock` (the texture lock) it keeps
+/// its UVs, as an object moved with the lock on does; without, it too keeps its
+/// texture still in the world. The corners that did not move keep their UVs.
+/// Faces without an area before or after are left as they are.
+pub fn follow_reshape(
+    before: &MeshData,
+    after: &MeshData,
+    moved: &[u32],
+    world: &Affine3A,
+    lock: bool,
+) -> Vec<(usize, [Vec2; 3])> {
+    let moved: std::collections::HashSet<u32> = moved.iter().copied().collect();
+    (0..before.faces.len().min(after.faces.len()))
+        .filter_map(|f| {
+            let indices = before.faces[f].indices;
+            let n = indices.iter().filter(|i| moved.contains(i)).count();
+            if n == 0 || (n == 3 && lock) {
+                return None;
+            }
+            let (c0, n0) = world_corners_f64(before, f, world)?;
+            let (m, t) = fit_f64(&on_axes_dvec(&c0, n0), &before.faces[f].uvs)?;
+            // The axes depend only on the plane a normal is closest to: a face
+            // that stays closest to it keeps the very same projection (its still
+            // corners keep their UVs exactly); one turned past 45° takes the new
+            // plane's, which does not flatten it.
+            let (c1, n1) = world_corners_f64(after, f, world)?;
+            let uvs = on_axes_dvec(&c1, n1).map(|p| (m * p + t).as_vec2());
+            Some((f, uvs))
         })
         .collect()
 }

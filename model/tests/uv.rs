@@ -1,11 +1,13 @@
 //! Face texture mapping: the world axes, each face-mode operation, and the
 //! texture lock — moving, turning and scaling an object and back leaves its UVs
 //! where they were, with the lock on (UVs untouched) or off (textures kept still
-//! in the world).
+//! in the world). A vertex edit keeps the reshaped faces' textures still in the
+//! world.
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
 use pebble_model::command::{AddEntities, AddMaterial, SetFaceUvs, SetTransforms};
 use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
+use pebble_model::mesh_edit;
 use pebble_model::uv::{self, Justify, UvMapping};
 use pebble_model::{
     Command, Entity, History, Material, MaterialId, MeshData, Primitive, Scene, Transform,
@@ -345,6 +347,75 @@ proptest! {
             let whole = ((a[0] - b[0]) / 1.0).round();
             for k in 0..3 {
                 prop_assert!(near(a[k] - whole, b[k], 1e-4), "{:?} vs {:?}", a, b);
+            }
+        }
+    }
+}
+
+fn same_mapping(a: UvMapping, b: UvMapping) -> bool {
+    let turn = (a.rotation - b.rotation).rem_euclid(std::f32::consts::TAU);
+    near(a.offset, b.offset, 1e-4)
+        && near(a.scale, b.scale, 1e-4)
+        && turn.min(std::f32::consts::TAU - turn) < 1e-4
+}
+
+/// A box's top extruded, then pulled 2 m up and 0.3 m aside with the gizmo: the
+/// walls the pull reshapes keep their textures still in the world (the same
+/// mapping, their still corners the same UVs), where the old UVs alone would be
+/// stretched over them; the top, moved whole, keeps its UVs with the lock and
+/// keeps its texture still in the world without it.
+#[test]
+fn faces_a_vertex_edit_reshapes_keep_their_texture_still_in_the_world() {
+    let world =
+        Affine3A::from_rotation_translation(Quat::from_rotation_y(0.4), Vec3::new(3.0, 0.5, -2.0));
+    let up = world.transform_vector3(Vec3::Y);
+    let box_ = cube(Vec3::new(2.0, 1.0, 2.0));
+    let top = facing(&box_, &world, up);
+    let (before, top) = mesh_edit::extruded(&box_, &top, 0.5);
+    let moved = mesh_edit::welded_vertices(&before, &top);
+    let after = mesh_edit::moved(&before, &moved, |p| p + Vec3::new(0.3, 2.0, 0.0));
+    let walls: Vec<usize> = (box_.faces.len()..before.faces.len()).collect();
+    assert_eq!(walls.len(), 8, "four walls of two triangles");
+    let mapping = |m: &MeshData, f: usize| uv::mapping_of(m, f, &world).expect("an area");
+
+    // Without the reshape the walls' UVs are stretched: that is what is fixed.
+    for &f in &walls {
+        assert!(
+            !same_mapping(mapping(&before, f), mapping(&after, f)),
+            "face {f}"
+        );
+    }
+    for lock in [true, false] {
+        let changed = uv::follow_reshape(&before, &after, &moved, &world, lock);
+        let result = with(&after, &changed);
+        for &f in &walls {
+            assert!(
+                same_mapping(mapping(&before, f), mapping(&result, f)),
+                "wall face {f}: {:?} became {:?}",
+                mapping(&before, f),
+                mapping(&result, f)
+            );
+            for k in 0..3 {
+                if !moved.contains(&before.faces[f].indices[k]) {
+                    assert!(near(before.faces[f].uvs[k], result.faces[f].uvs[k], 1e-5));
+                }
+            }
+        }
+        for &f in &top {
+            if lock {
+                assert_eq!(
+                    result.faces[f].uvs, before.faces[f].uvs,
+                    "the lock: top face {f}"
+                );
+            } else {
+                assert!(same_mapping(mapping(&before, f), mapping(&result, f)));
+                assert!(!near(result.faces[f].uvs[0], before.faces[f].uvs[0], 1e-3));
+            }
+        }
+        // The box's own sides and bottom did not move.
+        for f in 0..box_.faces.len() {
+            if !top.contains(&f) {
+                assert_eq!(result.faces[f].uvs, before.faces[f].uvs, "face {f}");
             }
         }
     }

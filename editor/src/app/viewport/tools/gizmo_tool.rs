@@ -277,17 +277,24 @@ impl GizmoTool {
         let view = cx.camera_view();
         let snap = cx.prefs.snap != p.modifiers.ctrl;
         let change = drag.change(&view, p.pos, snap.then_some(cx.prefs.snap_steps));
+        let lock = cx.doc.texture_lock;
         let steps: Vec<Box<dyn Command>> = meshes
             .iter()
             .map(|(id, world, start, welded)| {
                 let inverse = world.inverse();
-                let mesh = pebble_model::mesh_edit::moved(start, welded, |v| {
+                let mut mesh = pebble_model::mesh_edit::moved(start, welded, |v| {
                     inverse.transform_point3(moved_point(
                         &change,
                         &drag.gizmo,
                         world.transform_point3(v),
                     ))
                 });
+                // The faces the move reshapes keep their textures still in the
+                // world rather than stretching their old UVs.
+                for (f, uvs) in pebble_model::uv::follow_reshape(start, &mesh, welded, world, lock)
+                {
+                    mesh.faces[f].uvs = uvs;
+                }
                 Box::new(EditMesh::new(*id, name.clone(), mesh)) as Box<dyn Command>
             })
             .collect();
