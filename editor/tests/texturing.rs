@@ -294,6 +294,17 @@ fn every_button_of_the_materials_panel_does_what_it_says_and_undoes() {
             .query_by_label_contains("not used by any object")
             .is_some()
     );
+    // The editor below fits the panel, narrower than the inspector: its rows wrap
+    // rather than run under the viewport.
+    let edge = harness.get_by_label("Viewport").rect().left();
+    for label in ["nearest texels", "Save as preset", "clamp V"] {
+        let rect = harness.get_by_label(label).rect();
+        assert!(
+            rect.right() <= edge,
+            "\"{label}\" ends at x = {} past the panel's edge at {edge}",
+            rect.right()
+        );
+    }
 
     // Its texture from the project's list.
     choose_texture(&mut harness, "textures/wood.png");

@@ -179,7 +179,9 @@ impl MaterialEditor {
         changed |= ui
             .checkbox(&mut after.double_sided, "double-sided")
             .changed();
-        ui.horizontal(|ui| {
+        // Wrapped: in the Materials panel, narrower than the inspector, the row
+        // ran past the pane's edge.
+        ui.horizontal_wrapped(|ui| {
             ui.label("edges").on_hover_text(
                 "how the texture continues past 0..1: repeat, or clamp to its edge texels, along U and V (as the GE can; a glTF sampler's wrap)",
             );

@@ -240,7 +240,7 @@ pub(crate) fn save_as_preset_field(
     preset_name: &mut String,
     salt: (&str, u32),
 ) -> Option<String> {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let l = ui.label("preset name");
         let field = egui::TextEdit::singleline(preset_name)
             .id_salt(salt)
