@@ -223,7 +223,8 @@ pub fn welded_with(mesh: &MeshData, vertices: &[u32]) -> Vec<u32> {
 }
 
 /// `vertices` (with every vertex at their places) merged into one corner at their
-/// middle; faces left without an area go, and vertices no face uses.
+/// middle; faces left without an area go, and vertices no face uses. The faces
+/// it reshapes keep their textures in place ([`crate::uv::follow_reshape`]).
 pub fn merged(mesh: &MeshData, vertices: &[u32]) -> MeshData {
     let all = welded_with(mesh, vertices);
     if all.is_empty() {
@@ -244,6 +245,11 @@ pub fn merged(mesh: &MeshData, vertices: &[u32]) -> MeshData {
     }
     let middle = sum / places.len() as f32;
     let mut out = moved(mesh, &all, |_| middle);
+    // The faces the merge reshapes keep their textures in place (in the mesh's
+    // space: a reshape within a face's plane maps the same in any).
+    for (f, uvs) in crate::uv::follow_reshape(mesh, &out, &all, &Affine3A::IDENTITY, true) {
+        out.faces[f].uvs = uvs;
+    }
     let flat: Vec<usize> = (0..out.faces.len())
         .filter(|&f| {
             let [a, b, c] = out.triangle(&out.faces[f]).map(key);

@@ -352,6 +352,15 @@ proptest! {
     }
 }
 
+/// Face `f` of `after` has the UVs that face's mapping in `before` gives its
+/// corners now: its texture did not move, stretch or shear on it (the faces
+/// compared are unsheared before, as a box's and an extrusion's are).
+fn keeps_its_texture(before: &MeshData, after: &MeshData, f: usize, world: &Affine3A) -> bool {
+    let was = uv::mapping_of(before, f, world).expect("an area before");
+    let expected = uv::uvs_for(after, f, world, &was).expect("an area after");
+    (0..3).all(|k| near(after.faces[f].uvs[k], expected[k], 1e-4))
+}
+
 fn same_mapping(a: UvMapping, b: UvMapping) -> bool {
     let turn = (a.rotation - b.rotation).rem_euclid(std::f32::consts::TAU);
     near(a.offset, b.offset, 1e-4)
@@ -380,6 +389,7 @@ fn faces_a_vertex_edit_reshapes_keep_their_texture_still_in_the_world() {
 
     // Without the reshape the walls' UVs are stretched: that is what is fixed.
     for &f in &walls {
+        assert!(!keeps_its_texture(&before, &after, f, &world), "face {f}");
         assert!(
             !same_mapping(mapping(&before, f), mapping(&after, f)),
             "face {f}"
@@ -389,6 +399,10 @@ fn faces_a_vertex_edit_reshapes_keep_their_texture_still_in_the_world() {
         let changed = uv::follow_reshape(&before, &after, &moved, &world, lock);
         let result = with(&after, &changed);
         for &f in &walls {
+            assert!(
+                keeps_its_texture(&before, &result, f, &world),
+                "wall face {f}"
+            );
             assert!(
                 same_mapping(mapping(&before, f), mapping(&result, f)),
                 "wall face {f}: {:?} became {:?}",
@@ -408,7 +422,10 @@ fn faces_a_vertex_edit_reshapes_keep_their_texture_still_in_the_world() {
                     "the lock: top face {f}"
                 );
             } else {
-                assert!(same_mapping(mapping(&before, f), mapping(&result, f)));
+                assert!(
+                    keeps_its_texture(&before, &result, f, &world),
+                    "top face {f}"
+                );
                 assert!(!near(result.faces[f].uvs[0], before.faces[f].uvs[0], 1e-3));
             }
         }
@@ -418,5 +435,39 @@ fn faces_a_vertex_edit_reshapes_keep_their_texture_still_in_the_world() {
                 assert_eq!(result.faces[f].uvs, before.faces[f].uvs, "face {f}");
             }
         }
+    }
+}
+
+/// Two top corners of a box's front merged: the front, now narrower at the top,
+/// keeps its texture in place (same mapping, the bottom corners' UVs as they were).
+#[test]
+fn faces_a_merge_reshapes_keep_their_texture_in_place() {
+    let box_ = cube(Vec3::new(2.0, 1.0, 2.0));
+    let front = facing(&box_, &Affine3A::IDENTITY, Vec3::Z);
+    let corners: Vec<u32> = {
+        let mut top: Vec<u32> = front
+            .iter()
+            .flat_map(|&f| box_.faces[f].indices)
+            .filter(|&i| box_.positions[i as usize].y > 0.9)
+            .collect();
+        top.sort_unstable();
+        top.dedup();
+        top
+    };
+    assert_eq!(corners.len(), 2, "the front's top corners");
+    let merged = mesh_edit::merged(&box_, &corners);
+    let world = Affine3A::IDENTITY;
+    let was = uv::mapping_of(&box_, front[0], &world).expect("an area");
+    // The front's triangles that keep an area, found by their normal: the UVs the
+    // front's mapping gives their corners where they are now.
+    let left = facing(&merged, &world, Vec3::Z);
+    assert!(!left.is_empty(), "the front keeps a triangle");
+    for f in left {
+        let expected = uv::uvs_for(&merged, f, &world, &was).expect("an area");
+        let now = merged.faces[f].uvs;
+        assert!(
+            (0..3).all(|k| near(now[k], expected[k], 1e-4)),
+            "{now:?}, not {expected:?}"
+        );
     }
 }
