@@ -356,6 +356,22 @@ pub fn justify(
     shifted(now, d)
 }
 
+/// The UVs that keep a face's texture where it is in the world as its corners
+/// go from `was` to `now` (world corners and unit normal): the mapping fitted to
+/// `uvs` at `was`, read at `now`. The axes depend only on the plane a normal is
+/// closest to, so a face that stays closest to it keeps the very same
+/// projection (corners that did not move keep their UVs exactly); one turned
+/// past 45° takes the new plane's, which does not flatten it. `None` for a face
+/// without an area at `was`.
+fn still_in_world(
+    uvs: &[Vec2; 3],
+    (c0, n0): ([DVec3; 3], Vec3),
+    (c1, n1): ([DVec3; 3], Vec3),
+) -> Option<[DVec2; 3]> {
+    let (m, t) = fit_f64(&on_axes_dvec(&c0, n0), uvs)?;
+    Some(on_axes_dvec(&c1, n1).map(|p| m * p + t))
+}
+
 /// Texture lock off: the UVs that keep each face's texture where it is in the
 /// world when its mesh moves from `before` to `after` (a move slides the face
 /// under a still texture; a scale keeps its texel size). Each face's UVs are then
@@ -369,10 +385,11 @@ pub fn keep_in_world(
 ) -> Vec<(usize, [Vec2; 3])> {
     (0..mesh.faces.len())
         .filter_map(|f| {
-            let (c0, n0) = world_corners_f64(mesh, f, before)?;
-            let (m, t) = fit_f64(&on_axes_dvec(&c0, n0), &mesh.faces[f].uvs)?;
-            let (c1, n1) = world_corners_f64(mesh, f, after)?;
-            let uvs = on_axes_dvec(&c1, n1).map(|p| m * p + t);
+            let uvs = still_in_world(
+                &mesh.faces[f].uvs,
+                world_corners_f64(mesh, f, before)?,
+                world_corners_f64(mesh, f, after)?,
+            )?;
             let centre = (uvs[0] + uvs[1] + uvs[2]) / 3.0;
             let r = repeat(mesh.faces[f].material)
                 .as_dvec2()
@@ -407,15 +424,12 @@ pub fn follow_reshape(
             if n == 0 || (n == 3 && lock) {
                 return None;
             }
-            let (c0, n0) = world_corners_f64(before, f, world)?;
-            let (m, t) = fit_f64(&on_axes_dvec(&c0, n0), &before.faces[f].uvs)?;
-            // The axes depend only on the plane a normal is closest to: a face
-            // that stays closest to it keeps the very same projection (its still
-            // corners keep their UVs exactly); one turned past 45° takes the new
-            // plane's, which does not flatten it.
-            let (c1, n1) = world_corners_f64(after, f, world)?;
-            let uvs = on_axes_dvec(&c1, n1).map(|p| (m * p + t).as_vec2());
-            Some((f, uvs))
+            let uvs = still_in_world(
+                &before.faces[f].uvs,
+                world_corners_f64(before, f, world)?,
+                world_corners_f64(after, f, world)?,
+            )?;
+            Some((f, uvs.map(|p| p.as_vec2())))
         })
         .collect()
 }
