@@ -12,6 +12,9 @@ use std::process::Command;
 use image::RgbImage;
 use pebble_render::Camera;
 
+#[path = "common/orientation.rs"]
+mod orientation;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -952,4 +955,70 @@ fn runtime_playing_by_hand_loads_a_replaced_map() {
         .and_then(|s| s.parse().ok())
         .expect("the harness says when the new map was loaded");
     eprintln!("replaced -> loaded and logged: {took:.2} s (the harness looks every 0.25 s)");
+}
+
+/// The runtime draws each face from the side geometry says: the orientation map
+/// (every face its own colour: a room seen from inside and from outside, a closed
+/// box, stairs, a cutout, a double-sided plane, a closed building) captured from
+/// each view and judged pixel by pixel against rays cast on the CPU; the editor's
+/// PSP look of the same view is judged alongside.
+#[test]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+fn runtime_shows_the_faces_geometry_predicts() {
+    use orientation::{HEIGHT, PSP_ASPECT, VIEWS, WIDTH};
+    let scene = orientation::Scene::new();
+    let game = tempdir("orientation-game");
+    let out = tempdir("orientation-out");
+    let map = game.join("orientation.pbm");
+    std::fs::write(&map, scene.map().to_bytes().expect("encodes the map")).expect("writes the map");
+    let mut script =
+        String::from("# written by editor/tests/psp_runtime.rs\nmap orientation.pbm\n");
+    for v in &VIEWS {
+        let [x, y, z] = v.eye;
+        script.push_str(&format!(
+            "capture {x} {y} {z} {} {} 0 {}\n",
+            v.yaw_deg,
+            v.pitch_deg,
+            orientation::FOV_Y_DEG
+        ));
+    }
+    std::fs::write(game.join("pebble_capture.txt"), script).expect("writes the script");
+    let (ok, log) = run_emulator(
+        &repo().join("assets/psp/EBOOT.PBP"),
+        &game,
+        &out,
+        &format!("captures/capture_{:03}.json", VIEWS.len() - 1),
+        120,
+    );
+    assert!(ok, "the emulator run failed; runtime log:\n{log}");
+    let mut failures = Vec::new();
+    for (k, view) in VIEWS.iter().enumerate() {
+        let predicted = scene.predict(view, WIDTH, HEIGHT, PSP_ASPECT);
+        let capture = image::open(out.join(format!("captures/capture_{k:03}.bmp")))
+            .unwrap_or_else(|e| panic!("capture {k}: {e}"))
+            .to_rgb8();
+        assert_eq!(capture.dimensions(), (WIDTH, HEIGHT));
+        let camera = Camera::psp(
+            view.eye.into(),
+            view.yaw_deg.to_radians(),
+            view.pitch_deg.to_radians(),
+        );
+        let preview = editor_shot(&map, &camera, 0.0, &out.join(format!("preview_{k}.png")));
+        for (what, picture) in [("emulator", &capture), ("PSP look", &preview)] {
+            let rgb: Vec<[u8; 3]> = picture.pixels().map(|p| p.0).collect();
+            let judged = orientation::judge(&scene, &rgb, &predicted, WIDTH as usize, 40);
+            println!(
+                "{:<36} {what:<9} agreement {:.4}, {} faces in view, missing {:?}, unexpected {:?}",
+                view.name, judged.agreement, judged.visible, judged.missing, judged.unexpected
+            );
+            if !judged.ok() {
+                failures.push(format!("{} ({what}): {judged:?}", view.name));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "faces drawn against geometry:\n{}",
+        failures.join("\n")
+    );
 }

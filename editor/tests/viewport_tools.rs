@@ -310,3 +310,93 @@ fn the_viewport_s_right_click_menu_acts_on_what_was_clicked() {
     assert!(harness.state().viewport.context_menu.is_none());
     assert_eq!(harness.state().history_position(), steps + 1);
 }
+
+/// The PSP preview shows the device's frame at the aspect it projects with
+/// (letterboxed, never stretched), and a click picks what is drawn there: the map
+/// spans the columns its bounds project to, the sky beside it picks nothing, and a
+/// wall picks the wall.
+#[test]
+fn the_psp_preview_keeps_its_aspect_and_picks_what_it_draws() {
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    harness.state_mut().viewport.looks.overlays = false;
+    harness.run_steps(4);
+    let (_, normal) = harness.state().view();
+    harness.state_mut().viewport.looks.psp = true;
+    harness.run_steps(4);
+    let (_, rect) = harness.state().view();
+    let aspect = rect.width() / rect.height();
+    assert!(
+        (aspect - pebble_render::camera::PSP_ASPECT).abs() < 0.01,
+        "the PSP frame is {rect:?} in a viewport of {normal:?}"
+    );
+    assert!(normal.contains_rect(rect));
+    // Where the map's bounds project, and where the picture shows it.
+    let bounds = harness
+        .state()
+        .scene()
+        .bounds()
+        .expect("the showcase has bounds");
+    let xs: Vec<f32> = bounds
+        .corners()
+        .iter()
+        .map(|&c| common::screen(harness.state(), c).x)
+        .collect();
+    let (lo, hi) = xs
+        .iter()
+        .fold((f32::MAX, f32::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    let image = harness.render().expect("renders the window");
+    let ppp = harness.ctx.pixels_per_point();
+    let px = |p: f32| (p * ppp).round() as u32;
+    let (top, bottom) = (px(rect.top()) + 3, px(rect.bottom()) - 3);
+    let sky = image.get_pixel(px(rect.left()) + 3, top).0;
+    // Below the view cube and the view buttons in the frame's top right.
+    let top = px(rect.top() + 0.4 * rect.height());
+    let differs = |x: u32| {
+        (top..bottom).any(|y| {
+            let p = image.get_pixel(x, y).0;
+            (0..3).any(|c| p[c].abs_diff(sky[c]) > 30)
+        })
+    };
+    let columns: Vec<u32> = (px(rect.left()) + 3..px(rect.right()) - 3)
+        .filter(|&x| differs(x))
+        .collect();
+    let (first, last) = (
+        columns[0] as f32 / ppp,
+        columns[columns.len() - 1] as f32 / ppp,
+    );
+    let (want_lo, want_hi) = (lo.max(rect.left()), hi.min(rect.right()));
+    println!(
+        "PSP frame {rect:?}; map drawn over x {first:.0}..{last:.0}, its bounds project to {lo:.0}..{hi:.0}"
+    );
+    let width = want_hi - want_lo;
+    assert!(
+        (last - first) / width > 0.8 && (last - first) / width < 1.05,
+        "the map is drawn {:.0} points wide where its bounds span {width:.0}",
+        last - first
+    );
+    // The sky left of the map picks nothing; the back wall picks the back wall.
+    let sky_at = egui::pos2((first - 15.0).max(rect.left() + 2.0), rect.center().y);
+    assert!(first - 15.0 > rect.left(), "the map leaves sky at its left");
+    common::click(&mut harness, sky_at);
+    assert!(
+        harness.state().scene().selection().is_empty(),
+        "a click on the sky selected {:?}",
+        harness.state().scene().selection()
+    );
+    let wall = common::entity(harness.state(), "Back wall");
+    let wall_top = harness
+        .state()
+        .scene()
+        .entity(wall)
+        .map(|e| e.transform.translation + pebble_model::glam::Vec3::new(-7.5, 4.5, 0.5))
+        .expect("the wall");
+    let at = common::screen(harness.state(), wall_top);
+    common::click(&mut harness, at);
+    assert_eq!(
+        harness.state().scene().selection(),
+        &[wall],
+        "a click on the back wall at {at:?}"
+    );
+}

@@ -582,3 +582,59 @@ fn double_sided_faces_are_doubled_only_where_the_runtime_culls() {
     assert_eq!(triangles("cutout"), one_side);
     assert_eq!(triangles("blend"), one_side);
 }
+
+/// Hiding is a view setting: a hidden floor, a hidden emitter, a hidden light and
+/// a whole hidden layer are exported exactly as if they were shown.
+#[test]
+fn hidden_entities_and_layers_are_exported_as_if_shown() {
+    use pebble_model::command::{SetEntity, SetLayers};
+    let showcase =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/showcase/showcase.pebble.ron");
+    let mut scene = pebble_model::project::load(&showcase).expect("loads the showcase");
+    let dir = showcase.parent().expect("its folder").to_path_buf();
+    let (shown, shown_map) = export_map(&scene, &dir);
+    let mut history = History::default();
+    let mut hidden = Vec::new();
+    for kind in ["mesh", "emitter", "light"] {
+        let e = scene
+            .entities()
+            .find(|e| {
+                let k = &e.kind;
+                match kind {
+                    "mesh" => matches!(k, pebble_model::entity::EntityKind::Mesh(_)),
+                    "emitter" => matches!(k, pebble_model::entity::EntityKind::Emitter(_)),
+                    _ => matches!(k, pebble_model::entity::EntityKind::Light(_)),
+                }
+            })
+            .unwrap_or_else(|| panic!("the showcase has a {kind}"))
+            .clone();
+        let mut after = e.clone();
+        after.visible = false;
+        hidden.push(e.name.clone());
+        history
+            .execute(&mut scene, SetEntity::new("Hide", after))
+            .expect("hides");
+    }
+    let mut layers = scene.data().layers.clone();
+    for l in &mut layers {
+        l.visible = false;
+    }
+    history
+        .execute(&mut scene, SetLayers::new(layers))
+        .expect("hides the layers");
+    assert!(
+        scene.entities().all(|e| !scene.is_drawn(e.id)),
+        "everything is hidden in the editor"
+    );
+    let (bytes, map) = export_map(&scene, &dir);
+    assert_eq!(
+        map.meshes.len(),
+        shown_map.meshes.len(),
+        "hidden {hidden:?}: meshes"
+    );
+    assert_eq!(map.colliders.len(), shown_map.colliders.len(), "colliders");
+    assert!(
+        bytes == shown,
+        "the map of a hidden scene differs from the shown one"
+    );
+}

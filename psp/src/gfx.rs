@@ -261,8 +261,11 @@ pub fn frame(
         sys::sceGuEnable(GuState::Fog);
         sys::sceGuDepthFunc(DepthFunc::LessOrEqual);
         sys::sceGuEnable(GuState::DepthTest);
-        // sceGuDepthMask(1) *disables* depth writes (pspsdk's meaning).
-        sys::sceGuDepthMask(i32::from(!tunables.depth_write));
+        // Opaque and cutout surfaces write depth, so what is nearer hides what is
+        // behind whatever the file order; blended ones and particles only test it.
+        // sceGuDepthMask(1) *disables* writes (pspsdk's meaning).
+        let solid_mask = i32::from(!tunables.depth_write);
+        sys::sceGuDepthMask(solid_mask);
         sys::sceGuSetMatrix(MatrixMode::Projection, &camera.projection());
         sys::sceGuSetMatrix(MatrixMode::View, &camera.view());
         sys::sceGuSetMatrix(MatrixMode::Model, &camera::identity());
@@ -291,8 +294,9 @@ pub fn frame(
                     continue;
                 }
                 if pass {
-                    let reference = if m.alpha == AlphaMode::Cutout { 0x10 } else { 0 };
-                    sys::sceGuAlphaFunc(AlphaFunc::Greater, reference, 0xff);
+                    let cutout = m.alpha == AlphaMode::Cutout;
+                    sys::sceGuAlphaFunc(AlphaFunc::Greater, if cutout { 0x10 } else { 0 }, 0xff);
+                    sys::sceGuDepthMask(if cutout { solid_mask } else { 1 });
                 }
                 match m.texture.filter(|_| textured) {
                     Some(i) => {

@@ -39,7 +39,7 @@ impl Default for Tunables {
             filter: Filter::MipLinear,
             mips: true,
             cutout_mips: true,
-            depth_write: false,
+            depth_write: true,
             detail_const: 1.0,
             cull: true,
             uv_scroll: true,

@@ -45,7 +45,7 @@ pub struct RenderOptions {
     pub cull: bool,
     /// Occlusion culling on top of frustum culling: chunks the nearest opaque
     /// chunks hide are not drawn (never changes the picture; not in the PSP look,
-    /// which writes no depth).
+    /// which draws every chunk as the runtime does).
     pub occlusion: bool,
     pub fog: bool,
     /// Shade faces by a fixed light (for scenes not baked yet); never in the PSP

@@ -124,14 +124,14 @@ impl Pipelines {
             ],
             immediate_size: 0,
         });
-        let psp_blend = |fragment: &str| {
+        let psp_blend = |fragment: &str, depth_write: bool| {
             scene_pipeline(
                 device,
                 &backdrop_layout,
                 &shader,
                 fragment,
                 None,
-                false,
+                depth_write,
                 None,
             )
         };
@@ -164,11 +164,12 @@ impl Pipelines {
             blend: pipeline("fs_main_lit", false, false, alpha),
             back: back("fs_opaque_lit"),
         };
-        // The device tests depth but never writes it, and draws cutouts blended.
+        // As the runtime draws: opaque and cutout surfaces write depth (cutouts are
+        // alpha-tested, then blended); blended ones and particles only test it.
         let psp = ScenePipelines {
-            opaque: pipeline("fs_opaque_psp", true, false, None),
-            cutout: psp_blend("fs_blend_psp"),
-            blend: psp_blend("fs_blend_psp"),
+            opaque: pipeline("fs_opaque_psp", true, true, None),
+            cutout: psp_blend("fs_blend_psp", true),
+            blend: psp_blend("fs_blend_psp", false),
             back: back("fs_opaque_psp"),
         };
         // Additive: src·srcA + dst (the GE's SRC_ALPHA + FIX 0xFFFFFFFF).
@@ -185,7 +186,10 @@ impl Pipelines {
                 pipeline("fs_main", false, false, alpha),
                 pipeline("fs_main", false, false, additive),
             ],
-            [psp_blend("fs_blend_psp"), psp_blend("fs_additive_psp")],
+            [
+                psp_blend("fs_blend_psp", false),
+                psp_blend("fs_additive_psp", false),
+            ],
         ];
         Self {
             editor,

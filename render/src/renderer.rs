@@ -6,7 +6,7 @@
 //! It draws a [`DrawScene`] into an offscreen target and reads it back: culled
 //! chunks in an opaque pass, then cutout and blended ones; UV scroll from the scene
 //! clock; fog from the environment; in PSP mode at 480×272 with the GE's sampling
-//! bias, no depth writes and a 5551 dithered framebuffer.
+//! bias, depth written as the runtime writes it and a 5551 dithered framebuffer.
 
 use std::sync::Arc;
 
@@ -309,7 +309,7 @@ mod tests {
     use crate::gpu_scene::tests::{scene_of, square};
 
     /// A red square in front of a blue one, seen down −Z; the far one first in
-    /// file order, since the PSP look writes no depth and draws in that order.
+    /// file order, so that only depth keeps the near one in front.
     fn two_squares() -> DrawScene {
         scene_of(vec![
             square(2, -4.0, 1.5, 0xFFFF_0000),

@@ -84,9 +84,6 @@ impl Lighting {
         };
         let mut has_sun = false;
         for e in scene.entities_of(Kind::Light) {
-            if !super::geometry::drawn(scene, e.id) {
-                continue;
-            }
             match &e.kind {
                 EntityKind::Light(Light::Sun {
                     direction,

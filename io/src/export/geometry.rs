@@ -28,11 +28,6 @@ fn pack_color(c: [f32; 4]) -> u32 {
     b(c[0]) | b(c[1]) << 8 | b(c[2]) << 16 | b(c[3]) << 24
 }
 
-/// Visible in the export: the entity, its ancestors and their layers shown.
-pub(crate) fn drawn(scene: &Scene, id: EntityId) -> bool {
-    scene.is_drawn(id)
-}
-
 /// Names ≤ 31 characters, unique in their section.
 pub(crate) struct Names(HashSet<String>);
 
@@ -145,9 +140,8 @@ pub(crate) fn build(
         let EntityKind::Mesh(mesh) = &e.kind else {
             continue;
         };
-        if !drawn(scene, e.id) {
-            continue;
-        }
+        // Hidden or isolated-away entities are exported all the same: hiding is a
+        // view setting, not a statement about the map.
         let g = &mesh.geometry;
         g.validate().map_err(|err| ExportError::Entity {
             entity: e.name.clone(),
@@ -412,9 +406,7 @@ pub(crate) fn colliders(run: &mut Run<'_>) -> Result<Vec<PbmCollider>, ExportErr
                 let b = bounds(tris.iter().flatten().copied());
                 (ColliderKind::TriMesh, tris, b)
             }
-            EntityKind::Mesh(m)
-                if m.collidable && !referenced.contains(&e.id) && drawn(scene, e.id) =>
-            {
+            EntityKind::Mesh(m) if m.collidable && !referenced.contains(&e.id) => {
                 let tris = world_triangles(scene, e.id);
                 let b = bounds(tris.iter().flatten().copied());
                 (ColliderKind::TriMesh, tris, b)

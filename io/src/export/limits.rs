@@ -310,18 +310,13 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
         let world = scene.world_transform(e.id);
         match &e.kind {
             EntityKind::Mesh(m) => {
-                let drawn = super::geometry::drawn(scene, e.id);
-                let collider = m.collidable && drawn && !referenced.contains(&e.id);
-                if !drawn && !collider && !referenced.contains(&e.id) {
-                    continue;
-                }
+                // Every mesh is drawn, hidden or not (hiding is a view setting).
+                let collider = m.collidable && !referenced.contains(&e.id);
                 let g = &m.geometry;
-                if drawn {
-                    g.validate().map_err(|err| ExportError::Entity {
-                        entity: e.name.clone(),
-                        message: err.to_string(),
-                    })?;
-                }
+                g.validate().map_err(|err| ExportError::Entity {
+                    entity: e.name.clone(),
+                    message: err.to_string(),
+                })?;
                 let positions = world_positions(g, &world);
                 let at = |i: u32| positions.get(i as usize).copied().unwrap_or(Vec3::ZERO);
                 let mut bounds = Bounds::EMPTY;
@@ -332,7 +327,7 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
                     for p in w {
                         bounds.add(p);
                     }
-                    if !drawn || collapsed(g.triangle(f), w) {
+                    if collapsed(g.triangle(f), w) {
                         continue;
                     }
                     // Only opaque double-sided faces are written twice (geometry.rs).
@@ -351,9 +346,6 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
                 if collider {
                     out.bytes += pbm::format::COLLIDER_HEADER_SIZE as u64
                         + g.faces.len() as u64 * COLLIDER_TRIANGLE_BYTES;
-                }
-                if !drawn {
-                    continue;
                 }
                 // Saturating: a count past u64 is over any limit all the same.
                 let pieces = pieces as u64;

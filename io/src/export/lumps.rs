@@ -10,7 +10,6 @@ use pebble_model::glam::Vec3;
 use pebble_model::{Kind, Scene};
 use serde_json::{Value, json};
 
-use super::geometry::drawn;
 use super::limits::Ticker;
 use super::textures::Textures;
 use super::{ExportError, Run};
@@ -219,9 +218,6 @@ pub(crate) fn build(
         let EntityKind::Emitter(em) = &e.kind else {
             continue;
         };
-        if !drawn(scene, e.id) {
-            continue;
-        }
         let texture_id = match &em.texture {
             None => -1,
             Some(path) => textures.by_path.iter().find(|((p, _, _), _)| p == path).map(|(_, t)| *t).unwrap_or_else(|| {

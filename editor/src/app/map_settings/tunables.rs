@@ -73,8 +73,8 @@ pub const TUNABLES: &[Tunable] = &[
     },
     Tunable {
         key: "depth_write",
-        about: "write depth (off: depth tested, never written)",
-        kind: TunableKind::Flag { default: false },
+        about: "opaque and cutout surfaces write depth (off: tested, never written)",
+        kind: TunableKind::Flag { default: true },
     },
     Tunable {
         key: "detail_const",

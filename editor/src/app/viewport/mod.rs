@@ -165,7 +165,17 @@ impl Viewport {
         rs: Option<&RenderState>,
         frame: ViewportFrame,
     ) -> Option<egui::Rect> {
-        let rect = ui.available_rect_before_wrap();
+        let available = ui.available_rect_before_wrap();
+        // The PSP look shows the device's frame at the aspect it projects with,
+        // letterboxed or pillarboxed, never stretched; picking, the overlay and the
+        // gizmo share that rectangle, so a click hits what is drawn.
+        let rect = if self.looks.psp {
+            ui.painter()
+                .rect_filled(available, 0.0, egui::Color32::from_gray(8));
+            fit_aspect(available, pebble_render::camera::PSP_ASPECT)
+        } else {
+            available
+        };
         self.rect = rect;
         let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
         let ppp = ui.ctx().pixels_per_point();
@@ -632,4 +642,15 @@ fn fly_keys(ui: &egui::Ui) -> FlyKeys {
             hud: i.key_pressed(egui::Key::H),
         }
     })
+}
+
+/// The largest rectangle of `aspect` (width / height) centred in `outer`.
+pub fn fit_aspect(outer: egui::Rect, aspect: f32) -> egui::Rect {
+    let (w, h) = (outer.width(), outer.height());
+    let size = if w > h * aspect {
+        egui::vec2(h * aspect, h)
+    } else {
+        egui::vec2(w, w / aspect)
+    };
+    egui::Rect::from_center_size(outer.center(), size)
 }
