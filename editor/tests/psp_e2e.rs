@@ -1,6 +1,6 @@
 //! End to end, in the emulator (ignored unless asked for: `-- --ignored`; CI runs it): the showcase exported
 //! and deployed to a folder target, played by the bundled runtime with a capture
-//! script (4 views × 2 scene times), the captures imported into the project and
+//! script (6 views × 2 scene times), the captures imported into the project and
 //! each compared with the editor's preview by `pebble compare`. A copy of the map
 //! with the scroll sign flipped must fail the comparison where the waterfall is.
 
@@ -26,12 +26,16 @@ fn tempdir(label: &str) -> PathBuf {
 }
 
 /// Views (x y z yawDeg pitchDeg): the spawn, the whole room from above, the
-/// waterfall sheets head on, and the floor from the side (grazing: mip levels).
-const VIEWS: [(&str, &str); 4] = [
+/// waterfall sheets head on, the floor from the side (grazing: mip levels), the
+/// courtyard from outside its walls (where a map drawn inside out shows the far
+/// walls' inner faces), and from inside a corner at the stairs and the lookout.
+const VIEWS: [(&str, &str); 6] = [
     ("spawn", "0 1.6 8.5 0 -5"),
     ("overview", "0 9 14 0 -30"),
     ("waterfall", "-5 2.5 -6.5 0 0"),
     ("side", "8 2 0 -90 -10"),
+    ("outside", "14 9 14 -45 -30"),
+    ("inside corner", "-8.5 2.5 8.5 45 -12"),
 ];
 /// Every view must reach these against the emulator (issue 23; the figures
 /// measured are in notes/psp.md).
@@ -223,7 +227,14 @@ fn showcase_deployed_played_and_compared() {
     let region = format!("{x0},{y0},{},{}", x1 - x0, y1 - y0);
     // On the waterfall only: the correct map passes, the flipped one fails.
     let (min_ssim, min_psnr) = (WATERFALL_SSIM, WATERFALL_PSNR);
-    for (k, flipped) in [(4, false), (5, false), (8, true), (9, true)] {
+    // The waterfall view's two captures, then the flipped map's two (after all views).
+    let flipped_at = VIEWS.len() * TIMES.len();
+    for (k, flipped) in [
+        (4, false),
+        (5, false),
+        (flipped_at, true),
+        (flipped_at + 1, true),
+    ] {
         let capture = project_dir.join(format!("captures/capture_{k:03}.bmp"));
         let out = pebble()
             .arg("compare")

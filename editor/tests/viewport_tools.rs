@@ -393,10 +393,27 @@ fn the_psp_preview_keeps_its_aspect_and_picks_what_it_draws() {
         .map(|e| e.transform.translation + pebble_model::glam::Vec3::new(-7.5, 4.5, 0.5))
         .expect("the wall");
     let at = common::screen(harness.state(), wall_top);
+    let before = harness.render().expect("renders the window");
     common::click(&mut harness, at);
     assert_eq!(
         harness.state().scene().selection(),
         &[wall],
         "a click on the back wall at {at:?}"
+    );
+    // The selection's outline and the gizmo are drawn over the device's picture.
+    harness.hover_at(rect.left_top() + egui::vec2(2.0, 2.0));
+    harness.run_steps(4);
+    let after = harness.render().expect("renders the window");
+    let changed = (px(rect.left())..px(rect.right()))
+        .flat_map(|x| (px(rect.top())..px(rect.bottom())).map(move |y| (x, y)))
+        .filter(|&(x, y)| {
+            let (a, b) = (before.get_pixel(x, y).0, after.get_pixel(x, y).0);
+            (0..3).any(|c| a[c].abs_diff(b[c]) > 40)
+        })
+        .count();
+    println!("selecting the wall changed {changed} pixels of the PSP frame");
+    assert!(
+        changed > 500,
+        "selecting the wall changed {changed} pixels of the PSP frame"
     );
 }

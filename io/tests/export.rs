@@ -637,4 +637,36 @@ fn hidden_entities_and_layers_are_exported_as_if_shown() {
         bytes == shown,
         "the map of a hidden scene differs from the shown one"
     );
+
+    // Leaving out is explicit: the floor's export turned off takes its mesh and its
+    // collider out of the map, and the report says so by name.
+    let floor = scene
+        .entities()
+        .find(|e| e.name == "Courtyard floor")
+        .expect("the showcase's floor")
+        .clone();
+    let mut after = floor.clone();
+    after.exported = false;
+    history
+        .execute(&mut scene, SetEntity::new("Leave out", after))
+        .expect("leaves it out");
+    let mut options = ExportOptions::new(&dir);
+    options.bake = false;
+    options.max_extent = 0.0;
+    let (bytes, report) =
+        export(&scene, &options, &mut |_| {}, &AtomicBool::new(false)).expect("exports");
+    let (map, _) = Map::read(&bytes).expect("reads");
+    assert_eq!(report.left_out, vec!["Courtyard floor".to_string()]);
+    assert!(
+        !map.meshes
+            .iter()
+            .any(|m| m.name.as_str().starts_with("Courtyard floor")),
+        "the floor's mesh is left out"
+    );
+    assert_eq!(
+        map.colliders.len() + 1,
+        shown_map.colliders.len(),
+        "and its collider"
+    );
+    assert!(map.meshes.len() < shown_map.meshes.len());
 }

@@ -13,8 +13,14 @@ pub struct Entity {
     pub id: EntityId,
     pub name: String,
     pub parent: Option<EntityId>,
+    /// Shown in the editor's viewport; a view setting only: hidden entities are
+    /// exported all the same.
     pub visible: bool,
     pub locked: bool,
+    /// Written to the map. Off for what only the editor keeps (an importer's
+    /// collision-only mesh, a reference model); a group's children follow it.
+    #[serde(default = "exported_by_default")]
+    pub exported: bool,
     pub layer: LayerId,
     /// `parent_from_local`.
     pub transform: Transform,
@@ -29,6 +35,7 @@ impl Entity {
             parent: None,
             visible: true,
             locked: false,
+            exported: true,
             layer: LayerId::default(),
             transform: Transform::IDENTITY,
             kind,
@@ -39,6 +46,10 @@ impl Entity {
         self.transform = transform;
         self
     }
+}
+
+fn exported_by_default() -> bool {
+    true
 }
 
 /// What an entity is.

@@ -26,7 +26,11 @@ use crate::scene::{Scene, SceneData};
 ///   stays where it was in the world.
 /// - 3: meshes of [`crate::sidecar::STORED_FROM_FACES`] faces or more are kept in
 ///   a binary file beside the project, which the project names by size and hash.
-pub const FORMAT_VERSION: u32 = 3;
+/// - 4: entities say whether they are exported (`exported`); hiding became a view
+///   setting. Up to version 3 a hidden entity (or one in a hidden layer or under a
+///   hidden parent) was left out of the map, so such entities load with
+///   `exported: false`, shown in the outliner, and the map stays the same.
+pub const FORMAT_VERSION: u32 = 4;
 /// The oldest project format this build reads (and brings up to date).
 pub const OLDEST_VERSION: u32 = 1;
 /// Marks a RON file as a Pebble project.
@@ -299,11 +303,45 @@ fn from_ron_text(text: &str, path: &Path) -> Result<Scene, ProjectError> {
         stand_volumes_on_their_origin(&mut file.scene);
         centre_stairs(&mut file.scene);
     }
+    if file.version < 4 {
+        hidden_meant_not_exported(&mut file.scene);
+    }
     check(&file.scene).map_err(|message| ProjectError::Invalid {
         path: path.to_owned(),
         message,
     })?;
     Ok(Scene::from_data(file.scene, file.ids))
+}
+
+/// Up to version 3, what was hidden (itself, its layer or an ancestor) was not
+/// exported; version 4 says so with `exported`, and hiding only hides.
+fn hidden_meant_not_exported(scene: &mut SceneData) {
+    let shown = |id: crate::EntityId| {
+        let mut cur = scene.entities.get(&id);
+        while let Some(e) = cur {
+            let layer_shown = scene
+                .layers
+                .iter()
+                .find(|l| l.id == e.layer)
+                .is_none_or(|l| l.visible);
+            if !e.visible || !layer_shown {
+                return false;
+            }
+            cur = e.parent.and_then(|p| scene.entities.get(&p));
+        }
+        true
+    };
+    let hidden: Vec<crate::EntityId> = scene
+        .entities
+        .keys()
+        .copied()
+        .filter(|&id| !shown(id))
+        .collect();
+    for id in hidden {
+        if let Some(e) = scene.entities.get_mut(&id) {
+            e.exported = false;
+        }
+    }
 }
 
 /// Version 1 centred volumes on their entity; version 2 stands them on it. The

@@ -241,6 +241,18 @@ impl Scene {
         self.entities().filter(move |e| e.kind.kind() == kind)
     }
 
+    /// The entities written to the map (see [`Scene::is_exported`]), in outliner
+    /// order.
+    pub fn exported_entities(&self) -> impl Iterator<Item = &Entity> {
+        self.entities().filter(|e| self.is_exported(e.id))
+    }
+
+    /// The exported entities of one kind.
+    pub fn exported_of(&self, kind: Kind) -> impl Iterator<Item = &Entity> {
+        self.exported_entities()
+            .filter(move |e| e.kind.kind() == kind)
+    }
+
     /// Counts per kind.
     pub fn counts(&self) -> BTreeMap<Kind, usize> {
         let mut out = BTreeMap::new();
@@ -384,10 +396,16 @@ impl Scene {
         (pick != 0).then(|| self.entity(EntityId(pick))).flatten()
     }
 
-    /// Whether an entity is drawn (and exported): it, its layer and every ancestor
+    /// Whether an entity is drawn in the editor: it, its layer and every ancestor
     /// (and theirs) visible.
     pub fn is_drawn(&self, id: EntityId) -> bool {
         self.ancestry_all(id, |e, layer| e.visible && layer.is_none_or(|l| l.visible))
+    }
+
+    /// Whether an entity is written to the map: it and every ancestor exported
+    /// (hiding, in the editor, is a view setting and changes nothing here).
+    pub fn is_exported(&self, id: EntityId) -> bool {
+        self.ancestry_all(id, |e, _| e.exported)
     }
 
     /// Whether an entity can be picked: visible and unlocked, with its layer and

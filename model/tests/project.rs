@@ -560,3 +560,43 @@ fn a_project_saved_by_a_relative_path_keeps_its_binary_file() {
         scene.data().entities
     );
 }
+
+/// Up to format 3 a hidden entity (itself, its layer or a parent) was left out of
+/// the map; format 4 says so with `exported`, so an old project loads with those
+/// entities' export off and its map unchanged, while what was shown stays exported.
+#[test]
+fn a_version_3_project_keeps_its_hidden_entities_out_of_the_map() {
+    let mut scene = Scene::new();
+    let mut history = pebble_model::History::default();
+    let entities = ["Shown", "Hidden"].map(|name| {
+        let mut e = pebble_model::Entity::new(name, pebble_model::EntityKind::Group);
+        e.visible = name == "Shown";
+        e
+    });
+    history
+        .execute(
+            &mut scene,
+            pebble_model::command::AddEntities::new("Add", entities.to_vec()),
+        )
+        .expect("adds them");
+    let current = format!("version: {}", project::FORMAT_VERSION);
+    let text = project::to_ron(&scene).expect("ron");
+    assert!(text.contains("exported: true"), "format 4 writes the flag");
+    let old = text
+        .replacen(&current, "version: 3", 1)
+        .replace("exported: true,", "");
+    assert!(!old.contains("exported"), "a format-3 file has no flag");
+    let loaded = project::from_ron(&old, Path::new("old.pebble.ron")).expect("reads format 3");
+    let exported = |name: &str| {
+        let e = loaded
+            .entities()
+            .find(|e| e.name == name)
+            .expect("the entity");
+        (e.exported, loaded.is_exported(e.id))
+    };
+    assert_eq!(exported("Shown"), (true, true));
+    assert_eq!(exported("Hidden"), (false, false));
+    // The same text as format 4 means what it says: hidden, still exported.
+    let now = project::from_ron(&text, Path::new("new.pebble.ron")).expect("reads format 4");
+    assert!(now.entities().all(|e| now.is_exported(e.id)));
+}

@@ -200,6 +200,19 @@ pub(crate) fn record(
     }
     let out = if options.psp {
         quantise(context, &mut encoder, &color_view, &quantised);
+        // The selection, the gizmo and the markers over the device's picture (the
+        // runtime draws none of them; the editor needs them in every look).
+        if let Some(overlay) = extras.overlay {
+            overlay_over_psp(
+                context,
+                frame,
+                &mut encoder,
+                &quantised,
+                &depth_view,
+                overlay,
+                &mut stats,
+            );
+        }
         quantised
     } else {
         color
@@ -500,6 +513,45 @@ fn draw_overlay(
 
 /// The PSP look's last pass: the scene frame through the GE's dither into the
 /// 5551 frame, one full-screen triangle.
+/// The editor's overlay drawn into the quantised PSP frame, tested against the
+/// frame's depth.
+fn overlay_over_psp(
+    context: &RenderContext,
+    frame: &FrameState,
+    encoder: &mut wgpu::CommandEncoder,
+    quantised: &wgpu::Texture,
+    depth_view: &wgpu::TextureView,
+    overlay: &Overlay,
+    stats: &mut FrameStats,
+) {
+    let view = quantised.create_view(&Default::default());
+    let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("overlay over the psp frame"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: &view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Load,
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view: depth_view,
+            depth_ops: Some(wgpu::Operations {
+                load: wgpu::LoadOp::Load,
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: None,
+        }),
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+    pass.set_bind_group(0, &frame.frame_group, &[]);
+    draw_overlay(context, &mut pass, overlay, stats);
+}
+
 fn quantise(
     context: &RenderContext,
     encoder: &mut wgpu::CommandEncoder,

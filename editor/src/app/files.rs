@@ -205,8 +205,13 @@ pub fn start_export(scene: &Scene, project_dir: PathBuf, path: PathBuf) -> Expor
         };
         export_to_file(&scene, &options, &out, &mut on_progress, job.cancel_flag())
             .map(|r| {
+                let left_out = if r.left_out.is_empty() {
+                    String::new()
+                } else {
+                    format!("; left out (export off): {}", r.left_out.join(", "))
+                };
                 format!(
-                    "exported {} ({} meshes, {} textures)",
+                    "exported {} ({} meshes, {} textures){left_out}",
                     out.display(),
                     r.meshes,
                     r.textures

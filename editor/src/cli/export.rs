@@ -86,6 +86,13 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     writeln!(out, "  colliders: {}", report.colliders)?;
     writeln!(out, "  lumps:     {}", report.lumps)?;
     writeln!(out, "  particles: {}", report.particles)?;
+    if !report.left_out.is_empty() {
+        writeln!(
+            out,
+            "  left out (export off): {}",
+            report.left_out.join(", ")
+        )?;
+    }
     if !report.warnings.is_empty() {
         writeln!(out, "  warnings ({}):", report.warnings.len())?;
         for w in &report.warnings {

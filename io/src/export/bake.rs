@@ -83,7 +83,7 @@ impl Lighting {
             ao_radius: 1.5,
         };
         let mut has_sun = false;
-        for e in scene.entities_of(Kind::Light) {
+        for e in scene.exported_of(Kind::Light) {
             match &e.kind {
                 EntityKind::Light(Light::Sun {
                     direction,

@@ -135,7 +135,7 @@ pub(crate) fn build(
     let limits = run.options.limits;
     // Shared by all entities: what the map may still take.
     let mut budget = Budget::new(run.cancel, &limits);
-    for e in scene.entities() {
+    for e in scene.exported_entities() {
         run.check_cancel()?;
         let EntityKind::Mesh(mesh) = &e.kind else {
             continue;
@@ -353,7 +353,7 @@ fn bounds(points: impl IntoIterator<Item = [f32; 3]>) -> ([f32; 3], [f32; 3]) {
 /// their own).
 pub(crate) fn trimesh_collider_meshes(scene: &Scene) -> HashSet<EntityId> {
     scene
-        .entities()
+        .exported_entities()
         .filter_map(|e| match e.kind {
             EntityKind::Collider(Collider::TriMesh { mesh }) => Some(mesh),
             _ => None,
@@ -366,7 +366,7 @@ pub(crate) fn colliders(run: &mut Run<'_>) -> Result<Vec<PbmCollider>, ExportErr
     let mut out = Vec::new();
     let mut names = Names::new();
     let referenced = trimesh_collider_meshes(scene);
-    for e in scene.entities() {
+    for e in scene.exported_entities() {
         run.check_cancel()?;
         let world = scene.world_transform(e.id);
         let (kind, triangles, (lo, hi)) = match &e.kind {

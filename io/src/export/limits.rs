@@ -305,7 +305,7 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
     let mut out = Estimate::default();
     // The entity with the most drawn triangles, for the message when the total is over.
     let mut most: Option<(&str, [f32; 3], u64)> = None;
-    for e in scene.entities() {
+    for e in scene.exported_entities() {
         ticker.check()?;
         let world = scene.world_transform(e.id);
         match &e.kind {

@@ -44,7 +44,7 @@ pub(crate) fn build(
         text("map_name", MetaKind::String, &s.map_name),
         text("env_preset", MetaKind::String, s.environment.preset_name()),
     ];
-    if let Some(spawn) = scene.entities_of(Kind::PlayerSpawn).next()
+    if let Some(spawn) = scene.exported_of(Kind::PlayerSpawn).next()
         && let EntityKind::PlayerSpawn(p) = &spawn.kind
     {
         let pos = position(scene, spawn.id);
@@ -57,7 +57,7 @@ pub(crate) fn build(
     }
     let mut walkable = Vec::new();
     let mut ticker = Ticker::new(run.cancel);
-    for e in scene.entities_of(Kind::Walkable) {
+    for e in scene.exported_of(Kind::Walkable) {
         ticker.check()?;
         if let EntityKind::Walkable(g) = &e.kind {
             let world = scene.world_transform(e.id);
@@ -79,7 +79,7 @@ pub(crate) fn build(
         });
     }
     let triggers: Vec<Value> = scene
-        .entities_of(Kind::Trigger)
+        .exported_of(Kind::Trigger)
         .filter_map(|e| match &e.kind {
             EntityKind::Trigger(t) => {
                 let world = scene.world_transform(e.id);
@@ -113,7 +113,7 @@ pub(crate) fn build(
             &Value::Array(triggers).to_string(),
         ));
     }
-    if let Some(e) = scene.entities_of(Kind::BallPit).next()
+    if let Some(e) = scene.exported_of(Kind::BallPit).next()
         && let EntityKind::BallPit(b) = &e.kind
     {
         let offset = position(scene, e.id);
@@ -122,14 +122,14 @@ pub(crate) fn build(
             "spawn_min": (b.spawn_min + offset).to_array(), "spawn_max": (b.spawn_max + offset).to_array(),
         });
         out.push(text("rigid_bodies", MetaKind::Json, &body.to_string()));
-        if scene.entities_of(Kind::BallPit).count() > 1 {
+        if scene.exported_of(Kind::BallPit).count() > 1 {
             run.report
                 .warnings
                 .push("only the first ball pit is exported (the runtime simulates one)".into());
         }
     }
     let mut patrols = Vec::new();
-    for e in scene.entities_of(Kind::Patrol) {
+    for e in scene.exported_of(Kind::Patrol) {
         if let EntityKind::Patrol(p) = &e.kind {
             let offset = position(scene, e.id);
             let mut waypoints = [[0.0; 3]; pbm::entity::MAX_WAYPOINTS];
@@ -169,7 +169,7 @@ pub(crate) fn build(
             payload: pbm::sampler::encode_samplers(&textures.samplers),
         });
     }
-    for e in scene.entities_of(Kind::Custom) {
+    for e in scene.exported_of(Kind::Custom) {
         let EntityKind::Custom(c) = &e.kind else {
             continue;
         };
@@ -214,7 +214,7 @@ pub(crate) fn build(
     }
 
     let mut records = Vec::new();
-    for e in scene.entities_of(Kind::Emitter) {
+    for e in scene.exported_of(Kind::Emitter) {
         let EntityKind::Emitter(em) = &e.kind else {
             continue;
         };
@@ -308,7 +308,7 @@ pub(crate) fn build(
 
 /// Header spawn = the player spawn (else the origin facing −Z); bounds = the meshes.
 pub(crate) fn header(scene: &Scene, map: &mut Map) {
-    if let Some(spawn) = scene.entities_of(Kind::PlayerSpawn).next()
+    if let Some(spawn) = scene.exported_of(Kind::PlayerSpawn).next()
         && let EntityKind::PlayerSpawn(p) = &spawn.kind
     {
         map.spawn_pos = position(scene, spawn.id).to_array();

@@ -123,6 +123,9 @@ pub struct ExportReport {
     /// Shadow and AO rays traced by the bake.
     pub rays: u64,
     pub warnings: Vec<String>,
+    /// Entities whose export is off (with what they hold), by name: what the map
+    /// leaves out. Hidden entities are exported and are not listed.
+    pub left_out: Vec<String>,
 }
 
 /// Progress of an export stage.
@@ -170,6 +173,18 @@ impl Run<'_> {
     }
 }
 
+/// The entities whose own export is off, except the meshes an exported TRIMESH
+/// collider reads (an importer's collision-only meshes: they are in the map as
+/// collision).
+fn left_out(scene: &Scene) -> Vec<String> {
+    let collision = geometry::trimesh_collider_meshes(scene);
+    scene
+        .entities()
+        .filter(|e| !e.exported && !collision.contains(&e.id))
+        .map(|e| e.name.clone())
+        .collect()
+}
+
 /// Exports a scene to `.pbm` v3 bytes. `cancel` may be set from another thread.
 pub fn export(
     scene: &Scene,
@@ -182,7 +197,10 @@ pub fn export(
         options,
         cancel,
         progress,
-        report: ExportReport::default(),
+        report: ExportReport {
+            left_out: left_out(scene),
+            ..ExportReport::default()
+        },
         estimate: limits::Estimate::default(),
     };
     // Before anything is built: refuse what a PSP cannot hold.

@@ -44,7 +44,7 @@ fn leaving_unit(
         return Ok(out);
     }
     let mut ticker = Ticker::new(run.cancel);
-    for e in run.scene.entities() {
+    for e in run.scene.exported_entities() {
         let pebble_model::EntityKind::Mesh(mesh) = &e.kind else {
             continue;
         };
@@ -266,7 +266,7 @@ pub(crate) fn build(run: &mut Run<'_>) -> Result<Textures, ExportError> {
     }
     pack_atlases(run, &mut out, tiles)?;
     // Emitter textures: standalone, blended when they have any transparency.
-    for e in run.scene.entities_of(pebble_model::Kind::Emitter) {
+    for e in run.scene.exported_of(pebble_model::Kind::Emitter) {
         run.check_cancel()?;
         if let pebble_model::EntityKind::Emitter(em) = &e.kind
             && let Some(rel) = &em.texture

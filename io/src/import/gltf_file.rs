@@ -695,7 +695,9 @@ impl Ctx<'_> {
                         collidable: true,
                     }),
                 );
+                // Collision only: hidden in the editor and never drawn in the map.
                 mesh.visible = false;
+                mesh.exported = false;
                 let mesh_id = self.add(mesh.with_transform(node_transform), parent);
                 EntityKind::Collider(Collider::TriMesh { mesh: mesh_id })
             }

@@ -306,8 +306,10 @@ pub fn import(
                     }),
                     centre,
                 );
+                // Collision only: hidden in the editor and never drawn in the map.
                 if let Some(e) = b.entities.last_mut() {
                     e.visible = false;
+                    e.exported = false;
                 }
                 b.entity(
                     name,

@@ -36,6 +36,14 @@ const VISIBLE: Flag = Flag {
     set: |e, v| e.visible = v,
 };
 
+const EXPORTED: Flag = Flag {
+    name: "exported",
+    hover: "exported: written to the map (off: kept in the editor only; hiding does not leave anything out)",
+    icons: ("⬇", "⊘"),
+    commands: ("Export", "Leave out of the map"),
+    set: |e, v| e.exported = v,
+};
+
 const LOCKED: Flag = Flag {
     name: "locked",
     hover: "locked: cannot be picked in the viewport",
@@ -73,6 +81,7 @@ impl OutlinerPanel {
                         ui.add_space(depth as f32 * 14.0);
                         intents.extend(flag_ui(ui, e, e.visible, &VISIBLE));
                         intents.extend(flag_ui(ui, e, e.locked, &LOCKED));
+                        intents.extend(flag_ui(ui, e, e.exported, &EXPORTED));
                         let selected = scene.selection().contains(&id);
                         let text = format!("{}  ({})", e.name, e.kind.kind().name());
                         let row = ui
