@@ -906,3 +906,74 @@ fn sampler_wrap_and_filter_reach_the_materials_and_the_map() {
         .count();
     assert_eq!(lumps, 1);
 }
+
+/// A sun as Blender writes it: a node turned to aim the light (here 60° down about
+/// X) under a parent turned 90° about Y. The sun shines along the node's −Z in the
+/// world, so the bake lights the scene from where the artist aimed it.
+#[test]
+fn a_sun_shines_where_its_node_and_parents_turn_it() {
+    let dir = scratch("sun");
+    let mut doc = document(
+        json!(data_uri("application/octet-stream", &buffer())),
+        &data_uri("image/png", &png_2x2()),
+    );
+    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    doc["extensions"]["KHR_lights_punctual"]["lights"][0] =
+        json!({ "type": "directional", "color": [1.0, 0.9, 0.8], "intensity": 3.0, "name": "Sun" });
+    let down = (-std::f32::consts::FRAC_PI_3 / 2.0).sin_cos();
+    let turn = (std::f32::consts::FRAC_PI_4).sin_cos();
+    doc["nodes"][0]["rotation"] = json!([0.0, turn.0, 0.0, turn.1]);
+    doc["nodes"][2]["rotation"] = json!([down.0, 0.0, 0.0, down.1]);
+    let path = dir.join("sun.gltf");
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    let (scene, _) = import(&path, &dir).expect("imports");
+    let sun = scene.entities_of(Kind::Light).next().expect("the sun");
+    let EntityKind::Light(Light::Sun { direction, .. }) = &sun.kind else {
+        panic!("{:?}", sun.kind);
+    };
+    // −Z turned 60° down about X is (0, −sin 60°, −cos 60°); then 90° about Y
+    // takes −Z to −X.
+    let want = pebble_model::glam::Vec3::new(-0.5, -(3f32.sqrt() / 2.0), 0.0);
+    assert!(
+        (*direction - want).length() < 1e-4,
+        "the sun shines along {direction}, not {want}"
+    );
+}
+
+/// KHR_texture_transform as its spec defines it: uv' = T · R · S · uv with
+/// R = [[cos r, sin r], [−sin r, cos r]] (the Khronos TextureTransformTest's
+/// arrows point at "Correct" only with that sign). Checked against the spec's
+/// matrices for the sample's rotation, with an offset and a scale.
+#[test]
+fn texture_transform_rotation_has_the_spec_s_sign() {
+    let dir = scratch("texture-transform");
+    let mut doc = document(
+        json!(data_uri("application/octet-stream", &buffer())),
+        &data_uri("image/png", &png_2x2()),
+    );
+    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    let (offset, rotation, scale) = ([0.5f32, 0.25], 0.392_699_1f32, [1.5f32, 2.0]);
+    doc["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["extensions"]["KHR_texture_transform"] =
+        json!({ "offset": offset, "rotation": rotation, "scale": scale });
+    let path = dir.join("transform.gltf");
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    let (scene, _) = import(&path, &dir).expect("imports");
+    let material = scene
+        .materials()
+        .map(|(_, m)| m)
+        .find(|m| m.name == "Leaves")
+        .expect("the material");
+    let (s, c) = rotation.sin_cos();
+    for uv in [[1.0f32, 0.0], [0.0, 1.0], [0.3, 0.7]] {
+        let scaled = [uv[0] * scale[0], uv[1] * scale[1]];
+        let want = pebble_model::glam::Vec2::new(
+            c * scaled[0] + s * scaled[1] + offset[0],
+            -s * scaled[0] + c * scaled[1] + offset[1],
+        );
+        let got = material.repeats(pebble_model::glam::Vec2::from(uv));
+        assert!(
+            (got - want).length() < 1e-5,
+            "{uv:?} became {got}, the spec says {want}"
+        );
+    }
+}

@@ -390,7 +390,9 @@ impl Ctx<'_> {
                         if s.y != 0.0 { 1.0 / s.y } else { 1.0 },
                     );
                     mat.offset = Vec2::from(t.offset());
-                    mat.rotation = t.rotation();
+                    // The extension's rotation matrix is [[c, s], [−s, c]]: it turns
+                    // UVs clockwise by its angle, the opposite of ours.
+                    mat.rotation = -t.rotation();
                 }
             }
             mat.alpha = match m.alpha_mode() {
@@ -737,8 +739,13 @@ impl Ctx<'_> {
             let color = light.color();
             let intensity = light.intensity();
             let kind = match light.kind() {
+                // A sun shines along its node's −Z in the world: the node's
+                // rotation and its parents' (a sun's direction is world-space,
+                // so the light entity's own place does not turn it).
                 gltf::khr_lights_punctual::Kind::Directional => Light::Sun {
-                    direction: Vec3::NEG_Z,
+                    direction: world
+                        .transform_vector3(Vec3::NEG_Z)
+                        .normalize_or(Vec3::NEG_Z),
                     color,
                     intensity,
                     shadows: true,
