@@ -977,3 +977,127 @@ fn texture_transform_rotation_has_the_spec_s_sign() {
         );
     }
 }
+
+/// A WebP picture as bytes (lossless), 2×2: red, green, blue, white.
+fn webp_2x2() -> Vec<u8> {
+    let img = image::RgbaImage::from_raw(
+        2,
+        2,
+        vec![
+            255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255,
+        ],
+    )
+    .expect("2×2");
+    let mut out = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut out, image::ImageFormat::WebP)
+        .expect("encodes WebP");
+    out.into_inner()
+}
+
+/// Godot 4 writes its textures as WebP: `EXT_texture_webp` used and required, the
+/// texture's only source in the extension, the image a WebP buffer view. The
+/// texture comes in, kept as a PNG with the same pixels.
+#[test]
+fn a_godot_webp_texture_imports() {
+    let dir = scratch("webp");
+    let mut doc = document(
+        json!(data_uri("application/octet-stream", &buffer())),
+        &data_uri("image/webp", &webp_2x2()),
+    );
+    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    doc["extensionsUsed"] = json!(["KHR_lights_punctual", "EXT_texture_webp"]);
+    doc["extensionsRequired"] = json!(["EXT_texture_webp"]);
+    doc["textures"] = json!([{ "extensions": { "EXT_texture_webp": { "source": 0 } } }]);
+    doc["images"][0]["mimeType"] = json!("image/webp");
+    let path = dir.join("godot.gltf");
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    let (scene, report) = import(&path, &dir).expect("imports a WebP texture");
+    let material = scene
+        .materials()
+        .map(|(_, m)| m)
+        .find(|m| m.name == "Leaves")
+        .expect("the material");
+    let texture = material.texture.as_ref().expect("a texture");
+    assert!(texture.ends_with(".png"), "kept as {texture}");
+    let img = image::open(dir.join(texture)).expect("reads it").to_rgba8();
+    assert_eq!(img.get_pixel(0, 0).0, [255, 0, 0, 255]);
+    assert_eq!(img.get_pixel(1, 1).0, [255, 255, 255, 255]);
+    assert!(
+        !report.warnings.iter().any(|w| w.contains("placeholder")),
+        "{:?}",
+        report.warnings
+    );
+    assert!(
+        !report
+            .dropped
+            .iter()
+            .any(|d| d.contains("EXT_texture_webp")),
+        "{:?}",
+        report.dropped
+    );
+}
+
+/// A `.webp` picture imports as any picture does.
+#[test]
+fn a_webp_picture_imports() {
+    let dir = scratch("webp-picture");
+    let path = dir.join("sign.webp");
+    std::fs::write(&path, webp_2x2()).expect("writes");
+    let (scene, _) = import(&path, &dir).expect("imports a WebP picture");
+    let material = scene
+        .materials()
+        .next()
+        .map(|(_, m)| m)
+        .expect("a material");
+    let texture = material.texture.as_ref().expect("its texture");
+    let img = image::open(dir.join(texture)).expect("reads it").to_rgba8();
+    assert_eq!(img.dimensions(), (2, 2));
+}
+
+/// Compressed meshes (Draco as Blender writes it, meshopt as gltfpack writes it)
+/// are refused by the extension's name with how to export without it, not as a
+/// corrupt file; a Git LFS pointer saved as `.glb` says what it is.
+#[test]
+fn required_extensions_and_lfs_pointers_are_named() {
+    let dir = scratch("required");
+    for (ext, hint) in [
+        ("KHR_draco_mesh_compression", "Compression off"),
+        ("EXT_meshopt_compression", "without -c"),
+        ("KHR_texture_basisu", "PNG, JPEG or WebP"),
+        ("EXT_made_up", "without it"),
+    ] {
+        let mut doc = document(
+            json!(data_uri("application/octet-stream", &buffer())),
+            &data_uri("image/png", &png_2x2()),
+        );
+        doc["extensionsUsed"] = json!([ext]);
+        doc["extensionsRequired"] = json!([ext]);
+        // What a Draco file looks like: accessors without buffer views, the data in
+        // the primitive's extension.
+        doc["accessors"][0]
+            .as_object_mut()
+            .expect("an accessor")
+            .remove("bufferView");
+        doc["meshes"][0]["primitives"][0]["extensions"] =
+            json!({ ext: { "bufferView": 0, "attributes": { "POSITION": 0 } } });
+        let path = dir.join(format!("{ext}.gltf"));
+        std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
+        let error = import(&path, &dir).expect_err("refused");
+        assert!(
+            error.contains(&format!("requires the glTF extension {ext}")) && error.contains(hint),
+            "{ext}: {error}"
+        );
+        assert!(!error.contains("Missing data"), "{error}");
+    }
+    let pointer = dir.join("level.glb");
+    std::fs::write(
+        &pointer,
+        "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n",
+    )
+    .expect("writes");
+    let error = import(&pointer, &dir).expect_err("refused");
+    assert!(
+        error.contains("Git LFS pointer") && error.contains("git lfs pull"),
+        "{error}"
+    );
+}

@@ -33,6 +33,7 @@ use super::{
 
 struct Ctx<'a> {
     path: &'a Path,
+    document: &'a gltf::Document,
     buffers: Vec<Vec<u8>>,
     report: ImportReport,
     materials: Vec<Material>,
@@ -239,7 +240,7 @@ fn check_accessor(a: &gltf::Accessor, buffers: &[Vec<u8>], path: &Path) -> Resul
     }
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
     fn add(&mut self, mut e: Entity, parent: Option<EntityId>) -> EntityId {
         e.id = EntityId(self.next_local);
         self.next_local += 1;
@@ -248,6 +249,17 @@ impl Ctx<'_> {
         *self.report.entities.entry(e.kind.kind()).or_insert(0) += 1;
         self.entities.push(e);
         id
+    }
+
+    /// The image a texture shows: its `EXT_texture_webp` source when it has one
+    /// (Godot 4 writes WebP that way, often with no other source), else its own.
+    fn texture_image(&self, texture: &gltf::Texture<'a>) -> Option<gltf::Image<'a>> {
+        texture
+            .extension_value("EXT_texture_webp")
+            .and_then(|v| v.get("source"))
+            .and_then(serde_json::Value::as_u64)
+            .and_then(|i| self.document.images().nth(i as usize))
+            .or_else(|| texture.source())
     }
 
     fn image_file(&mut self, image: gltf::Image) -> Option<String> {
@@ -315,6 +327,19 @@ impl Ctx<'_> {
                 )
             }
         };
+        // The project keeps PNG or JPEG: WebP (Godot 4's choice, EXT_texture_webp) is
+        // decoded here and kept as PNG.
+        let (bytes, ext) = match bytes {
+            Some(b) if image::guess_format(&b).ok() == Some(image::ImageFormat::WebP) => {
+                let png = image::load_from_memory(&b).ok().and_then(|img| {
+                    let mut out = std::io::Cursor::new(Vec::new());
+                    img.write_to(&mut out, image::ImageFormat::Png).ok()?;
+                    Some(out.into_inner())
+                });
+                (png, "png")
+            }
+            other => (other, ext),
+        };
         let rel = match bytes.filter(|b| image::load_from_memory(b).is_ok()) {
             Some(b) => self.keep_file(&name, ext, &b),
             None => {
@@ -381,7 +406,9 @@ impl Ctx<'_> {
             let pbr = m.pbr_metallic_roughness();
             mat.color = pbr.base_color_factor();
             if let Some(info) = pbr.base_color_texture() {
-                mat.texture = self.image_file(info.texture().source());
+                mat.texture = self
+                    .texture_image(&info.texture())
+                    .and_then(|image| self.image_file(image));
                 mat.sampling = self.sampling(&mat.name, &info.texture().sampler());
                 if let Some(t) = info.texture_transform() {
                     let s = Vec2::from(t.scale());
@@ -786,6 +813,33 @@ impl Ctx<'_> {
     }
 }
 
+/// The glTF extensions the importer reads.
+const READ_EXTENSIONS: [&str; 3] = [
+    "KHR_lights_punctual",
+    "KHR_texture_transform",
+    "EXT_texture_webp",
+];
+
+/// Why a file that requires `ext` is refused, and how to make one Pebble reads.
+fn required_extension(ext: &str) -> String {
+    let what = match ext {
+        "KHR_draco_mesh_compression" => {
+            " (Draco-compressed meshes), which Pebble does not decode: export the model again without mesh compression (Blender: File › Export › glTF 2.0, Data › Compression off)"
+        }
+        "EXT_meshopt_compression" | "KHR_meshopt_compression" => {
+            " (meshoptimizer-compressed buffers, as gltfpack -c writes), which Pebble does not decode: run gltfpack again without -c / -cc, or export the model again without compression"
+        }
+        "KHR_mesh_quantization" => {
+            " (quantized vertex data, as gltfpack writes by default), which Pebble does not read: run gltfpack again with -noq, or export the model again without quantization"
+        }
+        "KHR_texture_basisu" | "EXT_texture_avif" => {
+            " (textures in a format Pebble does not decode): export the model again with PNG, JPEG or WebP textures"
+        }
+        _ => ", which Pebble cannot read: export the model again without it",
+    };
+    format!("the file requires the glTF extension {ext}{what}")
+}
+
 /// The JSON and the binary chunk of a GLB, or the bytes themselves for `.gltf`.
 fn split_glb(bytes: &[u8]) -> Result<(&[u8], Option<Vec<u8>>), String> {
     if !bytes.starts_with(b"glTF") {
@@ -834,6 +888,12 @@ pub fn import(
     options: &ImportOptions,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Imported, ImportError> {
+    if bytes.starts_with(b"version https://git-lfs") {
+        return Err(fail(
+            path,
+            "is a Git LFS pointer, not the model: the repository it came from keeps the real file in Git LFS; run `git lfs pull` in that repository (or download the file itself) and import that",
+        ));
+    }
     // The GLB container is split here: gltf 1.4's own GLB reader overflows on some
     // malformed headers.
     let (json, blob) = split_glb(bytes).map_err(|m| fail(path, m))?;
@@ -841,6 +901,15 @@ pub fn import(
         .map_err(|e| fail(path, format!("not a valid glTF: {e}")))?;
     raw.blob = blob;
     let root = raw.document.into_json();
+    // A required extension we cannot read leaves the file's data unreadable (a Draco
+    // mesh's accessors have no buffer view): say which, before anything else does.
+    if let Some(ext) = root
+        .extensions_required
+        .iter()
+        .find(|e| !READ_EXTENSIONS.contains(&e.as_str()))
+    {
+        return Err(fail(path, required_extension(ext)));
+    }
     // gltf-json 1.4's validator indexes the POSITION accessor without a bounds check;
     // check every primitive's accessor references first.
     for (m, mesh) in root.meshes.iter().enumerate() {
@@ -924,6 +993,7 @@ pub fn import(
     let buffers = load_buffers(&gltf.document, gltf.blob.clone(), path)?;
     let mut ctx = Ctx {
         path,
+        document: &gltf.document,
         buffers,
         report: ImportReport::default(),
         materials: Vec::new(),
@@ -969,9 +1039,8 @@ pub fn import(
     {
         ctx.report.dropped.insert(d);
     }
-    const READ: [&str; 2] = ["KHR_lights_punctual", "KHR_texture_transform"];
     for ext in gltf.document.extensions_used() {
-        if !READ.contains(&ext) {
+        if !READ_EXTENSIONS.contains(&ext) {
             ctx.report.dropped.insert(format!(
                 "extension {ext} (not read; what it adds is left out)"
             ));

@@ -105,7 +105,7 @@ impl ImportOptions {
 
 /// Every file extension [`import_file`] takes, lower case, without the dot.
 pub const IMPORT_EXTENSIONS: &[&str] = &[
-    "gltf", "glb", "tmd", "pbm", "png", "jpg", "jpeg", "tga", "bmp",
+    "gltf", "glb", "tmd", "pbm", "png", "jpg", "jpeg", "tga", "bmp", "webp",
 ];
 
 /// The extensions [`import_file`] takes as a list for help texts and errors:
@@ -138,7 +138,7 @@ pub fn import_file(
         "pbm" => pbm_map::import(&read()?, path, options, progress),
         "tmd" => tmd::import_file(&read()?, path, options),
         "gltf" | "glb" => gltf_file::import(&read()?, path, options, progress),
-        "png" | "jpg" | "jpeg" | "tga" | "bmp" => image_file::import(path, options),
+        "png" | "jpg" | "jpeg" | "tga" | "bmp" | "webp" => image_file::import(path, options),
         _ => Err(ImportError::Unsupported {
             path: path.to_owned(),
         }),

@@ -107,7 +107,7 @@ pub fn project_textures(scene: &pebble_model::Scene, folder: &Path) -> Vec<Strin
 }
 
 /// The picture files Pebble reads, lower case.
-pub const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "tga", "bmp"];
+pub const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "tga", "bmp", "webp"];
 
 /// Whether `path` names a picture (by its extension).
 pub fn is_image(path: &Path) -> bool {
