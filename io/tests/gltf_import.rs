@@ -952,7 +952,8 @@ fn texture_transform_rotation_has_the_spec_s_sign() {
         &data_uri("image/png", &png_2x2()),
     );
     doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
-    let (offset, rotation, scale) = ([0.5f32, 0.25], 0.392_699_1f32, [1.5f32, 2.0]);
+    // The sample's rotation, 22.5°.
+    let (offset, rotation, scale) = ([0.5f32, 0.25], std::f32::consts::FRAC_PI_8, [1.5f32, 2.0]);
     doc["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["extensions"]["KHR_texture_transform"] =
         json!({ "offset": offset, "rotation": rotation, "scale": scale });
     let path = dir.join("transform.gltf");
