@@ -399,10 +399,11 @@ fn tiles_pack_into_atlases_edge_to_edge_and_the_rest_stays_standalone() {
         .iter()
         .position(|t| t.name.as_str() == "TileAtlas_0")
         .expect("an atlas");
-    assert_eq!(
-        (map.textures[atlas].width, map.textures[atlas].height),
-        (512, 512)
-    );
+    // Sized to its content: the one 64×32 tile, not a 512×512 atlas.
+    let (aw, ah) = (map.textures[atlas].width, map.textures[atlas].height);
+    assert_eq!((aw, ah), (64, 32));
+    let (awf, ahf) = (f32::from(aw), f32::from(ah));
+    let (aws, ahs) = (usize::from(aw), usize::from(ah));
     assert_eq!(
         map.textures.len(),
         3,
@@ -423,7 +424,7 @@ fn tiles_pack_into_atlases_edge_to_edge_and_the_rest_stays_standalone() {
         }
     }
     assert!(
-        (hi[0] - lo[0] - 64.0 / 512.0).abs() < 1e-6 && (hi[1] - lo[1] - 32.0 / 512.0).abs() < 1e-6,
+        (hi[0] - lo[0] - 64.0 / awf).abs() < 1e-6 && (hi[1] - lo[1] - 32.0 / ahf).abs() < 1e-6,
         "edge to edge: {lo:?} {hi:?}"
     );
     for (u, v) in [
@@ -431,13 +432,13 @@ fn tiles_pack_into_atlases_edge_to_edge_and_the_rest_stays_standalone() {
         (hi[0], hi[1]),
         ((lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0),
     ] {
-        let x = ((u * 512.0) as usize)
-            .min(511)
-            .min((hi[0] * 512.0) as usize - 1);
-        let y = ((v * 512.0) as usize)
-            .min(511)
-            .min((hi[1] * 512.0) as usize - 1);
-        let px = &texels[(y * 512 + x) * 4..(y * 512 + x) * 4 + 3];
+        let x = ((u * awf) as usize)
+            .min(aws - 1)
+            .min((hi[0] * awf) as usize - 1);
+        let y = ((v * ahf) as usize)
+            .min(ahs - 1)
+            .min((hi[1] * ahf) as usize - 1);
+        let px = &texels[(y * aws + x) * 4..(y * aws + x) * 4 + 3];
         assert!(
             px[0] > 150 && px[1] < 60,
             "texel at ({x}, {y}) is the red tile: {px:?}"
@@ -669,4 +670,69 @@ fn hidden_entities_and_layers_are_exported_as_if_shown() {
         "and its collider"
     );
     assert!(map.meshes.len() < shown_map.meshes.len());
+}
+
+/// Atlases take the smallest power-of-two rectangle their tiles fit: five tiles
+/// (a 128×64 billboard and four 32×32 decals) fill a 128×128 atlas, not 512×512,
+/// and the texture bytes the map holds shrink with it.
+#[test]
+fn atlases_are_sized_to_their_tiles() {
+    use pebble_model::command::{AddEntities, AddMaterial};
+    use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
+    use pebble_model::glam::Vec3;
+    use pebble_model::{Command, Entity, Material, Primitive};
+    let dir = scratch("atlas-size");
+    let sizes = [(128u32, 64u32), (32, 32), (32, 32), (32, 32), (32, 32)];
+    let mut scene = Scene::new();
+    let mut entities = Vec::new();
+    for (k, (w, h)) in sizes.into_iter().enumerate() {
+        image::RgbaImage::from_pixel(w, h, image::Rgba([40 * k as u8, 90, 200, 255]))
+            .save(dir.join(format!("tile{k}.png")))
+            .expect("png");
+        let mut add = AddMaterial::new(Material {
+            name: format!("Tile {k}"),
+            texture: Some(format!("tile{k}.png")),
+            tile: true,
+            ..Material::default()
+        });
+        add.apply(&mut scene).expect("material");
+        let mat = add.created().expect("id");
+        let p = Primitive::Plane {
+            width: 1.0,
+            depth: 1.0,
+            standoff: 0.0,
+        };
+        entities.push(
+            Entity::new(
+                format!("Decal {k}"),
+                EntityKind::Mesh(MeshEntity {
+                    geometry: p.generate(mat).expect("plane"),
+                    source: GeometrySource::Primitive(p),
+                    collidable: false,
+                }),
+            )
+            .with_transform(pebble_model::Transform::from_translation(
+                Vec3::X * 2.0 * k as f32,
+            )),
+        );
+    }
+    AddEntities::new("Add", entities)
+        .apply(&mut scene)
+        .expect("adds");
+    let mut options = ExportOptions::new(&dir);
+    options.bake = false;
+    let (bytes, report) =
+        export(&scene, &options, &mut |_| {}, &AtomicBool::new(false)).expect("exports");
+    let map = Map::read(&bytes).expect("reads").0;
+    let atlases: Vec<&pbm::Texture> = map.textures.iter().filter(|t| t.is_atlas()).collect();
+    assert_eq!(atlases.len(), 1, "one atlas");
+    assert_eq!((atlases[0].width, atlases[0].height), (128, 128));
+    // 128 × 128 texels of 2 bytes, where a 512 × 512 atlas held 512 KiB.
+    assert_eq!(atlases[0].data.len(), 128 * 128 * 2);
+    assert!(
+        report.texture_bytes < 64 * 1024,
+        "{} bytes",
+        report.texture_bytes
+    );
+    assert!(pbm::compliance::check(&map).is_empty());
 }

@@ -149,10 +149,21 @@ fn pack_atlases(
             image::imageops::replace(&mut atlases[k].1, img, i64::from(at.x), i64::from(at.y));
             placed.push((*id, k, at, img.width(), img.height()));
         }
+        // Each atlas shrinks to the smallest power-of-two rectangle that holds its
+        // tiles (at least 16×8, the runtime's smallest texture): one 128×64
+        // billboard costs 16 KiB, not a 512×512 atlas's 512 KiB.
+        let mut sides = vec![(16u32, 8u32); atlases.len()];
+        for &(_, k, at, w, h) in &placed {
+            let (sw, sh) = &mut sides[k];
+            *sw = (*sw).max((at.x as u32 + w).next_power_of_two());
+            *sh = (*sh).max((at.y as u32 + h).next_power_of_two());
+        }
         let first = out.textures.len();
         let existing = out.textures.iter().filter(|t| t.is_atlas()).count();
         for (n, (_, img)) in atlases.into_iter().enumerate() {
             run.check_cancel()?;
+            let (aw, ah) = sides[n];
+            let img = image::imageops::crop_imm(&img, 0, 0, aw, ah).to_image();
             let mut rgba = img.into_raw();
             if class == AlphaMode::None {
                 for px in rgba.chunks_exact_mut(4) {
@@ -166,24 +177,24 @@ fn pack_atlases(
             };
             out.textures.push(pbm::Texture {
                 name: pbm::Name32::truncated(&format!("TileAtlas_{}", existing + n)),
-                width: ATLAS_SIDE as u16,
-                height: ATLAS_SIDE as u16,
+                width: aw as u16,
+                height: ah as u16,
                 format: TextureFormat::Rgba5551,
                 alpha_mode: alpha,
                 data: pbm::texture::encode(&rgba, TextureFormat::Rgba5551),
             });
             check_room(run, out)?;
         }
-        let side = ATLAS_SIDE as f32;
         for (id, k, at, w, h) in placed {
+            let (aw, ah) = (sides[k].0 as f32, sides[k].1 as f32);
             out.by_material.insert(id, (first + k) as i32);
             out.slots.insert(
                 id,
                 [
-                    at.x as f32 / side,
-                    at.y as f32 / side,
-                    w as f32 / side,
-                    h as f32 / side,
+                    at.x as f32 / aw,
+                    at.y as f32 / ah,
+                    w as f32 / aw,
+                    h as f32 / ah,
                 ],
             );
         }
