@@ -736,3 +736,77 @@ fn atlases_are_sized_to_their_tiles() {
     );
     assert!(pbm::compliance::check(&map).is_empty());
 }
+
+/// A level without a player spawn (as most imported levels are) starts the player
+/// standing on its largest floor, near its middle but not under the table that
+/// stands there, rather than at the origin (here 4 m above the floor); the export
+/// says so.
+#[test]
+fn a_map_without_a_spawn_starts_on_its_largest_floor() {
+    use pebble_model::command::AddEntities;
+    use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
+    use pebble_model::glam::Vec3;
+    use pebble_model::{Command, Entity, Primitive, Transform};
+    let dir = scratch("spawn");
+    let mut scene = Scene::new();
+    let mut material = pebble_model::command::AddMaterial::new(pebble_model::Material::default());
+    material.apply(&mut scene).expect("a material");
+    let stone = material.created().expect("its id");
+    let block = |name: &str, size: Vec3, at: Vec3| {
+        let p = Primitive::Box { size };
+        Entity::new(
+            name,
+            EntityKind::Mesh(MeshEntity {
+                geometry: p.generate(stone).expect("a box"),
+                source: GeometrySource::Primitive(p),
+                collidable: true,
+            }),
+        )
+        .with_transform(Transform::from_translation(at))
+    };
+    AddEntities::new(
+        "Add",
+        vec![
+            block(
+                "Ground",
+                Vec3::new(20.0, 1.0, 20.0),
+                Vec3::new(0.0, -5.0, 0.0),
+            ),
+            block("Table", Vec3::new(3.0, 1.0, 3.0), Vec3::new(0.0, -4.0, 0.0)),
+        ],
+    )
+    .apply(&mut scene)
+    .expect("adds");
+    let options = {
+        let mut o = ExportOptions::new(&dir);
+        o.bake = false;
+        o
+    };
+    let (bytes, report) =
+        export(&scene, &options, &mut |_| {}, &AtomicBool::new(false)).expect("exports");
+    let map = Map::read(&bytes).expect("reads").0;
+    let [x, y, z] = map.spawn_pos;
+    assert!(
+        (y - (-4.0 + 1.6)).abs() < 1e-3,
+        "the eye stands on the ground: {:?}",
+        map.spawn_pos
+    );
+    assert!(
+        x.abs() < 10.0 && z.abs() < 10.0,
+        "on the ground: {:?}",
+        map.spawn_pos
+    );
+    assert!(
+        x.abs() > 1.5 || z.abs() > 1.5,
+        "not under the table: {:?}",
+        map.spawn_pos
+    );
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.contains("no player spawn")),
+        "{:?}",
+        report.warnings
+    );
+}

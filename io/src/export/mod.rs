@@ -219,7 +219,12 @@ pub fn export(
     let (metadata, emitters) = run.stage("metadata", |r| lumps::build(r, &textures))?;
     map.metadata = metadata;
     map.emitters = emitters;
-    lumps::header(scene, &mut map);
+    if let Some(at) = lumps::header(scene, &mut map) {
+        run.report.warnings.push(format!(
+            "no player spawn: the map starts the player on its largest floor, at ({:.1}, {:.1}, {:.1}); add a Player spawn to choose where",
+            at[0], at[1], at[2]
+        ));
+    }
     let bytes = run.stage("write", |r| {
         let issues = pbm::compliance::check(&map);
         if let Some(first) = issues.first() {
