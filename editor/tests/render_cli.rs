@@ -131,3 +131,62 @@ fn bad_arguments_say_what_is_wrong() {
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("/nonexistent/map.pbm"));
 }
+
+/// An overview shows the whole map whatever its size: `--view top` of a 200 m
+/// ground (far past the environment's fog, which ends at 65 m) draws the ground
+/// across the picture's middle, not the sky's colour.
+#[test]
+fn an_overview_of_a_large_map_is_not_hidden_by_fog() {
+    let dir = out_dir("overview");
+    let vertex = |x: f32, z: f32| pbm::Vertex {
+        uv: [0.0, 0.0],
+        color: 0xFF20_C040,
+        pos: [x, 0.0, z],
+    };
+    let (a, b, c, d) = (
+        vertex(-100.0, 100.0),
+        vertex(100.0, 100.0),
+        vertex(100.0, -100.0),
+        vertex(-100.0, -100.0),
+    );
+    let map = pbm::Map {
+        bounds_min: [-100.0, 0.0, -100.0],
+        bounds_max: [100.0, 0.0, 100.0],
+        meshes: vec![pbm::Mesh {
+            name: pbm::Name32::new("Ground").expect("a short name"),
+            texture_id: -1,
+            bounds_min: [-100.0, 0.0, -100.0],
+            bounds_max: [100.0, 0.0, 100.0],
+            uv_scroll: [0.0, 0.0],
+            vertices: vec![a, b, c, a, c, d],
+        }],
+        ..Default::default()
+    };
+    let input = dir.join("ground.pbm");
+    std::fs::write(&input, map.to_bytes().expect("encodes")).expect("writes");
+    let output = dir.join("top.png");
+    let out = pebble(&[
+        "render",
+        input.to_str().expect("utf-8"),
+        "--view",
+        "top",
+        "--size",
+        "200x120",
+        "-o",
+        output.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let img = image::open(&output).expect("reads").to_rgb8();
+    // The ground's colour (0x40C020 as RGB) over the picture's middle third.
+    let green = (70..130)
+        .flat_map(|x| (40..80).map(move |y| (x, y)))
+        .filter(|&(x, y)| {
+            let p = img.get_pixel(x, y).0;
+            p[1] > 150 && p[0] < 100 && p[2] < 100
+        })
+        .count();
+    assert!(
+        green > 60 * 40 * 9 / 10,
+        "{green} of 2400 middle pixels show the ground"
+    );
+}

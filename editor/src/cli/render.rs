@@ -28,7 +28,9 @@ pub struct RenderArgs {
     /// Camera as x,y,z,yawDeg,pitchDeg (yaw 0 looks down −Z; default: the map's spawn).
     #[arg(long, value_name = "X,Y,Z,YAW,PITCH", allow_hyphen_values = true)]
     pub cam: Option<String>,
-    /// Frame the whole map from above, the front (+Z) or the side (+X) instead.
+    /// Frame the whole map from above, the front (+Z) or the side (+X) instead
+    /// (drawn without fog: an overview is not the player's view, and the fog of a
+    /// player's view would hide a large map from that far away).
     #[arg(long, value_enum, conflicts_with = "cam")]
     pub view: Option<View>,
     /// Vertical field of view in degrees.
@@ -171,7 +173,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         psp: args.psp,
         cull: !args.no_cull,
         occlusion: !args.no_occlusion,
-        fog: !args.no_fog,
+        fog: !args.no_fog && args.view.is_none(),
         preview_light: args.preview_light,
         lod_bias: args.lod_bias,
         // As the device draws them: culled.
