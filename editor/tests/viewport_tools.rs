@@ -417,3 +417,57 @@ fn the_psp_preview_keeps_its_aspect_and_picks_what_it_draws() {
         "selecting the wall changed {changed} pixels of the PSP frame"
     );
 }
+
+/// The editor never fogs the map it edits: a 200 m ground (the day's fog ends at
+/// 65 m) opened and framed shows the ground over the viewport's middle, not the
+/// fog's colour; the PSP preview still shows the device's fog.
+#[test]
+fn a_large_map_opened_is_not_hidden_by_fog() {
+    let Some(mut harness) = harness_on(common::room::ground_project(200.0)) else {
+        return;
+    };
+    harness.state_mut().viewport.looks.overlays = false;
+    harness.run_steps(6);
+    let (_, rect) = harness.state().view();
+    let ground_share =
+        |harness: &mut egui_kittest::Harness<'static, pebble_editor::app::PebbleApp>| {
+            let (_, rect) = harness.state().view();
+            let image = harness.render().expect("renders the window");
+            let ppp = harness.ctx.pixels_per_point();
+            let px = |p: f32| (p * ppp).round() as u32;
+            let centre = rect.center();
+            let (mut ground, mut all) = (0, 0);
+            for x in px(centre.x - 60.0)..px(centre.x + 60.0) {
+                for y in px(centre.y - 40.0)..px(centre.y + 40.0) {
+                    let p = image.get_pixel(x, y).0;
+                    all += 1;
+                    if p[1] > p[2] + 30 && p[1] > p[0] + 30 {
+                        ground += 1;
+                    }
+                }
+            }
+            ground as f64 / all as f64
+        };
+    let shown = ground_share(&mut harness);
+    println!(
+        "viewport {rect:?}: the ground fills {:.0} % of its middle",
+        shown * 100.0
+    );
+    assert!(
+        shown > 0.9,
+        "the ground fills {:.0} % of the viewport's middle",
+        shown * 100.0
+    );
+    harness.state_mut().viewport.looks.psp = true;
+    harness.run_steps(4);
+    let fogged = ground_share(&mut harness);
+    println!(
+        "in the PSP preview, with the device's fog: {:.0} %",
+        fogged * 100.0
+    );
+    assert!(
+        fogged < 0.5,
+        "the PSP preview keeps the device's fog: {:.0} %",
+        fogged * 100.0
+    );
+}

@@ -250,11 +250,12 @@ fn the_exported_bytes_walk_field_by_field() {
         r.skip(size as usize);
         textures.push((name, w, format, alpha));
     }
-    // Two atlases (opaque and cutout tiles), the blended water (8888) and the spark.
+    // Two atlases (opaque and cutout tiles, each sized to the one 32×32 tile it
+    // holds), the blended water (8888) and the spark.
     assert!(
         textures
             .iter()
-            .any(|t| t.0 == "TileAtlas_0" && t.1 == 512 && t.2 == 1 && t.3 == 0),
+            .any(|t| t.0 == "TileAtlas_0" && t.1 == 32 && t.2 == 1 && t.3 == 0),
         "{textures:?}"
     );
     assert!(

@@ -37,9 +37,9 @@ pub struct RenderOptions {
     pub height: u32,
     /// Scene clock in seconds (UV scroll).
     pub time: f64,
-    /// Emulate the device: 480×272, mip bias +1 with nearest mip selection, no
-    /// depth writes, file draw order, 5551 with ordered dither, then a nearest
-    /// upscale to `width × height`.
+    /// Emulate the device: 480×272, mip bias +1 with nearest mip selection, depth
+    /// written as the runtime writes it, file draw order, 5551 with ordered
+    /// dither, then a nearest upscale to `width × height`.
     pub psp: bool,
     /// Frustum culling per chunk (off only to measure what it saves).
     pub cull: bool,
@@ -48,6 +48,10 @@ pub struct RenderOptions {
     /// which draws every chunk as the runtime does).
     pub occlusion: bool,
     pub fog: bool,
+    /// Metres added to the environment's fog start and end: 0 is the device's fog;
+    /// the editor's working view pushes the fog past the map it frames, so the map
+    /// being edited is never hidden (the PSP look and play mode keep 0).
+    pub fog_shift: f32,
     /// Shade faces by a fixed light (for scenes not baked yet); never in the PSP
     /// look, which shows the baked vertex colours as the device does.
     pub preview_light: bool,
@@ -70,6 +74,7 @@ impl Default for RenderOptions {
             cull: true,
             occlusion: true,
             fog: true,
+            fog_shift: 0.0,
             preview_light: false,
             lod_bias: 1.0,
             back_faces: 0.0,
@@ -249,7 +254,14 @@ pub(crate) fn write_uniforms(
 ) {
     let scene = &gpu_scene.scene;
     let env = &scene.environment;
-    let (near, far) = env.fog.unwrap_or((0.0, 1.0));
+    let shift = if options.fog_shift.is_finite() {
+        options.fog_shift.max(0.0)
+    } else {
+        0.0
+    };
+    let (near, far) = env
+        .fog
+        .map_or((0.0, 1.0), |(near, far)| (near + shift, far + shift));
     let fog_on = options.fog && env.fog.is_some();
     // Toward a sun high over the right shoulder of a default view.
     let light = Vec3::new(0.4, 1.0, 0.3).normalize();

@@ -174,6 +174,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         cull: !args.no_cull,
         occlusion: !args.no_occlusion,
         fog: !args.no_fog && args.view.is_none(),
+        fog_shift: 0.0,
         preview_light: args.preview_light,
         lod_bias: args.lod_bias,
         // As the device draws them: culled.

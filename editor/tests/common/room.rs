@@ -99,3 +99,40 @@ pub fn room_project() -> std::path::PathBuf {
     project::save(&path, &scene).expect("saves");
     path
 }
+
+/// A project holding one square ground `side` metres wide (a plain material), in
+/// a fresh folder: a large level as an importer brings it in.
+pub fn ground_project(side: f32) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "pebble-ground-{}-{}",
+        std::process::id(),
+        side as u32
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let mut scene = Scene::new();
+    let mut add = AddMaterial::new(Material {
+        name: "Ground".into(),
+        color: [0.25, 0.75, 0.2, 1.0],
+        ..Material::default()
+    });
+    pebble_model::Command::apply(&mut add, &mut scene).expect("a material");
+    let ground = add.created().expect("its id");
+    History::new(10)
+        .execute(
+            &mut scene,
+            AddEntities::new(
+                "Ground",
+                vec![mesh(
+                    "Ground",
+                    Vec3::new(side, 0.5, side),
+                    Vec3::ZERO,
+                    ground,
+                )],
+            ),
+        )
+        .expect("the ground");
+    let path = dir.join("ground.pebble.ron");
+    project::save(&path, &scene).expect("saves");
+    path
+}

@@ -406,6 +406,16 @@ impl Viewport {
                 cull: true,
                 occlusion: true,
                 fog: self.looks.fog,
+                // The working view never fogs the map it edits: the fog starts
+                // past the far side of the map (the PSP look and play mode show the
+                // device's fog).
+                fog_shift: if self.looks.psp || playing {
+                    0.0
+                } else {
+                    doc.scene().bounds().map_or(0.0, |b| {
+                        camera.eye.distance(b.center()) + (b.max - b.min).length() * 0.5
+                    })
+                },
                 back_faces: if self.looks.back_faces {
                     prefs.back_face_opacity
                 } else {
