@@ -330,35 +330,45 @@ pub(crate) fn header(scene: &Scene, map: &mut Map) -> Option<[f32; 3]> {
 /// player at the origin, often inside its ground or far below it.
 fn largest_floor(map: &Map) -> Option<[f32; 3]> {
     use std::collections::BTreeMap;
-    let mut levels: BTreeMap<i64, (f64, [f64; 3], Vec<([f32; 3], f32)>)> = BTreeMap::new();
+    /// One height step: its area, its area-weighted centre's sum, its triangles'
+    /// centres.
+    #[derive(Default)]
+    struct Level {
+        area: f64,
+        weighted: [f64; 3],
+        centres: Vec<Vec3>,
+    }
+    let mut levels: BTreeMap<i64, Level> = BTreeMap::new();
     for mesh in &map.meshes {
         for t in mesh.vertices.chunks_exact(3) {
             let [a, b, c] = [t[0].pos, t[1].pos, t[2].pos].map(Vec3::from);
             let n = (b - a).cross(c - a);
             let area = n.length() / 2.0;
-            if !(area > 1e-6) || n.y < n.length() * std::f32::consts::FRAC_1_SQRT_2 {
+            let walkable = n.y >= n.length() * std::f32::consts::FRAC_1_SQRT_2;
+            if area <= 1e-6 || !area.is_finite() || !walkable {
                 continue;
             }
             let centre = (a + b + c) / 3.0;
-            let level = levels.entry((centre.y / 0.25).round() as i64).or_insert((
-                0.0,
-                [0.0; 3],
-                Vec::new(),
-            ));
-            level.0 += f64::from(area);
+            let level = levels.entry((centre.y / 0.25).round() as i64).or_default();
+            level.area += f64::from(area);
             for k in 0..3 {
-                level.1[k] += f64::from(centre[k]) * f64::from(area);
+                level.weighted[k] += f64::from(centre[k]) * f64::from(area);
             }
-            level.2.push((centre.to_array(), area));
+            level.centres.push(centre);
         }
     }
-    let (area, sum, triangles) = levels.into_values().max_by(|a, b| a.0.total_cmp(&b.0))?;
+    let Level {
+        area,
+        weighted,
+        centres: mut candidates,
+    } = levels
+        .into_values()
+        .max_by(|a, b| a.area.total_cmp(&b.area))?;
     let middle = Vec3::new(
-        (sum[0] / area) as f32,
-        (sum[1] / area) as f32,
-        (sum[2] / area) as f32,
+        (weighted[0] / area) as f32,
+        (weighted[1] / area) as f32,
+        (weighted[2] / area) as f32,
     );
-    let mut candidates: Vec<Vec3> = triangles.into_iter().map(|(c, _)| Vec3::from(c)).collect();
     candidates.sort_by(|a, b| {
         a.distance_squared(middle)
             .total_cmp(&b.distance_squared(middle))
