@@ -53,6 +53,31 @@ fn export_map(scene: &Scene, dir: &Path) -> (Vec<u8>, Map) {
 
 type TriKey = Vec<[i64; 8]>;
 
+/// A 1 m plane of `material` named `name`, `x` metres along +X.
+fn plane_at(
+    name: impl Into<String>,
+    material: pebble_model::MaterialId,
+    x: f32,
+) -> pebble_model::Entity {
+    use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
+    let p = pebble_model::Primitive::Plane {
+        width: 1.0,
+        depth: 1.0,
+        standoff: 0.0,
+    };
+    pebble_model::Entity::new(
+        name,
+        EntityKind::Mesh(MeshEntity {
+            geometry: p.generate(material).expect("plane"),
+            source: GeometrySource::Primitive(p),
+            collidable: false,
+        }),
+    )
+    .with_transform(pebble_model::Transform::from_translation(
+        pebble_model::glam::Vec3::X * x,
+    ))
+}
+
 /// Triangles per texture name, quantised (positions to 1e-4 m), sorted.
 fn triangles_by_texture(map: &Map) -> BTreeMap<String, TriKey> {
     let mut out: BTreeMap<String, TriKey> = BTreeMap::new();
@@ -513,10 +538,8 @@ fn large_triangles_are_cut_for_the_ge_by_default() {
 #[test]
 fn double_sided_faces_are_doubled_only_where_the_runtime_culls() {
     use pebble_model::command::{AddEntities, AddMaterial};
-    use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
-    use pebble_model::glam::Vec3;
     use pebble_model::material::AlphaMode;
-    use pebble_model::{Command, Entity, Material, Primitive, Transform};
+    use pebble_model::{Command, Material};
     let dir = scratch("double-sided");
     let mut scene = Scene::new();
     let mut entities = Vec::new();
@@ -541,26 +564,7 @@ fn double_sided_faces_are_doubled_only_where_the_runtime_culls() {
         });
         add.apply(&mut scene).expect("material");
         let mat = add.created().expect("id");
-        let p = Primitive::Plane {
-            width: 1.0,
-            depth: 1.0,
-            standoff: 0.0,
-        };
-        entities.push(
-            Entity::new(
-                name,
-                EntityKind::Mesh(MeshEntity {
-                    geometry: p.generate(mat).expect("plane"),
-                    source: GeometrySource::Primitive(p),
-                    collidable: false,
-                }),
-            )
-            .with_transform(Transform::from_translation(Vec3::new(
-                k as f32 * 2.0,
-                0.0,
-                0.0,
-            ))),
-        );
+        entities.push(plane_at(name, mat, k as f32 * 2.0));
     }
     AddEntities::new("Add", entities)
         .apply(&mut scene)
@@ -678,9 +682,7 @@ fn hidden_entities_and_layers_are_exported_as_if_shown() {
 #[test]
 fn atlases_are_sized_to_their_tiles() {
     use pebble_model::command::{AddEntities, AddMaterial};
-    use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
-    use pebble_model::glam::Vec3;
-    use pebble_model::{Command, Entity, Material, Primitive};
+    use pebble_model::{Command, Material};
     let dir = scratch("atlas-size");
     let sizes = [(128u32, 64u32), (32, 32), (32, 32), (32, 32), (32, 32)];
     let mut scene = Scene::new();
@@ -697,24 +699,7 @@ fn atlases_are_sized_to_their_tiles() {
         });
         add.apply(&mut scene).expect("material");
         let mat = add.created().expect("id");
-        let p = Primitive::Plane {
-            width: 1.0,
-            depth: 1.0,
-            standoff: 0.0,
-        };
-        entities.push(
-            Entity::new(
-                format!("Decal {k}"),
-                EntityKind::Mesh(MeshEntity {
-                    geometry: p.generate(mat).expect("plane"),
-                    source: GeometrySource::Primitive(p),
-                    collidable: false,
-                }),
-            )
-            .with_transform(pebble_model::Transform::from_translation(
-                Vec3::X * 2.0 * k as f32,
-            )),
-        );
+        entities.push(plane_at(format!("Decal {k}"), mat, 2.0 * k as f32));
     }
     AddEntities::new("Add", entities)
         .apply(&mut scene)

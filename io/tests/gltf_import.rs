@@ -138,6 +138,17 @@ fn document(buffer_uri: Value, image_uri: &str) -> Value {
     })
 }
 
+/// [`document`] with its buffer embedded as a data URI and the buffer views laid
+/// out as the buffer holds them.
+fn embedded_document(image_uri: &str) -> Value {
+    let mut doc = document(
+        json!(data_uri("application/octet-stream", &buffer())),
+        image_uri,
+    );
+    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    doc
+}
+
 fn data_uri(mime: &str, bytes: &[u8]) -> String {
     format!(
         "data:{mime};base64,{}",
@@ -165,12 +176,7 @@ fn named<'a>(scene: &'a Scene, name: &str) -> &'a pebble_model::Entity {
 #[test]
 fn a_gltf_with_everything_imports() {
     let dir = scratch("full");
-    let mut doc = document(
-        json!(data_uri("application/octet-stream", &buffer())),
-        &data_uri("image/png", &png_2x2()),
-    );
-    // The fixture above has a trailing comma in bufferViews for readability: rebuild cleanly.
-    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    let doc = embedded_document(&data_uri("image/png", &png_2x2()));
     let path = dir.join("room.gltf");
     std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
     let (scene, report) = import(&path, &dir).expect("imports");
@@ -314,11 +320,7 @@ fn broken_accessors_are_named_errors() {
         "{err}"
     );
 
-    let mut doc = document(
-        json!(data_uri("application/octet-stream", &buffer())),
-        &data_uri("image/png", &png_2x2()),
-    );
-    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    let mut doc = embedded_document(&data_uri("image/png", &png_2x2()));
     doc["buffers"][0]["byteLength"] = json!(4000);
     std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
     let err = import(&path, &dir).expect_err("short buffer");
@@ -336,11 +338,7 @@ fn broken_accessors_are_named_errors() {
 #[test]
 fn colliders_stand_where_their_vertices_are_under_turned_parents() {
     let dir = scratch("colliders");
-    let mut doc = document(
-        json!(data_uri("application/octet-stream", &buffer())),
-        &data_uri("image/png", &png_2x2()),
-    );
-    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    let mut doc = embedded_document(&data_uri("image/png", &png_2x2()));
     let quarter = [
         0.0,
         std::f32::consts::FRAC_1_SQRT_2,
@@ -586,11 +584,7 @@ fn small_tiles_share_an_atlas_by_default() {
 #[test]
 fn a_spot_light_keeps_its_cone() {
     let dir = scratch("spot");
-    let mut doc = document(
-        json!(data_uri("application/octet-stream", &buffer())),
-        &data_uri("image/png", &png_2x2()),
-    );
-    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    let mut doc = embedded_document(&data_uri("image/png", &png_2x2()));
     doc["extensions"]["KHR_lights_punctual"]["lights"][0] = json!({
         "type": "spot", "color": [1.0, 1.0, 1.0], "intensity": 2.0, "range": 9.0,
         "spot": { "innerConeAngle": 0.2, "outerConeAngle": 0.4 }
@@ -913,11 +907,7 @@ fn sampler_wrap_and_filter_reach_the_materials_and_the_map() {
 #[test]
 fn a_sun_shines_where_its_node_and_parents_turn_it() {
     let dir = scratch("sun");
-    let mut doc = document(
-        json!(data_uri("application/octet-stream", &buffer())),
-        &data_uri("image/png", &png_2x2()),
-    );
-    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    let mut doc = embedded_document(&data_uri("image/png", &png_2x2()));
     doc["extensions"]["KHR_lights_punctual"]["lights"][0] =
         json!({ "type": "directional", "color": [1.0, 0.9, 0.8], "intensity": 3.0, "name": "Sun" });
     let down = (-std::f32::consts::FRAC_PI_3 / 2.0).sin_cos();
@@ -947,11 +937,7 @@ fn a_sun_shines_where_its_node_and_parents_turn_it() {
 #[test]
 fn texture_transform_rotation_has_the_spec_s_sign() {
     let dir = scratch("texture-transform");
-    let mut doc = document(
-        json!(data_uri("application/octet-stream", &buffer())),
-        &data_uri("image/png", &png_2x2()),
-    );
-    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    let mut doc = embedded_document(&data_uri("image/png", &png_2x2()));
     // The sample's rotation, 22.5°.
     let (offset, rotation, scale) = ([0.5f32, 0.25], std::f32::consts::FRAC_PI_8, [1.5f32, 2.0]);
     doc["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["extensions"]["KHR_texture_transform"] =
@@ -1001,11 +987,7 @@ fn webp_2x2() -> Vec<u8> {
 #[test]
 fn a_godot_webp_texture_imports() {
     let dir = scratch("webp");
-    let mut doc = document(
-        json!(data_uri("application/octet-stream", &buffer())),
-        &data_uri("image/webp", &webp_2x2()),
-    );
-    doc["bufferViews"] = json!([{ "buffer": 0, "byteOffset": 0, "byteLength": 208 }, { "buffer": 0, "byteOffset": 96, "byteLength": 12 }]);
+    let mut doc = embedded_document(&data_uri("image/webp", &webp_2x2()));
     doc["extensionsUsed"] = json!(["KHR_lights_punctual", "EXT_texture_webp"]);
     doc["extensionsRequired"] = json!(["EXT_texture_webp"]);
     doc["textures"] = json!([{ "extensions": { "EXT_texture_webp": { "source": 0 } } }]);

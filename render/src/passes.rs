@@ -392,29 +392,7 @@ impl PspLayerPass<'_> {
                     resource: wgpu::BindingResource::TextureView(&backdrop_view),
                 }],
             });
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("psp layer"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: self.color_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: self.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let mut pass = continue_pass(encoder, "psp layer", self.color_view, self.depth_view);
         pass.set_bind_group(0, &self.frame.frame_group, &[]);
         pass.set_bind_group(3, &backdrop_group, &[]);
         let look = &context.pipelines.psp;
@@ -525,31 +503,41 @@ fn overlay_over_psp(
     stats: &mut FrameStats,
 ) {
     let view = quantised.create_view(&Default::default());
-    let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: Some("overlay over the psp frame"),
+    let mut pass = continue_pass(encoder, "overlay over the psp frame", &view, depth_view);
+    pass.set_bind_group(0, &frame.frame_group, &[]);
+    draw_overlay(context, &mut pass, overlay, stats);
+}
+
+/// A pass that draws on over what `color` and `depth` already hold.
+fn continue_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    color: &wgpu::TextureView,
+    depth: &wgpu::TextureView,
+) -> wgpu::RenderPass<'e> {
+    fn keep<T>() -> wgpu::Operations<T> {
+        wgpu::Operations {
+            load: wgpu::LoadOp::Load,
+            store: wgpu::StoreOp::Store,
+        }
+    }
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-            view: &view,
+            view: color,
             depth_slice: None,
             resolve_target: None,
-            ops: wgpu::Operations {
-                load: wgpu::LoadOp::Load,
-                store: wgpu::StoreOp::Store,
-            },
+            ops: keep(),
         })],
         depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-            view: depth_view,
-            depth_ops: Some(wgpu::Operations {
-                load: wgpu::LoadOp::Load,
-                store: wgpu::StoreOp::Store,
-            }),
+            view: depth,
+            depth_ops: Some(keep()),
             stencil_ops: None,
         }),
         timestamp_writes: None,
         occlusion_query_set: None,
         multiview_mask: None,
-    });
-    pass.set_bind_group(0, &frame.frame_group, &[]);
-    draw_overlay(context, &mut pass, overlay, stats);
+    })
 }
 
 fn quantise(
