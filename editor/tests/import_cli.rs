@@ -3,6 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "common/post_gltf.rs"]
+#[allow(dead_code)] // each test binary uses its own share
+mod post_gltf;
+
 fn pebble(args: &[&str], cwd: &Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_pebble"))
         .args(args)
@@ -168,4 +172,84 @@ fn import_help_lists_exactly_what_the_importer_takes() {
     }
     assert!(help.contains(".gltf") && help.contains(".glb"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Units and up on the command line, for any model: a Z-up post 400 units long
+/// (4 m in centimetres) is said to look like centimetres, with the flag that fixes
+/// it; `--scale 0.01 --up z` stands it 4 m tall, `--fit 2` makes its longest side
+/// 2 m, and a scale that is not a positive number is refused.
+#[test]
+fn import_scales_fits_and_turns_any_model() {
+    let dir = scratch("units");
+    let post = post_gltf::post_gltf_long(&dir, 400.0);
+    let post = post.to_str().expect("utf-8");
+    let bounds = |project: &str| {
+        let scene = pebble_model::project::load(&dir.join(project)).expect("loads");
+        let b = scene.bounds().expect("bounds");
+        b.max - b.min
+    };
+    let out = pebble(
+        &["import", post, "--up", "z", "--into", "as_read.pebble.ron"],
+        &dir,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("this looks like centimetres: import again with --scale 0.01"),
+        "{stdout}"
+    );
+    assert!((bounds("as_read.pebble.ron").y - 400.0).abs() < 1e-2);
+
+    let out = pebble(
+        &[
+            "import",
+            post,
+            "--up",
+            "z",
+            "--scale",
+            "0.01",
+            "--into",
+            "scaled.pebble.ron",
+        ],
+        &dir,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!stdout.contains("looks like"), "{stdout}");
+    let size = bounds("scaled.pebble.ron");
+    assert!(
+        (size.y - 4.0).abs() < 1e-4 && size.z.abs() < 1e-4,
+        "stands 4 m tall: {size}"
+    );
+
+    let out = pebble(
+        &["import", post, "--fit", "2", "--into", "fitted.pebble.ron"],
+        &dir,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let size = bounds("fitted.pebble.ron");
+    assert!(
+        (size.max_element() - 2.0).abs() < 1e-4,
+        "fitted to 2 m: {size}"
+    );
+
+    let out = pebble(&["import", post, "--scale", "-1"], &dir);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--scale must be a positive number"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

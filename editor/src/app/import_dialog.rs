@@ -5,92 +5,15 @@
 //! model then stands where the view looks, on the surface there. The window owns
 //! its state and says what was chosen; the app runs the import.
 
-use std::f32::consts::FRAC_PI_2;
 use std::path::{Path, PathBuf};
 
 use eframe::egui;
-use pebble_model::glam::{Affine3A, Quat, Vec3};
-use pebble_model::{Aabb, History, Scene, Transform};
+use pebble_model::glam::Vec3;
+use pebble_model::{Aabb, History, Scene};
 
 use super::jobs::Job;
 
-/// Which way the file's up is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Up {
-    #[default]
-    Y,
-    Z,
-}
-
-/// How big the model comes in.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Size {
-    /// The file's units times this.
-    Scale(f32),
-    /// The longest side this many metres.
-    Fit(f32),
-}
-
-/// What the import does with the model: its size, its up, where it stands.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Placement {
-    /// The model's bounds as read (before any of this).
-    pub raw: Aabb,
-    pub size: Size,
-    pub up: Up,
-    /// Where the middle of its base goes.
-    pub at: Vec3,
-}
-
-impl Placement {
-    pub fn scale(&self) -> f32 {
-        match self.size {
-            Size::Scale(s) => s,
-            Size::Fit(metres) => {
-                let longest = (self.raw.max - self.raw.min).max_element();
-                if longest > 1e-9 {
-                    metres / longest
-                } else {
-                    1.0
-                }
-            }
-        }
-    }
-
-    fn turn(&self) -> Quat {
-        match self.up {
-            Up::Y => Quat::IDENTITY,
-            // +Z up becomes +Y up: a quarter turn about X.
-            Up::Z => Quat::from_rotation_x(-FRAC_PI_2),
-        }
-    }
-
-    /// The model's bounds once scaled and turned (not yet moved).
-    pub fn bounds(&self) -> Aabb {
-        let m = Affine3A::from_scale_rotation_translation(
-            Vec3::splat(self.scale()),
-            self.turn(),
-            Vec3::ZERO,
-        );
-        Aabb::from_points(self.raw.corners().map(|c| m.transform_point3(c))).unwrap_or(self.raw)
-    }
-
-    /// A root's transform in the import made into its placed one.
-    pub fn apply(&self, t: Transform) -> Transform {
-        let b = self.bounds();
-        let base = Vec3::new(
-            (b.min.x + b.max.x) * 0.5,
-            b.min.y,
-            (b.min.z + b.max.z) * 0.5,
-        );
-        let whole = Affine3A::from_scale_rotation_translation(
-            Vec3::splat(self.scale()),
-            self.turn(),
-            self.at - base,
-        );
-        Transform::from_affine(whole * t.to_affine())
-    }
-}
+pub use crate::services::placement::{Placement, Size, Up};
 
 /// What the window asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -286,6 +209,23 @@ impl ImportDialog {
             ui.radio_value(&mut self.up, Up::Y, "Y up (glTF)");
             ui.radio_value(&mut self.up, Up::Z, "Z up (many exporters, CAD)");
         });
+        // Units that look wrong, with the fix a click away (while the scale is the
+        // file's own: a scale or fit chosen says the user has seen to it).
+        if let Some(Ok(raw)) = &self.raw
+            && self.size == Size::Scale(1.0)
+            && let Some((scale, units)) = crate::services::placement::units_hint(raw, self.up)
+        {
+            ui.horizontal_wrapped(|ui| {
+                ui.colored_label(
+                    egui::Color32::from_rgb(255, 190, 60),
+                    format!("this looks like {units}"),
+                );
+                if ui.button(format!("scale {scale}")).clicked() {
+                    self.scale = scale;
+                    self.size = Size::Scale(scale);
+                }
+            });
+        }
         if is_tmd(&self.path) {
             ui.horizontal(|ui| {
                 let l = ui.label("TIM texture");

@@ -10,6 +10,8 @@ use clap::Args;
 use pebble_io::import::{ImportOptions, Progress, import_file};
 use pebble_model::{History, Kind, Scene, project};
 
+use crate::services::placement::{self, Placement, Size, Up};
+
 #[derive(Debug, Args)]
 pub struct ImportArgs {
     /// The file to import; the help lists every extension the importer takes.
@@ -25,6 +27,22 @@ pub struct ImportArgs {
     /// Metres per TMD unit (default 0.01).
     #[arg(long)]
     pub tmd_scale: Option<f32>,
+    /// Scale the model by this (any model kind: 0.01 brings centimetres to metres).
+    #[arg(long, conflicts_with = "fit", allow_hyphen_values = true)]
+    pub scale: Option<f32>,
+    /// Scale the model so that its longest side is this many metres.
+    #[arg(long, value_name = "METRES", allow_hyphen_values = true)]
+    pub fit: Option<f32>,
+    /// Which way is up in the file: y (glTF's) or z (many exporters and CAD tools).
+    #[arg(long, value_enum, default_value_t = UpArg::Y)]
+    pub up: UpArg,
+}
+
+/// `--up`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UpArg {
+    Y,
+    Z,
 }
 
 /// `FILE`'s help, built from the importer's own list so that it cannot fall behind.
@@ -33,6 +51,19 @@ fn import_file_help() -> String {
         "The file to import: {} (glTF 2.0, PlayStation TMD with its TIM, a Pebble map, or an image)",
         pebble_io::import::supported_extensions()
     )
+}
+
+/// The bounds of what `command` brings in, as the file has it.
+fn raw_bounds(command: &pebble_io::import::ImportCommand) -> Option<pebble_model::Aabb> {
+    let copy = pebble_io::import::ImportCommand::new(
+        "bounds",
+        command.materials().to_vec(),
+        command.entities().to_vec(),
+        None,
+    );
+    let mut scratch = Scene::new();
+    History::default().execute(&mut scratch, copy).ok()?;
+    scratch.bounds()
 }
 
 /// Files larger than this get a progress bar.
@@ -89,6 +120,42 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     }
 
     let mut command = imported.command;
+    let up = match args.up {
+        UpArg::Y => Up::Y,
+        UpArg::Z => Up::Z,
+    };
+    let raw = raw_bounds(&command);
+    let scale = match (args.scale, args.fit) {
+        (Some(s), _) => {
+            anyhow::ensure!(
+                s.is_finite() && s > 0.0,
+                "--scale must be a positive number, got {s}"
+            );
+            s
+        }
+        (None, Some(metres)) => {
+            anyhow::ensure!(
+                metres.is_finite() && metres > 0.0,
+                "--fit must be a positive number of metres, got {metres}"
+            );
+            let raw = raw.context("--fit needs a model with geometry; the file holds none")?;
+            Placement {
+                raw,
+                size: Size::Fit(metres),
+                up,
+                at: Default::default(),
+            }
+            .scale()
+        }
+        (None, None) => 1.0,
+    };
+    if scale != 1.0 || up != Up::Y {
+        command.place_roots(|t| placement::about_origin(scale, up, t));
+    }
+    // Units that look wrong, said with the flag that fixes them.
+    let hint = raw
+        .filter(|_| args.scale.is_none() && args.fit.is_none())
+        .and_then(|raw| placement::units_hint(&raw, up));
     if existing && !scene.is_empty() {
         // Appending: the project's own name and environment stay.
         command = command.without_settings();
@@ -103,12 +170,14 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     })?;
     project::save(&project_path, &scene)?;
 
-    super::emit(&report(
-        &args.file,
-        &project_path,
-        existing,
-        &imported.report,
-    ))?;
+    let mut said = report(&args.file, &project_path, existing, &imported.report);
+    if let Some((scale, units)) = hint {
+        let _ = writeln!(
+            said,
+            "  this looks like {units}: import again with --scale {scale}"
+        );
+    }
+    super::emit(&said)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -6,8 +6,14 @@ use std::path::PathBuf;
 /// A post 4 m long along Z, as a Z-up exporter writes it: `post.gltf` and its
 /// `post.bin` in `dir`. Returns the glTF's path.
 pub fn post_gltf(dir: &std::path::Path) -> PathBuf {
+    post_gltf_long(dir, 4.0)
+}
+
+/// The post `length` units long along Z (400: a 4 m post in centimetres, as a
+/// Sketchfab download often is).
+pub fn post_gltf_long(dir: &std::path::Path, length: f32) -> PathBuf {
     let mut bytes = Vec::new();
-    for p in [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 4.0]] {
+    for p in [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, length]] {
         for c in p {
             bytes.extend_from_slice(&c.to_le_bytes());
         }
@@ -20,7 +26,7 @@ pub fn post_gltf(dir: &std::path::Path) -> PathBuf {
         "nodes": [{ "name": "Post", "mesh": 0 }],
         "meshes": [{ "name": "Post", "primitives": [{ "attributes": { "POSITION": 0 } }] }],
         "accessors": [{ "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
-                        "min": [0.0, 0.0, 0.0], "max": [1.0, 0.0, 4.0] }],
+                        "min": [0.0, 0.0, 0.0], "max": [1.0, 0.0, length] }],
         "bufferViews": [{ "buffer": 0, "byteLength": 36 }],
         "buffers": [{ "byteLength": 36, "uri": "post.bin" }]
     });

@@ -6,6 +6,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 
 use super::*;
+use pebble_model::Transform;
 
 fn near(a: Vec3, b: Vec3) -> bool {
     (a - b).abs().max_element() < 1e-4
@@ -45,7 +46,7 @@ fn a_z_up_model_fitted_to_2_m_stands_upright_on_the_point() {
 
 #[path = "../../../tests/common/post_gltf.rs"]
 mod post_gltf;
-use post_gltf::post_gltf as write_gltf;
+use post_gltf::{post_gltf as write_gltf, post_gltf_long};
 
 #[test]
 fn the_window_reads_the_size_and_imports_fitted_and_turned() {
@@ -110,6 +111,57 @@ fn the_window_reads_the_size_and_imports_fitted_and_turned() {
             assert_eq!(placement.size, Size::Fit(2.0));
             assert_eq!(placement.up, Up::Z);
             assert_eq!(placement.at, Vec3::new(1.0, 0.5, 0.0));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A Z-up post 400 units long (a 4 m post in centimetres): once Z up is chosen,
+/// the window says it looks like centimetres and offers the scale that fixes it;
+/// one click sets it and the note goes.
+#[test]
+fn the_window_offers_a_scale_for_units_that_look_wrong() {
+    let dir = std::env::temp_dir().join(format!("pebble-import-units-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut dialog = ImportDialog::open(post_gltf_long(&dir, 400.0), Vec3::ZERO);
+    dialog.wait();
+    let mut h = Harness::new_ui_state(
+        |ui, (dialog, out): &mut (ImportDialog, Option<Outcome>)| {
+            if let Some(o) = dialog.ui(ui.ctx()) {
+                *out = Some(o);
+            }
+        },
+        (dialog, None),
+    );
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("looks like").is_none(),
+        "lying along Z with Y up, 400 m long is a plausible level"
+    );
+    h.get_by_label("Z up (many exporters, CAD)").click();
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("this looks like centimetres")
+            .is_some()
+    );
+    h.get_by_label("scale 0.01").click();
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("looks like").is_none());
+    let shown: Vec<String> = h
+        .query_all_by_label_contains("comes in at")
+        .map(|n| format!("{n:?}"))
+        .collect();
+    assert!(
+        shown.iter().any(|t| t.contains("0.01 × 4.00 × 0.00 m")),
+        "4 m tall once scaled: {shown:?}"
+    );
+    h.get_by_label("Import").click();
+    h.run_steps(2);
+    match h.state().1.clone() {
+        Some(Outcome::Import { placement, .. }) => {
+            assert_eq!(placement.size, Size::Scale(0.01));
+            assert_eq!(placement.up, Up::Z);
         }
         other => panic!("{other:?}"),
     }

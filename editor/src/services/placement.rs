@@ -1,0 +1,127 @@
+//! Where an imported model goes and how big it comes in: a scale or a fit of its
+//! longest side, which way its file's up is, where the middle of its base stands;
+//! and a guess at units that look wrong (a model kilometres tall is most likely in
+//! centimetres). The import window and `pebble import` share it.
+
+use std::f32::consts::FRAC_PI_2;
+
+use pebble_model::glam::{Affine3A, Quat, Vec3};
+use pebble_model::{Aabb, Transform};
+
+/// Which way the file's up is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Up {
+    #[default]
+    Y,
+    Z,
+}
+
+/// How big the model comes in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Size {
+    /// The file's units times this.
+    Scale(f32),
+    /// The longest side this many metres.
+    Fit(f32),
+}
+
+/// What the import does with the model: its size, its up, where it stands.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placement {
+    /// The model's bounds as read (before any of this).
+    pub raw: Aabb,
+    pub size: Size,
+    pub up: Up,
+    /// Where the middle of its base goes.
+    pub at: Vec3,
+}
+
+impl Placement {
+    pub fn scale(&self) -> f32 {
+        match self.size {
+            Size::Scale(s) => s,
+            Size::Fit(metres) => {
+                let longest = (self.raw.max - self.raw.min).max_element();
+                if longest > 1e-9 {
+                    metres / longest
+                } else {
+                    1.0
+                }
+            }
+        }
+    }
+
+    fn turn(&self) -> Quat {
+        up_turn(self.up)
+    }
+
+    /// The model's bounds once scaled and turned (not yet moved).
+    pub fn bounds(&self) -> Aabb {
+        let m = Affine3A::from_scale_rotation_translation(
+            Vec3::splat(self.scale()),
+            self.turn(),
+            Vec3::ZERO,
+        );
+        Aabb::from_points(self.raw.corners().map(|c| m.transform_point3(c))).unwrap_or(self.raw)
+    }
+
+    /// A root's transform in the import made into its placed one.
+    pub fn apply(&self, t: Transform) -> Transform {
+        let b = self.bounds();
+        let base = Vec3::new(
+            (b.min.x + b.max.x) * 0.5,
+            b.min.y,
+            (b.min.z + b.max.z) * 0.5,
+        );
+        let whole = Affine3A::from_scale_rotation_translation(
+            Vec3::splat(self.scale()),
+            self.turn(),
+            self.at - base,
+        );
+        Transform::from_affine(whole * t.to_affine())
+    }
+}
+
+/// A likely fix for a model whose size as read (`raw`, with `up`) suggests other
+/// units: the scale to offer and what it looks like. Level designers arrive with
+/// Sketchfab models in centimetres (a 10 m house reads 1000 units tall) and CAD
+/// files in millimetres; nothing a PSP map holds is a kilometre tall.
+pub fn units_hint(raw: &Aabb, up: Up) -> Option<(f32, &'static str)> {
+    let size = raw.max - raw.min;
+    let tall = match up {
+        Up::Y => size.y,
+        Up::Z => size.z,
+    };
+    let longest = size.max_element();
+    if !longest.is_finite() {
+        return None;
+    }
+    if tall > 20_000.0 || longest > 100_000.0 {
+        Some((0.001, "millimetres"))
+    } else if tall > 200.0 || longest > 5_000.0 {
+        Some((0.01, "centimetres"))
+    } else if longest > 0.0 && longest < 0.02 {
+        Some((
+            100.0,
+            "a size given in hundredths (a model a few millimetres long)",
+        ))
+    } else {
+        None
+    }
+}
+
+/// [`Placement::scale`] and the up turn applied about the origin, without moving
+/// the model anywhere (the command line's import keeps where the file put it).
+pub fn about_origin(scale: f32, up: Up, t: Transform) -> Transform {
+    let whole =
+        Affine3A::from_scale_rotation_translation(Vec3::splat(scale), up_turn(up), Vec3::ZERO);
+    Transform::from_affine(whole * t.to_affine())
+}
+
+fn up_turn(up: Up) -> Quat {
+    match up {
+        Up::Y => Quat::IDENTITY,
+        // +Z up becomes +Y up: a quarter turn about X.
+        Up::Z => Quat::from_rotation_x(-FRAC_PI_2),
+    }
+}
