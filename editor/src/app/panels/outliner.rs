@@ -39,7 +39,7 @@ const VISIBLE: Flag = Flag {
 const EXPORTED: Flag = Flag {
     name: "exported",
     hover: "exported: written to the map (off: kept in the editor only; hiding does not leave anything out)",
-    icons: ("⬇", "⊘"),
+    icons: ("⬇", "🚫"),
     commands: ("Export", "Leave out of the map"),
     set: |e, v| e.exported = v,
 };
