@@ -53,17 +53,36 @@ fn import_file_help() -> String {
     )
 }
 
-/// The bounds of what `command` brings in, as the file has it.
+/// The bounds of the meshes `command` brings in, as the file has them (read from
+/// the command's entities in place: a copy of a million-triangle import would
+/// double its memory).
 fn raw_bounds(command: &pebble_io::import::ImportCommand) -> Option<pebble_model::Aabb> {
-    let copy = pebble_io::import::ImportCommand::new(
-        "bounds",
-        command.materials().to_vec(),
-        command.entities().to_vec(),
-        None,
-    );
-    let mut scratch = Scene::new();
-    History::default().execute(&mut scratch, copy).ok()?;
-    scratch.bounds()
+    use pebble_model::entity::EntityKind;
+    let entities = command.entities();
+    let by_id: std::collections::HashMap<pebble_model::EntityId, &pebble_model::Entity> =
+        entities.iter().map(|e| (e.id, e)).collect();
+    let world = |e: &pebble_model::Entity| {
+        let mut m = e.transform.to_affine();
+        let mut parent = e.parent;
+        // Bounded: a cycle in a malformed import cannot loop forever.
+        for _ in 0..entities.len() {
+            let Some(p) = parent.and_then(|id| by_id.get(&id)) else {
+                break;
+            };
+            m = p.transform.to_affine() * m;
+            parent = p.parent;
+        }
+        m
+    };
+    let points = entities.iter().flat_map(|e| {
+        let m = world(e);
+        let positions: &[pebble_model::glam::Vec3] = match &e.kind {
+            EntityKind::Mesh(mesh) => &mesh.geometry.positions,
+            _ => &[],
+        };
+        positions.iter().map(move |p| m.transform_point3(*p))
+    });
+    pebble_model::Aabb::from_points(points)
 }
 
 /// Files larger than this get a progress bar.
