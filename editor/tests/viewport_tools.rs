@@ -223,6 +223,7 @@ fn copy_and_paste_go_through_the_clipboard_as_text() {
         harness.state().history_undo_name().as_deref(),
         Some("Paste")
     );
+    assert_eq!(harness.state().status().text, "pasted 1 entity");
     // Something else on the clipboard: a clear refusal, nothing changed.
     harness.event(egui::Event::Paste("a shopping list".into()));
     harness.run_steps(2);

@@ -73,12 +73,13 @@ pub fn ungroup(doc: &mut Document) -> Result<(), Refusal> {
     run(doc, CommandGroup::new("Ungroup", steps))
 }
 
-/// Sets `visible` on `ids` as one step named `name` (those already so are left).
+/// Sets `visible` on `ids` as one step named `name` (those already so are left);
+/// with none to change, refuses with `nothing`.
 fn set_visible(
     doc: &mut Document,
     ids: &[EntityId],
     visible: bool,
-    name: &str,
+    (name, nothing): (&str, &str),
 ) -> Result<(), Refusal> {
     let steps: Vec<Box<dyn Command>> = ids
         .iter()
@@ -91,7 +92,7 @@ fn set_visible(
         })
         .collect();
     if steps.is_empty() {
-        return Err(format!("nothing to {}", name.to_lowercase()));
+        return Err(nothing.into());
     }
     run(doc, CommandGroup::new(name, steps))
 }
@@ -99,13 +100,18 @@ fn set_visible(
 /// H: the selection hidden (and so no longer pickable).
 pub fn hide_selected(doc: &mut Document) -> Result<(), Refusal> {
     let ids = selected(doc)?;
-    set_visible(doc, &ids, false, "Hide")
+    set_visible(
+        doc,
+        &ids,
+        false,
+        ("Hide", "nothing to hide: the selection is hidden already"),
+    )
 }
 
 /// Alt+H: everything shown again.
 pub fn unhide_all(doc: &mut Document) -> Result<(), Refusal> {
     let ids: Vec<EntityId> = doc.scene().entities().map(|e| e.id).collect();
-    set_visible(doc, &ids, true, "Unhide all")
+    set_visible(doc, &ids, true, ("Unhide all", "nothing is hidden"))
 }
 
 /// /: everything but the selection (its ancestors and what it holds) hidden; again,
@@ -133,7 +139,7 @@ pub fn isolate(doc: &mut Document) -> Result<(), Refusal> {
     if others.is_empty() {
         return unhide_all(doc);
     }
-    set_visible(doc, &others, false, "Isolate")
+    set_visible(doc, &others, false, ("Isolate", "nothing else to hide"))
 }
 
 /// An entity's local transform moved by `by` (world metres), from its placement

@@ -99,7 +99,10 @@ impl PebbleApp {
                 };
                 match self.clipboard.clone() {
                     Some(text) => match super::clipboard::paste(&mut self.doc, &text, place) {
-                        Ok(n) => self.status.info(format!("pasted {n} entities")),
+                        Ok(n) => self.status.info(format!(
+                            "pasted {n} {}",
+                            if n == 1 { "entity" } else { "entities" }
+                        )),
                         Err(e) => self.status.warn(e),
                     },
                     None => self.status.warn("nothing to paste (copy something first)"),

@@ -83,9 +83,15 @@ fn hide_unhide_and_isolate() {
     assert!(visible(&doc, floor) && visible(&doc, spawn));
     hide_selected(&mut doc).expect("hides");
     assert!(!visible(&doc, crate_));
+    // Each refusal says what there is nothing of, in words (not "nothing to unhide
+    // all").
+    assert_eq!(
+        hide_selected(&mut doc),
+        Err("nothing to hide: the selection is hidden already".to_string())
+    );
     unhide_all(&mut doc).expect("unhides");
     assert!(visible(&doc, crate_));
-    assert!(unhide_all(&mut doc).is_err(), "nothing left to unhide");
+    assert_eq!(unhide_all(&mut doc), Err("nothing is hidden".to_string()));
 }
 
 #[test]
