@@ -401,7 +401,21 @@ impl Tool for GizmoTool {
     }
 
     fn release(&mut self, cx: &mut ToolContext, _p: &Pointer) {
-        if self.drag.take().is_some() || self.faces.take().is_some() {
+        if let Some(drag) = self.drag.take() {
+            // A drag that ends where it began (snapped back, or never past half a
+            // grid step) leaves no "Move" in the history.
+            let unmoved = drag.start.iter().all(|(id, local, ..)| {
+                cx.doc
+                    .scene()
+                    .entity(*id)
+                    .is_some_and(|e| same_transform(&e.transform, local))
+            });
+            if unmoved {
+                cx.doc.cancel_edit(EditKey::Gizmo);
+            } else {
+                cx.doc.end_edit();
+            }
+        } else if self.faces.take().is_some() {
             cx.doc.end_edit();
         }
     }
@@ -457,6 +471,14 @@ impl Tool for GizmoTool {
 /// An entity's new local transform after a gizmo change, from its local, world and
 /// parent's world transforms at the drag's start. A move keeps rotation and scale
 /// bit for bit; a turn keeps the scale; a scale keeps the rotation.
+/// Equal but for float noise: a drag back to the start goes through world and
+/// parent spaces and may not land on the very same bits.
+fn same_transform(a: &Transform, b: &Transform) -> bool {
+    a.translation.abs_diff_eq(b.translation, 1e-6)
+        && a.rotation.abs_diff_eq(b.rotation, 1e-6)
+        && a.scale.abs_diff_eq(b.scale, 1e-6)
+}
+
 fn moved_transform(
     change: &gizmo::Change,
     g: &Gizmo,

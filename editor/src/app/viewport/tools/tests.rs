@@ -333,6 +333,37 @@ fn a_gizmo_drag_moves_and_esc_takes_it_back_without_a_trace() {
     assert_eq!(w.doc.history().undo_name().as_deref(), Some("Move"));
 }
 
+/// A snapped gizmo drag that moves nothing (a few pixels, under half a grid step,
+/// from a place on the grid) adds no "Move" to the history.
+#[test]
+fn a_snapped_drag_that_moves_nothing_adds_no_step() {
+    let mut w = World::new(&[Vec3::ZERO, Vec3::new(3.0, 0.0, 0.0)]);
+    w.click(w.pick.discs[0].0, Modifiers::default());
+    w.prefs.snap = true;
+    let scene = w.doc.scene().data().clone();
+    let position = w.doc.history().position();
+    let handle = w.gizmo_x_handle();
+    w.drag(
+        Button::Left,
+        Modifiers::default(),
+        handle,
+        handle + Vec2::new(3.0, 0.0),
+        false,
+    );
+    assert_eq!(w.doc.scene().data(), &scene, "nothing moved");
+    assert_eq!(w.doc.history().position(), position, "no Move step");
+    // A drag that does move is still one step.
+    w.drag(
+        Button::Left,
+        Modifiers::default(),
+        handle,
+        handle + Vec2::new(120.0, 0.0),
+        false,
+    );
+    assert_ne!(w.doc.scene().data(), &scene);
+    assert_eq!(w.doc.history().position(), position + 1);
+}
+
 #[test]
 fn box_select_takes_what_is_inside_and_esc_keeps_the_selection() {
     let mut w = World::new(&[
