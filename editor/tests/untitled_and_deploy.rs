@@ -166,3 +166,44 @@ fn a_crash_keeps_the_unsaved_work_for_the_next_start() {
     drop(again);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The PSP budget follows the project in place: after File › New, the showcase's
+/// figures are not shown for the empty project (its revisions start again and used
+/// to match the old figures until the first edit).
+#[test]
+fn the_budget_forgets_the_last_project_after_new() {
+    let Some(mut harness) = harness_with_data_dir(showcase_path(), true, fresh_data_dir()) else {
+        return;
+    };
+    common::wait_for(&mut harness, |app| app.budget.cost.is_some());
+    let showcase = harness
+        .state()
+        .budget
+        .cost
+        .as_ref()
+        .map(|(_, c)| c.mesh_triangles)
+        .expect("measured");
+    assert!(showcase > 0);
+    harness.state_mut().new_project();
+    harness.run_steps(2);
+    assert!(
+        !harness
+            .state()
+            .budget
+            .summary()
+            .contains(&showcase.to_string()),
+        "the showcase's {showcase} triangles are still shown: {}",
+        harness.state().budget.summary()
+    );
+    common::wait_for(&mut harness, |app| app.budget.cost.is_some());
+    assert_eq!(
+        harness
+            .state()
+            .budget
+            .cost
+            .as_ref()
+            .map(|(_, c)| c.mesh_triangles),
+        Some(0),
+        "the empty project is measured"
+    );
+}

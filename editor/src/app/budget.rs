@@ -361,6 +361,18 @@ impl Budget {
         true
     }
 
+    /// Forgets the figures of the scene that was in place: another was opened (New,
+    /// Open, a restore), whose revisions start again and would match the old
+    /// figures until its first edit. The readout measures the new scene at once.
+    pub fn forget(&mut self) {
+        if let Some((_, job)) = self.job.take() {
+            job.cancel();
+        }
+        self.cost = None;
+        self.refused = None;
+        self.seen = None;
+    }
+
     /// The worst level of the figures with a limit (red when refused).
     pub fn worst(&self) -> Level {
         if self.refused.is_some() {

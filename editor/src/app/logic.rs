@@ -162,6 +162,7 @@ impl PebbleApp {
                 self.status = message;
                 let bounds = scene.bounds();
                 self.doc.replace(scene, path, unsaved);
+                self.budget.forget();
                 if !self.doc.is_untitled() {
                     files::push_recent(&mut self.prefs.recent, self.doc.path());
                 }
