@@ -472,3 +472,49 @@ fn a_large_map_opened_is_not_hidden_by_fog() {
         fogged * 100.0
     );
 }
+
+/// A marker not drawn is not picked: a click on the player spawn picks it while
+/// its layer is shown, and picks what lies behind it (never the spawn) with the
+/// spawn layer hidden or Overlays off.
+#[test]
+fn hidden_markers_are_not_picked() {
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    harness.run_steps(2);
+    let spawn = common::entity(harness.state(), "Player spawn");
+    let place = harness
+        .state()
+        .scene()
+        .world_transform(spawn)
+        .translation
+        .into();
+    let at = common::screen(harness.state(), place);
+    common::click(&mut harness, at);
+    assert_eq!(
+        harness.state().scene().selection(),
+        &[spawn],
+        "shown: picked"
+    );
+    // Nothing selected (the selection's gizmo would take the next click there).
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert!(harness.state().scene().selection().is_empty());
+    harness.state_mut().viewport.looks.layers.spawn = false;
+    harness.run_steps(2);
+    common::click(&mut harness, at);
+    assert!(
+        !harness.state().scene().selection().contains(&spawn),
+        "the spawn layer hidden: the spawn was picked"
+    );
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    harness.state_mut().viewport.looks.layers.spawn = true;
+    harness.state_mut().viewport.looks.overlays = false;
+    harness.run_steps(2);
+    common::click(&mut harness, at);
+    assert!(
+        !harness.state().scene().selection().contains(&spawn),
+        "Overlays off: the spawn was picked"
+    );
+}

@@ -230,8 +230,11 @@ impl Viewport {
             camera: self.view.orbit.camera(),
             size,
         };
-        res.renderer
-            .set_pick_markers(picking::marker_triangles(frame.doc.scene(), &marker_view));
+        res.renderer.set_pick_markers(picking::marker_triangles(
+            frame.doc.scene(),
+            &marker_view,
+            self.looks.overlays.then_some(&self.looks.layers),
+        ));
         let pick = RendererPick {
             renderer: &res.renderer,
             camera: self.view.orbit.camera(),

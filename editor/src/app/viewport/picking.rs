@@ -10,6 +10,7 @@ use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::{Kind, Scene};
 use pebble_render::{Camera, Overlay, OverlayOptions, PickHit, PickMarkerVertex, Renderer};
 
+use super::overlay::Layers;
 use super::tools::Pick;
 use super::view::View;
 
@@ -18,17 +19,33 @@ use super::view::View;
 pub const MARKER_PIXELS: f32 = 9.0;
 
 /// The markers as the ID pass draws them: for every pickable entity without a
-/// mesh (lights, emitters, triggers, colliders, the spawn, patrols, ball pits), its
-/// overlay lines (or, with none, its place) as quads [`MARKER_PIXELS`] wide facing
-/// the view, carrying its id, so that they are picked — and hide, or are hidden
-/// by, what is drawn — like meshes.
-pub fn marker_triangles(scene: &Scene, view: &View) -> Vec<PickMarkerVertex> {
+/// mesh (lights, emitters, triggers, colliders, the spawn, patrols, ball pits)
+/// whose overlay layer is shown (`layers`; `None`: overlays off), its overlay
+/// lines (or, with none, its place) as quads [`MARKER_PIXELS`] wide facing the
+/// view, carrying its id, so that they are picked — and hide, or are hidden by,
+/// what is drawn — like meshes. A marker not drawn is not picked.
+pub fn marker_triangles(
+    scene: &Scene,
+    view: &View,
+    layers: Option<&Layers>,
+) -> Vec<PickMarkerVertex> {
+    let Some(layers) = layers else {
+        return Vec::new();
+    };
     let options = OverlayOptions::default();
     let mut out = Vec::new();
     for e in scene.entities() {
-        if matches!(e.kind.kind(), Kind::Mesh | Kind::Group | Kind::Walkable)
-            || !scene.is_pickable(e.id)
-        {
+        let shown = match e.kind.kind() {
+            Kind::Mesh | Kind::Group | Kind::Walkable => false,
+            Kind::Light => layers.lights,
+            Kind::Emitter => layers.emitters,
+            Kind::Trigger => layers.triggers,
+            Kind::Collider => layers.colliders,
+            Kind::PlayerSpawn => layers.spawn,
+            Kind::Patrol | Kind::BallPit => layers.patrols,
+            Kind::Custom => true,
+        };
+        if !shown || !scene.is_pickable(e.id) {
             continue;
         }
         let lines = Overlay::of_entity(scene, e.id, &options).lines;
