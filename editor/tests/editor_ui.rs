@@ -715,3 +715,22 @@ fn the_inspector_rebuilds_a_parametric_mesh() {
     harness.run_steps(2);
     assert_eq!(faces(&harness), before);
 }
+
+/// Help › Keyboard and mouse fits the window (laid out whole it is 1 585 points
+/// tall and ran past an 800-point window): it scrolls instead.
+#[test]
+fn the_keyboard_help_fits_the_window_and_scrolls() {
+    let Some(mut harness) = harness() else {
+        return;
+    };
+    harness.state_mut().windows.help = true;
+    harness.run_steps(4);
+    let screen = harness.ctx.content_rect();
+    let window = harness
+        .get_by_role_and_label(egui::accesskit::Role::Window, "Keyboard and mouse")
+        .rect();
+    assert!(
+        window.bottom() <= screen.bottom() && window.top() >= screen.top(),
+        "the help window spans {window:?} in a screen of {screen:?}"
+    );
+}

@@ -15,9 +15,17 @@ impl PebbleApp {
         let windows = &mut self.windows;
         if windows.help {
             let scheme = self.prefs.navigation.clone();
+            // Taller than a laptop's window: it scrolls instead of running past
+            // the window's edge.
+            let max_height = ctx.content_rect().height() - 80.0;
             egui::Window::new(Action::KeyboardHelp.label())
                 .open(&mut windows.help)
-                .show(ctx, |ui| help_ui(ui, &scheme));
+                .max_height(max_height)
+                .show(ctx, |ui| {
+                    egui::ScrollArea::vertical()
+                        .max_height(max_height)
+                        .show(ui, |ui| help_ui(ui, &scheme));
+                });
         }
         if windows.about {
             let adapter = windows.adapter.clone();
