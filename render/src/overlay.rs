@@ -95,7 +95,8 @@ pub const SPAWN: u32 = 0xFF_40_FF_40;
 pub const SPAWN_CAPSULE: (f32, f32, f32) = (0.3, 1.75, 1.6);
 pub const LIGHT: u32 = 0xFF_40_E0_FF;
 pub const EMITTER: u32 = 0xFF_FF_C0_40;
-pub const PATROL: u32 = 0xFF_40_A0_FF;
+/// Pink: patrols and ball pits were drawn in an orange a hair from the selection's.
+pub const PATROL: u32 = 0xFF_A0_64_FF;
 /// A selected entity's overlay (the selection tint's orange).
 pub const SELECTED: u32 = 0xFF_28_AA_FF;
 pub const WALKABLE: u32 = 0x50_40_E0_40;
@@ -505,6 +506,26 @@ mod tests {
         let count = |color: u32| without.lines.iter().filter(|v| v.color == color).count() / 2;
         assert_eq!((count(COLLIDER), count(TRIGGER), count(SPAWN)), (12, 0, 0));
         assert_eq!(count(GRID_MINOR) + count(AXIS_X), 0);
+    }
+
+    #[test]
+    fn no_layer_s_colour_looks_like_the_selection() {
+        let rgb = |c: u32| [c & 0xFF, (c >> 8) & 0xFF, (c >> 16) & 0xFF];
+        for (name, c) in [
+            ("collider", COLLIDER),
+            ("trigger", TRIGGER),
+            ("spawn", SPAWN),
+            ("light", LIGHT),
+            ("emitter", EMITTER),
+            ("patrol", PATROL),
+        ] {
+            let (a, s) = (rgb(c), rgb(SELECTED));
+            let far = (0..3).map(|k| a[k].abs_diff(s[k])).max().unwrap_or(0);
+            assert!(
+                far >= 50,
+                "{name} {a:?} is within {far} of the selection's {s:?}"
+            );
+        }
     }
 
     #[test]
