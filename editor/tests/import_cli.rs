@@ -15,6 +15,18 @@ fn pebble(args: &[&str], cwd: &Path) -> std::process::Output {
         .expect("runs")
 }
 
+/// Runs `pebble` with `args` in `cwd`, fails the test with its error output when it
+/// fails, and gives back what it printed.
+fn succeeds(args: &[&str], cwd: &Path) -> String {
+    let out = pebble(args, cwd);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pebble-import-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -188,15 +200,9 @@ fn import_scales_fits_and_turns_any_model() {
         let b = scene.bounds().expect("bounds");
         b.max - b.min
     };
-    let out = pebble(
+    let stdout = succeeds(
         &["import", post, "--up", "z", "--into", "as_read.pebble.ron"],
         &dir,
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
     assert!(
         stdout.contains("this looks like centimetres: import again with --scale 0.01"),
@@ -204,7 +210,7 @@ fn import_scales_fits_and_turns_any_model() {
     );
     assert!((bounds("as_read.pebble.ron").y - 400.0).abs() < 1e-2);
 
-    let out = pebble(
+    let stdout = succeeds(
         &[
             "import",
             post,
@@ -217,12 +223,6 @@ fn import_scales_fits_and_turns_any_model() {
         ],
         &dir,
     );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(!stdout.contains("looks like"), "{stdout}");
     let size = bounds("scaled.pebble.ron");
     assert!(
@@ -230,14 +230,9 @@ fn import_scales_fits_and_turns_any_model() {
         "stands 4 m tall: {size}"
     );
 
-    let out = pebble(
+    succeeds(
         &["import", post, "--fit", "2", "--into", "fitted.pebble.ron"],
         &dir,
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
     let size = bounds("fitted.pebble.ron");
     assert!(

@@ -48,6 +48,25 @@ fn a_z_up_model_fitted_to_2_m_stands_upright_on_the_point() {
 mod post_gltf;
 use post_gltf::{post_gltf as write_gltf, post_gltf_long};
 
+/// The window in a harness, keeping what it asks for.
+fn window(dialog: ImportDialog) -> Harness<'static, (ImportDialog, Option<Outcome>)> {
+    Harness::new_ui_state(
+        |ui, (dialog, out): &mut (ImportDialog, Option<Outcome>)| {
+            if let Some(o) = dialog.ui(ui.ctx()) {
+                *out = Some(o);
+            }
+        },
+        (dialog, None),
+    )
+}
+
+/// The window's "it comes in at …" lines.
+fn comes_in_at(h: &Harness<'static, (ImportDialog, Option<Outcome>)>) -> Vec<String> {
+    h.query_all_by_label_contains("comes in at")
+        .map(|n| format!("{n:?}"))
+        .collect()
+}
+
 #[test]
 fn the_window_reads_the_size_and_imports_fitted_and_turned() {
     let dir = std::env::temp_dir().join(format!("pebble-import-dialog-{}", std::process::id()));
@@ -69,14 +88,7 @@ fn the_window_reads_the_size_and_imports_fitted_and_turned() {
         !dir.join("textures").exists(),
         "reading the size writes nothing into the project"
     );
-    let mut h = Harness::new_ui_state(
-        |ui, (dialog, out): &mut (ImportDialog, Option<Outcome>)| {
-            if let Some(o) = dialog.ui(ui.ctx()) {
-                *out = Some(o);
-            }
-        },
-        (dialog, None),
-    );
+    let mut h = window(dialog);
     h.run_steps(2);
     assert!(
         h.query_by_label_contains("as read: 1.00 × 0.00 × 4.00 m")
@@ -90,10 +102,7 @@ fn the_window_reads_the_size_and_imports_fitted_and_turned() {
     h.run_steps(1);
     h.get_by_label("Z up (many exporters, CAD)").click();
     h.run_steps(2);
-    let shown: Vec<String> = h
-        .query_all_by_label_contains("comes in at")
-        .map(|n| format!("{n:?}"))
-        .collect();
+    let shown = comes_in_at(&h);
     assert!(
         shown.iter().any(|t| t.contains("0.50 × 2.00 × 0.00 m")),
         "2 m tall once stood up: {shown:?}"
@@ -126,14 +135,7 @@ fn the_window_offers_a_scale_for_units_that_look_wrong() {
     std::fs::create_dir_all(&dir).expect("dir");
     let mut dialog = ImportDialog::open(post_gltf_long(&dir, 400.0), Vec3::ZERO);
     dialog.wait();
-    let mut h = Harness::new_ui_state(
-        |ui, (dialog, out): &mut (ImportDialog, Option<Outcome>)| {
-            if let Some(o) = dialog.ui(ui.ctx()) {
-                *out = Some(o);
-            }
-        },
-        (dialog, None),
-    );
+    let mut h = window(dialog);
     h.run_steps(2);
     assert!(
         h.query_by_label_contains("looks like").is_none(),
@@ -148,10 +150,7 @@ fn the_window_offers_a_scale_for_units_that_look_wrong() {
     h.get_by_label("scale 0.01").click();
     h.run_steps(2);
     assert!(h.query_by_label_contains("looks like").is_none());
-    let shown: Vec<String> = h
-        .query_all_by_label_contains("comes in at")
-        .map(|n| format!("{n:?}"))
-        .collect();
+    let shown = comes_in_at(&h);
     assert!(
         shown.iter().any(|t| t.contains("0.01 × 4.00 × 0.00 m")),
         "4 m tall once scaled: {shown:?}"
