@@ -398,6 +398,8 @@ impl Viewport {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(100));
         }
+        // Every vertex's bounds: read once a frame, for the fog and the view cube.
+        let bounds = doc.scene().bounds();
         let callback = ViewportCallback {
             solids: std::sync::Arc::new(self.solids.at(frame.clock)),
             camera,
@@ -415,7 +417,7 @@ impl Viewport {
                 fog_shift: if self.looks.psp || playing {
                     0.0
                 } else {
-                    doc.scene().bounds().map_or(0.0, |b| {
+                    bounds.map_or(0.0, |b| {
                         camera.eye.distance(b.center()) + (b.max - b.min).length() * 0.5
                     })
                 },
@@ -446,7 +448,6 @@ impl Viewport {
             });
         }
         callback::paint(ui, rect, &callback, res);
-        let bounds = doc.scene().bounds();
         if !playing {
             view_cube::ui(ui, rect, &mut self.view, bounds);
         }
