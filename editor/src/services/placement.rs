@@ -101,10 +101,7 @@ pub fn units_hint(raw: &Aabb, up: Up) -> Option<(f32, &'static str)> {
     } else if tall > 200.0 || longest > 5_000.0 {
         Some((0.01, "centimetres"))
     } else if longest > 0.0 && longest < 0.02 {
-        Some((
-            100.0,
-            "a size given in hundredths (a model a few millimetres long)",
-        ))
+        Some((100.0, "a model under 2 cm long"))
     } else {
         None
     }
