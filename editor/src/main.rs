@@ -102,10 +102,24 @@ fn install_panic_hook() {
         return;
     }
     std::panic::set_hook(Box::new(|info| {
-        eprintln!(
-            "pebble: internal error: {info}\nThis is a bug in Pebble; please report it with the command you ran (PEBBLE_BACKTRACE=1 adds details)."
-        );
+        let file = info.location().map(|l| l.file()).unwrap_or_default();
+        eprintln!("{}", panic_report(file, &info.to_string()));
     }));
+}
+
+/// What a panic tells the user. A lost display connection is not a bug in Pebble:
+/// winit 0.30's X11 backend unwraps the connection's error when the X server closes
+/// it or stops (winit#3686), so it reads as a panic inside winit.
+fn panic_report(file: &str, info: &str) -> String {
+    if file.contains("winit") && info.contains("Connection(") {
+        return format!(
+            "pebble: the connection to the display server was lost (the X server closed it or stopped), so the window is gone. \
+             Edits since the last save are in the recovery file: open the project again to get them back.\n(winit: {info})"
+        );
+    }
+    format!(
+        "pebble: internal error: {info}\nThis is a bug in Pebble; please report it with the command you ran (PEBBLE_BACKTRACE=1 adds details)."
+    )
 }
 
 fn main() -> ExitCode {
@@ -152,5 +166,27 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_lost_display_is_told_as_such_and_other_panics_as_bugs() {
+        let lost = super::panic_report(
+            "/home/u/.cargo/registry/src/x/winit-0.30.13/src/platform_impl/linux/x11/window.rs",
+            "panicked at …: called `Result::unwrap()` on an `Err` value: Connection(IoError(Custom { kind: Other, error: UnknownError }))",
+        );
+        assert!(
+            lost.contains("connection to the display server was lost"),
+            "{lost}"
+        );
+        assert!(lost.contains("recovery file"));
+        assert!(!lost.contains("internal error"));
+        let bug = super::panic_report(
+            "editor/src/app/mod.rs",
+            "panicked at …: index out of bounds",
+        );
+        assert!(bug.starts_with("pebble: internal error"), "{bug}");
     }
 }

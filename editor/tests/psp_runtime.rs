@@ -668,6 +668,60 @@ fn runtime_wraps_and_filters_textures_as_the_samplers_lump_says() {
     }
 }
 
+/// Double-sided faces are written once and drawn unculled (the `double_sided`
+/// lump): the checker wall seen from behind shows on the device with the lump and
+/// is culled without it, with the same single copy of its triangles in both maps.
+#[test]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+fn runtime_draws_a_double_sided_mesh_from_behind_in_one_copy() {
+    let one_sided = sampled_wall(None);
+    let mut two_sided = sampled_wall(None);
+    two_sided.metadata.push(pbm::Metadata {
+        tag: pbm::Name32::new(pbm::double_sided::DOUBLE_SIDED_TAG).expect("a short tag"),
+        kind: pbm::MetaKind::Raw,
+        payload: pbm::double_sided::encode(&[0]),
+    });
+    assert_eq!(
+        one_sided.meshes[0].vertices.len(),
+        two_sided.meshes[0].vertices.len()
+    );
+    // From behind the wall (z = −3), looking back towards +Z; then from its front.
+    let (_, shots) = play_script(
+        "double-sided",
+        &[("one.pbm", &one_sided), ("two.pbm", &two_sided)],
+        "map one.pbm\ncapture 0 1.5 -6 180 0 0\nmap two.pbm\ncapture 0 1.5 -6 180 0 0\ncapture 0 1.5 0 0 0 0\n",
+        3,
+    );
+    // Pixels of the checker's yellow in the middle of the screen, where the wall is.
+    let yellow = |img: &RgbImage| {
+        img.enumerate_pixels()
+            .filter(|(x, y, p)| {
+                (200..280).contains(x)
+                    && (100..172).contains(y)
+                    && p.0[0] > 150
+                    && p.0[1] > 130
+                    && p.0[2] < 110
+            })
+            .count()
+    };
+    let (culled, both, front) = (yellow(&shots[0]), yellow(&shots[1]), yellow(&shots[2]));
+    eprintln!(
+        "checker pixels: one-sided from behind {culled}, double-sided from behind {both}, from the front {front}"
+    );
+    assert!(
+        culled < 20,
+        "a one-sided wall showed from behind ({culled} px)"
+    );
+    assert!(
+        both > 1000,
+        "the double-sided wall is missing from behind ({both} px)"
+    );
+    assert!(
+        front > 1000,
+        "the wall is missing from the front ({front} px)"
+    );
+}
+
 /// A map that cannot load: the runtime says so on screen and in its log (a
 /// scripted run then exits), and never crashes.
 #[test]
@@ -969,50 +1023,71 @@ fn runtime_shows_the_faces_geometry_predicts() {
     let scene = orientation::Scene::new();
     let game = tempdir("orientation-game");
     let out = tempdir("orientation-out");
-    let map = game.join("orientation.pbm");
-    std::fs::write(&map, scene.map().to_bytes().expect("encodes the map")).expect("writes the map");
-    let mut script =
-        String::from("# written by editor/tests/psp_runtime.rs\nmap orientation.pbm\n");
-    for v in &VIEWS {
-        let [x, y, z] = v.eye;
-        script.push_str(&format!(
-            "capture {x} {y} {z} {} {} 0 {}\n",
-            v.yaw_deg,
-            v.pitch_deg,
-            orientation::FOV_Y_DEG
-        ));
+    // The map as the exporter used to cut it (0.7 m), and with its faces whole: the
+    // runtime clips what reaches past the GE's guard band, so both show the same.
+    let maps = [
+        ("orientation.pbm", "cut", scene.map()),
+        ("orientation_whole.pbm", "whole", scene.map_uncut()),
+    ];
+    let mut script = String::from("# written by editor/tests/psp_runtime.rs\n");
+    for (file, _, map) in &maps {
+        std::fs::write(game.join(file), map.to_bytes().expect("encodes the map"))
+            .expect("writes the map");
+        script.push_str(&format!("map {file}\n"));
+        for v in &VIEWS {
+            let [x, y, z] = v.eye;
+            script.push_str(&format!(
+                "capture {x} {y} {z} {} {} 0 {}\n",
+                v.yaw_deg,
+                v.pitch_deg,
+                orientation::FOV_Y_DEG
+            ));
+        }
     }
     std::fs::write(game.join("pebble_capture.txt"), script).expect("writes the script");
+    let last = maps.len() * VIEWS.len() - 1;
     let (ok, log) = run_emulator(
         &repo().join("assets/psp/EBOOT.PBP"),
         &game,
         &out,
-        &format!("captures/capture_{:03}.json", VIEWS.len() - 1),
-        120,
+        &format!("captures/capture_{last:03}.json"),
+        180,
     );
     assert!(ok, "the emulator run failed; runtime log:\n{log}");
     let mut failures = Vec::new();
-    for (k, view) in VIEWS.iter().enumerate() {
-        let predicted = scene.predict(view, WIDTH, HEIGHT, PSP_ASPECT);
-        let capture = image::open(out.join(format!("captures/capture_{k:03}.bmp")))
-            .unwrap_or_else(|e| panic!("capture {k}: {e}"))
-            .to_rgb8();
-        assert_eq!(capture.dimensions(), (WIDTH, HEIGHT));
-        let camera = Camera::psp(
-            view.eye.into(),
-            view.yaw_deg.to_radians(),
-            view.pitch_deg.to_radians(),
-        );
-        let preview = editor_shot(&map, &camera, 0.0, &out.join(format!("preview_{k}.png")));
-        for (what, picture) in [("emulator", &capture), ("PSP look", &preview)] {
-            let rgb: Vec<[u8; 3]> = picture.pixels().map(|p| p.0).collect();
-            let judged = orientation::judge(&scene, &rgb, &predicted, WIDTH as usize, 40);
-            println!(
-                "{:<36} {what:<9} agreement {:.4}, {} faces in view, missing {:?}, unexpected {:?}",
-                view.name, judged.agreement, judged.visible, judged.missing, judged.unexpected
-            );
-            if !judged.ok() {
-                failures.push(format!("{} ({what}): {judged:?}", view.name));
+    for (m, (file, kind, _)) in maps.iter().enumerate() {
+        for (k, view) in VIEWS.iter().enumerate() {
+            let shot = m * VIEWS.len() + k;
+            let predicted = scene.predict(view, WIDTH, HEIGHT, PSP_ASPECT);
+            let capture = image::open(out.join(format!("captures/capture_{shot:03}.bmp")))
+                .unwrap_or_else(|e| panic!("capture {shot}: {e}"))
+                .to_rgb8();
+            assert_eq!(capture.dimensions(), (WIDTH, HEIGHT));
+            let mut pictures = vec![("emulator", capture)];
+            if m == 0 {
+                let camera = Camera::psp(
+                    view.eye.into(),
+                    view.yaw_deg.to_radians(),
+                    view.pitch_deg.to_radians(),
+                );
+                let preview = editor_shot(
+                    &game.join(file),
+                    &camera,
+                    0.0,
+                    &out.join(format!("preview_{k}.png")),
+                );
+                pictures.push(("PSP look", preview));
+            }
+            for (what, picture) in &pictures {
+                let rgb: Vec<[u8; 3]> = picture.pixels().map(|p| p.0).collect();
+                let judged = orientation::judge(&scene, &rgb, &predicted, WIDTH as usize, 40);
+                println!(
+                    "{:<36} {kind:<5} {what:<9} agreement {:.4}, {} faces in view, missing {:?}, unexpected {:?}",
+                    view.name, judged.agreement, judged.visible, judged.missing, judged.unexpected
+                );
+                if !judged.ok() {
+                    failures.push(format!("{} ({kind}, {what}): {judged:?}", view.name));
+                }
             }
         }
     }

@@ -384,10 +384,15 @@ fn a_tmd_model_kilometres_wide_is_refused_by_name() {
         )],
     );
     let dir = scratch("tmd");
-    let out = export_watched(scene, options(&dir), Arc::default(), |_| {});
-    let err = out
-        .result
-        .expect_err("a 1.6 km model is far over the budget");
+    // The cut grows with the model (100 m cells across 1.6 km): over a budget of
+    // 500 drawn triangles, it is refused before anything is built.
+    let mut o = options(&dir);
+    o.limits = ExportLimits {
+        max_triangles: 500,
+        ..ExportLimits::PSP
+    };
+    let out = export_watched(scene, o, Arc::default(), |_| {});
+    let err = out.result.expect_err("a 1.6 km model is over the budget");
     let text = err.to_string();
     println!("{text}");
     match &err {
@@ -402,7 +407,7 @@ fn a_tmd_model_kilometres_wide_is_refused_by_name() {
         text.contains("'tower 0'")
             && text.contains("1600 × 1200 × 800 m")
             && text.contains("triangles")
-            && text.contains("100000 triangles"),
+            && text.contains("500 triangles"),
         "{text}"
     );
     assert!(out.stages.is_empty(), "refused before the stages");
@@ -454,50 +459,54 @@ fn floor(name: &str, mat: MaterialId, n: u32, quad: f32) -> Entity {
 
 #[test]
 fn the_cutting_stops_at_the_triangle_budget_when_the_estimate_was_low() {
-    // 60 × 60 m on the diagonal: the estimate (area over the largest piece a cell
-    // can hold) says ≥ 636, the cutting makes about 2 000.
+    // 60 × 60 m on the diagonal, cut on a 2 m grid (grown to a sixteenth of its
+    // 82 m): the estimate (area over the largest piece a cell can hold) is below
+    // what the cutting makes, so a budget one short of that is only found out in
+    // the geometry stage.
     let (mut scene, mat) = with_material(Material::default());
     add(&mut scene, vec![floor("Plaza", mat, 1, 60.0)]);
     let dir = scratch("plaza");
     let mut o = options(&dir);
+    o.max_extent = 2.0;
+    let out = export_watched(scene.clone(), o.clone(), Arc::default(), |_| {});
+    let made = out.result.expect("fits a PSP").vertices as u64 / 3;
+    assert!(made > 100, "{made} triangles");
     o.limits = ExportLimits {
-        max_triangles: 1000,
+        max_triangles: made - 1,
         ..ExportLimits::PSP
     };
-    let out = export_watched(scene.clone(), o.clone(), Arc::default(), |_| {});
-    let err = out.result.expect_err("over 1000");
+    let out = export_watched(scene, o, Arc::default(), |_| {});
+    let err = out.result.expect_err("one over");
     let text = err.to_string();
     println!("{text}");
     assert!(
         matches!(&err, ExportError::TooLarge { entity, .. } if entity == "Plaza")
-            && text.contains("past 1000 triangles"),
+            && text.contains(&format!("past {} triangles", made - 1)),
         "{text}"
     );
     assert_eq!(out.stages, ["textures"], "refused in the geometry stage");
-    // The same floor under the PSP's limits exports.
-    o.limits = ExportLimits::PSP;
-    let out = export_watched(scene, o, Arc::default(), |_| {});
-    let report = out.result.expect("fits a PSP");
-    assert!(
-        report.vertices / 3 > 1000,
-        "{} triangles",
-        report.vertices / 3
-    );
 }
 
 #[test]
 fn a_floor_too_wide_for_the_triangle_budget_is_refused_before_it_is_built() {
-    // 1 km square: inside ±2048 m, but ≥ 176 000 pieces on the 2 m grid.
+    // 1 km square, turned: its cut grows to an 85 m grid (a sixteenth of its 1.37 km),
+    // at least 96 pieces; over a budget of 40 it is refused before anything is
+    // built.
     let (mut scene, mat) = with_material(Material::default());
     add(&mut scene, vec![floor("Desert", mat, 2, 500.0)]);
     let dir = scratch("desert");
-    let out = export_watched(scene, options(&dir), Arc::default(), |_| {});
+    let mut o = options(&dir);
+    o.limits = ExportLimits {
+        max_triangles: 40,
+        ..ExportLimits::PSP
+    };
+    let out = export_watched(scene, o, Arc::default(), |_| {});
     let err = out.result.expect_err("refused");
     let text = err.to_string();
     println!("{text}");
     assert!(
         matches!(&err, ExportError::TooLarge { entity, .. } if entity == "Desert")
-            && text.contains("2 m grid"),
+            && text.contains("m grid"),
         "{text}"
     );
     assert!(out.stages.is_empty());
@@ -506,15 +515,22 @@ fn a_floor_too_wide_for_the_triangle_budget_is_refused_before_it_is_built() {
 
 #[test]
 fn entities_over_the_budget_together_are_refused_naming_the_largest() {
-    // Each fits on its own (≥ 44 000 and ≥ 63 000 pieces); together they do not.
+    // Uncut, each fits a budget of 6000 on its own (3200 and 5000 triangles);
+    // together they do not.
     let (mut scene, mat) = with_material(Material::default());
-    let mut small = floor("West lawn", mat, 2, 250.0);
+    let mut small = floor("West lawn", mat, 40, 5.0);
     small.transform.translation.x = -800.0;
-    let mut large = floor("East lawn", mat, 2, 300.0);
+    let mut large = floor("East lawn", mat, 50, 5.0);
     large.transform.translation.x = 800.0;
     add(&mut scene, vec![small, large]);
     let dir = scratch("lawns");
-    let out = export_watched(scene, options(&dir), Arc::default(), |_| {});
+    let mut o = options(&dir);
+    o.max_extent = 0.0;
+    o.limits = ExportLimits {
+        max_triangles: 6000,
+        ..ExportLimits::PSP
+    };
+    let out = export_watched(scene, o, Arc::default(), |_| {});
     let err = out.result.expect_err("refused");
     let text = err.to_string();
     println!("{text}");

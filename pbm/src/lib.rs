@@ -10,6 +10,7 @@
 //! - [`particle`]: the normative particle evaluation and billboards.
 //! - [`scroll`], [`texture`]: UV scroll, texel formats, mips, swizzle.
 //! - [`compliance`]: what a conforming map must show beyond being readable.
+//! - [`guard`]: the GE's guard band, and clipping the triangles that reach past it.
 //!
 //! Byte-level reference: `docs/pbm-format.md` in the repository.
 
@@ -21,6 +22,7 @@ extern crate std;
 
 mod bytes;
 pub mod compliance;
+pub mod double_sided;
 pub mod emitter;
 pub mod entity;
 pub mod error;
@@ -28,6 +30,7 @@ pub mod error;
 pub mod file;
 pub mod fnv;
 pub mod format;
+pub mod guard;
 pub mod map;
 pub mod name;
 pub mod particle;

@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use core::ffi::c_void;
 
 use pbm::AlphaMode;
+use pbm::guard::{Guard, GuardCamera, MAX_CLIPPED, Side};
 use psp::sys::{
     self, AlphaFunc, BlendFactor, BlendOp, ClearBuffer, DepthFunc, DisplayPixelFormat,
     FrontFaceDirection, GuContextType, GuPrimitive, GuState, GuSyncBehavior, GuSyncMode,
@@ -19,7 +20,7 @@ use psp::sys::{
 
 use crate::camera::{self, Camera};
 use crate::tunables::{Filter, Tunables};
-use crate::world::{Texels, Texture, World};
+use crate::world::{Mesh, Texels, Texture, World};
 
 pub const WIDTH: usize = 480;
 pub const HEIGHT: usize = 272;
@@ -53,6 +54,31 @@ struct GeVertex {
     x: f32,
     y: f32,
     z: f32,
+}
+
+impl GeVertex {
+    fn pos(&self) -> [f32; 3] {
+        [self.x, self.y, self.z]
+    }
+
+    fn to_pbm(self) -> pbm::Vertex {
+        pbm::Vertex {
+            uv: [self.u, self.v],
+            color: self.color,
+            pos: self.pos(),
+        }
+    }
+
+    fn from_pbm(v: &pbm::Vertex) -> Self {
+        Self {
+            u: v.uv[0],
+            v: v.uv[1],
+            color: v.color,
+            x: v.pos[0],
+            y: v.pos[1],
+            z: v.pos[2],
+        }
+    }
 }
 
 /// What the meshes show (runtime facts §1: textured, baked colours only, wires).
@@ -123,6 +149,14 @@ impl SphereMeshes {
 pub struct FrameStats {
     pub draw_calls: u32,
     pub triangles: u32,
+    /// Triangles clipped to the guard band this frame (each drawn as its own
+    /// small fan; counted once in `triangles`).
+    pub clipped: u32,
+    /// Meshes (and their triangles) left out: outside the guard band, so nothing
+    /// of them could show. `draw_calls` and `triangles` count meshes drawn, a mesh
+    /// drawn in several runs once.
+    pub skipped_meshes: u32,
+    pub skipped_triangles: u32,
     pub particles: u32,
     pub list_bytes: u32,
 }
@@ -231,6 +265,107 @@ unsafe fn filter(tunables: &Tunables, flipbook: bool) {
     }
 }
 
+/// Display-list bytes a frame may spend on clipped triangles; past them, a
+/// triangle is drawn whole (and the GE may drop it, as it did before clipping).
+const CLIP_BYTES: usize = 160 * 1024;
+
+/// The guard band as the camera's matrices make it (`camera.rs`: the projection's
+/// scales; the viewport centred in the GE's 4096-pixel space).
+fn guard_of(camera: &Camera) -> Guard {
+    let (right, up, forward) = camera.basis();
+    let h = 1.0 / libm::tanf(camera.fov_deg.clamp(10.0, 170.0).to_radians() * 0.5);
+    Guard::new(&GuardCamera {
+        eye: camera.eye,
+        right,
+        up,
+        forward,
+        near: camera::NEAR * 1.05,
+        scale: [h / camera::ASPECT, h],
+        half_viewport: [WIDTH as f32 / 2.0, HEIGHT as f32 / 2.0],
+        // 2048 pixels each way from the centre, less a margin for the GE's rounding.
+        half_band: 2000.0,
+    })
+}
+
+/// One mesh, as the GE can draw it: whole when its box lies inside the guard band,
+/// skipped when outside (nothing of it can show); otherwise triangle by triangle —
+/// runs of triangles inside drawn straight from the mesh, those across the band
+/// clipped to it into display-list memory, those outside left out.
+///
+/// # Safety
+/// Inside a display list; the mesh's vertices outlive the frame.
+unsafe fn draw_mesh(m: &Mesh, guard: &Guard, prim: GuPrimitive, stats: &mut FrameStats, clip_left: &mut usize) {
+    let base = m.vertices.as_ptr() as *const GeVertex;
+    let all = m.count / 3;
+    // SAFETY (caller): inside a display list; `base` holds `m.count` vertices in the
+    // GE's layout (world.rs) and outlives the frame.
+    unsafe {
+        let draw = |first: usize, count: usize| {
+            sys::sceGuDrawArray(prim, VERTEX, count as i32, core::ptr::null(), base.add(first) as *const c_void);
+        };
+        match guard.side_of_box(m.min, m.max) {
+            Side::Outside => {
+                stats.skipped_meshes += 1;
+                stats.skipped_triangles += all;
+                return;
+            }
+            Side::Inside => {
+                draw(0, m.count as usize);
+                stats.draw_calls += 1;
+                stats.triangles += all;
+                return;
+            }
+            Side::Crossing => {}
+        }
+        stats.draw_calls += 1;
+        let vertices = core::slice::from_raw_parts(base, m.count as usize);
+        let mut run: Option<usize> = None;
+        let mut outside = 0;
+        for (t, tri) in vertices.chunks_exact(3).enumerate() {
+            let corners = [tri[0].pos(), tri[1].pos(), tri[2].pos()];
+            let side = guard.side_of_triangle(corners);
+            if side == Side::Inside {
+                run.get_or_insert(t);
+                continue;
+            }
+            if let Some(first) = run.take() {
+                draw(first * 3, (t - first) * 3);
+            }
+            if side == Side::Outside {
+                outside += 1;
+                continue;
+            }
+            let mut poly = [pbm::Vertex::default(); MAX_CLIPPED];
+            let n = guard.clip(&[tri[0].to_pbm(), tri[1].to_pbm(), tri[2].to_pbm()], &mut poly);
+            if n < 3 {
+                outside += 1;
+                continue;
+            }
+            let count = (n - 2) * 3;
+            let bytes = count * core::mem::size_of::<GeVertex>();
+            if bytes > *clip_left {
+                draw(t * 3, 3);
+                continue;
+            }
+            *clip_left -= bytes;
+            let memory = sys::sceGuGetMemory(bytes as i32) as *mut GeVertex;
+            for k in 1..n - 1 {
+                let at = (k - 1) * 3;
+                memory.add(at).write(GeVertex::from_pbm(&poly[0]));
+                memory.add(at + 1).write(GeVertex::from_pbm(&poly[k]));
+                memory.add(at + 2).write(GeVertex::from_pbm(&poly[k + 1]));
+            }
+            sys::sceGuDrawArray(prim, VERTEX, count as i32, core::ptr::null(), memory as *const c_void);
+            stats.clipped += 1;
+        }
+        if let Some(first) = run {
+            draw(first * 3, m.count as usize - first * 3);
+        }
+        stats.triangles += all - outside;
+        stats.skipped_triangles += outside;
+    }
+}
+
 /// Draws one frame of `world` from `camera` at scene time `t`, with `hud` lines
 /// on top (none: no HUD), and shows it.
 pub fn frame(
@@ -274,6 +409,9 @@ pub fn frame(
         filter(tunables, false);
         let mut bound: Option<usize> = None;
         let mut offset = [-1.0f32, -1.0];
+        let guard = guard_of(camera);
+        let mut clip_bytes_left = CLIP_BYTES;
+        let mut culling = false;
         for pass in [false, true] {
             if pass {
                 sys::sceGuEnable(GuState::Blend);
@@ -288,6 +426,7 @@ pub fn frame(
                 } else {
                     sys::sceGuDisable(GuState::CullFace);
                 }
+                culling = tunables.cull && !wires;
             }
             for m in &world.meshes {
                 if (m.alpha != AlphaMode::None) != pass || m.count == 0 {
@@ -323,15 +462,20 @@ pub fn frame(
                     }
                     None => sys::sceGuDisable(GuState::Texture2D),
                 }
-                sys::sceGuDrawArray(
-                    if wires { GuPrimitive::LineStrip } else { GuPrimitive::Triangles },
-                    VERTEX,
-                    m.count as i32,
-                    core::ptr::null(),
-                    m.vertices.as_ptr() as *const c_void,
-                );
-                stats.draw_calls += 1;
-                stats.triangles += m.count / 3;
+                if !pass && tunables.cull && !wires {
+                    // Double-sided meshes are written once and drawn unculled.
+                    let cull = !m.double_sided;
+                    if culling != cull {
+                        if cull {
+                            sys::sceGuEnable(GuState::CullFace);
+                        } else {
+                            sys::sceGuDisable(GuState::CullFace);
+                        }
+                        culling = cull;
+                    }
+                }
+                let prim = if wires { GuPrimitive::LineStrip } else { GuPrimitive::Triangles };
+                draw_mesh(m, &guard, prim, &mut stats, &mut clip_bytes_left);
             }
             if !pass && !extras.spheres.is_empty() {
                 // Entities: untextured, culled, each with its model matrix.

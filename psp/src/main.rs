@@ -161,8 +161,9 @@ fn run(log: &mut Log) -> Result<(), String> {
                 let stats = gfx::frame(&world, &glow, &shot.camera, shot.time, &tunables, &extras, &mut spheres);
                 let path = capture::write(n, &shot.camera, shot.time, &ctx)?;
                 log.line(format!(
-                    "capture {n}: {path} (time {} s; {} draw calls, {} triangles, {} particles, {} display-list bytes)",
-                    shot.time, stats.draw_calls, stats.triangles, stats.particles, stats.list_bytes
+                    "capture {n}: {path} (time {} s; {} draw calls, {} triangles, {} particles, {} display-list bytes; {} meshes and {} triangles outside the view skipped, {} triangles clipped)",
+                    shot.time, stats.draw_calls, stats.triangles, stats.particles, stats.list_bytes,
+                    stats.skipped_meshes, stats.skipped_triangles, stats.clipped
                 ));
                 n += 1;
             }

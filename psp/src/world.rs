@@ -63,6 +63,12 @@ pub struct Mesh {
     pub count: u32,
     /// Repeats per second after the consumer rules (zero on atlases and untextured).
     pub scroll: [f32; 2],
+    /// The vertices' box, for the guard band's test (computed here: a file's
+    /// stored bounds may be wrong).
+    pub min: [f32; 3],
+    pub max: [f32; 3],
+    /// Drawn from both sides (the `double_sided` lump): culling off.
+    pub double_sided: bool,
 }
 
 /// The environment presets (runtime facts §6): clear colour 0xBBGGRR, fog near, far.
@@ -161,9 +167,13 @@ impl World {
             tex.sampler = pbm::sampler::sampler_of(&samplers, textures.len());
             textures.push(tex);
         }
+        let double_sided = view
+            .metadata_by_tag(pbm::double_sided::DOUBLE_SIDED_TAG)
+            .map(|m| pbm::double_sided::decode(m.payload))
+            .unwrap_or_default();
         let mut meshes = Vec::new();
         let mut triangles = 0;
-        for m in view.meshes() {
+        for (index, m) in view.meshes().enumerate() {
             let texture = usize::try_from(m.texture_id)
                 .ok()
                 .filter(|&i| i < textures.len());
@@ -172,12 +182,22 @@ impl World {
             let scroll =
                 pbm::scroll::effective_speed(tex.map(|t| t.name.as_str()), m.uv_scroll);
             triangles += m.num_vertices / 3;
+            let (mut min, mut max) = ([f32::MAX; 3], [f32::MIN; 3]);
+            for v in m.vertices() {
+                for k in 0..3 {
+                    min[k] = min[k].min(v.pos[k]);
+                    max[k] = max[k].max(v.pos[k]);
+                }
+            }
             meshes.push(Mesh {
                 texture,
                 alpha,
                 vertices: Aligned::from_bytes(m.vertex_bytes),
                 count: m.num_vertices,
                 scroll,
+                min,
+                max,
+                double_sided: double_sided.contains(&(index as u32)),
             });
         }
         let text = |tag: &str| {

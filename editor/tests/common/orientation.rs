@@ -227,10 +227,21 @@ impl Scene {
     }
 
     /// The map the runtime and the renderer draw: one untextured mesh per face,
-    /// coloured by its vertices, cut into triangles no longer than [`MAX_EDGE`] as
-    /// the exporter cuts them for the GE (which drops a triangle that reaches far
-    /// past the screen or behind the eye), then the cutout with its texture.
+    /// coloured by its vertices, cut into triangles no longer than [`MAX_EDGE`],
+    /// then the cutout with its texture.
     pub fn map(&self) -> pbm::Map {
+        self.map_cut_to(MAX_EDGE)
+    }
+
+    /// [`Scene::map`] with its faces whole (two triangles a wall, 12 m across): the
+    /// room's walls and floor reach past the GE's guard band and behind the eye from
+    /// every view inside, so only a runtime that clips them to the band (the GE
+    /// drops such triangles whole) draws them.
+    pub fn map_uncut(&self) -> pbm::Map {
+        self.map_cut_to(f32::INFINITY)
+    }
+
+    fn map_cut_to(&self, max_edge: f32) -> pbm::Map {
         let rgba = |c: [u8; 3]| {
             u32::from(c[0]) | u32::from(c[1]) << 8 | u32::from(c[2]) << 16 | 0xFF00_0000
         };
@@ -240,7 +251,7 @@ impl Scene {
             for face in faces {
                 let mut small = Vec::new();
                 for t in &face.triangles {
-                    cut(*t, &mut small);
+                    cut(*t, max_edge, &mut small);
                 }
                 let vertices = small
                     .iter()
@@ -348,8 +359,8 @@ impl Scene {
 pub const MAX_EDGE: f32 = 0.7;
 
 /// `t` cut at the middle of its longest edge until no edge is longer than
-/// [`MAX_EDGE`]; each piece keeps the winding.
-fn cut(t: [Vec3; 3], out: &mut Vec<[Vec3; 3]>) {
+/// `max_edge`; each piece keeps the winding.
+fn cut(t: [Vec3; 3], max_edge: f32, out: &mut Vec<[Vec3; 3]>) {
     let edges = [(0, 1), (1, 2), (2, 0)];
     let (i, j) = edges
         .into_iter()
@@ -359,7 +370,7 @@ fn cut(t: [Vec3; 3], out: &mut Vec<[Vec3; 3]>) {
             la.total_cmp(&lb)
         })
         .expect("three edges");
-    if t[i].distance(t[j]) <= MAX_EDGE {
+    if t[i].distance(t[j]) <= max_edge {
         out.push(t);
         return;
     }
@@ -368,8 +379,8 @@ fn cut(t: [Vec3; 3], out: &mut Vec<[Vec3; 3]>) {
     first[j] = m;
     let mut second = t;
     second[i] = m;
-    cut(first, out);
-    cut(second, out);
+    cut(first, max_edge, out);
+    cut(second, max_edge, out);
 }
 
 /// Whether the cutout's texel is opaque at a point on its quad (¼ < u < ¾).

@@ -64,8 +64,19 @@ impl Names {
 /// A triangle's vertices and their world-space unit normals.
 use super::slice::Tri;
 
-/// Texture id, scroll bits and draw class of a group of triangles.
-type GroupKey = (i32, [u32; 2], Class);
+/// Texture id, scroll bits, draw class of a group of triangles, and whether it is
+/// drawn from both sides (opaque only: the runtime draws cutouts and blends unculled).
+type GroupKey = (i32, [u32; 2], Class, bool);
+
+/// What the geometry stage makes.
+pub(crate) struct Geometry {
+    /// The meshes in draw order.
+    pub meshes: Vec<Mesh>,
+    /// Per mesh, a world-space normal per vertex.
+    pub normals: Vec<Vec<Vec3>>,
+    /// The indices of the meshes drawn from both sides (the `double_sided` lump).
+    pub double_sided: Vec<u32>,
+}
 
 fn centroid(t: &Tri) -> Vec3 {
     (Vec3::from(t.0[0].pos) + Vec3::from(t.0[1].pos) + Vec3::from(t.0[2].pos)) / 3.0
@@ -124,13 +135,10 @@ enum Class {
     Blend,
 }
 
-/// The meshes in draw order and, per mesh, a world-space normal per vertex.
-pub(crate) fn build(
-    run: &mut Run<'_>,
-    textures: &Textures,
-) -> Result<(Vec<Mesh>, Vec<Vec<Vec3>>), ExportError> {
+/// The meshes in draw order, their normals, and which are drawn from both sides.
+pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Geometry, ExportError> {
     let scene = run.scene;
-    let mut classes: BTreeMap<Class, Vec<(Mesh, Vec<Vec3>)>> = BTreeMap::new();
+    let mut classes: BTreeMap<Class, Vec<(Mesh, Vec<Vec3>, bool)>> = BTreeMap::new();
     let mut names = Names::new();
     let limits = run.options.limits;
     // Shared by all entities: what the map may still take.
@@ -251,7 +259,8 @@ pub(crate) fn build(
                 if n == Vec3::ZERO { flat } else { n }
             };
             let tri: Tri = (verts, order.map(corner_normal));
-            let key = (tid, [scroll.x.to_bits(), scroll.y.to_bits()], class);
+            let both = material.double_sided && class == Class::Opaque;
+            let key = (tid, [scroll.x.to_bits(), scroll.y.to_bits()], class, both);
             let slot = match groups.iter().position(|(k, _)| *k == key) {
                 Some(i) => i,
                 None => {
@@ -259,15 +268,8 @@ pub(crate) fn build(
                     groups.len() - 1
                 }
             };
+            // A double-sided face is written once; its mesh is drawn unculled.
             groups[slot].1.push(tri);
-            // The runtime draws cutouts and blends without culling: one copy shows
-            // from both sides, and a second would blend the sheet twice.
-            if material.double_sided && class == Class::Opaque {
-                let (v, n) = tri;
-                groups[slot]
-                    .1
-                    .push(([v[0], v[2], v[1]], [-n[0], -n[2], -n[1]]));
-            }
         }
         if flattened > 0 {
             run.report.warnings.push(format!(
@@ -278,13 +280,14 @@ pub(crate) fn build(
         }
         let mut k = 0;
         let left = budget.triangles_left;
-        for ((tid, scroll, class), tris) in groups {
-            let cell = run.options.max_extent;
+        let size = limits::world_size(positions.iter().map(|p| Vec3::from(*p)));
+        let cell = limits::cell_for(run.options.max_extent, size);
+        for ((tid, scroll, class, both), tris) in groups {
             let tris = super::slice::slice(tris, cell, &mut budget).map_err(|stop| match stop {
                 Stop::Cancelled => ExportError::Cancelled,
                 Stop::Full => ExportError::TooLarge {
                     entity: e.name.clone(),
-                    size_m: limits::world_size(positions.iter().map(|p| Vec3::from(*p))),
+                    size_m: size,
                     problem: over_budget(cell, limits.max_triangles, left),
                     limits,
                 },
@@ -306,19 +309,31 @@ pub(crate) fn build(
                     m.bounds_min = lo;
                     m.bounds_max = hi;
                 }
-                classes.entry(class).or_default().push((m, normals));
+                classes.entry(class).or_default().push((m, normals, both));
                 k += 1;
             }
         }
     }
-    Ok(classes.into_values().flatten().unzip())
+    let mut out = Geometry {
+        meshes: Vec::new(),
+        normals: Vec::new(),
+        double_sided: Vec::new(),
+    };
+    for (m, normals, both) in classes.into_values().flatten() {
+        if both {
+            out.double_sided.push(out.meshes.len() as u32);
+        }
+        out.meshes.push(m);
+        out.normals.push(normals);
+    }
+    Ok(out)
 }
 
 /// The problem of the entity whose cut triangles ran past the map's budget.
 fn over_budget(cell: f32, max: u64, left: u64) -> String {
     let cut = if cell.is_finite() && cell > 0.0 {
         format!(
-            "cut along the {} m grid the PSP's GE needs, ",
+            "cut along its {} m grid (the PSP lights and fogs per vertex), ",
             limits::metres(cell)
         )
     } else {

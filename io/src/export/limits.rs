@@ -9,9 +9,7 @@
 //! 17 MB at its peak) is what a PSP can really hold. A drawn triangle is 72 bytes
 //! (three 24-byte vertices, `pbm::format::VERTEX_SIZE`, never indexed), so
 //! 100 000 triangles are 6.9 MiB. Coordinates stay within ±2048 m of the origin:
-//! f32 keeps a quarter of a millimetre there, the runtime's far plane is 200 m, and a
-//! floor much wider could not stay within the triangle budget once cut along the GE's
-//! 2 m grid anyway.
+//! f32 keeps a quarter of a millimetre there, and the runtime's far plane is 200 m.
 //!
 //! The estimate walks the scene once, allocating no more than the scene already holds,
 //! before the first stage: per entity its world-space bounds after its transform,
@@ -27,12 +25,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use pebble_model::entity::{Collider, EntityKind};
 use pebble_model::glam::{Affine3A, Vec3};
-use pebble_model::material::AlphaMode;
 use pebble_model::mesh::MeshData;
 
 use super::{ExportError, Run};
 
-/// Drawn triangles a PSP map may hold, after cutting for the GE and double-sided faces.
+/// Drawn triangles a PSP map may hold, after cutting large triangles.
 pub const MAX_TRIANGLES: u64 = 100_000;
 /// Bytes a PSP map may take (the runtime holds it twice while it loads).
 pub const MAX_MAP_BYTES: u64 = 8 * 1024 * 1024;
@@ -55,7 +52,7 @@ const CHUNK_TRIANGLES: u64 = pbm::format::MAX_MESH_VERTICES as u64 / 3;
 /// a PSP.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ExportLimits {
-    /// Drawn triangles of the whole map, after cutting and double-sided copies.
+    /// Drawn triangles of the whole map, after cutting large triangles.
     pub max_triangles: u64,
     /// Bytes of the whole file.
     pub max_bytes: u64,
@@ -253,6 +250,23 @@ impl Bounds {
 }
 
 /// The size of an entity's geometry after its transform (for messages).
+/// The most pieces a cut divides an entity's longest side into.
+pub(crate) const CELLS_ACROSS: f32 = 16.0;
+
+/// The cutting grid's spacing for an entity `size` metres across: the export's
+/// `max_extent`, or a sixteenth of the entity's longest side where that is larger.
+/// The cut is there for what the GE computes per vertex (baked light, fog), which a
+/// 2 km ground needs no more densely than every 128 m (past the fog, it all looks
+/// the same); a grid fixed in metres made such a plane 131 000 triangles. One grid
+/// per entity keeps its cut triangles meeting without cracks.
+pub(crate) fn cell_for(max_extent: f32, size: [f32; 3]) -> f32 {
+    if !(max_extent.is_finite() && max_extent > 0.0) {
+        return max_extent;
+    }
+    let longest = size.into_iter().fold(0.0f32, f32::max);
+    max_extent.max(longest / CELLS_ACROSS)
+}
+
 pub(crate) fn world_size(points: impl IntoIterator<Item = Vec3>) -> [f32; 3] {
     let mut b = Bounds::EMPTY;
     for p in points {
@@ -299,7 +313,6 @@ fn world_positions(g: &MeshData, world: &Affine3A) -> Vec<Vec3> {
 pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
     let scene = run.scene;
     let limits = run.options.limits;
-    let cell = run.options.max_extent;
     let mut ticker = Ticker::new(run.cancel);
     let referenced = super::geometry::trimesh_collider_meshes(scene);
     let mut out = Estimate::default();
@@ -318,6 +331,10 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
                     message: err.to_string(),
                 })?;
                 let positions = world_positions(g, &world);
+                let cell = cell_for(
+                    run.options.max_extent,
+                    world_size(positions.iter().copied().filter(|p| p.is_finite())),
+                );
                 let at = |i: u32| positions.get(i as usize).copied().unwrap_or(Vec3::ZERO);
                 let mut bounds = Bounds::EMPTY;
                 let mut pieces = 0.0f64;
@@ -330,17 +347,8 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
                     if collapsed(g.triangle(f), w) {
                         continue;
                     }
-                    // Only opaque double-sided faces are written twice (geometry.rs).
-                    let sides = match scene.material(f.material) {
-                        Some(mat)
-                            if mat.double_sided
-                                && (mat.alpha == AlphaMode::None || mat.texture.is_none()) =>
-                        {
-                            2.0
-                        }
-                        _ => 1.0,
-                    };
-                    pieces += sides * pieces_at_least(w, cell);
+                    // Double-sided faces are written once (drawn unculled).
+                    pieces += pieces_at_least(w, cell);
                 }
                 check_bounds(&e.name, &bounds, &limits)?;
                 if collider {
@@ -444,7 +452,7 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
 pub(crate) fn cut_problem(pieces: u64, cell: f32) -> String {
     if cell.is_finite() && cell > 0.0 {
         format!(
-            "cut along the {} m grid the PSP's GE needs, its triangles would make at least {pieces}",
+            "cut along its {} m grid (the PSP lights and fogs per vertex), its triangles would make at least {pieces}",
             metres(cell)
         )
     } else {

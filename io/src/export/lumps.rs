@@ -174,7 +174,7 @@ pub(crate) fn build(
             continue;
         };
         // Written from the materials above, never twice.
-        if c.tag == pbm::sampler::SAMPLERS_TAG {
+        if c.tag == pbm::sampler::SAMPLERS_TAG || c.tag == pbm::double_sided::DOUBLE_SIDED_TAG {
             continue;
         }
         let v: Value = serde_json::from_str(&c.json).map_err(|err| ExportError::Entity {

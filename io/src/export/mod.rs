@@ -85,8 +85,10 @@ pub struct ExportOptions {
     pub ao_rays: u32,
     pub threads: Option<usize>,
     /// Triangles larger than this many metres on an axis are cut along a world grid
-    /// of that spacing, so the GE does not drop them when they run past the camera
-    /// (0: never cut). See `slice`.
+    /// of that spacing (0: never cut). The runtime clips what crosses the GE's guard
+    /// band itself (`pbm::guard`), so this is for what the GE computes per vertex:
+    /// baked light (a torch's pool on a 20 m wall needs vertices inside it) and fog.
+    /// See `slice`.
     pub max_extent: f32,
     /// What the map may hold; a scene beyond it is refused before it is built.
     pub limits: ExportLimits,
@@ -99,7 +101,7 @@ impl ExportOptions {
             bake: true,
             ao_rays: 32,
             threads: None,
-            max_extent: 2.0,
+            max_extent: 8.0,
             limits: ExportLimits::PSP,
         }
     }
@@ -209,14 +211,21 @@ pub fn export(
     let mut map = Map::default();
     let textures = run.stage("textures", |r| textures::build(r))?;
     map.textures = textures.textures.clone();
-    let (meshes, normals) = run.stage("geometry", |r| geometry::build(r, &textures))?;
-    map.meshes = meshes;
+    let geometry = run.stage("geometry", |r| geometry::build(r, &textures))?;
+    map.meshes = geometry.meshes;
     if options.bake {
-        let rays = run.stage("bake", |r| bake::bake(r, &mut map, &normals))?;
+        let rays = run.stage("bake", |r| bake::bake(r, &mut map, &geometry.normals))?;
         run.report.rays = rays;
     }
     map.colliders = run.stage("colliders", |r| geometry::colliders(r))?;
-    let (metadata, emitters) = run.stage("metadata", |r| lumps::build(r, &textures))?;
+    let (mut metadata, emitters) = run.stage("metadata", |r| lumps::build(r, &textures))?;
+    if !geometry.double_sided.is_empty() {
+        metadata.push(pbm::Metadata {
+            tag: pbm::Name32::truncated(pbm::double_sided::DOUBLE_SIDED_TAG),
+            kind: pbm::MetaKind::Raw,
+            payload: pbm::double_sided::encode(&geometry.double_sided),
+        });
+    }
     map.metadata = metadata;
     map.emitters = emitters;
     if let Some(at) = lumps::header(scene, &mut map) {

@@ -1,11 +1,12 @@
-//! Cutting large triangles for the PSP's GE. The GE drops a whole triangle when,
-//! after near-plane clipping, a vertex lands outside its 4096-pixel guard band — so
-//! a wall that runs past the camera (two 20 m triangles) vanishes on the device even
-//! where it is in plain view. Triangles larger than a cell on some axis are therefore
+//! Cutting large triangles for what the GE computes per vertex: baked light (a
+//! torch's pool on a 20 m wall needs vertices inside it) and fog. (The GE also drops
+//! a whole triangle with a vertex outside its guard band; the runtime clips those
+//! itself, `pbm::guard`, so the cut no longer has to be fine for that — a 2 m cut
+//! made 1.3–7× real levels' triangles.) Triangles larger than a cell on some axis are
 //! cut along a world grid (planes x, y, z = k·cell), into convex pieces fanned from
 //! their first corner; triangles within a cell's size are left whole wherever they
-//! lie (cutting them bought nothing on the device and cost up to 6× the vertices on
-//! small props that happen to straddle a grid line).
+//! lie (cutting them bought nothing and cost up to 6× the vertices on small props
+//! that happen to straddle a grid line).
 //!
 //! Cuts conform: a point where a grid plane crosses an edge is computed from the
 //! edge's ends in a fixed order, so two cut triangles sharing an edge get the same

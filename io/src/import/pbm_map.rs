@@ -77,7 +77,7 @@ fn triangles_mesh(tris: impl Iterator<Item = [[f32; 3]; 3]>, material: MaterialI
 
 struct Builder {
     materials: Vec<Material>,
-    material_keys: BTreeMap<(i32, u32, u32, u8), MaterialId>,
+    material_keys: BTreeMap<(i32, u32, u32, u8, bool), MaterialId>,
     entities: Vec<Entity>,
     next_local: u32,
     report: ImportReport,
@@ -97,7 +97,7 @@ impl Builder {
 
     fn material(
         &mut self,
-        key: (i32, u32, u32, u8),
+        key: (i32, u32, u32, u8, bool),
         make: impl FnOnce() -> Material,
     ) -> MaterialId {
         if let Some(id) = self.material_keys.get(&key) {
@@ -164,9 +164,15 @@ pub fn import(
         .metadata_by_tag(pbm::sampler::SAMPLERS_TAG)
         .map(|m| pbm::sampler::decode_samplers(&m.payload))
         .unwrap_or_default();
+    // The meshes drawn from both sides: their materials are double-sided.
+    let double_sided = map
+        .metadata_by_tag(pbm::double_sided::DOUBLE_SIDED_TAG)
+        .map(|m| pbm::double_sided::decode(&m.payload))
+        .unwrap_or_default();
 
-    // Meshes: chunks of one surface (same name prefix, texture and scroll) regroup.
-    let mut surfaces: BTreeMap<(String, i32, u32, u32), Vec<usize>> = BTreeMap::new();
+    // Meshes: chunks of one surface (same name prefix, texture, scroll and sides)
+    // regroup.
+    let mut surfaces: BTreeMap<(String, i32, u32, u32, bool), Vec<usize>> = BTreeMap::new();
     let mut surface_order = Vec::new();
     for (i, m) in map.meshes.iter().enumerate() {
         let key = (
@@ -174,6 +180,7 @@ pub fn import(
             m.texture_id,
             m.uv_scroll[0].to_bits(),
             m.uv_scroll[1].to_bits(),
+            double_sided.contains(&(i as u32)),
         );
         if !surfaces.contains_key(&key) {
             surface_order.push(key.clone());
@@ -181,7 +188,7 @@ pub fn import(
         surfaces.entry(key).or_default().push(i);
     }
     for (done, key) in surface_order.iter().enumerate() {
-        let (name, texture_id, su, sv) = key;
+        let (name, texture_id, su, sv, both) = key;
         let tex = texture(*texture_id);
         if *texture_id != -1 && tex.is_none() {
             b.warn(format!(
@@ -195,7 +202,7 @@ pub fn import(
         };
         let tex_index = tex.map(|_| *texture_id).unwrap_or(-1);
         let scroll = Vec2::new(f32::from_bits(*su), f32::from_bits(*sv));
-        let material = b.material((tex_index, *su, *sv, alpha as u8), || Material {
+        let material = b.material((tex_index, *su, *sv, alpha as u8, *both), || Material {
             name: tex
                 .map(|t| t.name.as_str().to_owned())
                 .unwrap_or_else(|| "Vertex colour".into()),
@@ -215,6 +222,7 @@ pub fn import(
                     }
                 })
                 .unwrap_or_default(),
+            double_sided: *both,
             ..Material::default()
         });
         if scroll != Vec2::ZERO && tex.is_some_and(|t| is_atlas_name(t.name.as_str())) {
@@ -263,7 +271,7 @@ pub fn import(
 
     // Colliders.
     let collision = |b: &mut Builder| {
-        b.material((-2, 0, 0, 0), || Material {
+        b.material((-2, 0, 0, 0, false), || Material {
             name: "Collision".into(),
             ..Material::default()
         })
@@ -450,7 +458,7 @@ pub fn import(
                 }
                 any && m.payload.len() % pbm::entity::PATROL_SPHERE_SIZE == 0
             }
-            (pbm::sampler::SAMPLERS_TAG, _) => true,
+            (pbm::sampler::SAMPLERS_TAG, _) | (pbm::double_sided::DOUBLE_SIDED_TAG, _) => true,
             _ => false,
         };
         if !handled {

@@ -2,6 +2,12 @@
 //! and the PSP runtime draw them: the scene exported (without a bake) into the
 //! runtime's own level (`pebble-play`) on a background job once edits have settled,
 //! then the spheres where the scene clock puts them, every frame.
+//!
+//! A scene the PSP cannot hold (a 100 k-triangle import) still shows its spheres:
+//! the level is then built without the meshes (patrols move; balls fall onto the
+//! colliders), and the Log says so once — not once a frame, which buried the
+//! export's own error under a thousand lines. A revision that failed is not built
+//! again.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,7 +26,11 @@ pub struct Solids {
     /// The level last built, and the scene revision it was built from.
     level: Option<(u64, Arc<pebble_play::Level>)>,
     /// A build in progress, for this revision.
-    job: Option<(u64, Job<pebble_play::Level>)>,
+    job: Option<(u64, Job<Built>)>,
+    /// The revision whose build failed (not tried again until the scene changes).
+    failed: Option<u64>,
+    /// What the Log was last told, so a problem is said once.
+    said: Option<String>,
     /// The revision last seen, and since when.
     seen: Option<(u64, Instant)>,
     /// The ball pit as simulated so far: steps of 1/60 s taken, and the balls.
@@ -28,6 +38,21 @@ pub struct Solids {
     /// The unit sphere of each colour drawn so far (its triangles cost four
     /// sines and cosines a corner, and a frame draws dozens of spheres).
     unit_spheres: Vec<(u32, Vec<Corner>)>,
+}
+
+/// A built level, and why it was built without the meshes if it was.
+type Built = (pebble_play::Level, Option<String>);
+
+/// The scene with its meshes left out of the export (hierarchy and transforms kept),
+/// for the spheres when the whole map cannot be built.
+fn without_meshes(scene: &Scene) -> Scene {
+    let mut data = scene.data().clone();
+    for e in data.entities.values_mut() {
+        if matches!(e.kind, pebble_model::entity::EntityKind::Mesh(_)) {
+            e.exported = false;
+        }
+    }
+    Scene::from_data(data, scene.ids().clone())
 }
 
 /// A corner of a sphere's triangles: where, and its lit colour.
@@ -74,12 +99,22 @@ impl Solids {
             let r = *r;
             self.job = None;
             match result {
-                Ok(level) => {
+                Ok((level, partial)) => {
                     self.level = Some((r, Arc::new(level)));
                     self.pit = None;
                     self.unit_spheres.clear();
+                    if let Some(e) = partial {
+                        self.say(format!(
+                            "patrols and balls are shown without the map's meshes (balls fall onto the colliders only): {e}"
+                        ));
+                    } else {
+                        self.said = None;
+                    }
                 }
-                Err(e) => tracing::warn!(target: "pebble", "patrols and balls not shown: {e}"),
+                Err(e) => {
+                    self.failed = Some(r);
+                    self.say(format!("patrols and balls not shown: {e}"));
+                }
             }
         }
         if !has_spheres(scene) {
@@ -96,18 +131,32 @@ impl Solids {
         let settled = self
             .seen
             .is_some_and(|(_, since)| now.duration_since(since) >= SETTLE || self.level.is_none());
-        if !built && settled && self.job.is_none() {
+        if !built && settled && self.job.is_none() && self.failed != Some(revision) {
             let scene = scene.clone();
             let job = Job::spawn(folder.clone(), "building the level", move |_| {
-                let bytes = crate::services::export::to_bytes(&scene, folder, false)
-                    .map_err(|e| format!("{e:#}"))?;
-                let (view, _) =
-                    pbm::MapView::parse(&bytes).map_err(|e| format!("the exported map: {e}"))?;
-                Ok(pebble_play::Level::from_view(&view).0)
+                let level = |scene: &Scene| {
+                    let bytes = crate::services::export::to_bytes(scene, folder.clone(), false)
+                        .map_err(|e| format!("{e:#}"))?;
+                    let (view, _) = pbm::MapView::parse(&bytes)
+                        .map_err(|e| format!("the exported map: {e}"))?;
+                    Ok::<_, String>(pebble_play::Level::from_view(&view).0)
+                };
+                match level(&scene) {
+                    Ok(l) => Ok((l, None)),
+                    Err(e) => level(&without_meshes(&scene)).map(|l| (l, Some(e))),
+                }
             });
             self.job = Some((revision, job));
         }
         self.job.is_some() || !built
+    }
+
+    /// Tells the Log `message` unless it was the last thing said.
+    fn say(&mut self, message: String) {
+        if self.said.as_deref() != Some(message.as_str()) {
+            tracing::warn!(target: "pebble", "{message}");
+            self.said = Some(message);
+        }
     }
 
     /// Whether the level shown is the scene's as it is (nothing being built).
@@ -117,6 +166,7 @@ impl Solids {
                 .level
                 .as_ref()
                 .is_some_and(|(r, _)| *r == scene.revision())
+                || self.failed == Some(scene.revision())
                 || !has_spheres(scene))
     }
 
@@ -212,5 +262,45 @@ mod tests {
             seen.push(now);
         }
         assert_ne!(seen[0], seen[4], "things moved");
+    }
+
+    /// A map the PSP cannot hold (here a wall 5 km out, past the ±2048 m limit):
+    /// the spheres are still shown, built without the meshes, and the Log is told
+    /// once, naming what stops the export — not again frame after frame.
+    #[test]
+    fn a_scene_the_psp_cannot_hold_still_shows_its_spheres_and_says_so_once() {
+        let path = crate::app::showcase_path();
+        let showcase = pebble_model::project::load(&path).expect("the showcase");
+        let folder = pebble_model::project::folder_of(&path);
+        let mut data = showcase.data().clone();
+        let wall = data
+            .entities
+            .values_mut()
+            .find(|e| e.name == "Back wall")
+            .expect("the showcase's back wall");
+        wall.transform.translation.x = 5000.0;
+        let scene = Scene::from_data(data, showcase.ids().clone());
+        assert!(crate::services::export::to_bytes(&scene, folder.clone(), false).is_err());
+        let mut solids = Solids::default();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !solids.ready(&scene) {
+            solids.update(&scene, folder.clone());
+            assert!(Instant::now() < deadline, "the level was never built");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            !solids.at(0.5).is_empty(),
+            "the patrol and the balls are drawn"
+        );
+        let said = solids.said.clone().expect("the Log was told");
+        assert!(
+            said.contains("without the map's meshes") && said.contains("Back wall"),
+            "{said}"
+        );
+        for _ in 0..20 {
+            solids.update(&scene, folder.clone());
+            assert!(solids.job.is_none(), "the same scene was built again");
+        }
+        assert_eq!(solids.said.as_deref(), Some(said.as_str()));
     }
 }

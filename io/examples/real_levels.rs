@@ -1,0 +1,35 @@
+//! Writes the three test levels shaped as Blender, Sketchfab and Godot write them
+//! (`io/tests/common/levels.rs`) into a folder, for `pebble project bench`:
+//!
+//! ```sh
+//! cargo run -p pebble-io --example real_levels -- /tmp/levels
+//! pebble project bench /tmp/levels/arena.glb
+//! ```
+
+#[path = "../tests/common/levels.rs"]
+mod levels;
+
+fn main() -> std::process::ExitCode {
+    let Some(dir) = std::env::args_os().nth(1).map(std::path::PathBuf::from) else {
+        eprintln!("usage: real_levels FOLDER");
+        return std::process::ExitCode::FAILURE;
+    };
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("cannot make {}: {e}", dir.display());
+        return std::process::ExitCode::FAILURE;
+    }
+    for level in levels::all() {
+        let path = dir.join(format!("{}.glb", level.name));
+        if let Err(e) = std::fs::write(&path, &level.glb) {
+            eprintln!("cannot write {}: {e}", path.display());
+            return std::process::ExitCode::FAILURE;
+        }
+        println!(
+            "{}: {} triangles, {} bytes",
+            path.display(),
+            level.triangles,
+            level.glb.len()
+        );
+    }
+    std::process::ExitCode::SUCCESS
+}
