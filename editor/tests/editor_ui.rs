@@ -197,8 +197,8 @@ fn deploy_and_wait(harness: &mut Harness<'_, PebbleApp>) -> String {
 }
 
 /// One click: the scene exported and deployed with the runtime to the chosen folder
-/// in the background, the outcome in the status bar; an unplugged target is a clear
-/// error there.
+/// in the background, the outcome in the status bar and the Log; an unplugged
+/// target is a clear error there.
 #[test]
 fn export_and_deploy_in_one_click() {
     let Some(mut harness) = harness() else { return };
@@ -208,6 +208,13 @@ fn export_and_deploy_in_one_click() {
     harness.state_mut().jobs.deploy.target = stick.display().to_string();
     let status = deploy_and_wait(&mut harness);
     assert!(status.starts_with("deployed to"), "{status}");
+    // The Log says so too (it said nothing when a deploy went well).
+    let logged = harness.state().panels.log_buffer.snapshot();
+    assert!(
+        logged.iter().any(|e| e.message.starts_with("deployed to")),
+        "the Log: {:?}",
+        logged.iter().map(|e| &e.message).collect::<Vec<_>>()
+    );
     let game = stick.join("PSP/GAME/PEBBLE");
     assert!(game.join("EBOOT.PBP").is_file() && game.join("map.pbm").is_file());
     let map = std::fs::read(game.join("map.pbm")).expect("map");

@@ -52,8 +52,10 @@ impl PebbleApp {
         self.panels.raise_requested();
         if self.jobs.deploy.busy() {
             if let Some(done) = self.jobs.deploy.poll() {
-                if let Err(e) = done {
-                    self.status.error(format!("deploy failed: {e}"));
+                match done {
+                    // Beside the status line already; the Log keeps it too.
+                    Ok(said) => tracing::info!(target: "pebble", "{said}"),
+                    Err(e) => self.status.error(format!("deploy failed: {e}")),
                 }
                 if std::mem::take(&mut self.jobs.deploy.live_pending) {
                     self.export_and_deploy();

@@ -9,8 +9,10 @@ use super::Intent;
 pub fn ui(ui: &mut egui::Ui, history: &History) -> Option<Intent> {
     let mut jump = None;
     let position = history.position();
+    // The newest step in view, as the Log keeps its newest line.
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
+        .stick_to_bottom(true)
         .show(ui, |ui| {
             if ui.selectable_label(position == 0, "(opened)").clicked() {
                 jump = Some(0);
@@ -21,7 +23,12 @@ pub fn ui(ui: &mut egui::Ui, history: &History) -> Option<Intent> {
                 } else {
                     egui::RichText::new(&e.name).weak()
                 };
-                if ui.selectable_label(position == k + 1, text).clicked() {
+                // A long step's name is cut at the panel's edge and shown whole on hover.
+                let mut row = ui.add(egui::Button::selectable(position == k + 1, text).truncate());
+                if e.name.chars().count() > 32 {
+                    row = row.on_hover_text(&e.name);
+                }
+                if row.clicked() {
                     jump = Some(k + 1);
                 }
             }
@@ -65,5 +72,44 @@ mod tests {
         harness.get_by_label("(opened)").click();
         harness.run();
         assert!(matches!(harness.state().1, Some(Intent::JumpHistory(0))));
+    }
+
+    /// With more steps than fit, the newest is in view (as in the Log), not the
+    /// oldest.
+    #[test]
+    fn the_newest_step_is_in_view() {
+        let mut scene = Scene::new();
+        let mut history = History::new(100);
+        for k in 0..60 {
+            let mut s = scene.settings().clone();
+            s.map_name = format!("map {k}");
+            history
+                .execute(&mut scene, SetSettings::new(s))
+                .expect("settings");
+        }
+        let mut harness = Harness::builder()
+            .with_size(egui::vec2(240.0, 200.0))
+            .build_ui_state(
+                |ui, history: &mut History| {
+                    super::ui(ui, history);
+                },
+                history,
+            );
+        harness.run();
+        harness.run();
+        let rows: Vec<_> = harness
+            .query_all_by_label_contains("scene settings")
+            .map(|n| n.rect())
+            .collect();
+        assert_eq!(rows.len(), 60);
+        let newest = rows
+            .iter()
+            .max_by(|a, b| a.min.y.total_cmp(&b.min.y))
+            .expect("rows");
+        assert!(
+            newest.max.y <= 200.5,
+            "the newest step is at y = {}",
+            newest.min.y
+        );
     }
 }

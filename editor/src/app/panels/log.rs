@@ -191,7 +191,10 @@ impl LogView {
                         ui.horizontal(|ui| {
                             ui.monospace(format!("{:8.2}", e.time));
                             ui.colored_label(color(e.level), e.level.as_str());
-                            ui.label(&e.message);
+                            // One row each (the rows are counted to scroll); a long
+                            // line is cut at the edge and shown whole on hover
+                            // (egui's tooltip for an elided label).
+                            ui.add(egui::Label::new(&e.message).truncate());
                         });
                     }
                 },

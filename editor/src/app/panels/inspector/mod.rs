@@ -130,6 +130,9 @@ impl InspectorPanel {
         let mut form = Form::new("entity", id.0);
         let mut t = entity.transform;
         form.vec3(ui, "position", &mut t.translation, &limits::POSITION);
+        if let Some(warning) = beyond_the_map(scene, entity) {
+            ui.colored_label(ui.visuals().warn_fg_color, warning);
+        }
         let (y, x, z) = t.rotation.to_euler(EulerRot::YXZ);
         let euler = [x, y, z].map(f32::to_degrees);
         // Shown to a ten-thousandth of a degree: the decomposition's rounding noise
@@ -295,6 +298,27 @@ pub(crate) fn preset_menu<'a>(
     chosen
 }
 
+/// Where an entity reaches past the PSP map's ±2048 m (the fields allow ±10 km,
+/// for work in progress): said in amber under the position, as the budget says
+/// what is over, since the export refuses such a map.
+fn beyond_the_map(scene: &Scene, entity: &Entity) -> Option<String> {
+    let limit = pebble_io::export::MAX_COORDINATE_M;
+    let (lo, hi) = match scene.world_aabb(entity.id) {
+        Some(b) => (b.min, b.max),
+        None => {
+            let p = scene.world_transform(entity.id).translation.into();
+            (p, p)
+        }
+    };
+    let reach = lo.abs().max(hi.abs()).max_element();
+    (reach > limit).then(|| {
+        format!(
+            "reaches {:.0} m from the origin: a PSP map holds ±{limit:.0} m, so the export refuses it",
+            reach
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,6 +381,33 @@ mod tests {
     /// Two spawns with different fields of view and places: what they do not
     /// share shows as mixed, and a value typed there is set on both as one step
     /// that changes nothing else.
+    /// A position past the PSP map's ±2048 m is said in amber at the fields (they
+    /// allow ±10 km); within it, nothing is said.
+    #[test]
+    fn a_position_past_the_map_limit_is_said_at_the_field() {
+        use pebble_model::Transform;
+        use pebble_model::glam::Vec3;
+        let at = |x: f32| {
+            let mut scene = Scene::new();
+            let spawn = Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn::default()))
+                .with_transform(Transform::from_translation(Vec3::new(x, 1.6, 0.0)));
+            History::new(10)
+                .execute(&mut scene, AddEntities::new("Create", vec![spawn]))
+                .expect("add");
+            let mut h = harness(scene);
+            h.run_steps(2);
+            (
+                h.query_by_label_contains("a PSP map holds").is_some(),
+                h.query_by_label_contains(&format!(
+                    "reaches {x:.0} m from the origin: a PSP map holds ±2048 m"
+                ))
+                .is_some(),
+            )
+        };
+        assert_eq!(at(2000.0), (false, false));
+        assert_eq!(at(5000.0), (true, true), "said under the position");
+    }
+
     #[test]
     fn several_selected_share_their_fields_and_a_typed_value_reaches_all() {
         use crate::app::number_field::MIXED_TEXT;
