@@ -94,6 +94,20 @@ fn group_and_ungroup_round_trip() {
     assert_eq!(scene.entity(gid).map(|e| e.kind.kind()), Some(Kind::Group));
     assert_eq!(scene.children(Some(gid)), vec![ids[1], ids[3]]);
     assert!(scene.world_transform(ids[1]).abs_diff_eq(world, 1e-5));
+    // The group's origin at the middle of its members' base, not the world's origin.
+    let bounds = [ids[1], ids[3]]
+        .iter()
+        .filter_map(|id| scene.world_aabb(*id))
+        .reduce(|a, b| a.union(b))
+        .expect("members with bounds");
+    let origin = pebble_model::glam::Vec3::from(scene.world_transform(gid).translation);
+    let base = pebble_model::glam::Vec3::new(
+        (bounds.min.x + bounds.max.x) * 0.5,
+        bounds.min.y,
+        (bounds.min.z + bounds.max.z) * 0.5,
+    );
+    assert!(origin.abs_diff_eq(base, 1e-4), "{origin} against {base}");
+    assert!(base.length() > 0.1, "the members are away from the origin");
     history
         .execute(&mut scene, Ungroup::new(gid))
         .expect("ungroup");

@@ -55,6 +55,10 @@ pub struct RenderOptions {
     /// Shade faces by a fixed light (for scenes not baked yet); never in the PSP
     /// look, which shows the baked vertex colours as the device does.
     pub preview_light: bool,
+    /// Shade chunks that have no colours of their own (shapes made in the editor,
+    /// never baked) by their faces' direction, so they read as 3D instead of flat
+    /// white (the editor's working view). Never in the PSP look.
+    pub shade_uncoloured: bool,
     /// The PSP look's mip level bias (the runtime's `bias` tunable; +1 by default,
     /// as the GE is set). PPSSPP ignores it, so comparisons with the emulator use 0.
     pub lod_bias: f32,
@@ -76,6 +80,7 @@ impl Default for RenderOptions {
             fog: true,
             fog_shift: 0.0,
             preview_light: false,
+            shade_uncoloured: false,
             lod_bias: 1.0,
             back_faces: 0.0,
         }
@@ -312,7 +317,16 @@ pub(crate) fn write_uniforms(
                     0.0
                 },
                 pick_id,
-                _pad: [0; 2],
+                shaded: if c.shaded
+                    && options.shade_uncoloured
+                    && !options.psp
+                    && !options.preview_light
+                {
+                    1.0
+                } else {
+                    0.0
+                },
+                _pad: 0,
                 tint: tint(pick_id, options, extras),
             },
         );
@@ -332,7 +346,8 @@ pub(crate) fn write_uniforms(
                 textured: 1.0,
                 clamp: 1.0,
                 pick_id: 0,
-                _pad: [0; 2],
+                shaded: 0.0,
+                _pad: 0,
                 tint: [0.0; 4],
             },
         );
@@ -345,7 +360,8 @@ pub(crate) fn write_uniforms(
             textured: 0.0,
             clamp: 0.0,
             pick_id: 0,
-            _pad: [0; 2],
+            shaded: 0.0,
+            _pad: 0,
             tint: [0.0; 4],
         },
     );

@@ -578,6 +578,7 @@ pub(crate) mod tests {
                 scroll: [0.0; 2],
                 lo: Vec3::new(-s, -s, z),
                 hi: Vec3::new(s, s, z),
+                shaded: false,
             }],
         }
     }

@@ -55,7 +55,10 @@ pub(crate) struct DrawUniform {
     pub textured: f32,
     pub clamp: f32,
     pub pick_id: u32,
-    pub _pad: [u32; 2],
+    /// 1: shade by the faces' direction (a chunk without colours, outside the PSP
+    /// look and the preview light); 0: as its colours say.
+    pub shaded: f32,
+    pub _pad: u32,
     /// RGB and strength of the selection or hover tint.
     pub tint: [f32; 4],
 }

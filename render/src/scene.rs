@@ -90,6 +90,10 @@ pub struct Chunk {
     pub scroll: [f32; 2],
     pub lo: Vec3,
     pub hi: Vec3,
+    /// No colours of its own (a shape made in the editor, never baked): the
+    /// editor's view shades it by the direction of its faces so it reads as 3D.
+    /// Never in the PSP look (the device shows its vertex colours).
+    pub shaded: bool,
 }
 
 /// What one map mesh or scene entity draws.
@@ -218,6 +222,7 @@ impl DrawScene {
                 scroll,
                 lo: clo,
                 hi: chi,
+                shaded: false,
             };
             // In a map each mesh is its own pickable thing: id = index + 1.
             let id = mesh_index as u32 + 1;

@@ -20,7 +20,8 @@ struct Draw {
     clamp: f32,
     // Picking: the id written (0: not pickable).
     pick_id: u32,
-    _pad0: u32,
+    // 1: no colours of its own; shade it by its faces' direction (see `finish`).
+    shaded: f32,
     _pad1: u32,
     // Selection or hover: RGB and strength.
     tint: vec4<f32>,
@@ -81,7 +82,17 @@ fn shade_psp(in: VertexOut) -> vec4<f32> {
 }
 
 fn finish(in: VertexOut, texel: vec4<f32>) -> vec4<f32> {
-    let color = in.color * texel;
+    var color = in.color * texel;
+    // A shape never baked would be flat white: shaded as the preview light shades
+    // (from the surface's screen-space derivatives), so it reads as 3D.
+    if (draw.shaded > 0.0) {
+        let n = cross(dpdx(in.world), dpdy(in.world));
+        let len = length(n);
+        if (len > 0.0) {
+            let lambert = 0.45 + 0.55 * abs(dot(n / len, frame.light.xyz));
+            color = vec4<f32>(color.rgb * lambert, color.a);
+        }
+    }
     let tinted = mix(color.rgb, draw.tint.rgb, draw.tint.a);
     let rgb = mix(tinted, frame.fog_color.rgb, in.fog);
     return vec4<f32>(rgb, color.a);

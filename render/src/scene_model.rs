@@ -611,6 +611,7 @@ impl SceneSync {
                     scroll,
                     lo,
                     hi,
+                    shaded: g.colors.is_none(),
                 });
             }
         }

@@ -343,6 +343,63 @@ fn the_preview_light_shades_faces_by_their_direction() {
     assert!(f >= 110, "nothing goes black: {f}");
 }
 
+/// Shapes without colours of their own (made in the editor, never baked) are shaded
+/// by their faces' direction in the editor's view, so a box reads as 3D without the
+/// preview light; the PSP look keeps the flat colour the device shows, and a mesh
+/// with colours of its own keeps them.
+#[test]
+fn uncoloured_shapes_read_as_3d_in_the_working_view() {
+    let Some(gpu) = test_gpu("uncoloured_shapes_read_as_3d") else {
+        return;
+    };
+    let (mut scene, _) = scene();
+    let camera = Camera::psp(Vec3::new(1.5, 3.0, -1.5), 0.0, -0.6);
+    let top = pixel(&camera, Vec3::new(1.0, 1.0, -5.0));
+    let front = pixel(&camera, Vec3::new(1.0, 0.3, -4.5));
+    let working = RenderOptions {
+        shade_uncoloured: true,
+        ..options()
+    };
+    let (renderer, _) = SceneSync::renderer(&gpu, &scene, &loader).expect("renderer");
+    let (img, _) = renderer.render(&camera, &working).expect("renders");
+    let (t, f) = (
+        img.get_pixel(top.0, top.1).0[0],
+        img.get_pixel(front.0, front.1).0[0],
+    );
+    assert!(t > f + 20, "the top and the front differ: {t} vs {f}");
+    assert!(f >= 110, "nothing goes black: {f}");
+    let psp = RenderOptions {
+        psp: true,
+        ..working
+    };
+    let (img, _) = renderer.render(&camera, &psp).expect("renders");
+    assert_eq!(
+        img.get_pixel(top.0, top.1).0,
+        img.get_pixel(front.0, front.1).0,
+        "the PSP look: one colour"
+    );
+    // The same box with colours of its own (white, as a bake might leave it).
+    let red = scene
+        .entities()
+        .find(|e| e.name == "Red box")
+        .map(|e| e.id)
+        .expect("the red box");
+    let mut data = scene.data().clone();
+    if let Some(pebble_model::entity::EntityKind::Mesh(m)) =
+        data.entities.get_mut(&red).map(|e| &mut e.kind)
+    {
+        m.geometry.colors = Some(vec![[1.0; 4]; m.geometry.positions.len()]);
+    }
+    scene = Scene::from_data(data, scene.ids().clone());
+    let (renderer, _) = SceneSync::renderer(&gpu, &scene, &loader).expect("renderer");
+    let (img, _) = renderer.render(&camera, &working).expect("renders");
+    assert_eq!(
+        img.get_pixel(top.0, top.1).0,
+        img.get_pixel(front.0, front.1).0,
+        "coloured: as its colours say"
+    );
+}
+
 /// Entities (patrol spheres, balls) come as untextured solids drawn after the opaque
 /// chunks: in front they show; behind, the editor's depth hides them, while the PSP
 /// look (no depth writes, as the device) draws them over.

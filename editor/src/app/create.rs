@@ -1,7 +1,7 @@
 //! The Create menu: every kind of entity, built with sensible sizes where it is
 //! put ([`entity`]) or with the footprint and height drawn in the viewport
-//! ([`drawn_entity`]), added by one undoable command ([`creation`]) with a
-//! material of its own, and selected.
+//! ([`drawn_entity`]), added by one undoable command ([`creation`]) in the
+//! project's default material, and selected.
 //! Everything with a size stands on its origin (the middle of its base), meshes
 //! and volumes alike.
 
@@ -297,30 +297,27 @@ pub fn drawn_entity(
     }))
 }
 
-/// The material a new mesh in `scene` gets: its own, never one it would share
-/// without saying so (recolouring one wall then recolours that wall alone). It
-/// looks like the last mesh in the scene (its first face's material), so a wall
-/// drawn after a wall looks the same; an empty scene's is the plain default. It
-/// is named after the item ("Box 3"). The id is local to the step: the paste
-/// gives it the scene's next one.
-fn material_for_new_mesh(scene: &Scene, item: CreateItem) -> (MaterialId, Material) {
-    let look = scene
-        .entities()
-        .filter_map(|e| match &e.kind {
-            EntityKind::Mesh(m) => m.geometry.faces.first().map(|f| f.material),
-            _ => None,
-        })
-        .last()
-        .and_then(|id| scene.material(id))
-        .cloned()
-        .unwrap_or_default();
-    let mut n = scene.materials().count() + 1;
-    let mut name = format!("{} {n}", item.label());
-    while scene.materials().any(|(_, m)| m.name == name) {
-        n += 1;
-        name = format!("{} {n}", item.label());
+/// The name of the project's default material, which new shapes use.
+pub const DEFAULT_MATERIAL: &str = "Default";
+
+/// The material a new mesh in `scene` gets: the project's default (the material
+/// named [`DEFAULT_MATERIAL`]), shared by every shape made, or a plain one of that
+/// name made with the first shape (`Some`: to be added in the same step, so an undo
+/// takes it away again). Never a copy of the last mesh's material (a box made after
+/// a cutout sign came out a cutout), and never one material per shape ("Box 2 …
+/// 0 objects" left behind in the Materials panel).
+fn material_for_new_mesh(scene: &Scene) -> (MaterialId, Option<Material>) {
+    match scene.materials().find(|(_, m)| m.name == DEFAULT_MATERIAL) {
+        Some((id, _)) => (id, None),
+        // The id is local to the step: the paste gives it the scene's next one.
+        None => (
+            MaterialId(1),
+            Some(Material {
+                name: DEFAULT_MATERIAL.into(),
+                ..Material::default()
+            }),
+        ),
     }
-    (MaterialId(1), Material { name, ..look })
 }
 
 /// One undoable step that adds the entity `build` makes for `item` (given the
@@ -334,11 +331,12 @@ pub fn creation(
     if !item.needs_material() {
         return Ok(Box::new(AddEntities::new(name, vec![build(None)?])));
     }
-    let (material, new) = material_for_new_mesh(scene, item);
+    let (material, new) = material_for_new_mesh(scene);
     let entity = build(Some(material))?;
-    Ok(Box::new(
-        Paste::new(vec![(material, new)], vec![entity]).named(name),
-    ))
+    Ok(match new {
+        Some(new) => Box::new(Paste::new(vec![(material, new)], vec![entity]).named(name)),
+        None => Box::new(AddEntities::new(name, vec![entity])),
+    })
 }
 
 /// [`creation`] carried out on `doc`; the refusal says what could not be made.
@@ -482,44 +480,63 @@ pub fn entity(item: CreateItem, at: Vec3, material: Option<MaterialId>) -> Resul
 mod tests {
     use super::*;
 
-    /// Two boxes made one after the other: each has its own material, the second
-    /// looking like the first; a recoloured one leaves the other as it was.
+    /// Shapes share the project's default material: the first shape makes it (an
+    /// undo takes it away again), later ones use it, whatever the last mesh's
+    /// material was (a cutout sign's did not make the next box a cutout).
     #[test]
-    fn a_new_mesh_gets_its_own_material_looking_like_the_last() {
+    fn new_shapes_share_the_default_material_and_leave_none_behind() {
+        use pebble_model::material::AlphaMode;
         let mut scene = Scene::new();
         let mut history = pebble_model::History::default();
-        let make = |scene: &Scene| {
-            creation(scene, CreateItem::Box, |m| {
-                entity(CreateItem::Box, Vec3::ZERO, m)
-            })
-            .expect("a step")
+        let make = |scene: &Scene, item: CreateItem| {
+            creation(scene, item, |m| entity(item, Vec3::ZERO, m)).expect("a step")
         };
-        let step = make(&scene);
+        let step = make(&scene, CreateItem::Box);
         history
             .execute_boxed(&mut scene, step, None)
             .expect("first");
-        let first = scene
+        let names: Vec<String> = scene.materials().map(|(_, m)| m.name.clone()).collect();
+        assert_eq!(names, [DEFAULT_MATERIAL]);
+        history.undo(&mut scene);
+        assert_eq!(
+            scene.materials().count(),
+            0,
+            "the undo takes the material too"
+        );
+        history.redo(&mut scene);
+        // A sign in a cutout material of its own, then two more shapes.
+        let (default, _) = scene
             .materials()
             .next()
             .map(|(id, m)| (id, m.clone()))
             .expect("one");
-        assert_eq!(first.1.name, "Box 1");
-        let mut red = first.1.clone();
-        red.color = [1.0, 0.0, 0.0, 1.0];
         history
             .execute(
                 &mut scene,
-                pebble_model::command::SetMaterial::new(first.0, red),
+                pebble_model::command::AddMaterial::new(Material {
+                    name: "EXIT sign".into(),
+                    alpha: AlphaMode::Cutout,
+                    ..Material::default()
+                }),
             )
-            .expect("recolour");
-        let step = make(&scene);
-        history
-            .execute_boxed(&mut scene, step, None)
-            .expect("second");
-        let all: Vec<_> = scene.materials().map(|(_, m)| m.clone()).collect();
-        assert_eq!(all.len(), 2, "its own");
-        assert_eq!(all[1].name, "Box 2");
-        assert_eq!(all[1].color, [1.0, 0.0, 0.0, 1.0], "the last one's look");
+            .expect("the sign's material");
+        for item in [CreateItem::Plane, CreateItem::Box] {
+            let step = make(&scene, item);
+            history
+                .execute_boxed(&mut scene, step, None)
+                .expect("a shape");
+        }
+        assert_eq!(scene.materials().count(), 2, "no material per shape");
+        for e in scene.entities() {
+            let EntityKind::Mesh(m) = &e.kind else {
+                continue;
+            };
+            assert!(
+                m.geometry.faces.iter().all(|f| f.material == default),
+                "{}",
+                e.name
+            );
+        }
         assert_eq!(
             history.undo_name().as_deref(),
             Some("Create Box"),

@@ -27,6 +27,9 @@ pub struct Document {
     /// The texture lock: moving objects keeps their textures on them (off: the
     /// textures stay where they are in the world). The preferences keep it.
     pub texture_lock: bool,
+    /// What the last Isolate hid (not an undo step): leaving isolate shows these
+    /// again, and only these — what was hidden before stays hidden.
+    pub isolated: Vec<pebble_model::EntityId>,
 }
 
 impl Document {
@@ -40,6 +43,7 @@ impl Document {
             autosave: project::Autosave::new(autosave_every),
             faces: Default::default(),
             texture_lock: true,
+            isolated: Vec::new(),
         }
     }
 

@@ -4,7 +4,7 @@
 //! floor; and the selections (all, none, inverse, by kind, by material), which are
 //! not steps.
 
-use pebble_model::command::{Duplicate, Group, RemoveEntities, SetEntity, Ungroup};
+use pebble_model::command::{Duplicate, Group, RemoveEntities, Select, SetEntity, Ungroup};
 use pebble_model::entity::EntityKind;
 use pebble_model::glam::{Quat, Vec3};
 use pebble_model::{Command, CommandGroup, EntityId, Kind, Scene, Transform};
@@ -53,7 +53,8 @@ pub fn group(doc: &mut Document) -> Result<(), Refusal> {
     run(doc, Group::new(ids, "Group"))
 }
 
-/// Ctrl+Shift+G: the selected groups dissolved, their members kept in place.
+/// Ctrl+Shift+G: the selected groups dissolved, their members kept in place and
+/// selected (what was grouped is what the next step works on).
 pub fn ungroup(doc: &mut Document) -> Result<(), Refusal> {
     let groups: Vec<EntityId> = selected(doc)?
         .into_iter()
@@ -66,10 +67,15 @@ pub fn ungroup(doc: &mut Document) -> Result<(), Refusal> {
     if groups.is_empty() {
         return Err("no group selected".into());
     }
-    let steps: Vec<Box<dyn Command>> = groups
+    let members: Vec<EntityId> = groups
+        .iter()
+        .flat_map(|g| doc.scene().children(Some(*g)))
+        .collect();
+    let mut steps: Vec<Box<dyn Command>> = groups
         .into_iter()
         .map(|g| Box::new(Ungroup::new(g)) as Box<dyn Command>)
         .collect();
+    steps.push(Box::new(Select::new(members)));
     run(doc, CommandGroup::new("Ungroup", steps))
 }
 
@@ -115,7 +121,8 @@ pub fn unhide_all(doc: &mut Document) -> Result<(), Refusal> {
 }
 
 /// /: everything but the selection (its ancestors and what it holds) hidden; again,
-/// with nothing else left to hide, everything shown.
+/// with nothing else left to hide, what the isolate hid shown again (what was
+/// hidden before it stays hidden).
 pub fn isolate(doc: &mut Document) -> Result<(), Refusal> {
     let ids = selected(doc)?;
     let scene = doc.scene();
@@ -137,9 +144,15 @@ pub fn isolate(doc: &mut Document) -> Result<(), Refusal> {
         .map(|e| e.id)
         .collect();
     if others.is_empty() {
-        return unhide_all(doc);
+        let hid = std::mem::take(&mut doc.isolated);
+        if hid.is_empty() {
+            return unhide_all(doc);
+        }
+        return set_visible(doc, &hid, true, ("Leave isolate", "nothing is hidden"));
     }
-    set_visible(doc, &others, false, ("Isolate", "nothing else to hide"))
+    set_visible(doc, &others, false, ("Isolate", "nothing else to hide"))?;
+    doc.isolated = others;
+    Ok(())
 }
 
 /// An entity's local transform moved by `by` (world metres), from its placement

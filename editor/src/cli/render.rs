@@ -176,6 +176,9 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         fog: !args.no_fog && args.view.is_none(),
         fog_shift: 0.0,
         preview_light: args.preview_light,
+        // The map's own colours, as the device shows them (the editor's working
+        // view shades uncoloured shapes; a render is of the map).
+        shade_uncoloured: false,
         lod_bias: args.lod_bias,
         // As the device draws them: culled.
         back_faces: 0.0,

@@ -1,4 +1,7 @@
-//! Put entities into a new group (created under the first entity's parent).
+//! Put entities into a new group (created under the first entity's parent), its
+//! origin at the middle of the members' base (as everything with a size stands on
+//! its origin), not at the world's origin: the gizmo of a group selected sits on
+//! it, and it turns about its own middle.
 
 use std::any::Any;
 
@@ -41,6 +44,29 @@ impl Command for Group {
         if !self.steps.is_planned() {
             let mut group = Entity::new(self.name.clone(), EntityKind::Group);
             group.parent = parent;
+            let bounds = self
+                .ids
+                .iter()
+                .filter_map(|id| scene.world_aabb(*id))
+                .reduce(|a, b| a.union(b));
+            let base = match bounds {
+                Some(b) => glam::Vec3::new(
+                    (b.min.x + b.max.x) * 0.5,
+                    b.min.y,
+                    (b.min.z + b.max.z) * 0.5,
+                ),
+                None => {
+                    self.ids
+                        .iter()
+                        .map(|id| glam::Vec3::from(scene.world_transform(*id).translation))
+                        .sum::<glam::Vec3>()
+                        / self.ids.len() as f32
+                }
+            };
+            let parent_from_world = parent.map_or(glam::Affine3A::IDENTITY, |p| {
+                scene.world_transform(p).inverse()
+            });
+            group.transform.translation = parent_from_world.transform_point3(base);
             let mut add = AddEntities::new("Group", vec![group]).without_selecting();
             add.apply(scene)?;
             let gid = add.created()[0];

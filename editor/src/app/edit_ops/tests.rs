@@ -111,6 +111,30 @@ fn group_then_ungroup_keeps_everything_in_place() {
     assert!(doc.scene().entity(g).is_none());
     assert_eq!(doc.scene().entity(crate_).expect("crate").parent, None);
     assert!(world(&doc, crate_).abs_diff_eq(a, 1e-5) && world(&doc, spawn).abs_diff_eq(b, 1e-5));
+    // What was grouped comes out selected.
+    let mut selected = doc.scene().selection().to_vec();
+    selected.sort();
+    let mut members = vec![crate_, spawn];
+    members.sort();
+    assert_eq!(selected, members);
+}
+
+/// Leaving isolate shows what the isolate hid, not what was hidden before it.
+#[test]
+fn leaving_isolate_keeps_hidden_what_was_hidden_before() {
+    let (mut doc, [floor, crate_, spawn]) = document();
+    let visible = |doc: &Document, id| doc.scene().entity(id).is_some_and(|e| e.visible);
+    doc.select(vec![spawn]).expect("select");
+    hide_selected(&mut doc).expect("hides the spawn");
+    doc.select(vec![crate_]).expect("select");
+    isolate(&mut doc).expect("isolates");
+    assert!(!visible(&doc, floor) && !visible(&doc, spawn));
+    isolate(&mut doc).expect("leaves");
+    assert!(visible(&doc, floor) && visible(&doc, crate_));
+    assert!(
+        !visible(&doc, spawn),
+        "hidden before the isolate, hidden after"
+    );
 }
 
 #[test]

@@ -16,6 +16,8 @@ const MAX_ROWS: usize = 100_000;
 pub struct OutlinerPanel {
     /// The name filter.
     pub search: String,
+    /// The row last clicked without Shift: where a Shift-click's range starts.
+    anchor: Option<EntityId>,
 }
 
 /// A row's toggle: what it shows, says and does.
@@ -101,16 +103,42 @@ impl OutlinerPanel {
                             }
                         });
                         if row.clicked() {
-                            let mut ids = if modifiers.shift || modifiers.command {
-                                scene.selection().to_vec()
-                            } else {
-                                Vec::new()
+                            let at = |x: EntityId| rows.iter().position(|(r, _)| *r == x);
+                            let range = self
+                                .anchor
+                                .filter(|_| modifiers.shift)
+                                .and_then(|a| Some((at(a)?, at(id)?)));
+                            let ids = match range {
+                                // Shift: the rows from the anchor to this one (with
+                                // Ctrl too, added to the selection).
+                                Some((a, b)) => {
+                                    let mut ids = if modifiers.command {
+                                        scene.selection().to_vec()
+                                    } else {
+                                        Vec::new()
+                                    };
+                                    for &(r, _) in &rows[a.min(b)..=a.max(b)] {
+                                        if !ids.contains(&r) {
+                                            ids.push(r);
+                                        }
+                                    }
+                                    ids
+                                }
+                                None => {
+                                    let mut ids = if modifiers.shift || modifiers.command {
+                                        scene.selection().to_vec()
+                                    } else {
+                                        Vec::new()
+                                    };
+                                    if modifiers.command && ids.contains(&id) {
+                                        ids.retain(|i| *i != id);
+                                    } else if !ids.contains(&id) {
+                                        ids.push(id);
+                                    }
+                                    self.anchor = Some(id);
+                                    ids
+                                }
                             };
-                            if modifiers.command && ids.contains(&id) {
-                                ids.retain(|i| *i != id);
-                            } else if !ids.contains(&id) {
-                                ids.push(id);
-                            }
                             intents.push(Intent::Select(ids));
                         }
                         if row.drag_started() {
@@ -294,6 +322,35 @@ mod tests {
             [Intent::Execute(c)] => assert_eq!(c.name(), "Hide"),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// Shift-click selects the rows from the one last clicked to this one, in the
+    /// outliner's order (not one row more); Ctrl+Shift adds the range.
+    #[test]
+    fn shift_click_selects_a_range_of_rows() {
+        let mut h = harness(scene_of(&["A", "B", "C", "D", "E"]));
+        let id = |h: &Harness<'static, State>, name: &str| {
+            h.state()
+                .1
+                .entities()
+                .find(|e| e.name == name)
+                .map(|e| e.id)
+                .expect("there")
+        };
+        h.get_by_label_contains("B  (").click();
+        h.run();
+        let asked = |h: &mut Harness<'static, State>| match h.state_mut().2.pop() {
+            Some(Intent::Select(ids)) => ids,
+            other => panic!("{other:?}"),
+        };
+        let b = asked(&mut h);
+        assert_eq!(b, [id(&h, "B")]);
+        h.state_mut().1.select(b);
+        h.get_by_label_contains("D  (")
+            .click_modifiers(egui::Modifiers::SHIFT);
+        h.run();
+        let range = asked(&mut h);
+        assert_eq!(range, [id(&h, "B"), id(&h, "C"), id(&h, "D")]);
     }
 
     #[test]

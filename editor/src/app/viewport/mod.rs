@@ -427,6 +427,7 @@ impl Viewport {
                     0.0
                 },
                 preview_light: self.looks.preview_light,
+                shade_uncoloured: true,
                 lod_bias: 1.0,
             },
             overlay,
