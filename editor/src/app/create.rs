@@ -290,11 +290,34 @@ pub fn drawn_entity(
         }
         other => return entity(other, Vec3::new(centre.x, base, centre.y), material),
     };
-    Ok(Entity::new(item.label(), kind).with_transform(Transform {
+    let name = match item {
+        CreateItem::Box => box_name(Vec3::new(w, h, d), base),
+        _ => item.label().to_owned(),
+    };
+    Ok(Entity::new(name, kind).with_transform(Transform {
         translation: Vec3::new(centre.x, base, centre.y),
         rotation: Quat::from_rotation_y(yaw),
         scale: Vec3::ONE,
     }))
+}
+
+/// What a drawn box is, by its shape, for its name in the outliner ("Box" for
+/// every wall made the outliner a list of identical rows): a thin upright slab is
+/// a wall, a thin flat one a floor (a platform when raised), a low small one a step.
+fn box_name(size: Vec3, base: f32) -> String {
+    let thin = 0.6;
+    let (across, up) = (size.x.min(size.z), size.y);
+    let long = size.x.max(size.z);
+    let name = if up <= thin && long >= 2.0 {
+        if base > 0.3 { "Platform" } else { "Floor" }
+    } else if across <= thin && up >= 1.5 && long >= 1.5 {
+        "Wall"
+    } else if up <= 0.4 && long < 2.0 {
+        "Step"
+    } else {
+        "Box"
+    };
+    name.to_owned()
 }
 
 /// The name of the project's default material, which new shapes use.
@@ -483,6 +506,27 @@ mod tests {
     /// Shapes share the project's default material: the first shape makes it (an
     /// undo takes it away again), later ones use it, whatever the last mesh's
     /// material was (a cutout sign's did not make the next box a cutout).
+    /// Drawn boxes are named by what they look like, not all "Box".
+    #[test]
+    fn drawn_boxes_are_named_by_their_shape() {
+        let named = |size: [f32; 3], base: f32| box_name(Vec3::from(size), base);
+        assert_eq!(named([8.0, 3.0, 0.3], 0.0), "Wall");
+        assert_eq!(named([0.3, 3.0, 8.0], 0.0), "Wall");
+        assert_eq!(named([10.0, 0.2, 10.0], 0.0), "Floor");
+        assert_eq!(named([4.0, 0.3, 4.0], 2.0), "Platform");
+        assert_eq!(named([1.0, 0.25, 0.4], 0.5), "Step");
+        assert_eq!(named([1.0, 1.0, 1.0], 0.0), "Box");
+        let drawn = Drawn {
+            start: Vec2::new(0.0, 0.0),
+            end: Vec2::new(6.0, 0.2),
+            base: 0.0,
+            height: 3.0,
+            on_surface: false,
+        };
+        let wall = drawn_entity(CreateItem::Box, drawn, Some(MaterialId(0))).expect("a wall");
+        assert_eq!(wall.name, "Wall");
+    }
+
     #[test]
     fn new_shapes_share_the_default_material_and_leave_none_behind() {
         use pebble_model::material::AlphaMode;

@@ -193,10 +193,25 @@ pub(super) fn primitive_ui(ui: &mut egui::Ui, form: &mut Form, p: &mut Primitive
             rise,
             run,
         } => {
-            changed |= form.whole(ui, "steps", steps, &Primitive::STEPS);
+            let before = *steps;
+            if form.whole(ui, "steps", steps, &Primitive::STEPS) {
+                changed = true;
+                // More or fewer steps share the same flight: its height and its
+                // length stay (the count changed the total height before).
+                if before > 0 && *steps > 0 && *steps != before {
+                    let k = before as f32 / *steps as f32;
+                    *rise *= k;
+                    *run *= k;
+                }
+            }
             changed |= form.f32(ui, "width", width, len);
             changed |= form.f32(ui, "rise", rise, len);
             changed |= form.f32(ui, "run", run, len);
+            ui.weak(format!(
+                "the flight: {:.2} m high, {:.2} m long",
+                *steps as f32 * *rise,
+                *steps as f32 * *run
+            ));
         }
         Primitive::Cylinder {
             radius,

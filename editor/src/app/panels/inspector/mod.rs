@@ -381,6 +381,62 @@ mod tests {
     /// Two spawns with different fields of view and places: what they do not
     /// share shows as mixed, and a value typed there is set on both as one step
     /// that changes nothing else.
+    /// More steps share the same flight: the stairs keep their height and length
+    /// (the count used to change their total height).
+    #[test]
+    fn changing_the_step_count_keeps_the_flight() {
+        use crate::app::create::{CreateItem, entity};
+        use pebble_model::Primitive;
+        use pebble_model::command::AddMaterial;
+        use pebble_model::entity::GeometrySource;
+        let mut scene = Scene::new();
+        let mut history = History::new(10);
+        history
+            .execute(&mut scene, AddMaterial::new(Default::default()))
+            .expect("material");
+        let material = scene.materials().map(|(id, _)| id).next();
+        let stairs =
+            entity(CreateItem::Stairs, pebble_model::glam::Vec3::ZERO, material).expect("stairs");
+        history
+            .execute(&mut scene, AddEntities::new("Create", vec![stairs]))
+            .expect("add");
+        let flight = |scene: &Scene| {
+            scene.entities().find_map(|e| match &e.kind {
+                EntityKind::Mesh(m) => match m.source {
+                    GeometrySource::Primitive(Primitive::Stairs {
+                        steps, rise, run, ..
+                    }) => Some((steps, steps as f32 * rise, steps as f32 * run)),
+                    _ => None,
+                },
+                _ => None,
+            })
+        };
+        let (steps, height, length) = flight(&scene).expect("stairs");
+        let mut h = harness(scene.clone());
+        h.run_steps(2);
+        let field = || Role::SpinButton;
+        h.get_by_role_and_label(field(), "steps").focus();
+        h.run_steps(2);
+        let more = (steps * 2).to_string();
+        for c in more.chars() {
+            h.get_by_role_and_label(field(), "steps")
+                .type_text(&c.to_string());
+            h.run_steps(1);
+        }
+        h.key_press(egui::Key::Enter);
+        h.run_steps(2);
+        let Some(Intent::Commit { command, .. }) = h.state_mut().2.pop() else {
+            panic!("no commit: {:?}", h.state().2);
+        };
+        history
+            .execute_boxed(&mut scene, command, None)
+            .expect("applies");
+        let (now, h2, l2) = flight(&scene).expect("stairs");
+        assert_eq!(now, steps * 2);
+        assert!((h2 - height).abs() < 1e-4, "height {h2} (was {height})");
+        assert!((l2 - length).abs() < 1e-4, "length {l2} (was {length})");
+    }
+
     /// A position past the PSP map's ±2048 m is said in amber at the fields (they
     /// allow ±10 km); within it, nothing is said.
     #[test]
