@@ -224,10 +224,42 @@ fn copy_and_paste_go_through_the_clipboard_as_text() {
         Some("Paste")
     );
     assert_eq!(harness.state().status().text, "pasted 1 entity");
+    // Ctrl+Shift+V arrives as a plain key (egui-winit makes a paste event of
+    // Ctrl+V alone): the copy lands under the cursor, another step.
+    let under = harness
+        .state()
+        .hover_point()
+        .expect("the cursor is over the map");
+    harness.event(egui::Event::Key {
+        key: egui::Key::V,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+    });
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().scene().len(),
+        n + 2,
+        "{}",
+        harness.state().status().text
+    );
+    assert_eq!(harness.state().history_position(), before + 2);
+    let landed = harness.state().scene().selection().to_vec();
+    assert_eq!(landed.len(), 1, "the copy comes selected");
+    let at = harness
+        .state()
+        .scene()
+        .world_transform(landed[0])
+        .translation;
+    assert!(
+        (at.x - under.x).abs() < 0.6 && (at.z - under.z).abs() < 0.6,
+        "pasted at {at:?}, the cursor over {under:?}"
+    );
     // Something else on the clipboard: a clear refusal, nothing changed.
     harness.event(egui::Event::Paste("a shopping list".into()));
     harness.run_steps(2);
-    assert_eq!(harness.state().scene().len(), n + 1);
+    assert_eq!(harness.state().scene().len(), n + 2);
     assert!(harness.state().status().text.contains("no Pebble entities"));
 }
 

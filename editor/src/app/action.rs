@@ -380,6 +380,9 @@ pub const KEYED: &[Action] = &[
 ];
 
 /// Ctrl+Y redoes as well as Ctrl+Shift+Z.
+/// Paste under the cursor's chord (see `pressed_shortcuts`).
+pub const PASTE_UNDER_CURSOR: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::V);
 pub const REDO_ALSO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
 /// Backspace deletes as well as Delete.
 pub const DELETE_ALSO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Backspace);

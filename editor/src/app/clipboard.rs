@@ -80,7 +80,8 @@ pub fn copy(doc: &Document) -> Option<String> {
     ron::to_string(&clip).ok()
 }
 
-/// Where a paste puts things: where they were, or with their middle at a point.
+/// Where a paste puts things: where they were (stepped aside from anything that
+/// already stands exactly there), or with their middle at a point.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Place {
     AsTheyWere,
@@ -106,6 +107,33 @@ pub fn paste(doc: &mut Document, text: &str, place: Place) -> Result<usize, Stri
     let target = doc.folder();
     if clip.folder != target {
         bring_textures(&clip, &target)?;
+    }
+    // In place, copies would sit exactly on what they were copied from (pasting
+    // twice stacked them invisibly): where a root would land on an entity already
+    // there, the copies step aside a metre at a time until none does.
+    if place == Place::AsTheyWere {
+        let scene = doc.scene();
+        let taken = |p: Vec3| {
+            scene
+                .entities()
+                .any(|e| e.parent.is_none() && e.transform.translation.distance(p) < 1e-3)
+        };
+        let roots: Vec<usize> = (0..clip.entities.len())
+            .filter(|k| clip.entities[*k].parent.is_none())
+            .collect();
+        let mut aside = Vec3::ZERO;
+        for _ in 0..64 {
+            if !roots
+                .iter()
+                .any(|k| taken(clip.entities[*k].transform.translation + aside))
+            {
+                break;
+            }
+            aside += Vec3::new(1.0, 0.0, 1.0);
+        }
+        for k in roots {
+            clip.entities[k].transform.translation += aside;
+        }
     }
     if let Place::At(point) = place {
         let roots: Vec<usize> = (0..clip.entities.len())

@@ -118,6 +118,11 @@ impl PebbleApp {
                     _ => {}
                 }
             }
+            // egui-winit makes a paste event of Ctrl+V alone: Ctrl+Shift+V comes as
+            // a plain key, taken here (with the text last copied or pasted).
+            if !playing && i.consume_shortcut(&action::PASTE_UNDER_CURSOR) {
+                pressed.push(Action::PasteUnderCursor);
+            }
             if !playing && i.consume_shortcut(&action::REDO_ALSO) {
                 pressed.push(Action::Redo);
             }

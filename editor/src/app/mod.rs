@@ -455,6 +455,11 @@ impl PebbleApp {
         self.doc.history().position()
     }
 
+    /// The surface point under the cursor in the viewport, if any.
+    pub fn hover_point(&self) -> Option<pebble_model::glam::Vec3> {
+        self.viewport.hover.point
+    }
+
     /// The status line's message.
     pub fn status(&self) -> &status::Status {
         &self.status

@@ -112,6 +112,30 @@ fn a_paste_in_the_same_project_reuses_the_material_and_can_go_under_the_cursor()
     assert_eq!(copy_at, Vec3::new(10.0, 0.0, 10.0));
 }
 
+/// Paste in place twice: each copy steps aside from what already stands there,
+/// instead of all of them stacking invisibly on the original.
+#[test]
+fn pasting_in_place_twice_never_stacks_copies_on_the_original() {
+    let mut a = project("in-place");
+    textured_box(&mut a);
+    let text = copy(&a.doc).expect("something to copy");
+    paste(&mut a.doc, &text, Place::AsTheyWere).expect("pastes");
+    paste(&mut a.doc, &text, Place::AsTheyWere).expect("pastes again");
+    let at: Vec<Vec3> = a
+        .doc
+        .scene()
+        .entities()
+        .map(|e| e.transform.translation)
+        .collect();
+    assert_eq!(at.len(), 3);
+    for i in 0..3 {
+        for j in i + 1..3 {
+            assert!(at[i].distance(at[j]) > 0.5, "{at:?}");
+        }
+    }
+    assert_eq!(at[1].y, at[0].y, "aside, not up");
+}
+
 #[test]
 fn text_that_is_not_pebble_s_is_refused_clearly() {
     let mut a = project("refuse");
