@@ -139,15 +139,14 @@ impl FileDialog {
         }
         if self.saving() {
             let path = with_extension(path, self.kind);
-            match path.parent() {
-                Some(parent) if parent.is_dir() => {}
-                _ => {
-                    self.error = Some(format!(
-                        "the folder of {} does not exist; create it first or choose another",
-                        path.display()
-                    ));
-                    return None;
-                }
+            // A folder typed that is not there yet is made, as desktop dialogs do
+            // ("levels/room" saves into a new "levels").
+            if let Some(parent) = path.parent()
+                && !parent.is_dir()
+                && let Err(e) = std::fs::create_dir_all(parent)
+            {
+                self.error = Some(format!("cannot make the folder {}: {e}", parent.display()));
+                return None;
             }
             if path.exists() && self.confirm_replace.as_ref() != Some(&path) {
                 self.error = Some(format!(
@@ -179,6 +178,34 @@ impl FileDialog {
         }
     }
 
+    /// Makes a folder in the one shown and goes into it: named from the name field
+    /// when it holds a plain name (no extension), else "New folder" (numbered when
+    /// taken).
+    fn new_folder(&mut self) {
+        let typed = self.name.trim();
+        let plain = !typed.is_empty() && !typed.contains('.') && !typed.contains('/');
+        let mut name = if plain {
+            typed.to_owned()
+        } else {
+            "New folder".to_owned()
+        };
+        let mut n = 2;
+        while self.dir.join(&name).exists() && !(plain && self.dir.join(&name).is_dir()) {
+            name = format!("New folder {n}");
+            n += 1;
+        }
+        let dir = self.dir.join(&name);
+        match std::fs::create_dir_all(&dir) {
+            Ok(()) => {
+                if plain {
+                    self.name.clear();
+                }
+                self.go(dir);
+            }
+            Err(e) => self.error = Some(format!("cannot make the folder {}: {e}", dir.display())),
+        }
+    }
+
     /// Draws the dialog. `Some(Some(path))` once a path was chosen, `Some(None)`
     /// when cancelled (Cancel or Esc), `None` while it stays open.
     pub fn ui(&mut self, ctx: &egui::Context) -> Option<Option<PathBuf>> {
@@ -199,6 +226,13 @@ impl FileDialog {
                     && let Some(home) = std::env::var_os("HOME").map(PathBuf::from)
                 {
                     self.go(home);
+                }
+                if ui
+                    .button("New folder")
+                    .on_hover_text("make a folder here (named from the name field, if it holds a name without an extension) and go into it")
+                    .clicked()
+                {
+                    self.new_folder();
                 }
                 let label = ui.label("Folder:");
                 let field = ui
@@ -387,8 +421,20 @@ mod tests {
         assert_eq!(save.confirm(), None, "an existing file asks first");
         assert!(save.error.as_deref().is_some_and(|e| e.contains("replace")));
         assert!(save.confirm().is_some_and(|p| p.ends_with("A.pebble.ron")));
+        // A folder that is not there yet is made.
         save.name = "missing/deeper.pebble.ron".into();
-        assert_eq!(save.confirm(), None, "no such folder");
+        let deeper = save.confirm().expect("saves into a new folder");
+        assert!(
+            deeper.parent().is_some_and(Path::is_dir),
+            "{}",
+            deeper.display()
+        );
+        // New folder: named from the name field, or "New folder", and entered.
+        save.name = "levels".into();
+        save.new_folder();
+        assert!(save.dir().ends_with("levels") && save.dir().is_dir());
+        save.new_folder();
+        assert!(save.dir().ends_with("levels/New folder") && save.dir().is_dir());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

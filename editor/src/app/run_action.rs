@@ -637,15 +637,15 @@ impl PebbleApp {
             ),
             _ => None,
         };
-        // An untitled project's folder is the data folder's: start where the user
-        // last worked instead.
-        let dir = if self.doc.is_untitled() {
-            self.prefs
-                .recent
-                .iter()
-                .find_map(|p| p.parent().filter(|d| d.is_dir()).map(Path::to_path_buf))
-                .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
-                .unwrap_or_else(|| self.doc.folder())
+        let bundled = self.doc.path() == super::showcase_path().as_path()
+            || std::fs::canonicalize(self.doc.path()).ok()
+                == std::fs::canonicalize(super::showcase_path()).ok();
+        let dir = if self.doc.is_untitled() || bundled {
+            dialog_start(
+                &self.prefs.recent,
+                std::env::var_os("HOME").map(PathBuf::from),
+            )
+            .unwrap_or_else(super::data_dir)
         } else {
             self.doc.folder()
         };
@@ -755,5 +755,54 @@ fn nudge_direction(
         Action::NudgeNearer => -axis(ground),
         Action::NudgeUp => Vec3::Y,
         _ => Vec3::NEG_Y,
+    }
+}
+
+/// Where a file dialog starts when the project has no folder of the user's (an
+/// untitled one lives in the data folder; the bundled showcase inside the program):
+/// where the user last worked, else their Documents folder, else their home;
+/// never inside the bundled showcase.
+pub(super) fn dialog_start(recent: &[PathBuf], home: Option<PathBuf>) -> Option<PathBuf> {
+    let showcase = super::showcase_path();
+    let bundled = showcase.parent().map(Path::to_path_buf);
+    recent
+        .iter()
+        .filter_map(|p| p.parent().filter(|d| d.is_dir()).map(Path::to_path_buf))
+        .find(|d| Some(d) != bundled.as_ref())
+        .or_else(|| {
+            let home = home?;
+            let documents = home.join("Documents");
+            Some(if documents.is_dir() { documents } else { home })
+        })
+}
+
+#[cfg(test)]
+mod dialog_start_tests {
+    use super::*;
+
+    /// The first dialog starts in the user's Documents (or home), not in the
+    /// bundled showcase; after that, where the user last worked.
+    #[test]
+    fn a_dialog_starts_where_the_user_works_never_in_the_bundled_showcase() {
+        let home = std::env::temp_dir().join(format!("pebble-dialog-home-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        std::fs::create_dir_all(&home).expect("home");
+        let showcase = super::super::showcase_path();
+        assert_eq!(
+            dialog_start(&[showcase.clone()], Some(home.clone())),
+            Some(home.clone())
+        );
+        std::fs::create_dir_all(home.join("Documents")).expect("Documents");
+        assert_eq!(
+            dialog_start(&[showcase], Some(home.clone())),
+            Some(home.join("Documents"))
+        );
+        let work = home.join("levels");
+        std::fs::create_dir_all(&work).expect("levels");
+        assert_eq!(
+            dialog_start(&[work.join("room.pebble.ron")], Some(home.clone())),
+            Some(work)
+        );
+        let _ = std::fs::remove_dir_all(&home);
     }
 }
