@@ -87,6 +87,30 @@ pub const GRID_MINOR: u32 = 0x60_80_80_80;
 pub const GRID_MAJOR: u32 = 0xB0_B0_B0_B0;
 pub const AXIS_X: u32 = 0xFF_40_40_E0;
 pub const AXIS_Z: u32 = 0xFF_E0_60_40;
+pub const AXIS_Y: u32 = 0xFF_40_C0_50;
+
+/// The plane an editor grid lies on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum GridPlane {
+    /// y = 0: the ground (perspective and top views).
+    #[default]
+    Ground,
+    /// z = 0: what a front or back view looks at.
+    Front,
+    /// x = 0: what a side view looks at.
+    Side,
+}
+
+impl GridPlane {
+    /// The world axes (0 x, 1 y, 2 z) the plane's grid lines run along: u, then v.
+    pub fn axes(self) -> (usize, usize) {
+        match self {
+            Self::Ground => (0, 2),
+            Self::Front => (0, 1),
+            Self::Side => (2, 1),
+        }
+    }
+}
 pub const COLLIDER: u32 = 0xFF_40_E0_FF;
 pub const TRIGGER: u32 = 0xFF_FF_60_D0;
 pub const SPAWN: u32 = 0xFF_40_FF_40;
@@ -215,26 +239,41 @@ impl Overlay {
     /// fades out towards its ends, so the grid melts into the distance instead of
     /// stopping at an edge.
     pub fn view_grid(&mut self, centre: Vec3, spacing: f32, half: u32) {
+        self.view_grid_on(GridPlane::Ground, centre, spacing, half);
+    }
+
+    /// [`Overlay::view_grid`] on `plane` through the world's origin: the ground, or
+    /// the upright plane a front or side orthographic view looks at (its axes in
+    /// their colours, Y in green).
+    pub fn view_grid_on(&mut self, plane: GridPlane, centre: Vec3, spacing: f32, half: u32) {
         let spacing = if spacing.is_finite() && spacing > 1e-4 {
             spacing
         } else {
             1.0
         };
+        let (a, b) = plane.axes();
+        let axis_color = |axis: usize| [AXIS_X, AXIS_Y, AXIS_Z][axis];
+        let at = |u: f32, v: f32| {
+            let mut p = [0.0f32; 3];
+            p[a] = u;
+            p[b] = v;
+            Vec3::from(p)
+        };
         let half = half.clamp(1, 500) as i64;
-        let (cx, cz) = (
-            (centre.x / spacing).round() as i64,
-            (centre.z / spacing).round() as i64,
+        let (cu, cv) = (
+            (centre[a] / spacing).round() as i64,
+            (centre[b] / spacing).round() as i64,
         );
         let reach = half as f32 * spacing;
-        let (ox, oz) = (cx as f32 * spacing, cz as f32 * spacing);
+        let (ou, ov) = (cu as f32 * spacing, cv as f32 * spacing);
         let faded = |color: u32, k: i64| {
             // Brightest at the centre line, gone at the edge.
             let t = 1.0 - (k.abs() as f32 / half as f32);
-            let a = ((color >> 24) as f32 * t.clamp(0.0, 1.0)) as u32;
-            (color & 0x00_FF_FF_FF) | (a << 24)
+            let alpha = ((color >> 24) as f32 * t.clamp(0.0, 1.0)) as u32;
+            (color & 0x00_FF_FF_FF) | (alpha << 24)
         };
         for k in -half..=half {
-            let (ix, iz) = (cx + k, cz + k);
+            let (iu, iv) = (cu + k, cv + k);
             let pick = |i: i64, axis: u32| {
                 if i == 0 {
                     axis
@@ -244,25 +283,19 @@ impl Overlay {
                     GRID_MINOR
                 }
             };
-            let (x, z) = (ix as f32 * spacing, iz as f32 * spacing);
-            let (xcolor, zcolor) = (faded(pick(ix, AXIS_Z), k), faded(pick(iz, AXIS_X), k));
+            let (u, v) = (iu as f32 * spacing, iv as f32 * spacing);
+            // The line u = const runs along the b axis (it is that axis at u = 0).
+            let (ucolor, vcolor) = (
+                faded(pick(iu, axis_color(b)), k),
+                faded(pick(iv, axis_color(a)), k),
+            );
             // Each line in two halves, faded from its middle to its ends.
-            for (a, mid, b, color) in [
-                (
-                    Vec3::new(x, 0.0, oz - reach),
-                    Vec3::new(x, 0.0, oz),
-                    Vec3::new(x, 0.0, oz + reach),
-                    xcolor,
-                ),
-                (
-                    Vec3::new(ox - reach, 0.0, z),
-                    Vec3::new(ox, 0.0, z),
-                    Vec3::new(ox + reach, 0.0, z),
-                    zcolor,
-                ),
+            for (p0, mid, p1, color) in [
+                (at(u, ov - reach), at(u, ov), at(u, ov + reach), ucolor),
+                (at(ou - reach, v), at(ou, v), at(ou + reach, v), vcolor),
             ] {
                 let end = color & 0x00_FF_FF_FF;
-                for (p, q) in [(a, mid), (mid, b)] {
+                for (p, q) in [(p0, mid), (mid, p1)] {
                     let (cp, cq) = if p == mid { (color, end) } else { (end, color) };
                     self.lines.push(LineVertex {
                         pos: p.to_array(),
@@ -622,5 +655,33 @@ mod tests {
             .map(alpha)
             .max();
         assert_eq!(middle, Some(GRID_MINOR >> 24));
+    }
+
+    /// A front view's grid stands on z = 0, its lines along X and Y, the Y axis
+    /// in green and the ground line (y = 0) in X's red.
+    #[test]
+    fn a_front_grid_stands_upright_with_its_axes_coloured() {
+        let mut o = Overlay::default();
+        o.view_grid_on(GridPlane::Front, Vec3::new(2.2, 1.4, 7.0), 1.0, 10);
+        assert!(o.lines.iter().all(|v| v.pos[2] == 0.0), "on z = 0");
+        let ys: Vec<f32> = o.lines.iter().map(|v| v.pos[1]).collect();
+        let (lo, hi) = (
+            ys.iter().copied().fold(f32::INFINITY, f32::min),
+            ys.iter().copied().fold(f32::NEG_INFINITY, f32::max),
+        );
+        assert_eq!(
+            (lo, hi),
+            (1.0 - 10.0, 1.0 + 10.0),
+            "round the view's height"
+        );
+        let colour_of = |at: [f32; 3]| {
+            o.lines
+                .iter()
+                .find(|v| v.pos == at)
+                .map(|v| v.color & 0x00_FF_FF_FF)
+        };
+        // The vertical line x = 0 is the Y axis; the horizontal y = 0, the X axis.
+        assert_eq!(colour_of([0.0, 1.0, 0.0]), Some(AXIS_Y & 0x00_FF_FF_FF));
+        assert_eq!(colour_of([2.0, 0.0, 0.0]), Some(AXIS_X & 0x00_FF_FF_FF));
     }
 }

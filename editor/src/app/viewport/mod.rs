@@ -388,7 +388,11 @@ impl Viewport {
                 doc.scene(),
                 self.looks.overlays && !self.tools.playing(),
                 self.looks.layers,
-                (self.view.orbit.pivot, spacing),
+                (
+                    overlay::grid_plane(self.view.orbit.ortho, camera.forward()),
+                    self.view.orbit.pivot,
+                    spacing,
+                ),
                 (&tool_overlay, &outline),
             )
         });

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use pebble_model::Scene;
 use pebble_model::glam::Vec3;
+use pebble_render::overlay::GridPlane;
 use pebble_render::{Overlay, OverlayOptions};
 
 use super::outline::Outline;
@@ -99,6 +100,19 @@ impl Layers {
     }
 }
 
+/// The plane the grid lies on: the ground, except in a front or side
+/// orthographic view, which looks at an upright plane (a ground grid seen edge-on
+/// is one line).
+pub fn grid_plane(ortho: bool, forward: Vec3) -> GridPlane {
+    if !ortho || forward.y.abs() > 0.7 {
+        GridPlane::Ground
+    } else if forward.z.abs() >= forward.x.abs() {
+        GridPlane::Front
+    } else {
+        GridPlane::Side
+    }
+}
+
 /// The grid's spacing for a view showing `view_height` metres at its pivot: the
 /// move gizmo's grid `step`, times ten as often as it takes to keep about
 /// [`GRID_LINES_IN_VIEW`] lines in view.
@@ -116,7 +130,7 @@ pub fn grid_spacing(step: f32, view_height: f32) -> f32 {
 }
 
 /// What the grid was last built for: its spacing and the centre line's index.
-type GridKey = (u32, i64, i64);
+type GridKey = (GridPlane, u32, i64, i64);
 
 /// The scene's overlay and the grid, kept for what they were built from.
 #[derive(Debug, Default, Clone)]
@@ -139,10 +153,10 @@ impl SceneOverlay {
         scene: &Scene,
         show: bool,
         layers: Layers,
-        (pivot, spacing): (Vec3, f32),
+        (plane, pivot, spacing): (GridPlane, Vec3, f32),
         (tools, outline): (&ToolOverlay, &Outline),
     ) -> Option<Arc<Overlay>> {
-        let base = show.then(|| self.combined(scene, layers, pivot, spacing));
+        let base = show.then(|| self.combined(scene, layers, plane, pivot, spacing));
         if tools.lines.is_empty()
             && tools.triangles.is_empty()
             && outline.lines.is_empty()
@@ -165,6 +179,7 @@ impl SceneOverlay {
         &mut self,
         scene: &Scene,
         layers: Layers,
+        plane: GridPlane,
         pivot: Vec3,
         spacing: f32,
     ) -> Arc<Overlay> {
@@ -191,17 +206,19 @@ impl SceneOverlay {
             ));
         }
         let grid_key = layers.grid.then(|| {
+            let (a, b) = plane.axes();
             (
+                plane,
                 spacing.to_bits(),
-                (pivot.x / spacing).round() as i64,
-                (pivot.z / spacing).round() as i64,
+                (pivot[a] / spacing).round() as i64,
+                (pivot[b] / spacing).round() as i64,
             )
         });
         if let Some(key) = grid_key
             && self.grid.as_ref().is_none_or(|(k, _)| *k != key)
         {
             let mut grid = Overlay::default();
-            grid.view_grid(pivot, spacing, GRID_HALF);
+            grid.view_grid_on(plane, pivot, spacing, GRID_HALF);
             self.grid = Some((key, Arc::new(grid)));
         }
         if let Some((r, l, g, both)) = &self.both
@@ -251,7 +268,7 @@ mod tests {
                 &scene,
                 true,
                 layers,
-                (pivot, 1.0),
+                (GridPlane::Ground, pivot, 1.0),
                 (&tools, &Outline::default()),
             )
             .expect("shown")
@@ -280,10 +297,38 @@ mod tests {
                     grid: false,
                     ..layers
                 },
-                (Vec3::ZERO, 1.0),
+                (GridPlane::Ground, Vec3::ZERO, 1.0),
                 (&tools, &Outline::default()),
             )
             .expect("shown");
         assert!(off.lines.is_empty());
+    }
+
+    /// Front and side orthographic views have a grid in their own plane (a ground
+    /// grid seen edge-on is one line); perspective and top views keep the ground's.
+    #[test]
+    fn front_and_side_views_have_a_grid_in_their_plane() {
+        let front = Vec3::new(0.0, 0.0, -1.0);
+        let side = Vec3::new(1.0, 0.0, 0.0);
+        let top = Vec3::new(0.0, -1.0, 0.0);
+        assert_eq!(grid_plane(true, front), GridPlane::Front);
+        assert_eq!(grid_plane(true, side), GridPlane::Side);
+        assert_eq!(grid_plane(true, top), GridPlane::Ground);
+        assert_eq!(grid_plane(false, front), GridPlane::Ground);
+        let scene = Scene::new();
+        let mut o = SceneOverlay::default();
+        let grid = o
+            .frame(
+                &scene,
+                true,
+                Layers::default(),
+                (GridPlane::Front, Vec3::new(0.0, 1.5, 0.0), 1.0),
+                (&ToolOverlay::default(), &Outline::default()),
+            )
+            .expect("shown");
+        let heights: std::collections::BTreeSet<i32> =
+            grid.lines.iter().map(|v| v.pos[1].round() as i32).collect();
+        assert!(heights.len() > 10, "lines at many heights: {heights:?}");
+        assert!(grid.lines.iter().all(|v| v.pos[2] == 0.0));
     }
 }
