@@ -550,3 +550,52 @@ fn hidden_markers_are_not_picked() {
         "Overlays off: the spawn was picked"
     );
 }
+
+/// The guard (a patrol's sphere) and the ball pit's balls are picked where they
+/// are drawn: a click on the guard selects the patrol, on a ball the ball pit
+/// (the click used to pick the floor behind them).
+#[test]
+fn the_guard_and_the_balls_are_picked_where_they_are_drawn() {
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    harness.state_mut().pause();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let (guard, pit) = (
+        common::entity(harness.state(), "Guard"),
+        common::entity(harness.state(), "Ball pit"),
+    );
+    loop {
+        harness.run_steps(2);
+        let spheres = harness.state().viewport.spheres();
+        if spheres.iter().any(|s| s.2 == guard) && spheres.iter().any(|s| s.2 == pit) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no spheres drawn");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    for (who, name) in [(guard, "the guard"), (pit, "a ball")] {
+        // The nearest of its spheres to the camera, where nothing else is in front.
+        let eye = harness.state().view().0.eye;
+        let (centre, _, _) = harness
+            .state()
+            .viewport
+            .spheres()
+            .into_iter()
+            .filter(|s| s.2 == who)
+            .min_by(|a, b| {
+                let d = |c: [f32; 3]| eye.distance(c.into());
+                d(a.0).total_cmp(&d(b.0))
+            })
+            .expect("drawn");
+        let at = common::screen(harness.state(), centre.into());
+        common::click(&mut harness, at);
+        assert_eq!(
+            harness.state().scene().selection(),
+            &[who],
+            "a click on {name} selects it"
+        );
+        harness.key_press(egui::Key::Escape);
+        harness.run_steps(2);
+    }
+}

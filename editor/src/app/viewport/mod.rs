@@ -142,6 +142,12 @@ impl Viewport {
         self.solids.ready(scene)
     }
 
+    /// The patrol spheres and balls last drawn: centre, radius and the entity
+    /// they belong to (tests click on them).
+    pub fn spheres(&self) -> Vec<([f32; 3], f32, pebble_model::EntityId)> {
+        self.solids.drawn()
+    }
+
     /// The camera the viewport drew with.
     pub fn camera(&self) -> pebble_render::Camera {
         self.view.orbit.camera()
@@ -230,11 +236,18 @@ impl Viewport {
             camera: self.view.orbit.camera(),
             size,
         };
-        res.renderer.set_pick_markers(picking::marker_triangles(
+        let mut markers = picking::marker_triangles(
             frame.doc.scene(),
             &marker_view,
             self.looks.overlays.then_some(&self.looks.layers),
-        ));
+        );
+        // The patrols' and ball pits' spheres as drawn: a click on one picks it.
+        let scene = frame.doc.scene();
+        markers.extend(
+            self.solids
+                .pick_triangles(|id| scene.is_pickable(pebble_model::EntityId(id))),
+        );
+        res.renderer.set_pick_markers(markers);
         let pick = RendererPick {
             renderer: &res.renderer,
             camera: self.view.orbit.camera(),

@@ -31,6 +31,13 @@ pub struct Solids {
     failed: Option<u64>,
     /// What the Log was last told, so a problem is said once.
     said: Option<String>,
+    /// Whose spheres they are, for picking: the exported patrols in the map's
+    /// order, and the ball pit (taken when the build started).
+    owners: Owners,
+    /// The owners of the build in progress.
+    pending_owners: Option<Owners>,
+    /// The spheres last drawn, each with its owner's id (0: none).
+    drawn: Vec<(pebble_play::Sphere, u32)>,
     /// The revision last seen, and since when.
     seen: Option<(u64, Instant)>,
     /// The ball pit as simulated so far: steps of 1/60 s taken, and the balls.
@@ -38,6 +45,23 @@ pub struct Solids {
     /// The unit sphere of each colour drawn so far (its triangles cost four
     /// sines and cosines a corner, and a frame draws dozens of spheres).
     unit_spheres: Vec<(u32, Vec<Corner>)>,
+}
+
+/// The entities the level's spheres belong to.
+#[derive(Debug, Default, Clone)]
+struct Owners {
+    patrols: Vec<u32>,
+    pit: Option<u32>,
+}
+
+impl Owners {
+    /// As the exporter writes them: patrols in scene order, the first ball pit.
+    fn of(scene: &Scene) -> Self {
+        Self {
+            patrols: scene.exported_of(Kind::Patrol).map(|e| e.id.0).collect(),
+            pit: scene.exported_of(Kind::BallPit).next().map(|e| e.id.0),
+        }
+    }
 }
 
 /// A built level, and why it was built without the meshes if it was.
@@ -101,6 +125,7 @@ impl Solids {
             match result {
                 Ok((level, partial)) => {
                     self.level = Some((r, Arc::new(level)));
+                    self.owners = self.pending_owners.take().unwrap_or_default();
                     self.pit = None;
                     self.unit_spheres.clear();
                     if let Some(e) = partial {
@@ -132,6 +157,7 @@ impl Solids {
             .seen
             .is_some_and(|(_, since)| now.duration_since(since) >= SETTLE || self.level.is_none());
         if !built && settled && self.job.is_none() && self.failed != Some(revision) {
+            self.pending_owners = Some(Owners::of(scene));
             let scene = scene.clone();
             let job = Job::spawn(folder.clone(), "building the level", move |_| {
                 let level = |scene: &Scene| {
@@ -149,6 +175,41 @@ impl Solids {
             self.job = Some((revision, job));
         }
         self.job.is_some() || !built
+    }
+
+    /// The spheres last drawn: centre, radius, owner.
+    pub fn drawn(&self) -> Vec<([f32; 3], f32, pebble_model::EntityId)> {
+        self.drawn
+            .iter()
+            .filter(|(_, id)| *id != 0)
+            .map(|(s, id)| (s.centre, s.radius, pebble_model::EntityId(*id)))
+            .collect()
+    }
+
+    /// The spheres last drawn as triangles for the ID pass, each with its owner's
+    /// id (a click on a ball picks the ball pit, on the guard the patrol), for the
+    /// owners `pickable` says may be picked (not hidden or locked).
+    pub fn pick_triangles(
+        &self,
+        pickable: impl Fn(u32) -> bool,
+    ) -> Vec<pebble_render::PickMarkerVertex> {
+        let mut out = Vec::new();
+        for (s, id) in &self.drawn {
+            if *id == 0 || !pickable(*id) {
+                continue;
+            }
+            let unit = self
+                .unit_spheres
+                .iter()
+                .find(|(c, _)| *c == s.color)
+                .map(|(_, u)| u);
+            let Some(unit) = unit else { continue };
+            out.extend(unit.iter().map(|&(p, _)| pebble_render::PickMarkerVertex {
+                pos: pebble_play::shapes::on_sphere(p, s),
+                id: *id,
+            }));
+        }
+        out
     }
 
     /// Tells the Log `message` unless it was the last thing said.
@@ -175,6 +236,7 @@ impl Solids {
     /// runtime's 1/60 s steps (from its start again when the clock went back).
     pub fn at(&mut self, t: f64) -> Vec<SolidVertex> {
         let Some((_, level)) = &self.level else {
+            self.drawn.clear();
             return Vec::new();
         };
         let mut spheres: Vec<pebble_play::Sphere> = level
@@ -186,6 +248,7 @@ impl Solids {
                 color: p.color,
             })
             .collect();
+        let patrols = spheres.len();
         if let Some(spec) = &level.pit {
             let target = (t * 60.0).round().clamp(0.0, 36_000.0) as u32;
             if self.pit.as_ref().is_none_or(|(done, _)| *done > target) {
@@ -200,6 +263,18 @@ impl Solids {
                 spheres.extend(pebble_play::shapes::ball_spheres(pit));
             }
         }
+        self.drawn = spheres
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                let owner = if k < patrols {
+                    self.owners.patrols.get(k).copied()
+                } else {
+                    self.owners.pit
+                };
+                (*s, owner.unwrap_or(0))
+            })
+            .collect();
         let mut out = Vec::new();
         for s in &spheres {
             let unit = match self.unit_spheres.iter().position(|(c, _)| *c == s.color) {
