@@ -119,8 +119,18 @@ fn a_room_is_built_only_by_dragging_and_exports_strictly_valid() {
     harness.run_steps(2);
 
     let scene = harness.state().scene().clone();
-    let boxes = made(&scene, "Box");
+    let boxes: Vec<pebble_model::Entity> = scene
+        .entities()
+        .filter(|e| {
+            matches!(&e.kind, EntityKind::Mesh(m)
+                if matches!(m.source, GeometrySource::Primitive(Primitive::Box { .. })))
+        })
+        .cloned()
+        .collect();
     assert_eq!(boxes.len(), 6, "floor, four walls, platform");
+    // Named by what they are, not all "Box".
+    let names: Vec<&str> = boxes.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["Floor", "Wall", "Wall", "Wall", "Wall", "Box"]);
     let size_of = |e: &pebble_model::Entity| match &e.kind {
         EntityKind::Mesh(m) => match &m.source {
             GeometrySource::Primitive(Primitive::Box { size }) => *size,
@@ -193,4 +203,41 @@ fn a_room_is_built_only_by_dragging_and_exports_strictly_valid() {
         view.colliders().count() >= 7,
         "the meshes collide on the device"
     );
+
+    // A plane and a patrol clicked onto the north wall's inner face (facing +Z):
+    // the plane lies on the wall, the patrol stands in front of it — not on the
+    // ground behind the wall, not inside it.
+    let face = scene.world_aabb(boxes[1].id).expect("the north wall").max.z;
+    let on_wall = Vec3::new(0.5, 2.0, face);
+    for item in [CreateItem::Plane, CreateItem::Patrol] {
+        harness.state_mut().start_create(item);
+        let at = screen(harness.state(), on_wall);
+        click(&mut harness, at);
+        harness.run_steps(2);
+        let made = harness.state().scene().selection().to_vec();
+        assert_eq!(
+            made.len(),
+            1,
+            "{item:?} made: {}",
+            harness.state().status().text
+        );
+        let t = harness.state().scene().world_transform(made[0]);
+        let p: Vec3 = t.translation.into();
+        assert!(
+            (p.x - on_wall.x).abs() < 0.15 && (p.y - on_wall.y).abs() < 0.15,
+            "{item:?} at {p}"
+        );
+        match item {
+            CreateItem::Plane => {
+                assert!((p.z - (face + 0.01)).abs() < 0.005, "on the wall: {p}");
+                let up: Vec3 = t.transform_vector3(Vec3::Y).normalize();
+                assert!(
+                    up.dot(Vec3::Z) > 0.99,
+                    "lying on the wall, facing out: {up}"
+                );
+            }
+            // Clicked onto the plane just made there (1 cm off the wall).
+            _ => assert!((p.z - (face + 0.31)).abs() < 0.01, "in front of the wall: {p}"),
+        }
+    }
 }

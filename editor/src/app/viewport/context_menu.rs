@@ -1,4 +1,5 @@
-//! The viewport's right-click menu: the operations on the selection (the same
+//! The viewport's right-click menu: with several things under the pixel, those
+//! things (one chosen is selected); the operations on the selection (the same
 //! list as the Edit menu and the outliner's), the clipboard with "Paste here" at
 //! the surface that was clicked, and the selections. It returns what was chosen
 //! as intents; the app carries them out.
@@ -10,12 +11,14 @@ use crate::app::action::{Action, ON_SELECTION};
 use crate::app::panels::Intent;
 
 /// An open context menu.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ContextMenu {
     /// Where it opens, in points.
     pub at: egui::Pos2,
     /// The surface point that was right-clicked ("Paste here" puts things there).
     pub point: Option<Vec3>,
+    /// What is under the pixel, nearest first, with names (listed when several).
+    pub under: Vec<(pebble_model::EntityId, String)>,
 }
 
 /// What the menu offers after the selection's operations.
@@ -45,6 +48,16 @@ pub fn ui(
                 // Entries look like a menu's, not like buttons.
                 ui.style_mut().visuals.button_frame = false;
                 ui.style_mut().spacing.button_padding = egui::vec2(6.0, 3.0);
+                if menu.under.len() > 1 {
+                    ui.weak("Under the cursor");
+                    for (id, name) in &menu.under {
+                        if ui.button(format!("Select {name}")).clicked() {
+                            out.push(Intent::Select(vec![*id]));
+                            open = false;
+                        }
+                    }
+                    ui.separator();
+                }
                 for (k, action) in ON_SELECTION.iter().chain(MORE.iter()).enumerate() {
                     if k == ON_SELECTION.len() {
                         ui.separator();

@@ -322,10 +322,18 @@ impl Viewport {
         let dragging_asset =
             egui::DragAndDrop::has_payload_of_type::<crate::app::panels::AssetDrag>(ui.ctx())
                 && response.contains_pointer();
-        if let Some((pixel, point)) = cx.context_menu.take() {
+        if let Some(request) = cx.context_menu.take() {
+            let scene = cx.doc.scene();
+            let under = request
+                .under
+                .iter()
+                .filter_map(|id| scene.entity(pebble_model::EntityId(*id)))
+                .map(|e| (e.id, e.name.clone()))
+                .collect();
             self.context_menu = Some(context_menu::ContextMenu {
-                at: rect.min + egui::vec2(pixel.x, pixel.y) / ppp,
-                point,
+                at: rect.min + egui::vec2(request.pixel.x, request.pixel.y) / ppp,
+                point: request.point,
+                under,
             });
         }
         if response.hovered() && scroll != 0.0 {
@@ -536,7 +544,7 @@ impl Viewport {
                 .rect_filled(place, 3.0, egui::Color32::from_black_alpha(170));
             ui.painter().galley(point, galley, egui::Color32::WHITE);
         }
-        if let Some(menu) = self.context_menu {
+        if let Some(menu) = self.context_menu.clone() {
             let mut chosen = Vec::new();
             let has_selection = !doc.scene().selection().is_empty();
             if !context_menu::ui(ui.ctx(), &menu, has_selection, &mut chosen) {

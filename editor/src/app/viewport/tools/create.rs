@@ -116,6 +116,33 @@ impl Tool for CreateTool {
             return false;
         }
         let view = cx.camera_view();
+        // A click on a wall or a slope puts the item on it, standing along its
+        // normal (it used to land on the ground behind the wall).
+        if (p.click || !item.is_drawn())
+            && let Some(placed) = on_a_wall(cx.doc.scene(), cx.pick, &view, p.press, item)
+        {
+            let preset = self.emitter.clone();
+            let made = create::create_in(cx.doc, item, |m| {
+                let mut e = create::entity(item, placed.translation, m)?;
+                e.transform.rotation = placed.rotation;
+                if let Some(emitter) = preset {
+                    e.kind = EntityKind::Emitter(emitter);
+                }
+                Ok(e)
+            });
+            match made {
+                Ok(()) => cx.status.info(format!(
+                    "created {} on the wall",
+                    item.label().to_lowercase()
+                )),
+                Err(e) => cx.status.error(e),
+            }
+            if !p.modifiers.shift {
+                self.armed = None;
+            }
+            self.stage = Stage::Waiting;
+            return true;
+        }
         let Some(ground) = ground_under(cx.doc.scene(), cx.pick, &view, p.press) else {
             cx.status
                 .warn("nothing to build on there: point at a surface or the grid");
@@ -404,6 +431,38 @@ fn ground_under(scene: &Scene, pick: &dyn super::Pick, view: &View, pixel: Vec2)
         point,
         on_surface: false,
     })
+}
+
+/// Where an item clicked onto a face that is not level (a wall, a slope) goes:
+/// at the point under the cursor; a mesh turned so that its up is the face's
+/// normal (a plane lies flat on the wall, a box stands out of it), anything else
+/// upright and held off the face along the normal by its usual lift (at least
+/// 0.3 m: a patrol or a light in front of the wall, not inside it). `None` on a
+/// level face or nothing (the ground rules apply).
+fn on_a_wall(
+    scene: &Scene,
+    pick: &dyn super::Pick,
+    view: &View,
+    pixel: Vec2,
+    item: CreateItem,
+) -> Option<pebble_model::Transform> {
+    let (origin, dir) = view.ray(pixel);
+    let hit = pick.pick(pixel).ok()??;
+    let (corner, normal) = picked_face(scene, &hit)?;
+    if normal.y >= LEVEL_ENOUGH || normal == Vec3::ZERO {
+        return None;
+    }
+    let point = on_plane((corner, normal), origin, dir, hit.world);
+    let mut t = pebble_model::Transform::from_translation(point);
+    if item.needs_material() {
+        t.rotation = pebble_model::glam::Quat::from_rotation_arc(Vec3::Y, normal);
+        if item == CreateItem::Plane {
+            t.translation += normal * create::PLANE_STANDOFF;
+        }
+    } else {
+        t.translation += normal * item.lift().max(0.3);
+    }
+    Some(t)
 }
 
 /// The picked face of a mesh in the world: a corner and its normal toward the

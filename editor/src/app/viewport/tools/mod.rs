@@ -112,9 +112,36 @@ pub struct ToolContext<'a> {
     pub vertex_snap: bool,
     /// Set by a tool that needs another frame soon (a flight in progress).
     pub repaint: bool,
-    /// Set by a right click: open the context menu at this pixel, with the
-    /// surface point under it.
-    pub context_menu: Option<(Vec2, Option<Vec3>)>,
+    /// Set by a right click (or Alt+click): open the context menu.
+    pub context_menu: Option<MenuRequest>,
+}
+
+/// Where the context menu opens and what it lists.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MenuRequest {
+    /// The pixel clicked.
+    pub pixel: Vec2,
+    /// The surface point under it ("Paste here" puts things there).
+    pub point: Option<Vec3>,
+    /// Every pickable entity under the pixel, nearest first (the menu lists them
+    /// when there are several, to choose one of overlapping things).
+    pub under: Vec<u32>,
+}
+
+/// The most entities listed under one pixel.
+pub const MAX_UNDER: usize = 12;
+
+/// Every entity under `pixel`, nearest first: the ID buffer's hit, then the hit
+/// with it left out, and so on.
+pub fn under_cursor(pick: &dyn Pick, pixel: Vec2) -> Result<Vec<u32>, String> {
+    let mut out: Vec<u32> = Vec::new();
+    while out.len() < MAX_UNDER {
+        match pick.pick_excluding(pixel, &out)? {
+            Some(hit) if !out.contains(&hit.id) => out.push(hit.id),
+            _ => break,
+        }
+    }
+    Ok(out)
 }
 
 impl std::fmt::Debug for ToolContext<'_> {
@@ -211,6 +238,12 @@ pub trait Tool: std::fmt::Debug {
     fn follows_pointer(&self) -> bool {
         false
     }
+    /// A click the tool takes before the tools ahead of it in the list see it
+    /// (click selection going deeper on the spot it clicked last, where the
+    /// selection's gizmo would otherwise take the click).
+    fn claims_click(&self, _cx: &ToolContext, _pointer: &Pointer) -> bool {
+        false
+    }
     /// The pointer moved with no button held while the tool follows it.
     fn hover(&mut self, _cx: &mut ToolContext, _pointer: &Pointer) {}
     /// The click that ends what the tool follows the pointer for.
@@ -297,7 +330,7 @@ impl Tools {
                 Box::new(Navigate::default()),
                 Box::new(FaceTool::default()),
                 Box::new(BoxSelect::default()),
-                Box::new(ClickSelect),
+                Box::new(ClickSelect::default()),
             ],
             active: None,
             following: None,
@@ -561,6 +594,10 @@ impl Tools {
             }
         } else if events.clicked {
             let click = Pointer { click: true, ..p };
+            if let Some(tool) = self.tools.iter_mut().find(|t| t.claims_click(cx, &click)) {
+                tool.release(cx, &click);
+                return true;
+            }
             for (k, tool) in self.tools.iter_mut().enumerate() {
                 if tool.press(cx, &click) {
                     tool.release(cx, &click);
@@ -603,6 +640,10 @@ impl Tools {
 /// is already part of it (so the menu acts on what was clicked), and the
 /// context menu opens there.
 fn right_click(cx: &mut ToolContext, pixel: Vec2) {
+    let under = match under_cursor(cx.pick, pixel) {
+        Ok(under) => under,
+        Err(e) => return cx.status.error(format!("pick failed: {e}")),
+    };
     match cx.pick.pick(pixel) {
         Ok(Some(hit)) => {
             let id = pebble_model::EntityId(hit.id);
@@ -613,10 +654,35 @@ fn right_click(cx: &mut ToolContext, pixel: Vec2) {
             {
                 cx.status.error(e.to_string());
             }
-            cx.context_menu = Some((pixel, Some(hit.world)));
+            cx.context_menu = Some(MenuRequest {
+                pixel,
+                point: Some(hit.world),
+                under,
+            });
         }
-        Ok(None) => cx.context_menu = Some((pixel, None)),
+        Ok(None) => {
+            cx.context_menu = Some(MenuRequest {
+                pixel,
+                point: None,
+                under,
+            })
+        }
         Err(e) => cx.status.error(format!("pick failed: {e}")),
+    }
+}
+
+/// Alt+click: the menu listing everything under the pixel, the selection left as
+/// it is (choose one of overlapping things there).
+fn list_under(cx: &mut ToolContext, pixel: Vec2) {
+    match (under_cursor(cx.pick, pixel), cx.pick.pick(pixel)) {
+        (Ok(under), Ok(hit)) => {
+            cx.context_menu = Some(MenuRequest {
+                pixel,
+                point: hit.map(|h| h.world),
+                under,
+            })
+        }
+        (Err(e), _) | (_, Err(e)) => cx.status.error(format!("pick failed: {e}")),
     }
 }
 

@@ -73,7 +73,7 @@ struct World {
     /// V held.
     vertex_snap: bool,
     /// The context menu a frame asked for (a right click), with its surface point.
-    context_menu: Option<(Vec2, Option<Vec3>)>,
+    context_menu: Option<MenuRequest>,
 }
 
 const SIZE: Vec2 = Vec2::new(800.0, 600.0);
@@ -157,7 +157,7 @@ impl World {
             context_menu: None,
         };
         let cancelled = self.tools.handle(&mut cx, events, pointer);
-        if let Some(menu) = cx.context_menu {
+        if let Some(menu) = cx.context_menu.take() {
             self.context_menu = Some(menu);
         }
         cancelled
@@ -714,8 +714,8 @@ fn a_right_click_selects_and_opens_the_context_menu_a_right_drag_flies() {
         };
         w.frame(events, Some(pointer));
     }
-    let menu = w.context_menu.take();
-    let (pixel, point) = menu.expect("the context menu");
+    let menu = w.context_menu.take().expect("the context menu");
+    let (pixel, point) = (menu.pixel, menu.point);
     assert_eq!(pixel, at + Vec2::new(1.0, 0.0));
     assert_eq!(point, Some(Vec3::new(2.0, 0.0, 0.0)), "the surface clicked");
     assert_eq!(w.doc.scene().selection(), &[ids[1]]);
@@ -736,4 +736,47 @@ fn a_right_click_selects_and_opens_the_context_menu_a_right_drag_flies() {
     );
     assert_ne!(w.view.orbit, before);
     assert!(w.doc.scene().selection().is_empty());
+}
+
+/// Clicking again on the same spot goes through what is under it, nearest first
+/// then deeper, and round again; Alt+click lists it all in the context menu and
+/// leaves the selection as it was.
+#[test]
+fn clicking_again_on_the_same_spot_goes_through_what_is_under_it() {
+    let mut w = World::new(&[
+        Vec3::ZERO,
+        Vec3::new(0.02, 0.0, 0.0),
+        Vec3::new(0.04, 0.0, 0.0),
+        Vec3::new(20.0, 0.0, 0.0),
+    ]);
+    let ids = w.ids();
+    let at = w
+        .camera_view()
+        .project(Vec3::new(0.02, 0.0, 0.0))
+        .expect("in view");
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        w.click(at, Modifiers::default());
+        seen.push(w.doc.scene().selection().to_vec());
+    }
+    assert_eq!(
+        seen,
+        [vec![ids[0]], vec![ids[1]], vec![ids[2]], vec![ids[0]]],
+        "one after another, then round again"
+    );
+    assert!(
+        w.status.text.contains("under the cursor"),
+        "{}",
+        w.status.text
+    );
+    w.click(
+        at,
+        Modifiers {
+            alt: true,
+            ..Modifiers::default()
+        },
+    );
+    let menu = w.context_menu.take().expect("Alt+click opens the list");
+    assert_eq!(menu.under, [ids[0].0, ids[1].0, ids[2].0]);
+    assert_eq!(w.doc.scene().selection(), &[ids[0]], "the selection stays");
 }
