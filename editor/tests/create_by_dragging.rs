@@ -237,7 +237,10 @@ fn a_room_is_built_only_by_dragging_and_exports_strictly_valid() {
                 );
             }
             // Clicked onto the plane just made there (1 cm off the wall).
-            _ => assert!((p.z - (face + 0.31)).abs() < 0.01, "in front of the wall: {p}"),
+            _ => assert!(
+                (p.z - (face + 0.31)).abs() < 0.01,
+                "in front of the wall: {p}"
+            ),
         }
     }
 }

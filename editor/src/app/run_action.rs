@@ -789,7 +789,7 @@ mod dialog_start_tests {
         std::fs::create_dir_all(&home).expect("home");
         let showcase = super::super::showcase_path();
         assert_eq!(
-            dialog_start(&[showcase.clone()], Some(home.clone())),
+            dialog_start(std::slice::from_ref(&showcase), Some(home.clone())),
             Some(home.clone())
         );
         std::fs::create_dir_all(home.join("Documents")).expect("Documents");
