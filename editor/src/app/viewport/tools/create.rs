@@ -21,6 +21,8 @@ use crate::app::viewport::view::View;
 
 /// The shape's lines in the overlay (0xAABBGGRR: orange).
 const PREVIEW: u32 = 0xFF_30_A0_FF;
+/// The snap marker (0xAABBGGRR: cyan).
+const SNAP_MARK: u32 = 0xFF_FF_E0_30;
 /// A surface whose normal points this much up is one to build on.
 const LEVEL_ENOUGH: f32 = 0.7;
 /// The largest footprint or height, metres (an entity's size limit).
@@ -50,6 +52,158 @@ pub struct CreateTool {
     stage: Stage,
     /// The emitter to put down instead of the default one (a preset chosen).
     emitter: Option<pebble_model::entity::Emitter>,
+    /// Where the footprint's corner last snapped to existing geometry, and to
+    /// what (drawn as a marker, so the designer sees the walls will meet).
+    snapped: Option<(Vec3, Snap)>,
+}
+
+/// What a footprint's corner snapped to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Snap {
+    /// A vertex of existing geometry (a wall's corner).
+    Vertex,
+    /// A point on an edge of existing geometry (along a wall's face).
+    Edge,
+}
+
+/// How near, in pixels, a corner must come to a vertex (or an edge) to snap to it.
+const SNAP_VERTEX_PX: f32 = 12.0;
+const SNAP_EDGE_PX: f32 = 8.0;
+
+/// The footprint's corner under `pixel` on the level plane at `base`: on a vertex
+/// of existing geometry within [`SNAP_VERTEX_PX`] (seen from above: its x and z),
+/// else on an edge within [`SNAP_EDGE_PX`], else on the grid (none with `free`,
+/// Ctrl). Walls drawn against other walls meet at their corners, no gap.
+fn snap_corner(
+    scene: &Scene,
+    view: &View,
+    pixel: Vec2,
+    on_plane: Vec3,
+    base: f32,
+    (step, free): (f32, bool),
+) -> (Vec2, Option<(Vec3, Snap)>) {
+    let grid = snap_xz(on_plane, step, free);
+    if !free {
+        let at = |xz: Vec2| Vec3::new(xz.x, base, xz.y);
+        let px = |xz: Vec2| view.project(at(xz)).map(|q| q.distance(pixel));
+        let here = Vec2::new(on_plane.x, on_plane.z);
+        let mut best_vertex: Option<(f32, Vec2)> = None;
+        let mut best_edge: Option<(f32, Vec2)> = None;
+        for e in scene.entities() {
+            let EntityKind::Mesh(m) = &e.kind else {
+                continue;
+            };
+            if !scene.is_drawn(e.id) {
+                continue;
+            }
+            // Only what is near: a few metres round the cursor.
+            if let Some(b) = scene.world_aabb(e.id) {
+                let (lo, hi) = (Vec2::new(b.min.x, b.min.z), Vec2::new(b.max.x, b.max.z));
+                if (here.cmplt(lo - 4.0)).any() || (here.cmpgt(hi + 4.0)).any() {
+                    continue;
+                }
+            }
+            let world = scene.world_transform(e.id);
+            let xz: Vec<Vec2> = m
+                .geometry
+                .positions
+                .iter()
+                .map(|p| {
+                    let w = world.transform_point3(*p);
+                    Vec2::new(w.x, w.z)
+                })
+                .collect();
+            let outline = outline_edges(&m.geometry);
+            for v in corners(&m.geometry, &outline) {
+                let Some(&v) = xz.get(v) else { continue };
+                if let Some(d) = px(v)
+                    && d <= SNAP_VERTEX_PX
+                    && best_vertex.is_none_or(|(bd, _)| d < bd)
+                {
+                    best_vertex = Some((d, v));
+                }
+            }
+            for &(a, b) in &outline {
+                let (Some(&a), Some(&b)) = (xz.get(a), xz.get(b)) else {
+                    continue;
+                };
+                let ab = b - a;
+                if ab.length_squared() < 1e-8 {
+                    continue;
+                }
+                let closest =
+                    |p: Vec2| a + ab * ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+                // Near the edge: onto it, where the grid puts the corner along it.
+                if let Some(d) = px(closest(here))
+                    && d <= SNAP_EDGE_PX
+                    && best_edge.is_none_or(|(bd, _)| d < bd)
+                {
+                    best_edge = Some((d, closest(grid)));
+                }
+            }
+        }
+        // The nearest to the cursor of the vertex, the edge's point and the grid's
+        // point wins (a wall's end drawn at a grid point beside another wall's
+        // corner stays on the grid), a vertex before an edge before the grid.
+        let grid_px = px(grid).unwrap_or(f32::INFINITY);
+        if let Some((d, v)) = best_vertex
+            && d <= grid_px + 0.5
+        {
+            return (v, Some((at(v), Snap::Vertex)));
+        }
+        if let Some((_, q)) = best_edge
+            && px(q).unwrap_or(f32::INFINITY) <= grid_px + 0.5
+        {
+            return (q, Some((at(q), Snap::Edge)));
+        }
+    }
+    (grid, None)
+}
+
+/// A mesh's corners: where outline edges in different directions meet (not the
+/// points a subdivided face's border passes through, nor those inside it).
+fn corners(g: &pebble_model::MeshData, outline: &[(usize, usize)]) -> Vec<usize> {
+    use std::collections::HashMap;
+    let mut directions: HashMap<usize, Vec<Vec3>> = HashMap::new();
+    for &(a, b) in outline {
+        let (Some(pa), Some(pb)) = (g.positions.get(a), g.positions.get(b)) else {
+            continue;
+        };
+        let d = (*pb - *pa).normalize_or_zero();
+        directions.entry(a).or_default().push(d);
+        directions.entry(b).or_default().push(-d);
+    }
+    directions
+        .into_iter()
+        .filter(|(_, ds)| {
+            ds.iter()
+                .any(|d| ds.iter().any(|e| d.cross(*e).length() > 0.05))
+        })
+        .map(|(v, _)| v)
+        .collect()
+}
+
+/// A mesh's edges that outline it: every triangle edge but those between two
+/// triangles in one plane (a quad's diagonal is no edge to snap to).
+fn outline_edges(g: &pebble_model::MeshData) -> Vec<(usize, usize)> {
+    use std::collections::HashMap;
+    let normal = |f: &pebble_model::mesh::Face| {
+        let [a, b, c] = g.triangle(f);
+        (b - a).cross(c - a).normalize_or_zero()
+    };
+    let mut by_edge: HashMap<(u32, u32), Vec<Vec3>> = HashMap::new();
+    for f in &g.faces {
+        let n = normal(f);
+        for (i, j) in [(0, 1), (1, 2), (2, 0)] {
+            let (a, b) = (f.indices[i], f.indices[j]);
+            by_edge.entry((a.min(b), a.max(b))).or_default().push(n);
+        }
+    }
+    by_edge
+        .into_iter()
+        .filter(|(_, ns)| !(ns.len() == 2 && ns[0].dot(ns[1]) > 0.999))
+        .map(|((a, b), _)| (a as usize, b as usize))
+        .collect()
 }
 
 impl CreateTool {
@@ -58,6 +212,7 @@ impl CreateTool {
         self.armed = Some(item);
         self.stage = Stage::Waiting;
         self.emitter = None;
+        self.snapped = None;
     }
 
     /// Arms the tool for an emitter made from `emitter` (a preset).
@@ -150,7 +305,19 @@ impl Tool for CreateTool {
         };
         let free = p.modifiers.ctrl;
         let step = cx.prefs.snap_steps.step;
-        let at = snap_xz(ground.point, step, free);
+        let (at, snapped) = if item.is_drawn() {
+            snap_corner(
+                cx.doc.scene(),
+                &view,
+                p.press,
+                ground.point,
+                ground.point.y,
+                (step, free),
+            )
+        } else {
+            (snap_xz(ground.point, step, free), None)
+        };
+        self.snapped = snapped;
         if p.click || !item.is_drawn() {
             let place = Vec3::new(at.x, ground.point.y + item.lift(), at.y);
             let preset = self.emitter.clone();
@@ -194,7 +361,15 @@ impl Tool for CreateTool {
         };
         let step = cx.prefs.snap_steps.step;
         let free = p.modifiers.ctrl;
-        let mut end = snap_xz(on_plane, step, free);
+        let (mut end, snapped) = snap_corner(
+            cx.doc.scene(),
+            &view,
+            p.pos,
+            on_plane,
+            drawn.base,
+            (step, free),
+        );
+        self.snapped = snapped;
         end =
             drawn.start + (end - drawn.start).clamp(Vec2::splat(-MAX_SIZE), Vec2::splat(MAX_SIZE));
         // Never narrower than one step: a drag along a line still makes a wall.
@@ -314,6 +489,27 @@ impl Tool for CreateTool {
         };
         if let Some(e) = self.preview(cx.doc.scene()) {
             shape_lines(&e, out);
+        }
+        // The snap marker: a diamond on a vertex, a cross on an edge.
+        if let (Stage::Footprint(_), Some((p, snap))) = (self.stage, self.snapped) {
+            let r = 0.15;
+            let (a, b, c, d) = (
+                p + Vec3::X * r,
+                p + Vec3::Z * r,
+                p - Vec3::X * r,
+                p - Vec3::Z * r,
+            );
+            match snap {
+                Snap::Vertex => {
+                    for (from, to) in [(a, b), (b, c), (c, d), (d, a)] {
+                        out.line(from, to, SNAP_MARK);
+                    }
+                }
+                Snap::Edge => {
+                    out.line(a, c, SNAP_MARK);
+                    out.line(b, d, SNAP_MARK);
+                }
+            }
         }
         let size = readout(item, drawn);
         out.text = Some(match self.stage {
@@ -585,5 +781,84 @@ mod tests {
             Some(Vec3::Y)
         );
         assert_eq!(plane_hit(Vec3::new(0.0, 5.0, 0.0), Vec3::Y, 1.0), None);
+    }
+}
+
+#[cfg(test)]
+mod snap_tests {
+    use pebble_model::Transform;
+
+    use super::*;
+    use crate::app::viewport::navigation::OrbitCamera;
+
+    /// A wall (4 × 3 × 0.5 m, its base at y = 0.5 on a floor) seen from above: a
+    /// corner drawn near one of its corners lands on it, near its long edge on the
+    /// edge, elsewhere on the grid; with Ctrl, nowhere but under the cursor.
+    #[test]
+    fn a_corner_snaps_to_a_wall_s_corner_then_its_edge_then_the_grid() {
+        let mut scene = Scene::new();
+        let mut history = pebble_model::History::default();
+        history
+            .execute(
+                &mut scene,
+                pebble_model::command::AddMaterial::new(pebble_model::Material::default()),
+            )
+            .expect("material");
+        let material = scene.materials().map(|(id, _)| id).next().expect("one");
+        let mut wall = create::entity(CreateItem::Box, Vec3::ZERO, Some(material)).expect("a box");
+        if let EntityKind::Mesh(m) = &mut wall.kind {
+            m.geometry = pebble_model::Primitive::Box {
+                size: Vec3::new(4.0, 3.0, 0.5),
+            }
+            .generate(material)
+            .expect("a box");
+        }
+        wall.transform = Transform::from_translation(Vec3::new(0.13, 0.5, 0.0));
+        history
+            .execute(
+                &mut scene,
+                pebble_model::command::AddEntities::new("Add", vec![wall]),
+            )
+            .expect("add");
+        let view = View {
+            camera: OrbitCamera {
+                pivot: Vec3::new(0.0, 0.5, 0.0),
+                distance: 12.0,
+                yaw: 0.0,
+                pitch: -1.3,
+                ..OrbitCamera::default()
+            }
+            .camera(),
+            size: Vec2::new(800.0, 600.0),
+        };
+        let base = 0.5;
+        let corner = Vec3::new(0.13 + 2.0, base, 0.25);
+        let near = corner + Vec3::new(0.04, 0.0, 0.05);
+        let pixel = view.project(near).expect("in view");
+        let (got, snap) = snap_corner(&scene, &view, pixel, near, base, (0.5, false));
+        assert_eq!(snap.map(|(_, s)| s), Some(Snap::Vertex));
+        assert!(
+            (got - Vec2::new(corner.x, corner.z)).length() < 1e-5,
+            "{got}"
+        );
+        // Beside the long edge, away from its corners.
+        let by_edge = Vec3::new(0.9, base, 0.25 + 0.04);
+        let pixel = view.project(by_edge).expect("in view");
+        let (got, snap) = snap_corner(&scene, &view, pixel, by_edge, base, (0.5, false));
+        assert_eq!(snap.map(|(_, s)| s), Some(Snap::Edge));
+        // On the edge (z = 0.25), where the grid puts it along the edge.
+        assert!(
+            (got.y - 0.25).abs() < 1e-5 && (got.x - 1.0).abs() < 1e-5,
+            "{got}"
+        );
+        // Far from it: the grid.
+        let far = Vec3::new(-3.1, base, 2.9);
+        let pixel = view.project(far).expect("in view");
+        let (got, snap) = snap_corner(&scene, &view, pixel, far, base, (0.5, false));
+        assert_eq!((got, snap), (Vec2::new(-3.0, 3.0), None));
+        // Ctrl: free.
+        let pixel = view.project(near).expect("in view");
+        let (got, snap) = snap_corner(&scene, &view, pixel, near, base, (0.5, true));
+        assert_eq!((got, snap), (Vec2::new(near.x, near.z), None));
     }
 }
