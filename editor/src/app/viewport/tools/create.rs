@@ -66,7 +66,10 @@ pub enum Snap {
     Edge,
 }
 
-/// How near, in pixels, a corner must come to a vertex (or an edge) to snap to it.
+/// How near, in pixels, a corner must come to a vertex (or an edge) to snap to it;
+/// within the first a vertex wins over the grid whatever, within the second when
+/// it is nearer than the grid's point.
+const SNAP_VERTEX_SURE_PX: f32 = 6.0;
 const SNAP_VERTEX_PX: f32 = 12.0;
 const SNAP_EDGE_PX: f32 = 8.0;
 
@@ -147,7 +150,7 @@ fn snap_corner(
         // corner stays on the grid), a vertex before an edge before the grid.
         let grid_px = px(grid).unwrap_or(f32::INFINITY);
         if let Some((d, v)) = best_vertex
-            && d <= grid_px + 0.5
+            && (d <= SNAP_VERTEX_SURE_PX || d <= grid_px + 0.5)
         {
             return (v, Some((at(v), Snap::Vertex)));
         }
@@ -615,13 +618,36 @@ struct Ground {
 /// point exact on its plane), or else where the ray meets the grid plane y = 0.
 fn ground_under(scene: &Scene, pick: &dyn super::Pick, view: &View, pixel: Vec2) -> Option<Ground> {
     let (origin, dir) = view.ray(pixel);
-    if let Ok(Some(hit)) = pick.pick(pixel)
-        && let Some(point) = level_face_point(scene, &hit, origin, dir)
-    {
-        return Some(Ground {
-            point,
-            on_surface: true,
-        });
+    if let Ok(Some(hit)) = pick.pick(pixel) {
+        if let Some(point) = level_face_point(scene, &hit, origin, dir) {
+            return Some(Ground {
+                point,
+                on_surface: true,
+            });
+        }
+        // A slab's side just under its top (a press on the edge of a floor): its
+        // top. A wall's face (a press where a wall meets the floor): the floor the
+        // wall stands on. Not the grid far below or behind either.
+        if let Some(b) = scene.world_aabb(pebble_model::EntityId(hit.id))
+            && (0.0..=0.1).contains(&(b.max.y - hit.world.y))
+            && let Some(point) = plane_hit(origin, dir, b.max.y)
+        {
+            return Some(Ground {
+                point,
+                on_surface: true,
+            });
+        }
+        if let Some(y) = crate::app::edit_ops::floor_below(
+            scene,
+            hit.world + Vec3::Y * 0.01,
+            &[pebble_model::EntityId(hit.id)],
+        ) && let Some(point) = plane_hit(origin, dir, y)
+        {
+            return Some(Ground {
+                point,
+                on_surface: true,
+            });
+        }
     }
     plane_hit(origin, dir, 0.0).map(|point| Ground {
         point,
