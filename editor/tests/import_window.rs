@@ -70,3 +70,63 @@ fn a_model_comes_in_fitted_turned_and_on_the_floor_where_the_view_looks() {
         "where the view looks: {middle}"
     );
 }
+
+/// File › Import of a picture: a window asks its height and how it stands; "on a
+/// wall" it comes in upright where the view looks, facing the view, its lower
+/// edge on the floor (it came in flat at the origin, under the floor).
+#[test]
+fn a_picture_comes_in_upright_where_the_view_looks_facing_it() {
+    let dir = std::env::temp_dir().join(format!("pebble-import-picture-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("exit_sign.png");
+    image::RgbaImage::from_pixel(64, 32, image::Rgba([20, 160, 40, 255]))
+        .save(&path)
+        .expect("a picture, as a paint program saves it");
+
+    let Some(mut harness) = harness_on(showcase_path()) else {
+        return;
+    };
+    harness.state_mut().viewport.view.orbit.pivot = Vec3::new(-5.0, 1.0, 4.0);
+    harness.state_mut().viewport.view.orbit.yaw = 0.4;
+    harness.state_mut().viewport.view.target = None;
+    harness.run_steps(2);
+    let steps = harness.state().history_position();
+    harness.state_mut().chose_import(path);
+    harness.run_steps(2);
+    assert!(
+        harness
+            .query_by_label_contains("Import exit_sign.png")
+            .is_some()
+    );
+    harness.get_by_label("on a wall (upright)").click();
+    harness.run_steps(1);
+    harness.get_by_label("Import").click();
+    harness.run_steps(2);
+    wait_for(&mut harness, |app| {
+        app.scene().entities().any(|e| e.name == "exit_sign")
+    });
+    assert_eq!(harness.state().history_position(), steps + 1, "one step");
+    let scene = harness.state().scene();
+    let sign = scene
+        .entities()
+        .find(|e| e.name == "exit_sign")
+        .expect("the sign");
+    let b = scene.world_aabb(sign.id).expect("bounds");
+    assert!(
+        b.min.y.abs() < 1e-3 && (b.max.y - 1.0).abs() < 1e-3,
+        "1 m tall on the floor: {b:?}"
+    );
+    let t = scene.world_transform(sign.id);
+    let normal = t.transform_vector3(Vec3::Y).normalize();
+    let back = Vec3::new(-(0.4f32).sin(), 0.0, (0.4f32).cos());
+    assert!(
+        normal.abs_diff_eq(back, 1e-4),
+        "facing the view: {normal} against {back}"
+    );
+    let middle = (b.min + b.max) * 0.5;
+    assert!(
+        (middle.x + 5.0).abs() < 1e-3 && (middle.z - 4.0).abs() < 1e-3,
+        "where the view looks: {middle}"
+    );
+}

@@ -13,7 +13,121 @@ use pebble_model::{Aabb, History, Scene};
 
 use super::jobs::Job;
 
-pub use crate::services::placement::{Placement, Size, Up};
+pub use crate::services::placement::{PictureOrientation, PicturePlacement, Placement, Size, Up};
+
+/// How a finished import is put in place: a model as the import window says, a
+/// picture as the picture window says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Placing {
+    Model(Placement),
+    Picture(PicturePlacement),
+}
+
+impl Placing {
+    pub fn apply(&self, t: pebble_model::Transform) -> pebble_model::Transform {
+        match self {
+            Self::Model(p) => p.apply(t),
+            Self::Picture(p) => p.apply(t),
+        }
+    }
+}
+
+/// File › Import of a picture (PNG, JPEG, TGA, BMP, WebP): how tall it comes in and
+/// how it stands — on the floor, upright as on a wall, or facing the camera —
+/// where the view looks (it came in flat at the origin, under the floor).
+#[derive(Debug)]
+pub struct PictureDialog {
+    pub path: PathBuf,
+    height: f32,
+    orientation: PictureOrientation,
+    at: Vec3,
+    yaw: f32,
+    pitch: f32,
+}
+
+/// What the picture window asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PictureOutcome {
+    Import {
+        path: PathBuf,
+        placement: PicturePlacement,
+    },
+    Cancel,
+}
+
+impl PictureDialog {
+    /// For `path`, to stand on `at`, for a view looking along `yaw` and `pitch`.
+    pub fn open(path: PathBuf, at: Vec3, (yaw, pitch): (f32, f32)) -> Self {
+        Self {
+            path,
+            height: 1.0,
+            orientation: PictureOrientation::default(),
+            at,
+            yaw,
+            pitch,
+        }
+    }
+
+    /// The placement as chosen so far.
+    pub fn placement(&self) -> PicturePlacement {
+        PicturePlacement {
+            height: self.height,
+            orientation: self.orientation,
+            at: self.at,
+            yaw: self.yaw,
+            pitch: self.pitch,
+        }
+    }
+
+    pub fn ui(&mut self, ctx: &egui::Context) -> Option<PictureOutcome> {
+        let name = self
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut outcome = None;
+        let mut open = true;
+        egui::Window::new(format!("Import {name}"))
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    let l = ui.label("height");
+                    ui.add(
+                        egui::DragValue::new(&mut self.height)
+                            .range(0.05..=100.0)
+                            .speed(0.05)
+                            .suffix(" m"),
+                    )
+                    .labelled_by(l.id);
+                });
+                ui.label("stands");
+                for o in PictureOrientation::ALL {
+                    ui.radio_value(&mut self.orientation, o, o.label());
+                }
+                ui.weak(format!(
+                    "where the view looks, at ({:.1}, {:.1}, {:.1})",
+                    self.at.x, self.at.y, self.at.z
+                ));
+                ui.horizontal(|ui| {
+                    if ui.button("Import").clicked() {
+                        outcome = Some(PictureOutcome::Import {
+                            path: self.path.clone(),
+                            placement: self.placement(),
+                        });
+                    }
+                    if ui.button("Cancel").clicked() {
+                        outcome = Some(PictureOutcome::Cancel);
+                    }
+                });
+            });
+        if !open || ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+            return Some(PictureOutcome::Cancel);
+        }
+        outcome
+    }
+}
 
 /// What the window asks for.
 #[derive(Debug, Clone, PartialEq)]

@@ -252,7 +252,7 @@ pub struct Jobs {
     pub export: Option<files::ExportJob>,
     pub import: Option<files::ImportJob>,
     /// Where the model being imported goes (the import window's choice).
-    pub import_placement: Option<import_dialog::Placement>,
+    pub import_placement: Option<import_dialog::Placing>,
     /// Export & Deploy: the target and the running job.
     pub deploy: deploy::DeployState,
     /// Play in PPSSPP: the running launch.
@@ -273,6 +273,8 @@ pub struct Windows {
     pub map_settings: map_settings::MapSettingsWindow,
     /// File › Import of a model: its size, up axis and TIM file, before it comes in.
     pub import: Option<import_dialog::ImportDialog>,
+    /// File › Import of a picture: its height and how it stands.
+    pub import_picture: Option<import_dialog::PictureDialog>,
     /// The GPU adapter, for About.
     pub adapter: String,
 }

@@ -64,6 +64,18 @@ impl PebbleApp {
                 None => {}
             }
         }
+        if let Some(dialog) = &mut self.windows.import_picture {
+            match dialog.ui(ctx) {
+                Some(super::import_dialog::PictureOutcome::Import { path, placement }) => {
+                    self.windows.import_picture = None;
+                    self.import_picture_placed(path, placement);
+                }
+                Some(super::import_dialog::PictureOutcome::Cancel) => {
+                    self.windows.import_picture = None
+                }
+                None => {}
+            }
+        }
         self.modals_ui(ctx);
         if self.windows.compare.open {
             let dir = self.doc.folder();

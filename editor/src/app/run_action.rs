@@ -593,15 +593,40 @@ impl PebbleApp {
     /// File › Import chose a file: a model gets the import window (size, up,
     /// TIM), anything else comes in at once.
     pub fn chose_import(&mut self, path: PathBuf) {
+        // Where the view looks, on the surface under it.
+        let view = self.viewport.view.goal();
+        let pivot = view.pivot;
+        let floor = super::edit_ops::floor_below(self.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
+        let at = pebble_model::glam::Vec3::new(pivot.x, floor, pivot.z);
+        if super::panels::thumbnails::is_image(&path) {
+            self.windows.import_picture = Some(super::import_dialog::PictureDialog::open(
+                path,
+                at,
+                (view.yaw, view.pitch),
+            ));
+            return;
+        }
         if !super::import_dialog::is_model(&path) {
             self.import_path(path);
             return;
         }
-        // Where the view looks, on the surface under it.
-        let pivot = self.viewport.view.goal().pivot;
-        let floor = super::edit_ops::floor_below(self.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
-        let at = pebble_model::glam::Vec3::new(pivot.x, floor, pivot.z);
         self.windows.import = Some(super::import_dialog::ImportDialog::open(path, at));
+    }
+
+    /// The picture window's choice carried out: the picture imported as a plane
+    /// in the background, placed as chosen when it arrives.
+    pub fn import_picture_placed(
+        &mut self,
+        path: PathBuf,
+        placement: super::import_dialog::PicturePlacement,
+    ) {
+        if self.jobs.import.is_some() {
+            self.status.warn("an import is already running");
+            return;
+        }
+        self.status.info(format!("importing {}…", path.display()));
+        self.jobs.import_placement = Some(super::import_dialog::Placing::Picture(placement));
+        self.jobs.import = Some(files::start_import(path, self.doc.folder(), None));
     }
 
     /// The import window's choice carried out: the import in the background, the
@@ -617,7 +642,7 @@ impl PebbleApp {
             return;
         }
         self.status.info(format!("importing {}…", path.display()));
-        self.jobs.import_placement = Some(placement);
+        self.jobs.import_placement = Some(super::import_dialog::Placing::Model(placement));
         self.jobs.import = Some(files::start_import(path, self.doc.folder(), tim));
     }
 

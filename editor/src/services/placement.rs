@@ -122,3 +122,115 @@ fn up_turn(up: Up) -> Quat {
         Up::Z => Quat::from_rotation_x(-FRAC_PI_2),
     }
 }
+
+/// How an imported picture stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PictureOrientation {
+    /// Lying on the floor, its top away from the view.
+    OnTheFloor,
+    /// Upright on the floor, facing the view across (a poster, a sign).
+    #[default]
+    OnAWall,
+    /// Turned to face the view, up and down too.
+    FacingTheCamera,
+}
+
+impl PictureOrientation {
+    pub const ALL: [Self; 3] = [Self::OnTheFloor, Self::OnAWall, Self::FacingTheCamera];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::OnTheFloor => "on the floor",
+            Self::OnAWall => "on a wall (upright)",
+            Self::FacingTheCamera => "facing the camera",
+        }
+    }
+}
+
+/// Where an imported picture goes: a plane (as the image importer makes it, flat,
+/// one metre deep for the picture's height) scaled to `height` metres, turned as
+/// `orientation` says towards a view looking along `yaw` and `pitch` (the editor's
+/// camera: yaw 0 looks down −Z), standing on `at` (the middle of its lower edge
+/// there; lying flat, its middle, a centimetre up so it never fights the floor).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PicturePlacement {
+    pub height: f32,
+    pub orientation: PictureOrientation,
+    pub at: Vec3,
+    pub yaw: f32,
+    pub pitch: f32,
+}
+
+impl PicturePlacement {
+    /// The plane's transform in the import made into its placed one.
+    pub fn apply(&self, t: Transform) -> Transform {
+        let s = if self.height.is_finite() && self.height > 1e-4 {
+            self.height
+        } else {
+            1.0
+        };
+        let face = Quat::from_rotation_y(-self.yaw);
+        let (turn, lift) = match self.orientation {
+            PictureOrientation::OnTheFloor => (face, Vec3::Y * 0.01),
+            // The plane's up (its normal) turned to face the view; its far edge
+            // (the picture's top) up.
+            PictureOrientation::OnAWall => {
+                (face * Quat::from_rotation_x(FRAC_PI_2), Vec3::Y * s * 0.5)
+            }
+            PictureOrientation::FacingTheCamera => (
+                face * Quat::from_rotation_x(FRAC_PI_2 + self.pitch),
+                Vec3::Y * s * 0.5,
+            ),
+        };
+        let whole = Affine3A::from_scale_rotation_translation(Vec3::splat(s), turn, self.at + lift);
+        Transform::from_affine(whole * t.to_affine())
+    }
+}
+
+#[cfg(test)]
+mod picture_tests {
+    use super::*;
+
+    /// On a wall the picture stands upright on the point, facing the view; lying
+    /// on the floor it is flat a centimetre up; facing the camera its face looks
+    /// back along the view.
+    #[test]
+    fn a_picture_stands_lies_or_faces_the_view_as_chosen() {
+        let place = |orientation, yaw: f32, pitch: f32| {
+            PicturePlacement {
+                height: 2.0,
+                orientation,
+                at: Vec3::new(3.0, 0.5, -1.0),
+                yaw,
+                pitch,
+            }
+            .apply(Transform::default())
+            .to_affine()
+        };
+        // The view looks along +X (yaw 90°): a picture on a wall faces −X.
+        let wall = place(PictureOrientation::OnAWall, FRAC_PI_2, -0.3);
+        let normal = wall.transform_vector3(Vec3::Y).normalize();
+        assert!(normal.abs_diff_eq(-Vec3::X, 1e-5), "{normal}");
+        // Its lower edge (the plane's near side, +Z) on the point, its top 2 m up.
+        let bottom = wall.transform_point3(Vec3::new(0.0, 0.0, 0.5));
+        let top = wall.transform_point3(Vec3::new(0.0, 0.0, -0.5));
+        assert!(
+            bottom.abs_diff_eq(Vec3::new(3.0, 0.5, -1.0), 1e-5),
+            "{bottom}"
+        );
+        assert!(top.abs_diff_eq(Vec3::new(3.0, 2.5, -1.0), 1e-5), "{top}");
+        let floor = place(PictureOrientation::OnTheFloor, 0.0, -0.3);
+        assert!(
+            floor
+                .transform_vector3(Vec3::Y)
+                .normalize()
+                .abs_diff_eq(Vec3::Y, 1e-5)
+        );
+        assert!((floor.translation.y - 0.51).abs() < 1e-5);
+        // Facing a view that looks down 0.3 rad: the face looks back up at it.
+        let facing = place(PictureOrientation::FacingTheCamera, 0.0, -0.3);
+        let n = facing.transform_vector3(Vec3::Y).normalize();
+        let forward = Vec3::new(0.0, (-0.3f32).sin(), -(-0.3f32).cos());
+        assert!(n.abs_diff_eq(-forward, 1e-5), "{n} against {forward}");
+    }
+}
