@@ -11,10 +11,12 @@
 //! grid and the snapping to what is already built put the corners exactly.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
+
+use common::window::{start_xvfb, wait_for_window, xdotool, xy};
 
 use eframe::egui;
 use egui_kittest::kittest::Queryable as _;
@@ -106,43 +108,6 @@ fn script(project: &Path) -> Option<Vec<Input>> {
     Some(out)
 }
 
-fn start_xvfb() -> (Child, String) {
-    let mut xvfb = Command::new("Xvfb")
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "1280x800x24",
-            "-nolisten",
-            "tcp",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("Xvfb starts (apt-get install xvfb)");
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(xvfb.stdout.take().expect("stdout")),
-        &mut line,
-    )
-    .expect("Xvfb says its display");
-    (xvfb, format!(":{}", line.trim()))
-}
-
-fn xdotool(display: &str, args: &[String]) {
-    let status = Command::new("xdotool")
-        .args(args)
-        .env("DISPLAY", display)
-        .status()
-        .expect("xdotool runs (apt-get install xdotool)");
-    assert!(status.success(), "xdotool {args:?} failed");
-}
-
-fn xy(p: egui::Pos2) -> [String; 2] {
-    [format!("{}", p.x.round()), format!("{}", p.y.round())]
-}
-
 /// A pause between a person's inputs, so that each reaches the editor in a frame
 /// of its own (a press and a release in one frame would be a click, not a drag).
 fn pace() {
@@ -225,35 +190,8 @@ fn a_room_is_built_in_the_real_window_in_at_most_30_inputs_and_its_corners_close
         .expect("the editor starts");
     // Its window is up once xdotool finds it; it takes the keyboard as a desktop
     // would give it (no window manager here).
-    let started = Instant::now();
-    loop {
-        let found = Command::new("xdotool")
-            .args(["search", "--onlyvisible", "--name", "Pebble"])
-            .env("DISPLAY", &display)
-            .output()
-            .is_ok_and(|o| o.status.success() && !o.stdout.is_empty());
-        if found {
-            xdotool(
-                &display,
-                &[
-                    "search".into(),
-                    "--onlyvisible".into(),
-                    "--name".into(),
-                    "Pebble".into(),
-                    "windowfocus".into(),
-                ],
-            );
-            break;
-        }
-        assert!(
-            editor.try_wait().expect("polls").is_none(),
-            "the editor exited before its window showed"
-        );
-        assert!(
-            started.elapsed() < Duration::from_secs(90),
-            "no window after 90 s"
-        );
-        std::thread::sleep(Duration::from_millis(250));
+    if let Err(status) = wait_for_window(&display, &mut editor) {
+        panic!("the editor exited ({status}) before its window showed");
     }
     // The first frames laid out (the toolbar where the plan has it).
     std::thread::sleep(Duration::from_secs(2));

@@ -11,11 +11,13 @@
 //! UI as it changes. Needs Xvfb, xdotool and a GPU adapter (lavapipe): it fails
 //! without them unless `PEBBLE_SKIP_GPU_TESTS=1`.
 
-use std::io::{BufRead as _, BufReader, Read as _};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::io::Read as _;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 mod common;
+
+use common::window::{start_xvfb, wait_for_window, xdotool, xy};
 
 use eframe::egui;
 use egui_kittest::Harness;
@@ -212,44 +214,6 @@ fn tour() -> Option<Vec<Step>> {
     Some(steps)
 }
 
-/// A display of our own: `Xvfb -displayfd` says which number it took.
-fn start_xvfb() -> (Child, String) {
-    let mut xvfb = Command::new("Xvfb")
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "1280x800x24",
-            "-nolisten",
-            "tcp",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("Xvfb starts (apt-get install xvfb)");
-    let mut line = String::new();
-    BufReader::new(xvfb.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("Xvfb says its display");
-    let display = format!(":{}", line.trim());
-    assert!(display.len() > 1, "Xvfb gave no display number");
-    (xvfb, display)
-}
-
-fn xdotool(display: &str, args: &[String]) {
-    let status = Command::new("xdotool")
-        .args(args)
-        .env("DISPLAY", display)
-        .status()
-        .expect("xdotool runs (apt-get install xdotool)");
-    assert!(status.success(), "xdotool {args:?} failed");
-}
-
-fn xy(p: egui::Pos2) -> [String; 2] {
-    [format!("{}", p.x.round()), format!("{}", p.y.round())]
-}
-
 fn press(display: &str, step: &Step) {
     match step {
         Step::Click(_, at) => {
@@ -326,43 +290,14 @@ fn every_toggle_menu_window_and_drag_leaves_the_editor_running() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the editor starts");
-    // Its window is up once xdotool finds it.
-    let started = Instant::now();
-    loop {
-        let found = Command::new("xdotool")
-            // Mapped (viewable), or the focus below fails with BadMatch.
-            .args(["search", "--onlyvisible", "--name", "Pebble"])
-            .env("DISPLAY", &display)
-            .output()
-            .is_ok_and(|o| o.status.success() && !o.stdout.is_empty());
-        if found {
-            // No window manager gives it the keyboard: the tour's keys (Esc) must
-            // reach it, so it takes the focus as a desktop would give it.
-            xdotool(
-                &display,
-                &[
-                    "search".into(),
-                    "--onlyvisible".into(),
-                    "--name".into(),
-                    "Pebble".into(),
-                    "windowfocus".into(),
-                ],
-            );
-            break;
+    // Its window is up once xdotool finds it; it takes the focus as a desktop
+    // would give it (the tour's keys, Esc, must reach it).
+    if let Err(status) = wait_for_window(&display, &mut editor) {
+        let mut err = String::new();
+        if let Some(mut e) = editor.stderr.take() {
+            let _ = e.read_to_string(&mut err);
         }
-        if let Some(status) = editor.try_wait().expect("polls") {
-            let mut err = String::new();
-            if let Some(mut e) = editor.stderr.take() {
-                use std::io::Read as _;
-                let _ = e.read_to_string(&mut err);
-            }
-            panic!("the editor exited ({status}) before its window showed:\n{err}");
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(90),
-            "no editor window after 90 s"
-        );
-        std::thread::sleep(Duration::from_millis(250));
+        panic!("the editor exited ({status}) before its window showed:\n{err}");
     }
     // Let it lay out and draw a few frames.
     std::thread::sleep(Duration::from_secs(3));

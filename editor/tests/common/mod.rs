@@ -7,6 +7,7 @@
 #[path = "post_gltf.rs"]
 mod post_gltf_file;
 pub mod room;
+pub mod window;
 #[allow(unused_imports)] // not every test binary uses it
 pub use post_gltf_file::post_gltf;
 
