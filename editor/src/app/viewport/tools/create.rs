@@ -14,6 +14,7 @@ use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::{Entity, Scene};
 use pebble_render::PickHit;
 
+use super::snap::{Snap, feature_edges, snap_corner, snap_xz};
 use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
 use crate::app::create::{self, CreateItem, Drawn};
 use crate::app::viewport::navigation::Button;
@@ -55,158 +56,6 @@ pub struct CreateTool {
     /// Where the footprint's corner last snapped to existing geometry, and to
     /// what (drawn as a marker, so the designer sees the walls will meet).
     snapped: Option<(Vec3, Snap)>,
-}
-
-/// What a footprint's corner snapped to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Snap {
-    /// A vertex of existing geometry (a wall's corner).
-    Vertex,
-    /// A point on an edge of existing geometry (along a wall's face).
-    Edge,
-}
-
-/// How near, in pixels, a corner must come to a vertex (or an edge) to snap to it;
-/// within the first a vertex wins over the grid whatever, within the second when
-/// it is nearer than the grid's point.
-const SNAP_VERTEX_SURE_PX: f32 = 6.0;
-const SNAP_VERTEX_PX: f32 = 12.0;
-const SNAP_EDGE_PX: f32 = 8.0;
-
-/// The footprint's corner under `pixel` on the level plane at `base`: on a vertex
-/// of existing geometry within [`SNAP_VERTEX_PX`] (seen from above: its x and z),
-/// else on an edge within [`SNAP_EDGE_PX`], else on the grid (none with `free`,
-/// Ctrl). Walls drawn against other walls meet at their corners, no gap.
-fn snap_corner(
-    scene: &Scene,
-    view: &View,
-    pixel: Vec2,
-    on_plane: Vec3,
-    base: f32,
-    (step, free): (f32, bool),
-) -> (Vec2, Option<(Vec3, Snap)>) {
-    let grid = snap_xz(on_plane, step, free);
-    if !free {
-        let at = |xz: Vec2| Vec3::new(xz.x, base, xz.y);
-        let px = |xz: Vec2| view.project(at(xz)).map(|q| q.distance(pixel));
-        let here = Vec2::new(on_plane.x, on_plane.z);
-        let mut best_vertex: Option<(f32, Vec2)> = None;
-        let mut best_edge: Option<(f32, Vec2)> = None;
-        for e in scene.entities() {
-            let EntityKind::Mesh(m) = &e.kind else {
-                continue;
-            };
-            if !scene.is_drawn(e.id) {
-                continue;
-            }
-            // Only what is near: a few metres round the cursor.
-            if let Some(b) = scene.world_aabb(e.id) {
-                let (lo, hi) = (Vec2::new(b.min.x, b.min.z), Vec2::new(b.max.x, b.max.z));
-                if (here.cmplt(lo - 4.0)).any() || (here.cmpgt(hi + 4.0)).any() {
-                    continue;
-                }
-            }
-            let world = scene.world_transform(e.id);
-            let xz: Vec<Vec2> = m
-                .geometry
-                .positions
-                .iter()
-                .map(|p| {
-                    let w = world.transform_point3(*p);
-                    Vec2::new(w.x, w.z)
-                })
-                .collect();
-            let outline = outline_edges(&m.geometry);
-            for v in corners(&m.geometry, &outline) {
-                let Some(&v) = xz.get(v) else { continue };
-                if let Some(d) = px(v)
-                    && d <= SNAP_VERTEX_PX
-                    && best_vertex.is_none_or(|(bd, _)| d < bd)
-                {
-                    best_vertex = Some((d, v));
-                }
-            }
-            for &(a, b) in &outline {
-                let (Some(&a), Some(&b)) = (xz.get(a), xz.get(b)) else {
-                    continue;
-                };
-                let ab = b - a;
-                if ab.length_squared() < 1e-8 {
-                    continue;
-                }
-                let closest =
-                    |p: Vec2| a + ab * ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
-                // Near the edge: onto it, where the grid puts the corner along it.
-                if let Some(d) = px(closest(here))
-                    && d <= SNAP_EDGE_PX
-                    && best_edge.is_none_or(|(bd, _)| d < bd)
-                {
-                    best_edge = Some((d, closest(grid)));
-                }
-            }
-        }
-        // The nearest to the cursor of the vertex, the edge's point and the grid's
-        // point wins (a wall's end drawn at a grid point beside another wall's
-        // corner stays on the grid), a vertex before an edge before the grid.
-        let grid_px = px(grid).unwrap_or(f32::INFINITY);
-        if let Some((d, v)) = best_vertex
-            && (d <= SNAP_VERTEX_SURE_PX || d <= grid_px + 0.5)
-        {
-            return (v, Some((at(v), Snap::Vertex)));
-        }
-        if let Some((_, q)) = best_edge
-            && px(q).unwrap_or(f32::INFINITY) <= grid_px + 0.5
-        {
-            return (q, Some((at(q), Snap::Edge)));
-        }
-    }
-    (grid, None)
-}
-
-/// A mesh's corners: where outline edges in different directions meet (not the
-/// points a subdivided face's border passes through, nor those inside it).
-fn corners(g: &pebble_model::MeshData, outline: &[(usize, usize)]) -> Vec<usize> {
-    use std::collections::HashMap;
-    let mut directions: HashMap<usize, Vec<Vec3>> = HashMap::new();
-    for &(a, b) in outline {
-        let (Some(pa), Some(pb)) = (g.positions.get(a), g.positions.get(b)) else {
-            continue;
-        };
-        let d = (*pb - *pa).normalize_or_zero();
-        directions.entry(a).or_default().push(d);
-        directions.entry(b).or_default().push(-d);
-    }
-    directions
-        .into_iter()
-        .filter(|(_, ds)| {
-            ds.iter()
-                .any(|d| ds.iter().any(|e| d.cross(*e).length() > 0.05))
-        })
-        .map(|(v, _)| v)
-        .collect()
-}
-
-/// A mesh's edges that outline it: every triangle edge but those between two
-/// triangles in one plane (a quad's diagonal is no edge to snap to).
-fn outline_edges(g: &pebble_model::MeshData) -> Vec<(usize, usize)> {
-    use std::collections::HashMap;
-    let normal = |f: &pebble_model::mesh::Face| {
-        let [a, b, c] = g.triangle(f);
-        (b - a).cross(c - a).normalize_or_zero()
-    };
-    let mut by_edge: HashMap<(u32, u32), Vec<Vec3>> = HashMap::new();
-    for f in &g.faces {
-        let n = normal(f);
-        for (i, j) in [(0, 1), (1, 2), (2, 0)] {
-            let (a, b) = (f.indices[i], f.indices[j]);
-            by_edge.entry((a.min(b), a.max(b))).or_default().push(n);
-        }
-    }
-    by_edge
-        .into_iter()
-        .filter(|(_, ns)| !(ns.len() == 2 && ns[0].dot(ns[1]) > 0.999))
-        .map(|((a, b), _)| (a as usize, b as usize))
-        .collect()
 }
 
 impl CreateTool {
@@ -577,36 +426,6 @@ fn shape_lines(e: &Entity, out: &mut ToolOverlay) {
     }
 }
 
-/// The edges that outline a mesh: those between faces that meet at an angle and
-/// those on its border, not the diagonals that split a flat side in triangles.
-fn feature_edges(g: &pebble_model::MeshData) -> Vec<(Vec3, Vec3)> {
-    use std::collections::HashMap;
-    // Positions by value (a primitive's sides have their own vertices).
-    let key = |p: Vec3| (p * 1e4).round().as_ivec3().to_array();
-    /// An edge's ends and the normals of the faces that share it.
-    type Edge = (Vec3, Vec3, Vec<Vec3>);
-    let mut edges: HashMap<([i32; 3], [i32; 3]), Edge> = HashMap::new();
-    for f in &g.faces {
-        let corners = g.triangle(f);
-        let normal = (corners[1] - corners[0])
-            .cross(corners[2] - corners[0])
-            .normalize_or_zero();
-        for k in 0..3 {
-            let (a, b) = (corners[k], corners[(k + 1) % 3]);
-            let (ka, kb) = (key(a), key(b));
-            let id = if ka <= kb { (ka, kb) } else { (kb, ka) };
-            edges.entry(id).or_insert((a, b, Vec::new())).2.push(normal);
-        }
-    }
-    edges
-        .into_values()
-        .filter(|(_, _, normals)| {
-            normals.len() == 1 || normals.iter().any(|n| n.dot(normals[0]) < 0.999)
-        })
-        .map(|(a, b, _)| (a, b))
-        .collect()
-}
-
 /// Where a shape is built: a point and whether it is on a surface.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Ground {
@@ -746,16 +565,6 @@ fn level_point(view: &View, pixel: Vec2, y: f32) -> Option<Vec3> {
     plane_hit(origin, dir, y)
 }
 
-/// `p`'s x and z, on the grid of `step` unless `free`.
-fn snap_xz(p: Vec3, step: f32, free: bool) -> Vec2 {
-    let xz = Vec2::new(p.x, p.z);
-    if free || !(step.is_finite() && step > 1e-4) {
-        xz
-    } else {
-        (xz / step).round() * step
-    }
-}
-
 /// The height above `corner` of the point of its vertical nearest the ray under
 /// `pixel`; `None` when the ray runs almost along the vertical (a top view).
 fn height_along(view: &View, pixel: Vec2, corner: Vec3) -> Option<f32> {
@@ -807,84 +616,5 @@ mod tests {
             Some(Vec3::Y)
         );
         assert_eq!(plane_hit(Vec3::new(0.0, 5.0, 0.0), Vec3::Y, 1.0), None);
-    }
-}
-
-#[cfg(test)]
-mod snap_tests {
-    use pebble_model::Transform;
-
-    use super::*;
-    use crate::app::viewport::navigation::OrbitCamera;
-
-    /// A wall (4 × 3 × 0.5 m, its base at y = 0.5 on a floor) seen from above: a
-    /// corner drawn near one of its corners lands on it, near its long edge on the
-    /// edge, elsewhere on the grid; with Ctrl, nowhere but under the cursor.
-    #[test]
-    fn a_corner_snaps_to_a_wall_s_corner_then_its_edge_then_the_grid() {
-        let mut scene = Scene::new();
-        let mut history = pebble_model::History::default();
-        history
-            .execute(
-                &mut scene,
-                pebble_model::command::AddMaterial::new(pebble_model::Material::default()),
-            )
-            .expect("material");
-        let material = scene.materials().map(|(id, _)| id).next().expect("one");
-        let mut wall = create::entity(CreateItem::Box, Vec3::ZERO, Some(material)).expect("a box");
-        if let EntityKind::Mesh(m) = &mut wall.kind {
-            m.geometry = pebble_model::Primitive::Box {
-                size: Vec3::new(4.0, 3.0, 0.5),
-            }
-            .generate(material)
-            .expect("a box");
-        }
-        wall.transform = Transform::from_translation(Vec3::new(0.13, 0.5, 0.0));
-        history
-            .execute(
-                &mut scene,
-                pebble_model::command::AddEntities::new("Add", vec![wall]),
-            )
-            .expect("add");
-        let view = View {
-            camera: OrbitCamera {
-                pivot: Vec3::new(0.0, 0.5, 0.0),
-                distance: 12.0,
-                yaw: 0.0,
-                pitch: -1.3,
-                ..OrbitCamera::default()
-            }
-            .camera(),
-            size: Vec2::new(800.0, 600.0),
-        };
-        let base = 0.5;
-        let corner = Vec3::new(0.13 + 2.0, base, 0.25);
-        let near = corner + Vec3::new(0.04, 0.0, 0.05);
-        let pixel = view.project(near).expect("in view");
-        let (got, snap) = snap_corner(&scene, &view, pixel, near, base, (0.5, false));
-        assert_eq!(snap.map(|(_, s)| s), Some(Snap::Vertex));
-        assert!(
-            (got - Vec2::new(corner.x, corner.z)).length() < 1e-5,
-            "{got}"
-        );
-        // Beside the long edge, away from its corners.
-        let by_edge = Vec3::new(0.9, base, 0.25 + 0.04);
-        let pixel = view.project(by_edge).expect("in view");
-        let (got, snap) = snap_corner(&scene, &view, pixel, by_edge, base, (0.5, false));
-        assert_eq!(snap.map(|(_, s)| s), Some(Snap::Edge));
-        // On the edge (z = 0.25), where the grid puts it along the edge.
-        assert!(
-            (got.y - 0.25).abs() < 1e-5 && (got.x - 1.0).abs() < 1e-5,
-            "{got}"
-        );
-        // Far from it: the grid.
-        let far = Vec3::new(-3.1, base, 2.9);
-        let pixel = view.project(far).expect("in view");
-        let (got, snap) = snap_corner(&scene, &view, pixel, far, base, (0.5, false));
-        assert_eq!((got, snap), (Vec2::new(-3.0, 3.0), None));
-        // Ctrl: free.
-        let pixel = view.project(near).expect("in view");
-        let (got, snap) = snap_corner(&scene, &view, pixel, near, base, (0.5, true));
-        assert_eq!((got, snap), (Vec2::new(near.x, near.z), None));
     }
 }

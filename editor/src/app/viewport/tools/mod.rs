@@ -29,6 +29,7 @@ mod navigate;
 mod place;
 mod play;
 mod select;
+mod snap;
 
 pub use box_select::BoxSelect;
 pub use create::CreateTool;
