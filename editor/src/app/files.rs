@@ -384,3 +384,52 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// Where a file dialog starts when the project has no folder of the user's (an
+/// untitled one lives in the data folder; the bundled showcase inside the program):
+/// where the user last worked, else their Documents folder, else their home;
+/// never inside the bundled showcase.
+pub fn dialog_start(recent: &[PathBuf], home: Option<PathBuf>) -> Option<PathBuf> {
+    let showcase = super::showcase_path();
+    let bundled = showcase.parent().map(Path::to_path_buf);
+    recent
+        .iter()
+        .filter_map(|p| p.parent().filter(|d| d.is_dir()).map(Path::to_path_buf))
+        .find(|d| Some(d) != bundled.as_ref())
+        .or_else(|| {
+            let home = home?;
+            let documents = home.join("Documents");
+            Some(if documents.is_dir() { documents } else { home })
+        })
+}
+
+#[cfg(test)]
+mod dialog_start_tests {
+    use super::*;
+
+    /// The first dialog starts in the user's Documents (or home), not in the
+    /// bundled showcase; after that, where the user last worked.
+    #[test]
+    fn a_dialog_starts_where_the_user_works_never_in_the_bundled_showcase() {
+        let home = std::env::temp_dir().join(format!("pebble-dialog-home-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        std::fs::create_dir_all(&home).expect("home");
+        let showcase = super::super::showcase_path();
+        assert_eq!(
+            dialog_start(std::slice::from_ref(&showcase), Some(home.clone())),
+            Some(home.clone())
+        );
+        std::fs::create_dir_all(home.join("Documents")).expect("Documents");
+        assert_eq!(
+            dialog_start(&[showcase], Some(home.clone())),
+            Some(home.join("Documents"))
+        );
+        let work = home.join("levels");
+        std::fs::create_dir_all(&work).expect("levels");
+        assert_eq!(
+            dialog_start(&[work.join("room.pebble.ron")], Some(home.clone())),
+            Some(work)
+        );
+        let _ = std::fs::remove_dir_all(&home);
+    }
+}

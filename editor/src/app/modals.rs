@@ -58,7 +58,7 @@ impl PebbleApp {
                     placement,
                 }) => {
                     self.windows.import = None;
-                    self.import_placed(path, tim, placement);
+                    self.import_placed(path, tim, super::import_dialog::Placing::Model(placement));
                 }
                 Some(super::import_dialog::Outcome::Cancel) => self.windows.import = None,
                 None => {}
@@ -68,7 +68,11 @@ impl PebbleApp {
             match dialog.ui(ctx) {
                 Some(super::import_dialog::PictureOutcome::Import { path, placement }) => {
                     self.windows.import_picture = None;
-                    self.import_picture_placed(path, placement);
+                    self.import_placed(
+                        path,
+                        None,
+                        super::import_dialog::Placing::Picture(placement),
+                    );
                 }
                 Some(super::import_dialog::PictureOutcome::Cancel) => {
                     self.windows.import_picture = None

@@ -4,7 +4,7 @@
 //! with the file operations they lead to (save, open, new, import, export,
 //! deploy).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use eframe::egui;
 use pebble_model::{Scene, project};
@@ -613,36 +613,20 @@ impl PebbleApp {
         self.windows.import = Some(super::import_dialog::ImportDialog::open(path, at));
     }
 
-    /// The picture window's choice carried out: the picture imported as a plane
-    /// in the background, placed as chosen when it arrives.
-    pub fn import_picture_placed(
-        &mut self,
-        path: PathBuf,
-        placement: super::import_dialog::PicturePlacement,
-    ) {
-        if self.jobs.import.is_some() {
-            self.status.warn("an import is already running");
-            return;
-        }
-        self.status.info(format!("importing {}…", path.display()));
-        self.jobs.import_placement = Some(super::import_dialog::Placing::Picture(placement));
-        self.jobs.import = Some(files::start_import(path, self.doc.folder(), None));
-    }
-
-    /// The import window's choice carried out: the import in the background, the
-    /// model placed as chosen when it arrives.
+    /// An import window's choice carried out: the import in the background, the
+    /// model or picture placed as chosen when it arrives.
     pub fn import_placed(
         &mut self,
         path: PathBuf,
         tim: Option<PathBuf>,
-        placement: super::import_dialog::Placement,
+        placing: super::import_dialog::Placing,
     ) {
         if self.jobs.import.is_some() {
             self.status.warn("an import is already running");
             return;
         }
         self.status.info(format!("importing {}…", path.display()));
-        self.jobs.import_placement = Some(super::import_dialog::Placing::Model(placement));
+        self.jobs.import_placement = Some(placing);
         self.jobs.import = Some(files::start_import(path, self.doc.folder(), tim));
     }
 
@@ -666,7 +650,7 @@ impl PebbleApp {
             || std::fs::canonicalize(self.doc.path()).ok()
                 == std::fs::canonicalize(super::showcase_path()).ok();
         let dir = if self.doc.is_untitled() || bundled {
-            dialog_start(
+            files::dialog_start(
                 &self.prefs.recent,
                 std::env::var_os("HOME").map(PathBuf::from),
             )
@@ -780,54 +764,5 @@ fn nudge_direction(
         Action::NudgeNearer => -axis(ground),
         Action::NudgeUp => Vec3::Y,
         _ => Vec3::NEG_Y,
-    }
-}
-
-/// Where a file dialog starts when the project has no folder of the user's (an
-/// untitled one lives in the data folder; the bundled showcase inside the program):
-/// where the user last worked, else their Documents folder, else their home;
-/// never inside the bundled showcase.
-pub(super) fn dialog_start(recent: &[PathBuf], home: Option<PathBuf>) -> Option<PathBuf> {
-    let showcase = super::showcase_path();
-    let bundled = showcase.parent().map(Path::to_path_buf);
-    recent
-        .iter()
-        .filter_map(|p| p.parent().filter(|d| d.is_dir()).map(Path::to_path_buf))
-        .find(|d| Some(d) != bundled.as_ref())
-        .or_else(|| {
-            let home = home?;
-            let documents = home.join("Documents");
-            Some(if documents.is_dir() { documents } else { home })
-        })
-}
-
-#[cfg(test)]
-mod dialog_start_tests {
-    use super::*;
-
-    /// The first dialog starts in the user's Documents (or home), not in the
-    /// bundled showcase; after that, where the user last worked.
-    #[test]
-    fn a_dialog_starts_where_the_user_works_never_in_the_bundled_showcase() {
-        let home = std::env::temp_dir().join(format!("pebble-dialog-home-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&home);
-        std::fs::create_dir_all(&home).expect("home");
-        let showcase = super::super::showcase_path();
-        assert_eq!(
-            dialog_start(std::slice::from_ref(&showcase), Some(home.clone())),
-            Some(home.clone())
-        );
-        std::fs::create_dir_all(home.join("Documents")).expect("Documents");
-        assert_eq!(
-            dialog_start(&[showcase], Some(home.clone())),
-            Some(home.join("Documents"))
-        );
-        let work = home.join("levels");
-        std::fs::create_dir_all(&work).expect("levels");
-        assert_eq!(
-            dialog_start(&[work.join("room.pebble.ron")], Some(home.clone())),
-            Some(work)
-        );
-        let _ = std::fs::remove_dir_all(&home);
     }
 }
