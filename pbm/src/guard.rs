@@ -181,16 +181,9 @@ impl Guard {
 fn lerp(u: &Vertex, v: &Vertex, t: f32) -> Vertex {
     let t = t.clamp(0.0, 1.0);
     let mix = |x: f32, y: f32| x + (y - x) * t;
-    let channel = |s: u32| {
-        let (x, y) = (
-            ((u.color >> s) & 0xFF) as f32,
-            ((v.color >> s) & 0xFF) as f32,
-        );
-        ((mix(x, y) + 0.5) as u32).min(255) << s
-    };
     Vertex {
         uv: [mix(u.uv[0], v.uv[0]), mix(u.uv[1], v.uv[1])],
-        color: channel(0) | channel(8) | channel(16) | channel(24),
+        color: crate::view::lerp_color(u.color, v.color, t),
         pos: [
             mix(u.pos[0], v.pos[0]),
             mix(u.pos[1], v.pos[1]),

@@ -45,6 +45,17 @@ pub struct Vertex {
     pub pos: [f32; 3],
 }
 
+/// Two `0xAABBGGRR` colours mixed channel by channel, `t` of the way from `a` to
+/// `b` (0..1), each channel rounded to the nearest step.
+pub fn lerp_color(a: u32, b: u32, t: f32) -> u32 {
+    let t = t.clamp(0.0, 1.0);
+    let channel = |s: u32| {
+        let (x, y) = (((a >> s) & 0xFF) as f32, ((b >> s) & 0xFF) as f32);
+        ((x + (y - x) * t + 0.5) as u32).min(255) << s
+    };
+    channel(0) | channel(8) | channel(16) | channel(24)
+}
+
 impl Vertex {
     pub(crate) fn read(b: &[u8]) -> Option<Self> {
         Some(Self {

@@ -34,14 +34,6 @@ fn key(c: &Corner) -> [u32; 3] {
     c.v.pos.map(f32::to_bits)
 }
 
-fn lerp_color(a: u32, b: u32, t: f32) -> u32 {
-    let ch = |s: u32| {
-        let (x, y) = (((a >> s) & 0xFF) as f32, ((b >> s) & 0xFF) as f32);
-        ((x + (y - x) * t).round().clamp(0.0, 255.0) as u32) << s
-    };
-    ch(0) | ch(8) | ch(16) | ch(24)
-}
-
 /// The point where edge a–b crosses `axis = plane`, computed from the ends in a
 /// fixed order so both triangles sharing the edge get the same bits.
 fn cut(a: &Corner, b: &Corner, axis: usize, plane: f32) -> Corner {
@@ -54,7 +46,7 @@ fn cut(a: &Corner, b: &Corner, axis: usize, plane: f32) -> Corner {
     Corner {
         v: Vertex {
             uv: [mix(p.v.uv[0], q.v.uv[0]), mix(p.v.uv[1], q.v.uv[1])],
-            color: lerp_color(p.v.color, q.v.color, t),
+            color: pbm::view::lerp_color(p.v.color, q.v.color, t),
             pos,
         },
         n: (p.n + (q.n - p.n) * t).normalize_or(p.n),
