@@ -14,9 +14,17 @@ pub struct Gpu {
 impl Gpu {
     /// Opens the first adapter wgpu offers, with no surface.
     pub fn headless() -> Result<Self, RenderError> {
+        Self::headless_on(
+            wgpu::Backends::from_env().unwrap_or(wgpu::Backends::VULKAN | wgpu::Backends::GL),
+        )
+    }
+
+    /// Opens the first adapter of these backends, with no surface. The editor's
+    /// window falls back to OpenGL ES where Vulkan is missing, so the renderer's
+    /// tests run there too.
+    pub fn headless_on(backends: wgpu::Backends) -> Result<Self, RenderError> {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
-        desc.backends =
-            wgpu::Backends::from_env().unwrap_or(wgpu::Backends::VULKAN | wgpu::Backends::GL);
+        desc.backends = backends;
         let instance = wgpu::Instance::new(desc);
         let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,

@@ -48,6 +48,7 @@ pub use renderer::{
 };
 pub use scene::DrawScene;
 pub use scene_model::SceneSync;
+pub use wgpu;
 
 /// What can go wrong while rendering.
 #[derive(Debug, thiserror::Error)]

@@ -245,6 +245,7 @@ fn id_region(
         .collect();
     let depths = read(&depth_buffer)?
         .into_iter()
+        // The target holds the float's bits.
         .map(f32::from_le_bytes)
         .collect();
     if let Some(e) = pollster::block_on(scope.pop()) {

@@ -12,8 +12,9 @@ pub(crate) const FRAME_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Bgra8U
 pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24Plus;
 /// The ID pass's entity and face targets.
 pub(crate) const ID_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
-/// The ID pass's depth copy (depth textures cannot be copied in part).
-pub(crate) const PICK_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
+/// The ID pass's depth copy, as the float's bits (depth textures cannot be copied
+/// in part, and OpenGL ES renders to 32-bit integer targets but not float ones).
+pub(crate) const PICK_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 
 /// How [`GpuVertex`] reaches the shaders (scene and pick pipelines alike).
 const GPU_VERTEX_LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {

@@ -231,8 +231,9 @@ fn vs_pick(
 struct Ids {
     @location(0) entity: u32,
     @location(1) face: u32,
-    // The fragment's depth in [0, 1] (depth textures cannot be read back in part).
-    @location(2) depth: f32,
+    // The fragment's depth in [0, 1] as its bits (depth textures cannot be read
+    // back in part, and GLES cannot render to a float target).
+    @location(2) depth: u32,
 };
 
 // Markers (an editor's lights, triggers…): world-space triangles whose vertices
@@ -242,7 +243,7 @@ fn fs_pick_marker(in: PickOut) -> Ids {
     var ids: Ids;
     ids.entity = in.face;
     ids.face = 0u;
-    ids.depth = in.position.z;
+    ids.depth = bitcast<u32>(in.position.z);
     return ids;
 }
 
@@ -257,6 +258,6 @@ fn fs_pick(in: PickOut, @builtin(front_facing) front: bool) -> Ids {
     var ids: Ids;
     ids.entity = draw.pick_id;
     ids.face = in.face ^ select(0x80000000u, 0u, front);
-    ids.depth = in.position.z;
+    ids.depth = bitcast<u32>(in.position.z);
     return ids;
 }

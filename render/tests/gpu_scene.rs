@@ -9,7 +9,7 @@ use pebble_model::glam::Vec3;
 use pebble_model::primitive::Primitive;
 use pebble_model::{Command, Entity, EntityId, Material, Scene, Transform};
 use pebble_render::gpu::test_gpu;
-use pebble_render::{Camera, RenderOptions, SceneSync};
+use pebble_render::{Camera, Gpu, RenderOptions, SceneSync};
 
 const W: u32 = 96;
 const H: u32 = 64;
@@ -101,8 +101,30 @@ fn a_scene_draws_its_materials_and_picks_by_entity() {
     let Some(gpu) = test_gpu("a_scene_draws_its_materials_and_picks_by_entity") else {
         return;
     };
+    draws_and_picks(&gpu);
+}
+
+/// A machine without Vulkan runs the editor on OpenGL ES (Mesa's llvmpipe where
+/// there is no GPU), whose ID pass cannot render to a float target.
+#[test]
+fn a_scene_draws_and_picks_on_opengl_es_too() {
+    if pebble_render::gpu::gpu_tests_skipped() {
+        eprintln!(
+            "\n*** a_scene_draws_and_picks_on_opengl_es_too not run: GPU tests skipped ***\n"
+        );
+        return;
+    }
+    let gpu = Gpu::headless_on(pebble_render::wgpu::Backends::GL).expect(
+        "an OpenGL ES adapter (apt-get install libgl1-mesa-dri libegl-mesa0 libgles2 \
+         gives Mesa's llvmpipe)",
+    );
+    assert_eq!(gpu.info.backend, pebble_render::wgpu::Backend::Gl);
+    draws_and_picks(&gpu);
+}
+
+fn draws_and_picks(gpu: &Gpu) {
     let (scene, ids) = scene();
-    let (renderer, sync) = SceneSync::renderer(&gpu, &scene, &loader).expect("renderer");
+    let (renderer, sync) = SceneSync::renderer(gpu, &scene, &loader).expect("renderer");
     assert!(
         sync.warnings.iter().any(|w| w.contains("lost.png")),
         "{:?}",
