@@ -200,8 +200,17 @@ fn unsaved_work_found_beside_a_project_can_be_restored() {
             pebble_model::command::SetEntity::new("Rename", wall),
         )
         .expect("renames");
-    std::thread::sleep(std::time::Duration::from_millis(20));
     project::save(&project::recovery_path(&project), &scene).expect("writes the recovery file");
+    // Newer than the project, as a session's autosave is (not left to the clock's
+    // resolution).
+    let project_time = std::fs::metadata(&project)
+        .and_then(|m| m.modified())
+        .expect("the project's time");
+    std::fs::File::options()
+        .write(true)
+        .open(project::recovery_path(&project))
+        .and_then(|f| f.set_modified(project_time + std::time::Duration::from_secs(2)))
+        .expect("dates the recovery file");
 
     let Some(mut harness) = harness_on(project.clone()) else {
         return;

@@ -401,8 +401,14 @@ fn the_wheel_zooms_towards_the_point_under_the_cursor() {
     let target = Vec3::new(-7.0, 3.0, -10.0);
     let at = screen(harness.state(), target);
     harness.hover_at(at);
-    for _ in 0..6 {
-        std::thread::sleep(std::time::Duration::from_millis(50));
+    // The point under the cursor comes from the ID buffer's read-back: waited for.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while harness.state().hover_point().is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no point under the cursor"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
         harness.run_steps(1);
     }
     let (before, _) = harness.state().view();

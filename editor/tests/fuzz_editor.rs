@@ -1,30 +1,36 @@
 //! The editor fuzzed through the entry points the window uses: the action table
-//! (every action but those that leave the app: files, deploy, PPSSPP, quit), the
-//! Create menu's items, and pointer clicks and drags in the viewport (some
-//! cancelled with Esc half-way), on the real app (egui_kittest, the real renderer
-//! on lavapipe), from a seed. After each sequence:
+//! (every action but those that leave the app: file dialogs, deploy, PPSSPP,
+//! quit), the Create menu's items, pointer clicks (with Shift or Ctrl) and drags
+//! in the viewport (some cancelled with Esc half-way), face mode's picks and the
+//! UV panel's drags, play mode in and out, and saving and opening the project
+//! again, on the real app (egui_kittest, the real renderer on lavapipe), from a
+//! seed. Inputs come as the window delivers them, several to a frame when they
+//! come quickly. After each stretch between two reopenings, and at the end:
 //!
 //! - nothing panicked (the harness would have);
-//! - undoing every step gives back the starting scene exactly (the saved bytes);
-//! - redoing every step gives back the final scene;
+//! - undoing every step gives back the stretch's starting scene exactly (the
+//!   saved bytes);
+//! - redoing every step gives back its final scene;
 //! - saving and opening again gives the same scene;
 //! - the export either succeeds and the map validates strictly, or refuses with
 //!   a message naming an entity.
 //!
 //! A short run is in the normal suite (a few seeds, on the showcase and on an
 //! empty project); `PEBBLE_FUZZ_SECONDS` sets a long run's length for the ignored
-//! test (CI runs it for a minute; ten minutes by hand). A failure prints its seed;
-//! each one found is kept in `REGRESSIONS` once fixed.
+//! test (ten minutes by default; CI runs it so). A failure prints its
+//! seed; each one found is kept in `REGRESSIONS` once fixed.
 
 mod common;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use eframe::egui;
 use egui_kittest::Harness;
-use pebble_editor::app::action::{self, Action};
+use pebble_editor::app::action::{self, Action, UvAction};
 use pebble_editor::app::create::CreateItem;
+use pebble_editor::app::panels::Pane;
 use pebble_editor::app::{PebbleApp, showcase_path};
 use pebble_model::{Scene, project};
 
@@ -108,50 +114,263 @@ fn run_action(harness: &mut Harness<'static, PebbleApp>, a: Action) {
     harness.run_steps(1);
 }
 
-/// One step: an action, a Create item, a click or a drag in the viewport.
+/// A button press or release at `at`, with `modifiers` held, as the window
+/// sends it (the pointer moves there first).
+fn button(
+    harness: &mut Harness<'static, PebbleApp>,
+    at: egui::Pos2,
+    pressed: bool,
+    modifiers: egui::Modifiers,
+) {
+    harness.event(egui::Event::PointerMoved(at));
+    harness.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers,
+    });
+}
+
+/// A click: the move and the press in one frame, the release in the same frame
+/// (a quick click while a frame takes long, as on a software rasterizer) or in
+/// the next.
+fn click(
+    harness: &mut Harness<'static, PebbleApp>,
+    at: egui::Pos2,
+    modifiers: egui::Modifiers,
+    quick: bool,
+) {
+    button(harness, at, true, modifiers);
+    if !quick {
+        harness.run_steps(1);
+    }
+    button(harness, at, false, modifiers);
+    harness.run_steps(1);
+}
+
+/// A left drag from `a` to `b`: the press, a move half-way (then Esc when
+/// `escape`), the last move with the release, a frame each.
+fn drag(
+    harness: &mut Harness<'static, PebbleApp>,
+    a: egui::Pos2,
+    b: egui::Pos2,
+    escape: bool,
+    modifiers: egui::Modifiers,
+) {
+    button(harness, a, true, modifiers);
+    harness.run_steps(1);
+    harness.event(egui::Event::PointerMoved(a + (b - a) * 0.5));
+    if escape {
+        harness.key_press(egui::Key::Escape);
+    }
+    harness.run_steps(1);
+    harness.event(egui::Event::PointerMoved(b));
+    button(harness, b, false, modifiers);
+    harness.run_steps(1);
+}
+
+/// A point in `rect`, 10 points in from its sides.
+fn point_in(rng: &mut Rng, rect: egui::Rect) -> egui::Pos2 {
+    let (x, y) = (rng.unit(), rng.unit());
+    egui::pos2(
+        rect.min.x + 10.0 + x * (rect.width() - 20.0).max(1.0),
+        rect.min.y + 10.0 + y * (rect.height() - 20.0).max(1.0),
+    )
+}
+
+fn modifiers(rng: &mut Rng) -> egui::Modifiers {
+    match rng.below(6) {
+        0 => egui::Modifiers::SHIFT,
+        1 => egui::Modifiers::COMMAND,
+        _ => egui::Modifiers::NONE,
+    }
+}
+
+/// One step: an action (sometimes two in one frame), a Create item, a click or a
+/// drag in the viewport, a face-mode edit, a UV panel drag, or play mode in and
+/// out.
 fn step(harness: &mut Harness<'static, PebbleApp>, rng: &mut Rng, actions: &[Action]) -> String {
     let (_, rect) = harness.state().view();
-    let mut at = || {
-        let (x, y) = (rng.unit(), rng.unit());
-        egui::pos2(
-            rect.min.x + 10.0 + x * (rect.width() - 20.0),
-            rect.min.y + 10.0 + y * (rect.height() - 20.0),
-        )
-    };
-    let (a, b) = (at(), at());
-    match rng.below(10) {
-        0..=4 => {
-            let action = actions[rng.below(actions.len())];
-            run_action(harness, action);
-            format!("{action:?}")
+    let (a, b) = (point_in(rng, rect), point_in(rng, rect));
+    match rng.below(20) {
+        0..=8 => {
+            let first = actions[rng.below(actions.len())];
+            let ctx = harness.ctx.clone();
+            harness.state_mut().run_action(&ctx, first);
+            // Two shortcuts in one frame, now and then.
+            let second = (rng.below(4) == 0).then(|| actions[rng.below(actions.len())]);
+            if let Some(second) = second {
+                harness.state_mut().run_action(&ctx, second);
+            }
+            harness.run_steps(1);
+            match second {
+                Some(second) => format!("{first:?} + {second:?}"),
+                None => format!("{first:?}"),
+            }
         }
-        5 => {
+        9 | 10 => {
             let item = CREATE[rng.below(CREATE.len())];
             harness.state_mut().start_create(item);
             harness.run_steps(1);
             format!("create {item:?}")
         }
-        6 | 7 => {
-            common::click(harness, a);
-            format!("click {a:?}")
+        11..=13 => {
+            let (m, quick) = (modifiers(rng), rng.below(2) == 0);
+            click(harness, a, m, quick);
+            format!("click {a:?} {m:?}{}", if quick { " (quick)" } else { "" })
+        }
+        14..=16 => {
+            let (escape, m) = (rng.below(3) == 0, modifiers(rng));
+            drag(harness, a, b, escape, m);
+            format!(
+                "drag {a:?} → {b:?} {m:?}{}",
+                if escape { " (Esc)" } else { "" }
+            )
+        }
+        17 => {
+            // Face mode: faces picked by a click (Shift adds), then a face edit.
+            if !harness.state().viewport.tools.face_mode() {
+                run_action(harness, Action::FaceMode);
+            }
+            let m = modifiers(rng);
+            click(harness, a, m, false);
+            let edit = match rng.below(3) {
+                0 => Action::Uv(UvAction::ALL[rng.below(UvAction::ALL.len())]),
+                1 => Action::ShowPanel(Pane::Uv),
+                _ => actions[rng.below(actions.len())],
+            };
+            run_action(harness, edit);
+            format!("face pick {a:?} {m:?}, then {edit:?}")
+        }
+        18 => {
+            // A drag in the UV panel over the picked faces: inside them (move), or
+            // anywhere (a corner scales, the handle turns), Esc half-way sometimes.
+            let Some(frame) = harness.state().panels.uv_dock.frame_rect() else {
+                run_action(harness, Action::ShowPanel(Pane::Uv));
+                return "show the UV panel".into();
+            };
+            let from = if rng.below(2) == 0 {
+                frame.center()
+            } else {
+                point_in(rng, frame.expand(12.0))
+            };
+            let to = from + egui::vec2(rng.unit() * 80.0 - 40.0, rng.unit() * 80.0 - 40.0);
+            let (escape, m) = (rng.below(3) == 0, modifiers(rng));
+            drag(harness, from, to, escape, m);
+            format!(
+                "UV drag {from:?} → {to:?} {m:?}{}",
+                if escape { " (Esc)" } else { "" }
+            )
         }
         _ => {
-            let escape = rng.below(3) == 0;
-            common::press_and_move(harness, a, b, 4);
-            if escape {
+            // Play mode: in, a few steps of walking and looking, out by Esc or
+            // by Play again.
+            run_action(harness, Action::Play);
+            harness.event(egui::Event::Key {
+                key: egui::Key::W,
+                physical_key: None,
+                pressed: true,
+                repeat: false,
+                modifiers: egui::Modifiers::NONE,
+            });
+            harness.event(egui::Event::PointerMoved(a));
+            harness.run_steps(2);
+            harness.event(egui::Event::Key {
+                key: egui::Key::W,
+                physical_key: None,
+                pressed: false,
+                repeat: false,
+                modifiers: egui::Modifiers::NONE,
+            });
+            let by_escape = rng.below(2) == 0;
+            if by_escape {
                 harness.key_press(egui::Key::Escape);
                 harness.run_steps(1);
+            } else {
+                run_action(harness, Action::Play);
             }
-            harness.drop_at(b);
-            harness.run_steps(2);
-            format!("drag {a:?} → {b:?}{}", if escape { " (Esc)" } else { "" })
+            format!("play in and out{}", if by_escape { " (Esc)" } else { "" })
         }
     }
 }
 
-/// A sequence of `steps` from `seed` on `project`, then the invariants.
+/// The window the fuzzer's app lives in: smaller than the other tests' 1280×800
+/// (the software rasterizer draws the viewport every frame; fewer pixels, more
+/// steps a second), still room for every panel.
+const WINDOW: egui::Vec2 = egui::Vec2::new(640.0, 400.0);
+
+/// On average, once in this many steps the project is saved and opened again.
+const REOPEN_EVERY: usize = 150;
+
+/// `action` `times` over, as a held shortcut's repeats arrive: several to a frame.
+fn repeat(harness: &mut Harness<'static, PebbleApp>, action: Action, times: usize) {
+    let ctx = harness.ctx.clone();
+    for k in 0..times {
+        harness.state_mut().run_action(&ctx, action);
+        if k % 16 == 15 {
+            harness.run_steps(1);
+        }
+    }
+    harness.run_steps(1);
+}
+
+/// A stretch of steps between two openings of the project: where it started.
+struct Stretch {
+    start: Vec<u8>,
+    start_steps: usize,
+}
+
+impl Stretch {
+    fn begin(harness: &Harness<'static, PebbleApp>, scratch: &Path) -> Self {
+        Self {
+            start: bytes(harness.state().scene(), scratch),
+            start_steps: harness.state().history_position(),
+        }
+    }
+
+    /// Out of play mode and any tool's work, as a person would finish; then every
+    /// step undone (the start again) and redone (the end again). Returns the end.
+    fn check(
+        &self,
+        harness: &mut Harness<'static, PebbleApp>,
+        scratch: &Path,
+        said: &dyn Fn() -> String,
+    ) -> Vec<u8> {
+        if harness.state().viewport.tools.playing() {
+            run_action(harness, Action::Play);
+        }
+        for _ in 0..2 {
+            harness.key_press(egui::Key::Escape);
+            harness.run_steps(1);
+        }
+        let end = bytes(harness.state().scene(), scratch);
+        let applied = harness.state().history_position();
+        repeat(harness, Action::Undo, applied - self.start_steps);
+        let undone = bytes(harness.state().scene(), scratch);
+        assert!(
+            undone == self.start,
+            "undoing every step did not give back the start ({}); {}",
+            first_difference(&self.start, &undone),
+            said()
+        );
+        repeat(harness, Action::Redo, applied - self.start_steps);
+        let redone = bytes(harness.state().scene(), scratch);
+        assert!(
+            redone == end,
+            "redoing every step did not give back the end ({}); {}",
+            first_difference(&end, &redone),
+            said()
+        );
+        end
+    }
+}
+
+/// A sequence of `steps` from `seed` on `project`, with the invariants checked
+/// at each reopening and at the end.
 fn sequence(project: PathBuf, seed: u64, steps: usize) {
-    let Some(mut harness) = common::harness_on(project) else {
+    let Some(mut harness) =
+        common::harness_of_size(project, true, common::fresh_data_dir(), WINDOW)
+    else {
         return;
     };
     let scratch = std::env::temp_dir().join(format!("pebble-fuzz-{}-{seed}", std::process::id()));
@@ -162,42 +381,43 @@ fn sequence(project: PathBuf, seed: u64, steps: usize) {
         .copied()
         .filter(|a| !leaves_the_app(*a))
         .collect();
-    let start = bytes(harness.state().scene(), &scratch);
-    let start_steps = harness.state().history_position();
     let mut rng = Rng(seed);
-    let mut log = Vec::new();
+    let mut log: Vec<String> = Vec::new();
+    let mut stretch = Stretch::begin(&harness, &scratch);
     for _ in 0..steps {
-        log.push(step(&mut harness, &mut rng, &actions));
+        if rng.below(REOPEN_EVERY) == 0 {
+            log.push("save, open again".into());
+            let said = || format!("seed {seed}; the steps:\n{}", log.join("\n"));
+            let end = stretch.check(&mut harness, &scratch, &said);
+            assert!(
+                harness.state_mut().save(),
+                "the project did not save: {:?}; {}",
+                harness.state().status(),
+                said()
+            );
+            let path = harness.state().project_path().to_path_buf();
+            harness.state_mut().open_path(path);
+            harness.run_steps(2);
+            let reopened = bytes(harness.state().scene(), &scratch);
+            assert!(
+                reopened == end,
+                "save → open in the app changed the scene ({}); {}",
+                first_difference(&end, &reopened),
+                said()
+            );
+            assert_eq!(
+                harness.state().history_position(),
+                0,
+                "a fresh history; {}",
+                said()
+            );
+            stretch = Stretch::begin(&harness, &scratch);
+        } else {
+            log.push(step(&mut harness, &mut rng, &actions));
+        }
     }
-    let said = |log: &[String]| format!("seed {seed}; the steps:\n{}", log.join("\n"));
-    // Out of play mode and any tool's work, as a person would finish.
-    if harness.state().viewport.tools.playing() {
-        run_action(&mut harness, Action::Play);
-    }
-    for _ in 0..2 {
-        harness.key_press(egui::Key::Escape);
-        harness.run_steps(1);
-    }
-    let end = bytes(harness.state().scene(), &scratch);
-    let applied = harness.state().history_position();
-    for _ in start_steps..applied {
-        run_action(&mut harness, Action::Undo);
-    }
-    let undone = bytes(harness.state().scene(), &scratch);
-    assert!(
-        undone == start,
-        "undoing every step did not give back the start ({}); {}",
-        first_difference(&start, &undone),
-        said(&log)
-    );
-    for _ in start_steps..applied {
-        run_action(&mut harness, Action::Redo);
-    }
-    assert!(
-        bytes(harness.state().scene(), &scratch) == end,
-        "redoing every step did not give back the end; {}",
-        said(&log)
-    );
+    let said = || format!("seed {seed}; the steps:\n{}", log.join("\n"));
+    let end = stretch.check(&mut harness, &scratch, &said);
     // Saved and opened again: the same scene.
     let saved = scratch.join("saved.pebble.ron");
     project::save(&saved, harness.state().scene()).expect("saves");
@@ -205,7 +425,7 @@ fn sequence(project: PathBuf, seed: u64, steps: usize) {
     assert!(
         bytes(&reopened, &scratch) == end,
         "save → open changed the scene; {}",
-        said(&log)
+        said()
     );
     // The export: a strictly valid map, or a refusal naming an entity.
     let scene = harness.state().scene().clone();
@@ -218,16 +438,16 @@ fn sequence(project: PathBuf, seed: u64, steps: usize) {
     match pebble_editor::services::export::to_bytes(&scene, folder, false) {
         Ok(map) => {
             let (view, warnings) = pbm::MapView::parse(&map).expect("a map that reads");
-            assert!(warnings.is_empty(), "{warnings:?}; {}", said(&log));
+            assert!(warnings.is_empty(), "{warnings:?}; {}", said());
             let issues = pbm::compliance::check(&pbm::Map::from_view(&view));
-            assert!(issues.is_empty(), "{issues:?}; {}", said(&log));
+            assert!(issues.is_empty(), "{issues:?}; {}", said());
         }
         Err(e) => {
             let text = format!("{e:#}");
             assert!(
                 scene.entities().any(|en| text.contains(&en.name)),
                 "the export refused without naming an entity: {text}; {}",
-                said(&log)
+                said()
             );
         }
     }
@@ -249,8 +469,8 @@ fn first_difference(a: &[u8], b: &[u8]) -> String {
     }
 }
 
-fn empty_project() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pebble-fuzz-empty-{}", std::process::id()));
+fn empty_project(seed: u64) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pebble-fuzz-empty-{}-{seed}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     let path = dir.join("empty.pebble.ron");
@@ -264,33 +484,53 @@ fn short_random_sequences_keep_every_invariant() {
         sequence(showcase_path(), seed, 60);
     }
     for seed in [1, 2] {
-        sequence(showcase_path(), seed, 40);
+        sequence(showcase_path(), seed, 60);
     }
-    sequence(empty_project(), 3, 40);
+    sequence(empty_project(3), 3, 60);
 }
 
+/// Steps in each sequence of the long run: long enough that starting the app is
+/// a small share of the time.
+const LONG_SEQUENCE: usize = 300;
+
 #[test]
-#[ignore = "the fuzzer's long run (PEBBLE_FUZZ_SECONDS, 60 by default; 600 for ten minutes): run with `cargo test -p pebble-editor --test fuzz_editor -- --ignored` (CI does)"]
+#[ignore = "the fuzzer's long run (ten minutes; PEBBLE_FUZZ_SECONDS sets another length): run with `cargo test -p pebble-editor --test fuzz_editor -- --ignored` (CI does)"]
 fn long_random_sequences_keep_every_invariant() {
     let seconds: u64 = std::env::var("PEBBLE_FUZZ_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(60);
-    let until = Instant::now() + Duration::from_secs(seconds);
-    let mut seed = 1000;
-    let mut steps = 0;
-    while Instant::now() < until {
-        let project = if seed % 3 == 0 {
-            empty_project()
-        } else {
-            showcase_path()
-        };
-        sequence(project, seed, 100);
-        steps += 100;
-        seed += 1;
-    }
+        .unwrap_or(600);
+    // Two apps at once keep both cores busy: one lays out its frame while the
+    // other's is rasterised.
+    let workers: usize = std::env::var("PEBBLE_FUZZ_THREADS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
+    let started = Instant::now();
+    let until = started + Duration::from_secs(seconds);
+    let next_seed = AtomicU64::new(1000);
+    let steps = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                while Instant::now() < until {
+                    let seed = next_seed.fetch_add(1, Ordering::Relaxed);
+                    let project = if seed.is_multiple_of(3) {
+                        empty_project(seed)
+                    } else {
+                        showcase_path()
+                    };
+                    sequence(project, seed, LONG_SEQUENCE);
+                    steps.fetch_add(LONG_SEQUENCE, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    let took = started.elapsed().as_secs_f64();
+    let steps = steps.into_inner();
     eprintln!(
-        "fuzzer: {} sequences, {steps} steps, every invariant kept",
-        seed - 1000
+        "fuzzer: {} sequences, {steps} steps in {took:.0} s ({:.1} steps/s) on {workers} threads, every invariant kept",
+        next_seed.into_inner() - 1000,
+        steps as f64 / took
     );
 }

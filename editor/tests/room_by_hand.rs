@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::window::{start_xvfb, wait_for_window, xdotool, xy};
+use common::window::{Driver, start_xvfb, wait_for_window};
 
 use eframe::egui;
 use egui_kittest::kittest::Queryable as _;
@@ -108,37 +108,14 @@ fn script(project: &Path) -> Option<Vec<Input>> {
     Some(out)
 }
 
-/// A pause between a person's inputs, so that each reaches the editor in a frame
-/// of its own (a press and a release in one frame would be a click, not a drag).
-fn pace() {
-    std::thread::sleep(Duration::from_millis(400));
-}
-
-fn press(display: &str, input: &Input) {
+/// Each input is waited for until the editor's frame echo shows it taken, so a
+/// press and a release never share a frame (that would be a click, not a drag).
+fn press(driver: &mut Driver, input: &Input) {
     match input {
-        Input::Click(at) => {
-            let [x, y] = xy(*at);
-            xdotool(display, &["mousemove".into(), x, y]);
-            pace();
-            xdotool(display, &["click".into(), "1".into()]);
-        }
-        Input::Drag(from, to) => {
-            let [x, y] = xy(*from);
-            xdotool(display, &["mousemove".into(), x, y]);
-            pace();
-            xdotool(display, &["mousedown".into(), "1".into()]);
-            for k in 1..=10 {
-                let p = *from + (*to - *from) * (k as f32 / 10.0);
-                let [x, y] = xy(p);
-                xdotool(display, &["mousemove".into(), x, y]);
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            pace();
-            xdotool(display, &["mouseup".into(), "1".into()]);
-        }
-        Input::Key(chord) => xdotool(display, &["key".into(), (*chord).into()]),
+        Input::Click(at) => driver.click(*at),
+        Input::Drag(from, to) => driver.drag(*from, *to, 10),
+        Input::Key(chord) => driver.key(chord),
     }
-    pace();
 }
 
 /// The axis-aligned box of a map mesh's vertices.
@@ -181,22 +158,26 @@ fn a_room_is_built_in_the_real_window_in_at_most_30_inputs_and_its_corners_close
         .env("HOME", &home)
         .env("XDG_DATA_HOME", home.join("data"))
         .env("PEBBLE_DATA_DIR", home.join("pebble-data"))
+        .env("PEBBLE_FRAME_ECHO", "1")
         .env_remove("WAYLAND_DISPLAY")
         .stdout(Stdio::null())
-        // A file, not a pipe nobody reads while the editor runs (a full pipe would
-        // stall it mid-script).
-        .stderr(std::fs::File::create(dir.join("editor.log")).expect("a log file"))
+        // Read all along by the driver (a full pipe would stall the editor).
+        .stderr(Stdio::piped())
         .spawn()
         .expect("the editor starts");
+    let mut driver = Driver::new(&display, &mut editor);
     // Its window is up once xdotool finds it; it takes the keyboard as a desktop
     // would give it (no window manager here).
     if let Err(status) = wait_for_window(&display, &mut editor) {
-        panic!("the editor exited ({status}) before its window showed");
+        panic!(
+            "the editor exited ({status}) before its window showed:\n{}",
+            driver.finish()
+        );
     }
     // The first frames laid out (the toolbar where the plan has it).
-    std::thread::sleep(Duration::from_secs(2));
+    driver.frames(3);
     for input in &inputs {
-        press(&display, input);
+        press(&mut driver, input);
         assert!(
             editor.try_wait().expect("polls").is_none(),
             "the editor died at {input:?}"
@@ -206,7 +187,7 @@ fn a_room_is_built_in_the_real_window_in_at_most_30_inputs_and_its_corners_close
     let deadline = Instant::now() + Duration::from_secs(60);
     while std::fs::read(&path).is_ok_and(|now| now == saved_before) {
         assert!(Instant::now() < deadline, "the project was not saved");
-        std::thread::sleep(Duration::from_millis(100));
+        std::thread::sleep(Duration::from_millis(50));
     }
     let _ = editor.kill();
     let _ = editor.wait();

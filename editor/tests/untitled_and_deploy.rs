@@ -41,16 +41,18 @@ fn untitled_work_is_autosaved_to_the_data_folder_and_offered_back() {
         .create(pebble_editor::app::create::CreateItem::Box);
     harness.run_steps(2);
     assert!(harness.state().is_dirty());
-    std::thread::sleep(Duration::from_millis(1100));
-    harness.run_steps(2);
-    std::thread::sleep(Duration::from_millis(1100));
-    harness.run_steps(2);
+    // The autosave comes once the interval has passed: waited for, frame by frame.
     let recovery = project::recovery_path(&untitled);
-    assert!(
-        recovery.is_file(),
-        "an untitled project's work is autosaved to {}",
-        recovery.display()
-    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !recovery.is_file() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "an untitled project's work is autosaved to {}",
+            recovery.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+        harness.run_steps(1);
+    }
     let boxes = project::load(&recovery)
         .expect("the autosave loads")
         .entities()

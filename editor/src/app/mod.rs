@@ -20,6 +20,7 @@ pub mod edit_ops;
 pub mod faces;
 pub mod file_dialog;
 pub mod files;
+pub mod frame_echo;
 pub mod gamepad;
 pub mod hot_reload;
 pub mod import_dialog;
@@ -308,6 +309,9 @@ pub struct PebbleApp {
     allow_close: bool,
     /// `pebble bench-editor`: the measurement in progress.
     pub bench: Option<bench::Bench>,
+    /// Each frame's input on stderr, for scripts driving the window
+    /// ([`frame_echo`]; only in the window, under `PEBBLE_FRAME_ECHO`).
+    frame_echo: Option<frame_echo::FrameEcho>,
     /// The clipboard's text as last seen (copied here, or pasted from the system's):
     /// what the Edit menu's Paste pastes.
     pub clipboard: Option<String>,
@@ -335,6 +339,7 @@ impl PebbleApp {
     /// colour. (A test harness clears to transparent.)
     pub fn in_window(&mut self) {
         self.ui_cache.window_clears_to_panel_fill();
+        self.frame_echo = frame_echo::FrameEcho::from_env();
     }
 
     /// [`Self::new`], choosing whether an unchanged UI is drawn from the UI cache
@@ -406,6 +411,7 @@ impl PebbleApp {
             data_dir,
             allow_close: false,
             bench: None,
+            frame_echo: None,
             clipboard: None,
             presets,
             reload: hot_reload::HotReload::new(Some(cc.egui_ctx.clone())),
@@ -526,6 +532,9 @@ impl eframe::App for PebbleApp {
         }
         bench::sections::time("before layout", || self.before_layout(&ctx, frame, dt));
         self.layout(ui, frame);
+        if let Some(echo) = &mut self.frame_echo {
+            echo.frame(&ctx);
+        }
         if let Some(b) = &mut self.bench
             && b.measuring_editor()
         {

@@ -48,11 +48,22 @@ pub fn harness_with_data_dir(
     ui_cache: bool,
     data_dir: PathBuf,
 ) -> Option<Harness<'static, PebbleApp>> {
+    harness_of_size(path, ui_cache, data_dir, egui::Vec2::new(1280.0, 800.0))
+}
+
+/// The app on `path` in a window of `size` points (the other helpers: 1280×800,
+/// the size the pictures and layouts in the tests are made at).
+pub fn harness_of_size(
+    path: PathBuf,
+    ui_cache: bool,
+    data_dir: PathBuf,
+    size: egui::Vec2,
+) -> Option<Harness<'static, PebbleApp>> {
     pebble_render::gpu::test_gpu("editor")?;
     let path = away_from_the_bundle(path);
     let scene = project::load(&path).expect("the project loads");
     let mut harness = Harness::builder()
-        .with_size(egui::Vec2::new(1280.0, 800.0))
+        .with_size(size)
         .wgpu()
         .build_eframe(move |cc| {
             PebbleApp::with_data_dir(cc, scene, path, ui_cache, data_dir).expect("the app starts")

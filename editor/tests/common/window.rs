@@ -81,3 +81,168 @@ pub fn wait_for_window(display: &str, editor: &mut Child) -> Result<(), String> 
         std::thread::sleep(Duration::from_millis(250));
     }
 }
+
+/// What the editor said in its last `pebble-frame` line (`PEBBLE_FRAME_ECHO`).
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct Echo {
+    pub frame: u64,
+    pub pointer: Option<(i32, i32)>,
+    pub down: bool,
+    pub presses: u64,
+    pub releases: u64,
+    pub keys: u64,
+}
+
+impl Echo {
+    fn parse(line: &str) -> Option<Self> {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if w.len() != 13 || w[0] != "pebble-frame" {
+            return None;
+        }
+        let num = |k: usize| w[k].parse::<u64>().ok();
+        Some(Self {
+            frame: num(1)?,
+            pointer: w[3].parse().ok().zip(w[4].parse().ok()),
+            down: w[6] == "1",
+            presses: num(8)?,
+            releases: num(10)?,
+            keys: num(12)?,
+        })
+    }
+}
+
+/// The real editor driven by xdotool, each input waited for until the editor's
+/// frame echo shows it taken (never a fixed sleep). Its stderr is kept, less the
+/// echo, for the test's checks.
+pub struct Driver {
+    pub display: String,
+    lines: std::sync::mpsc::Receiver<String>,
+    pub last: Echo,
+    pub stderr: String,
+}
+
+/// How long one input may take to land before the test calls it a hang.
+const INPUT_CEILING: Duration = Duration::from_secs(60);
+
+impl Driver {
+    /// Reads `editor`'s stderr (started with `PEBBLE_FRAME_ECHO=1` and a piped
+    /// stderr) on a thread of its own.
+    pub fn new(display: &str, editor: &mut Child) -> Self {
+        let (tx, lines) = std::sync::mpsc::channel();
+        let stderr = editor.stderr.take().expect("the editor's stderr is piped");
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            display: display.to_owned(),
+            lines,
+            last: Echo::default(),
+            stderr: String::new(),
+        }
+    }
+
+    /// Waits until a frame's echo satisfies `done` (the last one seen may
+    /// already); panics after [`INPUT_CEILING`] or when the editor's stderr ends.
+    pub fn wait_for(&mut self, what: &str, done: impl Fn(&Echo) -> bool) {
+        let deadline = Instant::now() + INPUT_CEILING;
+        while !done(&self.last) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => match Echo::parse(&line) {
+                    Some(echo) => self.last = echo,
+                    None => {
+                        self.stderr.push_str(&line);
+                        self.stderr.push('\n');
+                    }
+                },
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => panic!(
+                    "the editor never showed {what} (last frame: {:?}); its stderr:\n{}",
+                    self.last, self.stderr
+                ),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => panic!(
+                    "the editor ended before {what}; its stderr:\n{}",
+                    self.stderr
+                ),
+            }
+        }
+    }
+
+    /// Waits for `frames` more frames to be drawn.
+    pub fn frames(&mut self, frames: u64) {
+        let until = self.last.frame + frames;
+        self.wait_for(&format!("frame {until}"), |e| e.frame >= until);
+    }
+
+    /// Takes what is left on the editor's stderr (after it ended).
+    pub fn finish(&mut self) -> String {
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(5)) {
+            if Echo::parse(&line).is_none() {
+                self.stderr.push_str(&line);
+                self.stderr.push('\n');
+            }
+        }
+        std::mem::take(&mut self.stderr)
+    }
+
+    fn xdotool(&self, args: &[&str]) {
+        let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+        xdotool(&self.display, &args);
+    }
+
+    /// The pointer moved to `at`, and seen there.
+    pub fn move_to(&mut self, at: egui::Pos2) {
+        let [x, y] = xy(at);
+        self.xdotool(&["mousemove", &x, &y]);
+        let want = (x.parse::<i32>().unwrap_or(0), y.parse::<i32>().unwrap_or(0));
+        self.wait_for(&format!("the pointer at {want:?}"), |e| {
+            e.pointer
+                .is_some_and(|(px, py)| (px - want.0).abs() <= 1 && (py - want.1).abs() <= 1)
+        });
+    }
+
+    /// The left button pressed where the pointer is, and seen down.
+    pub fn press(&mut self) {
+        let before = self.last.presses;
+        self.xdotool(&["mousedown", "1"]);
+        self.wait_for("the press", |e| e.presses > before);
+    }
+
+    /// The left button let go, and seen released.
+    pub fn release(&mut self) {
+        let before = self.last.releases;
+        self.xdotool(&["mouseup", "1"]);
+        self.wait_for("the release", |e| e.releases > before);
+    }
+
+    /// A click at `at`: the move, the press and the release, each seen.
+    pub fn click(&mut self, at: egui::Pos2) {
+        self.move_to(at);
+        self.press();
+        self.release();
+        self.frames(1);
+    }
+
+    /// A left drag from `from` to `to` in `moves` moves, each seen.
+    pub fn drag(&mut self, from: egui::Pos2, to: egui::Pos2, moves: usize) {
+        self.move_to(from);
+        self.press();
+        for k in 1..=moves {
+            self.move_to(from + (to - from) * (k as f32 / moves as f32));
+        }
+        self.release();
+        self.frames(1);
+    }
+
+    /// A key (xdotool's name for it, with modifiers: `ctrl+s`), seen pressed.
+    pub fn key(&mut self, key: &str) {
+        let before = self.last.keys;
+        self.xdotool(&["key", key]);
+        self.wait_for(&format!("the key {key}"), |e| e.keys > before);
+        self.frames(1);
+    }
+}

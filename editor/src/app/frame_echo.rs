@@ -1,0 +1,56 @@
+//! `PEBBLE_FRAME_ECHO=1`: one line a frame on stderr saying what input the editor
+//! has taken so far, so that a script driving the real window (xdotool under
+//! Xvfb: the window tests, a bug report's reproduction) waits for its input to
+//! land rather than sleeping for a guessed time. Off unless the variable is set.
+//!
+//! A line reads `pebble-frame 41 pointer 620 362 down 1 presses 3 releases 2 keys 5`:
+//! the frame's number, where the pointer is (in points; `- -` when outside the
+//! window), whether the primary button is down, and the counts of button presses,
+//! button releases and key presses since the start.
+
+use eframe::egui;
+
+/// The environment variable that turns the echo on.
+pub const VAR: &str = "PEBBLE_FRAME_ECHO";
+
+#[derive(Debug, Default)]
+pub struct FrameEcho {
+    frame: u64,
+    presses: u64,
+    releases: u64,
+    keys: u64,
+}
+
+impl FrameEcho {
+    /// The echo, when [`VAR`] is set to anything but `0` or nothing.
+    pub fn from_env() -> Option<Self> {
+        std::env::var_os(VAR)
+            .filter(|v| !v.is_empty() && v != "0")
+            .map(|_| Self::default())
+    }
+
+    /// Counts this frame's input and writes the line.
+    pub fn frame(&mut self, ctx: &egui::Context) {
+        let (pointer, down) = ctx.input(|i| {
+            for e in &i.events {
+                match e {
+                    egui::Event::PointerButton { pressed: true, .. } => self.presses += 1,
+                    egui::Event::PointerButton { pressed: false, .. } => self.releases += 1,
+                    egui::Event::Key { pressed: true, .. } => self.keys += 1,
+                    _ => {}
+                }
+            }
+            (i.pointer.latest_pos(), i.pointer.primary_down())
+        });
+        self.frame += 1;
+        let at = pointer.map_or_else(|| "- -".to_owned(), |p| format!("{:.0} {:.0}", p.x, p.y));
+        eprintln!(
+            "pebble-frame {} pointer {at} down {} presses {} releases {} keys {}",
+            self.frame,
+            u8::from(down),
+            self.presses,
+            self.releases,
+            self.keys
+        );
+    }
+}
