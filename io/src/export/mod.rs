@@ -5,7 +5,8 @@
 //! spatial chunks of ≤ 384 vertices, draw order opaque → cutout → blend), colliders,
 //! metadata lumps in the documented order, emitters last; then the header, the
 //! format's compliance check (a non-conforming file is refused, naming the entity),
-//! and the bytes. Baked lighting: [`bake`]. Not yet: tile atlases (see notes/io.md).
+//! and the bytes. Baked lighting: [`bake`]; tile atlases (materials flagged `tile`
+//! packed together): `textures`.
 //!
 //! Before the first stage the scene is estimated against [`ExportLimits`] (what a PSP
 //! can hold; see `limits`): an entity that reaches too far, needs too many triangles

@@ -315,10 +315,6 @@ impl Tool for CreateTool {
         }
     }
 
-    fn as_create(&self) -> Option<&CreateTool> {
-        Some(self)
-    }
-
     fn disarm(&mut self, cx: &mut ToolContext) -> bool {
         if self.armed.is_none() {
             return false;

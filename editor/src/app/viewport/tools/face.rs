@@ -570,10 +570,6 @@ impl Tool for FaceTool {
         });
     }
 
-    fn as_face(&mut self) -> Option<&mut FaceTool> {
-        Some(self)
-    }
-
     fn is_mode_on(&self) -> bool {
         self.armed
     }

@@ -140,10 +140,6 @@ impl Tool for Measure {
         }
     }
 
-    fn as_measure(&mut self) -> Option<&mut Measure> {
-        Some(self)
-    }
-
     fn overlay(&self, cx: &OverlayContext, _active: bool, out: &mut ToolOverlay) {
         if !self.armed {
             return;

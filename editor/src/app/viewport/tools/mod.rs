@@ -3,8 +3,10 @@
 //! the active tool until the button is released or Esc cancels it, and a cancel
 //! puts back exactly what was there. Each tool draws its own overlay (the gizmo's
 //! handles, the orbit's centre, the selection box). A new way of working in the
-//! viewport (create by drag, face select, vertex edit) is a new file here and one
-//! line in [`Tools::standard`].
+//! viewport (create by drag, face select, vertex edit) is a new file here, a
+//! [`ToolId`] entry (its place in [`ToolId::ORDER`] is where a press reaches it)
+//! and a field in [`Tools`]; the compiler then points at the two matches that
+//! still lack it ([`Tools::tool`], [`Tools::tool_mut`]).
 //!
 //! Tools see pixels, the document and the view, never egui: the viewport turns
 //! egui's pointer into a [`Pointer`], and tests drive tools with a fake [`Pick`].
@@ -260,32 +262,12 @@ pub trait Tool: std::fmt::Debug {
     /// Another action (a key, a menu) came while the tool follows the pointer:
     /// keep what is done and stop following.
     fn settle(&mut self, _doc: &mut Document) {}
-    /// The create tool, for asking what it is armed for.
-    fn as_create(&self) -> Option<&CreateTool> {
-        None
-    }
-    /// The tool that places new copies, for Duplicate to start it.
-    fn as_place(&mut self) -> Option<&mut PlaceCopies> {
-        None
-    }
-    /// The measuring tool, for Tools › Measure to arm it.
-    fn as_measure(&mut self) -> Option<&mut Measure> {
-        None
-    }
-    /// Face mode's tool, for Tools › Face mode to turn it on and off.
-    fn as_face(&mut self) -> Option<&mut FaceTool> {
-        None
-    }
     /// A mode the tool stands for is on (face mode, a game).
     fn is_mode_on(&self) -> bool {
         false
     }
     /// Every frame while the tool follows the pointer (a game steps).
     fn tick(&mut self, _cx: &mut ToolContext) {}
-    /// The play tool, for Play to start and stop it.
-    fn as_play(&mut self) -> Option<&mut PlayTool> {
-        None
-    }
 }
 
 /// What egui's pointer did this frame, in the viewport.
@@ -301,45 +283,87 @@ pub struct PointerEvents {
     pub escape: bool,
 }
 
-/// The viewport's tools and which one is active.
-#[derive(Debug)]
+/// Each of the viewport's tools by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolId {
+    Play,
+    Create,
+    Place,
+    Measure,
+    Gizmo,
+    Navigate,
+    Face,
+    BoxSelect,
+    ClickSelect,
+}
+
+impl ToolId {
+    /// The order a press is offered to the tools: a game first, creation and
+    /// placing when armed, measuring, the gizmo's handles, navigation, face
+    /// mode, then box and click selection.
+    pub const ORDER: [ToolId; 9] = [
+        ToolId::Play,
+        ToolId::Create,
+        ToolId::Place,
+        ToolId::Measure,
+        ToolId::Gizmo,
+        ToolId::Navigate,
+        ToolId::Face,
+        ToolId::BoxSelect,
+        ToolId::ClickSelect,
+    ];
+}
+
+/// The viewport's tools and which one is active. Each tool is a field of its own
+/// type: what the app asks of one tool (arm creation, start a game) reaches it
+/// without a downcast, and the order presses take is [`ToolId::ORDER`] alone.
+#[derive(Debug, Default)]
 pub struct Tools {
-    tools: Vec<Box<dyn Tool>>,
-    active: Option<usize>,
+    play: PlayTool,
+    create: CreateTool,
+    place: PlaceCopies,
+    measure: Measure,
+    gizmo: GizmoTool,
+    navigate: Navigate,
+    face: FaceTool,
+    box_select: BoxSelect,
+    click_select: ClickSelect,
+    active: Option<ToolId>,
     /// The tool following the pointer after its release ([`Tool::follows_pointer`]).
-    following: Option<usize>,
-    /// Where [`CreateTool`] and [`PlaceCopies`] are in `tools`.
-    create: usize,
-    place: usize,
-    measure: usize,
-    face: usize,
-    play: usize,
+    following: Option<ToolId>,
 }
 
 impl Tools {
-    /// The editor's tools, in the order a press is offered to them: creation
-    /// when it is armed, the gizmo's handles, navigation, then box and click
-    /// selection.
+    /// The editor's tools, none at work.
     pub fn standard() -> Self {
-        Self {
-            tools: vec![
-                Box::new(PlayTool::default()),
-                Box::new(CreateTool::default()),
-                Box::new(PlaceCopies::default()),
-                Box::new(Measure::default()),
-                Box::new(GizmoTool::default()),
-                Box::new(Navigate::default()),
-                Box::new(FaceTool::default()),
-                Box::new(BoxSelect::default()),
-                Box::new(ClickSelect::default()),
-            ],
-            active: None,
-            following: None,
-            play: 0,
-            create: 1,
-            place: 2,
-            measure: 3,
-            face: 6,
+        Self::default()
+    }
+
+    fn tool(&self, id: ToolId) -> &dyn Tool {
+        match id {
+            ToolId::Play => &self.play,
+            ToolId::Create => &self.create,
+            ToolId::Place => &self.place,
+            ToolId::Measure => &self.measure,
+            ToolId::Gizmo => &self.gizmo,
+            ToolId::Navigate => &self.navigate,
+            ToolId::Face => &self.face,
+            ToolId::BoxSelect => &self.box_select,
+            ToolId::ClickSelect => &self.click_select,
+        }
+    }
+
+    fn tool_mut(&mut self, id: ToolId) -> &mut dyn Tool {
+        match id {
+            ToolId::Play => &mut self.play,
+            ToolId::Create => &mut self.create,
+            ToolId::Place => &mut self.place,
+            ToolId::Measure => &mut self.measure,
+            ToolId::Gizmo => &mut self.gizmo,
+            ToolId::Navigate => &mut self.navigate,
+            ToolId::Face => &mut self.face,
+            ToolId::BoxSelect => &mut self.box_select,
+            ToolId::ClickSelect => &mut self.click_select,
         }
     }
 
@@ -350,40 +374,33 @@ impl Tools {
         editing: super::navigation::OrbitCamera,
     ) {
         self.settle_none();
-        let k = self.play;
-        if let Some(t) = self.tools[k].as_play() {
-            t.start(session, editing);
-        }
+        self.play.start(session, editing);
         self.active = None;
-        self.following = Some(k);
+        self.following = Some(ToolId::Play);
     }
 
     /// Ends the game; returns the view it started from.
     pub fn stop_play(&mut self) -> Option<super::navigation::OrbitCamera> {
-        let k = self.play;
-        if self.following == Some(k) {
+        if self.following == Some(ToolId::Play) {
             self.following = None;
         }
-        self.tools[k].as_play().and_then(PlayTool::stop)
+        self.play.stop()
     }
 
     /// Whether a game is on.
     pub fn playing(&self) -> bool {
-        self.tools[self.play].is_mode_on()
+        self.play.is_mode_on()
     }
 
     /// The game in progress and whether its HUD is on.
     pub fn play_hud(&mut self) -> Option<(&crate::app::play::PlaySession, bool)> {
-        let k = self.play;
-        self.tools[k]
-            .as_play()
-            .and_then(|t| t.session().map(|s| (s, t.hud)))
+        let hud = self.play.hud;
+        self.play.session().map(|s| (s, hud))
     }
 
     /// The game in progress.
     pub fn play_session(&mut self) -> Option<&crate::app::play::PlaySession> {
-        let k = self.play;
-        self.tools[k].as_play().and_then(|t| t.session())
+        self.play.session()
     }
 
     /// Forgets a tool following the pointer without settling it (a game starts).
@@ -393,38 +410,28 @@ impl Tools {
 
     /// Turns face mode on or off.
     pub fn set_face_mode(&mut self, on: bool) {
-        let k = self.face;
-        if let Some(t) = self.tools[k].as_face() {
-            t.set_armed(on);
-        }
-        if self.active == Some(k) {
+        self.face.set_armed(on);
+        if self.active == Some(ToolId::Face) {
             self.active = None;
         }
     }
 
     /// Whether face mode is on.
     pub fn face_mode(&self) -> bool {
-        self.tools[self.face].is_mode_on()
+        self.face.is_mode_on()
     }
 
     /// Arms the measuring tool: the next click is a measurement's first point.
     pub fn arm_measure(&mut self) {
-        let k = self.measure;
-        if let Some(m) = self.tools[k].as_measure() {
-            m.arm();
-        }
-        if self.following == Some(k) {
+        self.measure.arm();
+        if self.following == Some(ToolId::Measure) {
             self.following = None;
         }
     }
 
     /// Whether the measuring tool is armed, and what it measured last.
     pub fn measuring(&mut self) -> Option<Option<(Vec3, Vec3)>> {
-        let k = self.measure;
-        self.tools[k]
-            .as_measure()
-            .filter(|m| m.is_armed())
-            .map(|m| m.result())
+        self.measure.is_armed().then(|| self.measure.result())
     }
 
     /// A drag is in progress (keys that change the selection wait for it).
@@ -436,7 +443,7 @@ impl Tools {
     /// stops.
     pub fn settle(&mut self, doc: &mut Document) {
         if let Some(k) = self.following.take() {
-            self.tools[k].settle(doc);
+            self.tool_mut(k).settle(doc);
         }
     }
 
@@ -447,16 +454,14 @@ impl Tools {
         doc: &mut Document,
     ) -> Result<Vec<pebble_model::EntityId>, String> {
         self.settle(doc);
-        let place = self.place;
-        let tool = self.tools[place].as_place().ok_or("no placing tool")?;
-        let copies = tool.duplicate(doc)?;
-        self.following = Some(place);
+        let copies = self.place.duplicate(doc)?;
+        self.following = Some(ToolId::Place);
         Ok(copies)
     }
 
     /// The active tool's name (the one following the pointer, if none is).
     pub fn active(&self) -> Option<&'static str> {
-        self.active.or(self.following).map(|k| self.tools[k].name())
+        self.active.or(self.following).map(|k| self.tool(k).name())
     }
 
     /// A tool is at work: a drag, or a tool following the pointer.
@@ -469,39 +474,34 @@ impl Tools {
     pub fn reset(&mut self) {
         self.active = None;
         self.following = None;
-        self.tools[self.create] = Box::new(CreateTool::default());
-        self.tools[self.place] = Box::new(PlaceCopies::default());
-        self.tools[self.measure] = Box::new(Measure::default());
-        self.tools[self.face] = Box::new(FaceTool::default());
-        self.tools[self.play] = Box::new(PlayTool::default());
+        self.create = CreateTool::default();
+        self.place = PlaceCopies::default();
+        self.measure = Measure::default();
+        self.face = FaceTool::default();
+        self.play = PlayTool::default();
     }
 
     /// Arms creation for `item`: the next press in the viewport draws it.
     pub fn arm_create(&mut self, item: crate::app::create::CreateItem) {
-        let mut tool = CreateTool::default();
-        tool.arm(item);
-        self.tools[self.create] = Box::new(tool);
-        if self.following == Some(self.create) {
+        self.create = CreateTool::default();
+        self.create.arm(item);
+        if self.following == Some(ToolId::Create) {
             self.following = None;
         }
     }
 
     /// Arms creation for an emitter made from a preset's `emitter`.
     pub fn arm_create_emitter(&mut self, emitter: pebble_model::entity::Emitter) {
-        let mut tool = CreateTool::default();
-        tool.arm_emitter(emitter);
-        self.tools[self.create] = Box::new(tool);
-        if self.following == Some(self.create) {
+        self.create = CreateTool::default();
+        self.create.arm_emitter(emitter);
+        if self.following == Some(ToolId::Create) {
             self.following = None;
         }
     }
 
     /// What creation is armed for (the toolbar shows it pressed).
     pub fn armed_create(&self) -> Option<crate::app::create::CreateItem> {
-        self.tools
-            .get(self.create)
-            .and_then(|t| t.as_create())
-            .and_then(CreateTool::armed)
+        self.create.armed()
     }
 
     /// Runs this frame's pointer events through the tools. Returns whether Esc
@@ -514,18 +514,18 @@ impl Tools {
     ) -> bool {
         if let Some(k) = self.active {
             if events.escape {
-                self.tools[k].cancel(cx);
+                self.tool_mut(k).cancel(cx);
                 self.active = None;
                 return true;
             }
             match pointer {
-                Some(p) if events.dragging => self.tools[k].drag(cx, &p),
+                Some(p) if events.dragging => self.tool_mut(k).drag(cx, &p),
                 _ => {
                     if let Some(p) = pointer {
-                        self.tools[k].release(cx, &p);
+                        self.tool_mut(k).release(cx, &p);
                     }
                     self.active = None;
-                    if self.tools[k].follows_pointer() {
+                    if self.tool_mut(k).follows_pointer() {
                         self.following = Some(k);
                     }
                 }
@@ -533,9 +533,9 @@ impl Tools {
             return false;
         }
         if let Some(k) = self.following {
-            self.tools[k].tick(cx);
+            self.tool_mut(k).tick(cx);
             if events.escape {
-                self.tools[k].cancel(cx);
+                self.tool_mut(k).cancel(cx);
                 self.following = None;
                 return true;
             }
@@ -544,8 +544,8 @@ impl Tools {
             };
             let starts = events.clicked || events.drag_started;
             if starts && p.button == Button::Left {
-                self.tools[k].complete(cx, &p);
-                if !self.tools[k].follows_pointer() {
+                self.tool_mut(k).complete(cx, &p);
+                if !self.tool_mut(k).follows_pointer() {
                     self.following = None;
                 }
                 if !events.drag_started || self.following.is_some() {
@@ -556,33 +556,33 @@ impl Tools {
                 return self.handle(cx, events, Some(p));
             }
             if events.clicked && p.button == Button::Right {
-                self.tools[k].cancel(cx);
+                self.tool_mut(k).cancel(cx);
                 self.following = None;
                 return true;
             }
             if !starts {
-                self.tools[k].hover(cx, &p);
+                self.tool_mut(k).hover(cx, &p);
                 return false;
             }
             // Another button's drag navigates meanwhile; only the navigation
             // tools may take it.
-            for (j, tool) in self.tools.iter_mut().enumerate() {
-                if j != k && tool.name() == "navigate" && tool.press(cx, &p) {
-                    tool.drag(cx, &p);
-                    self.active = Some(j);
-                    break;
-                }
+            if k != ToolId::Navigate && self.navigate.press(cx, &p) {
+                self.navigate.drag(cx, &p);
+                self.active = Some(ToolId::Navigate);
             }
             return false;
         }
         if events.escape {
-            return self.tools.iter_mut().any(|t| t.disarm(cx));
+            return ToolId::ORDER
+                .into_iter()
+                .any(|k| self.tool_mut(k).disarm(cx));
         }
         let Some(p) = pointer else {
             return false;
         };
         if events.drag_started {
-            for (k, tool) in self.tools.iter_mut().enumerate() {
+            for k in ToolId::ORDER {
+                let tool = self.tool_mut(k);
                 if tool.press(cx, &p) {
                     // The first movement counts: no pixels lost to the threshold.
                     tool.drag(cx, &p);
@@ -595,11 +595,15 @@ impl Tools {
             }
         } else if events.clicked {
             let click = Pointer { click: true, ..p };
-            if let Some(tool) = self.tools.iter_mut().find(|t| t.claims_click(cx, &click)) {
-                tool.release(cx, &click);
+            if let Some(k) = ToolId::ORDER
+                .into_iter()
+                .find(|&k| self.tool(k).claims_click(cx, &click))
+            {
+                self.tool_mut(k).release(cx, &click);
                 return true;
             }
-            for (k, tool) in self.tools.iter_mut().enumerate() {
+            for k in ToolId::ORDER {
+                let tool = self.tool_mut(k);
                 if tool.press(cx, &click) {
                     tool.release(cx, &click);
                     // A click can begin what then follows the pointer (a
@@ -617,7 +621,7 @@ impl Tools {
     /// Offers the wheel to the active tool; returns whether it took it.
     pub fn wheel(&mut self, cx: &mut ToolContext, notches: f32) -> bool {
         match self.active {
-            Some(k) => self.tools[k].wheel(cx, notches),
+            Some(k) => self.tool_mut(k).wheel(cx, notches),
             None => false,
         }
     }
@@ -626,10 +630,11 @@ impl Tools {
     pub fn overlay(&self, cx: &OverlayContext) -> ToolOverlay {
         let mut out = ToolOverlay::default();
         let playing = self.playing();
-        for (k, tool) in self.tools.iter().enumerate() {
-            if playing && k != self.play {
+        for k in ToolId::ORDER {
+            if playing && k != ToolId::Play {
                 continue;
             }
+            let tool = self.tool(k);
             let at_work = self.active == Some(k) || self.following == Some(k);
             crate::app::bench::sections::time(tool.name(), || tool.overlay(cx, at_work, &mut out));
         }

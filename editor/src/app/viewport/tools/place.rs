@@ -120,10 +120,6 @@ impl Tool for PlaceCopies {
         }
     }
 
-    fn as_place(&mut self) -> Option<&mut PlaceCopies> {
-        Some(self)
-    }
-
     fn disarm(&mut self, cx: &mut ToolContext) -> bool {
         if self.placing.is_none() {
             return false;

@@ -130,10 +130,6 @@ impl Tool for PlayTool {
         }
     }
 
-    fn as_play(&mut self) -> Option<&mut PlayTool> {
-        Some(self)
-    }
-
     fn is_mode_on(&self) -> bool {
         self.session.is_some()
     }
