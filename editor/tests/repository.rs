@@ -68,3 +68,54 @@ fn nothing_points_outside_the_repository_or_names_a_registry_host() {
     }
     assert!(found.is_empty(), "found:\n{}", found.join("\n"));
 }
+
+/// ARCHITECTURE.md names every source file: the editor window's by name in its
+/// tree, the others by their path inside their package's `src/`.
+#[test]
+fn architecture_names_every_source_file() {
+    let root = root();
+    let architecture =
+        std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let mut all = Vec::new();
+    for package in ["pbm", "model", "io", "play", "render", "editor"] {
+        files(&root.join(package).join("src"), &mut all);
+    }
+    let mut missing = Vec::new();
+    for path in &all {
+        let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
+            continue;
+        };
+        if ext != "rs" && ext != "wgsl" {
+            continue;
+        }
+        let rel = path.strip_prefix(&root).expect("inside");
+        let mut parts = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned());
+        let _package = parts.next();
+        let _src = parts.next();
+        let inside: Vec<String> = parts.collect();
+        let named = if inside.first().map(String::as_str) == Some("app") {
+            let name = inside.last().expect("a file name");
+            names_word(&architecture, name)
+        } else {
+            architecture.contains(&inside.join("/"))
+        };
+        if !named {
+            missing.push(rel.display().to_string());
+        }
+    }
+    assert!(all.len() > 150, "{} files read", all.len());
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md does not name: {missing:#?}"
+    );
+}
+
+/// Whether `name` stands in `text` as a word of its own (not inside a longer name).
+fn names_word(text: &str, name: &str) -> bool {
+    let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    text.match_indices(name).any(|(at, _)| {
+        !part(text[..at].chars().next_back()) && !part(text[at + name.len()..].chars().next())
+    })
+}

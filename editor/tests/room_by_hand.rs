@@ -11,12 +11,11 @@
 //! grid and the snapping to what is already built put the corners exactly.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
 
-use common::window::{Driver, start_xvfb, wait_for_window};
+use common::window::{Driver, start_editor, start_xvfb};
 
 use eframe::egui;
 use egui_kittest::kittest::Queryable as _;
@@ -151,31 +150,7 @@ fn a_room_is_built_in_the_real_window_in_at_most_30_inputs_and_its_corners_close
     let (mut xvfb, display) = start_xvfb();
     let home = dir.join("home");
     std::fs::create_dir_all(&home).expect("a home");
-    let mut editor = Command::new(env!("CARGO_BIN_EXE_pebble"))
-        .arg("open")
-        .arg(&path)
-        .env("DISPLAY", &display)
-        .env("HOME", &home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("PEBBLE_DATA_DIR", home.join("pebble-data"))
-        .env("PEBBLE_FRAME_ECHO", "1")
-        .env_remove("WAYLAND_DISPLAY")
-        .stdout(Stdio::null())
-        // Read all along by the driver (a full pipe would stall the editor).
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the editor starts");
-    let mut driver = Driver::new(&display, &mut editor);
-    // Its window is up once xdotool finds it; it takes the keyboard as a desktop
-    // would give it (no window manager here).
-    if let Err(status) = wait_for_window(&display, &mut editor) {
-        panic!(
-            "the editor exited ({status}) before its window showed:\n{}",
-            driver.finish()
-        );
-    }
-    // The first frames laid out (the toolbar where the plan has it).
-    driver.frames(3);
+    let (mut editor, mut driver) = start_editor(&display, &home, &path);
     for input in &inputs {
         press(&mut driver, input);
         assert!(

@@ -17,7 +17,7 @@ use std::process::{Command, Stdio};
 
 mod common;
 
-use common::window::{Driver, start_xvfb, wait_for_window};
+use common::window::{Driver, showcase_in, start_editor, start_xvfb};
 
 use eframe::egui;
 use egui_kittest::Harness;
@@ -244,31 +244,11 @@ fn every_toggle_menu_window_and_drag_leaves_the_editor_running() {
         return;
     };
     let home = std::env::temp_dir().join(format!("pebble-tour-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
-    std::fs::create_dir_all(&home).expect("a home");
     // A copy of the showcase: the tour edits it, and its autosave must not land
     // beside the bundled one.
-    let project_dir = home.join("showcase");
-    let status = Command::new(env!("CARGO_BIN_EXE_pebble"))
-        .arg("showcase")
-        .arg(&project_dir)
-        .stdout(Stdio::null())
-        .status()
-        .expect("pebble showcase runs");
-    assert!(status.success());
+    let project = showcase_in(&home);
     let (mut xvfb, display) = start_xvfb();
-    let mut editor = start_editor(&display, &home, &project_dir.join("showcase.pebble.ron"));
-    let mut driver = Driver::new(&display, &mut editor);
-    // Its window is up once xdotool finds it; it takes the focus as a desktop
-    // would give it (the tour's keys, Esc, must reach it).
-    if let Err(status) = wait_for_window(&display, &mut editor) {
-        panic!(
-            "the editor exited ({status}) before its window showed:\n{}",
-            driver.finish()
-        );
-    }
-    // Laid out and drawn a few times.
-    driver.frames(3);
+    let (mut editor, mut driver) = start_editor(&display, &home, &project);
 
     let mut died_at = None;
     for (k, step) in steps.iter().enumerate() {
@@ -307,28 +287,6 @@ fn assert_clean(stderr: &str, steps: usize) {
             "{bad:?} on the editor's stderr after {steps} steps:\n{stderr}"
         );
     }
-}
-
-/// The editor on `project` in the display, with a home of its own, echoing its
-/// frames for the driver.
-fn start_editor(
-    display: &str,
-    home: &std::path::Path,
-    project: &std::path::Path,
-) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_pebble"))
-        .arg("open")
-        .arg(project)
-        .env("DISPLAY", display)
-        .env("HOME", home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("PEBBLE_DATA_DIR", home.join("pebble-data"))
-        .env("PEBBLE_FRAME_ECHO", "1")
-        .env_remove("WAYLAND_DISPLAY")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the editor starts")
 }
 
 /// Issue 38's reproduction, ten times in a row, each on a fresh copy of the
@@ -372,26 +330,9 @@ fn a_texture_dragged_onto_a_wall_ten_times_leaves_the_editor_running() {
     let (mut xvfb, display) = start_xvfb();
     for run in 1..=10 {
         let home = std::env::temp_dir().join(format!("pebble-drop-{}-{run}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&home);
-        let project_dir = home.join("showcase");
-        let status = Command::new(env!("CARGO_BIN_EXE_pebble"))
-            .arg("showcase")
-            .arg(&project_dir)
-            .stdout(Stdio::null())
-            .status()
-            .expect("pebble showcase runs");
-        assert!(status.success());
-        let project = project_dir.join("showcase.pebble.ron");
+        let project = showcase_in(&home);
         let saved_before = std::fs::read(&project).expect("the copy");
-        let mut editor = start_editor(&display, &home, &project);
-        let mut driver = Driver::new(&display, &mut editor);
-        if let Err(status) = wait_for_window(&display, &mut editor) {
-            panic!(
-                "run {run}: the editor exited ({status}) before its window showed:\n{}",
-                driver.finish()
-            );
-        }
-        driver.frames(3);
+        let (mut editor, mut driver) = start_editor(&display, &home, &project);
         driver.click(assets_tab);
         driver.move_to(thumbnail);
         driver.press();

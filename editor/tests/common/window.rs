@@ -246,3 +246,55 @@ impl Driver {
         self.frames(1);
     }
 }
+
+/// The editor on `project` in `display`, with `home` as its home and data
+/// folders, echoing its frames: started, its window up and focused, three frames
+/// drawn. Panics with its stderr when it ends before its window shows.
+pub fn start_editor(
+    display: &str,
+    home: &std::path::Path,
+    project: &std::path::Path,
+) -> (Child, Driver) {
+    let mut editor = Command::new(env!("CARGO_BIN_EXE_pebble"))
+        .arg("open")
+        .arg(project)
+        .env("DISPLAY", display)
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("PEBBLE_DATA_DIR", home.join("pebble-data"))
+        .env("PEBBLE_FRAME_ECHO", "1")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::null())
+        // Read all along by the driver (a full pipe would stall the editor).
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the editor starts");
+    let mut driver = Driver::new(display, &mut editor);
+    // Its window is up once xdotool finds it; it takes the keyboard as a desktop
+    // would give it (no window manager here).
+    if let Err(status) = wait_for_window(display, &mut editor) {
+        panic!(
+            "the editor exited ({status}) before its window showed:\n{}",
+            driver.finish()
+        );
+    }
+    // The first frames laid out (the toolbar where the layout has it).
+    driver.frames(3);
+    (editor, driver)
+}
+
+/// A fresh copy of the showcase (`pebble showcase`) in `home/showcase`; returns
+/// its project file.
+pub fn showcase_in(home: &std::path::Path) -> std::path::PathBuf {
+    let _ = std::fs::remove_dir_all(home);
+    std::fs::create_dir_all(home).expect("a home");
+    let dir = home.join("showcase");
+    let status = Command::new(env!("CARGO_BIN_EXE_pebble"))
+        .arg("showcase")
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .status()
+        .expect("pebble showcase runs");
+    assert!(status.success(), "pebble showcase {}", dir.display());
+    dir.join("showcase.pebble.ron")
+}

@@ -1,6 +1,9 @@
 //! Set the transforms of many entities at once (gizmo drags, typed values).
 //! With the texture lock off, the meshes moved (and the meshes under them) get
 //! UVs that keep their textures still in the world ([`crate::uv::keep_in_world`]).
+//! A redo puts back the UVs the edit left rather than working them out again: a
+//! gizmo drag re-maps them frame by frame, and one re-mapping from the start to
+//! the end rounds differently (the editor fuzzer found a redo one ulp away).
 
 use std::any::Any;
 
@@ -18,6 +21,9 @@ pub struct SetTransforms {
     textures_stay: bool,
     /// The UVs of every face of each mesh re-mapped, as they were.
     before_uvs: Vec<(EntityId, Vec<[glam::Vec2; 3]>)>,
+    /// The UVs the edit left on those meshes (a merged drag: its last frame's),
+    /// put back as they are by a redo.
+    after_uvs: Option<Vec<(EntityId, Vec<[glam::Vec2; 3]>)>>,
 }
 
 impl SetTransforms {
@@ -28,6 +34,7 @@ impl SetTransforms {
             before: Vec::new(),
             textures_stay: false,
             before_uvs: Vec::new(),
+            after_uvs: None,
         }
     }
 
@@ -90,27 +97,47 @@ impl Command for SetTransforms {
         }
         self.before = before;
         self.before_uvs.clear();
+        let redo = self.after_uvs.take();
+        let mut after_uvs = Vec::with_capacity(meshes.len());
         for (id, world_before) in meshes.into_iter().zip(worlds_before) {
             let world_after = scene.world_transform(id);
             let Some(crate::entity::EntityKind::Mesh(m)) = scene.entity(id).map(|e| &e.kind) else {
                 continue;
             };
-            let repeat = |id| {
-                scene
-                    .material(id)
-                    .map_or(glam::Vec2::ONE, |m: &crate::material::Material| m.tiling)
-            };
-            let uvs = crate::uv::keep_in_world(&m.geometry, &world_before, &world_after, repeat);
             let old: Vec<[glam::Vec2; 3]> = m.geometry.faces.iter().map(|f| f.uvs).collect();
+            let recorded = redo
+                .as_ref()
+                .and_then(|r| r.iter().find(|(m, _)| *m == id))
+                .filter(|(_, uvs)| uvs.len() == old.len())
+                .map(|(_, uvs)| uvs.clone());
+            let new = match recorded {
+                Some(uvs) => uvs,
+                None => {
+                    let repeat = |id| {
+                        scene
+                            .material(id)
+                            .map_or(glam::Vec2::ONE, |m: &crate::material::Material| m.tiling)
+                    };
+                    let mut new = old.clone();
+                    for (f, uv) in
+                        crate::uv::keep_in_world(&m.geometry, &world_before, &world_after, repeat)
+                    {
+                        new[f] = uv;
+                    }
+                    new
+                }
+            };
             if let Some(crate::entity::EntityKind::Mesh(m)) =
                 scene.entity_mut(id).map(|e| &mut e.kind)
             {
-                for (f, uv) in uvs {
-                    m.geometry.faces[f].uvs = uv;
+                for (face, uv) in m.geometry.faces.iter_mut().zip(&new) {
+                    face.uvs = *uv;
                 }
             }
             self.before_uvs.push((id, old));
+            after_uvs.push((id, new));
         }
+        self.after_uvs = Some(after_uvs);
         Ok(())
     }
 
@@ -140,6 +167,7 @@ impl Command for SetTransforms {
             && next.after.iter().zip(&self.after).all(|(a, b)| a.0 == b.0);
         if same_targets {
             self.after = next.after.clone();
+            self.after_uvs = next.after_uvs.clone();
         }
         same_targets
     }
