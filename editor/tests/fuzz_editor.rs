@@ -517,7 +517,12 @@ fn long_random_sequences_keep_every_invariant() {
         .unwrap_or(2);
     let started = Instant::now();
     let until = started + Duration::from_secs(seconds);
-    let next_seed = AtomicU64::new(1000);
+    // PEBBLE_FUZZ_FIRST_SEED goes on where an earlier run stopped.
+    let first_seed: u64 = std::env::var("PEBBLE_FUZZ_FIRST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
+    let next_seed = AtomicU64::new(first_seed);
     let steps = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -539,7 +544,7 @@ fn long_random_sequences_keep_every_invariant() {
     let steps = steps.into_inner();
     eprintln!(
         "fuzzer: {} sequences, {steps} steps in {took:.0} s ({:.1} steps/s) on {workers} threads, every invariant kept",
-        next_seed.into_inner() - 1000,
+        next_seed.into_inner() - first_seed,
         steps as f64 / took
     );
 }
