@@ -222,24 +222,23 @@ fn press(driver: &mut Driver, step: &Step) {
     }
 }
 
-fn missing_tool(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("-version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_err()
+/// Fails (never skips) where Xvfb or xdotool is missing.
+fn require_xvfb_and_xdotool() {
+    for tool in ["Xvfb", "xdotool"] {
+        let found = Command::new(tool)
+            .arg("-version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok();
+        assert!(found, "{tool} is missing (apt-get install xvfb xdotool)");
+    }
 }
 
 #[test]
 #[ignore = "drives the real editor window under Xvfb with xdotool (about a minute): run with `cargo test -p pebble-editor --test window_tour -- --ignored` (CI does)"]
 fn every_toggle_menu_window_and_drag_leaves_the_editor_running() {
-    for tool in ["Xvfb", "xdotool"] {
-        assert!(
-            !missing_tool(tool),
-            "{tool} is missing (apt-get install xvfb xdotool)"
-        );
-    }
+    require_xvfb_and_xdotool();
     let Some(steps) = tour() else {
         return;
     };
@@ -297,12 +296,7 @@ fn assert_clean(stderr: &str, steps: usize) {
 #[test]
 #[ignore = "drives the real editor window under Xvfb with xdotool, ten starts (about two minutes): run with `cargo test -p pebble-editor --test window_tour -- --ignored` (CI does)"]
 fn a_texture_dragged_onto_a_wall_ten_times_leaves_the_editor_running() {
-    for tool in ["Xvfb", "xdotool"] {
-        assert!(
-            !missing_tool(tool),
-            "{tool} is missing (apt-get install xvfb xdotool)"
-        );
-    }
+    require_xvfb_and_xdotool();
     // Where the tab and the thumbnail are, from the app laid out by kittest.
     let Some(mut h) = common::harness() else {
         return;
