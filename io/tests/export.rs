@@ -329,7 +329,12 @@ fn a_cancelled_export_stops_with_an_error_and_progress_is_reported_per_stage() {
     export(
         &scene,
         &options,
-        &mut |p| stages.push(p.stage),
+        &mut |p| {
+            assert!(p.done <= p.total, "{p:?}");
+            if p.done == p.total {
+                stages.push(p.stage)
+            }
+        },
         &AtomicBool::new(false),
     )
     .expect("exports");

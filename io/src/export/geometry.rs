@@ -19,7 +19,7 @@ use pebble_model::{EntityId, Scene};
 
 use super::limits::{self, Budget, Stop, Ticker};
 use super::textures::Textures;
-use super::{ExportError, Run};
+use super::{ExportError, ExportProgress, Run};
 
 const CHUNK_TRIANGLES: usize = pbm::format::MAX_MESH_VERTICES as usize / 3;
 
@@ -128,6 +128,9 @@ fn chunk(
     chunk(right, out, ticker)
 }
 
+/// The geometry stage reports its progress once in this many faces.
+const PROGRESS_EVERY: u64 = 4096;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Class {
     Opaque,
@@ -143,6 +146,15 @@ pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Geometry, 
     let limits = run.options.limits;
     // Shared by all entities: what the map may still take.
     let mut budget = Budget::new(run.cancel, &limits);
+    // Progress in faces read, so that a long stage moves the editor's bar.
+    let faces_total: u64 = scene
+        .exported_entities()
+        .map(|e| match &e.kind {
+            EntityKind::Mesh(mesh) => mesh.geometry.faces.len() as u64,
+            _ => 0,
+        })
+        .sum();
+    let mut faces_done = 0u64;
     for e in scene.exported_entities() {
         run.check_cancel()?;
         let EntityKind::Mesh(mesh) = &e.kind else {
@@ -195,6 +207,14 @@ pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Geometry, 
         let mut flattened = 0usize;
         for f in &g.faces {
             budget.ticker.tick()?;
+            if faces_done.is_multiple_of(PROGRESS_EVERY) {
+                (run.progress)(ExportProgress {
+                    stage: "geometry",
+                    done: faces_done,
+                    total: faces_total,
+                });
+            }
+            faces_done += 1;
             let material = scene
                 .material(f.material)
                 .ok_or_else(|| ExportError::Entity {

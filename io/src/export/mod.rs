@@ -131,7 +131,9 @@ pub struct ExportReport {
     pub left_out: Vec<String>,
 }
 
-/// Progress of an export stage.
+/// Progress of an export stage. Each stage reports once when it is done
+/// (`done == total`); a long stage (the geometry, in faces) also reports on the way,
+/// with `done < total`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExportProgress {
     pub stage: &'static str,
