@@ -4,7 +4,7 @@
 //! lands on the surface, each is one undo step, and the map exports and
 //! validates strictly.
 
-mod common;
+use crate::common;
 
 use egui_kittest::kittest::Queryable as _;
 use pebble_editor::app::PebbleApp;

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 
 use common::{click, drag_line, entity, harness_on, visible_checkbox, wait_for};
 use eframe::egui;

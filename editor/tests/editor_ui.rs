@@ -4,7 +4,7 @@
 //! it in the outliner makes it unpickable. A missing adapter fails the tests
 //! (`PEBBLE_SKIP_GPU_TESTS=1` skips them loudly instead).
 
-mod common;
+use crate::common;
 
 use common::{click, drag_line, entity, harness, screen, visible_checkbox, wait_for};
 use eframe::egui;

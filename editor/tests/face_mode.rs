@@ -5,7 +5,7 @@
 //! The texture lock decides whether a moved wall takes its texture along. The UV
 //! panel's drag: Esc half-way takes it back, a finished one is one undo step.
 
-mod common;
+use crate::common;
 
 use egui_kittest::kittest::Queryable as _;
 use pebble_editor::app::PebbleApp;

@@ -4,7 +4,7 @@
 //! Open lists the project and opens it; Esc cancels. Fails without a GPU adapter
 //! unless `PEBBLE_SKIP_GPU_TESTS=1`.
 
-mod common;
+use crate::common;
 
 use common::{fresh_data_dir, harness_with_data_dir, wait_for};
 use eframe::egui::Key;

@@ -3,7 +3,7 @@
 //! meshes imported from it take the new geometry while the editor runs, with no
 //! undo step, and the project counts as unsaved.
 
-mod common;
+use crate::common;
 
 use pebble_model::entity::{EntityKind, GeometrySource};
 use pebble_model::{History, Scene, project};

@@ -3,9 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "common/post_gltf.rs"]
-#[allow(dead_code)] // each test binary uses its own share
-mod post_gltf;
+use crate::common::post_gltf_file as post_gltf;
 
 fn pebble(args: &[&str], cwd: &Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_pebble"))

@@ -2,7 +2,7 @@
 //! size, the designer fits it to 2 m and stands it up from Z, and it arrives as
 //! one step standing on the courtyard floor where the view looks.
 
-mod common;
+use crate::common;
 
 use egui_kittest::kittest::Queryable as _;
 use pebble_editor::app::showcase_path;

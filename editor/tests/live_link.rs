@@ -4,7 +4,7 @@
 //! deployment runs deploys again when it ends, so the folder always ends on the
 //! last save. Fails without a GPU adapter unless `PEBBLE_SKIP_GPU_TESTS=1`.
 
-mod common;
+use crate::common;
 
 use common::{harness_on, showcase_copy, wait_for};
 use pebble_editor::app::create::CreateItem;

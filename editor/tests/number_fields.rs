@@ -5,7 +5,7 @@
 //! reason, the text kept and the scene and history untouched; Esc restores. A
 //! missing adapter fails the tests (`PEBBLE_SKIP_GPU_TESTS=1` skips them loudly).
 
-mod common;
+use crate::common;
 
 use common::{entity, harness_on};
 use eframe::egui;

@@ -3,8 +3,7 @@
 //! PSP look (`pebble render`), judged pixel by pixel against rays cast on the CPU.
 //! The runtime in the emulator is judged the same way in psp_runtime.rs.
 
-#[path = "common/orientation.rs"]
-mod orientation;
+use crate::common::orientation;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -4,7 +4,7 @@
 //! camera, onto a ramp (it climbs) and into a trigger (its event is in the Log).
 //! The rules themselves are tested here too, without a window, on the same map.
 
-mod common;
+use crate::common;
 
 use pebble_editor::app::PebbleApp;
 use pebble_editor::app::viewport::navigation::OrbitCamera;

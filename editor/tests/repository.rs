@@ -119,3 +119,33 @@ fn names_word(text: &str, name: &str) -> bool {
         !part(text[..at].chars().next_back()) && !part(text[at + name.len()..].chars().next())
     })
 }
+
+/// With `autotests = false`, a test file that is neither a module of `suite.rs` nor a
+/// `[[test]]` of its own would never run: every one is one or the other.
+#[test]
+fn every_editor_test_file_runs() {
+    let tests = root().join("editor/tests");
+    let suite = std::fs::read_to_string(tests.join("suite.rs")).expect("suite.rs");
+    let manifest = std::fs::read_to_string(root().join("editor/Cargo.toml")).expect("Cargo.toml");
+    let mut lost = Vec::new();
+    let mut count = 0;
+    for e in std::fs::read_dir(&tests).expect("editor/tests").flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".rs") else {
+            continue;
+        };
+        count += 1;
+        let in_suite = suite.lines().any(|l| l == format!("mod {stem};"));
+        let own = manifest.contains(&format!("path = \"tests/{name}\""));
+        if in_suite == own {
+            lost.push(format!(
+                "{name} (in suite.rs: {in_suite}, a [[test]]: {own})"
+            ));
+        }
+    }
+    assert!(count > 25, "only {count} test files found");
+    assert!(
+        lost.is_empty(),
+        "each test file is a `mod` line in editor/tests/suite.rs or a [[test]] in editor/Cargo.toml, not both: {lost:?}"
+    );
+}

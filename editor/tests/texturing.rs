@@ -5,7 +5,7 @@
 //! material dragged from the Materials panel goes the same way. Each drop is one
 //! undo step, and the map exports every face's texture, strictly valid.
 
-mod common;
+use crate::common;
 
 use egui_kittest::kittest::Queryable as _;
 use pebble_editor::app::viewport::navigation::OrbitCamera;

@@ -2,7 +2,7 @@
 //! it, whether a frame is copied from the cache, redrawn into it, or painted the
 //! ordinary way because a menu reaches into the viewport.
 
-mod common;
+use crate::common;
 
 use common::{click, harness_with_ui_cache};
 use egui_kittest::Harness;

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-mod common;
+use crate::common;
 
 use common::{fresh_data_dir, harness_with_data_dir};
 use egui_kittest::kittest::Queryable as _;

@@ -2,7 +2,7 @@
 //! mouse makes them (the tools' own logic is unit-tested in
 //! `app/viewport/tools/tests.rs`).
 
-mod common;
+use crate::common;
 
 use eframe::egui;
 use pebble_editor::app::showcase_path;

@@ -4,8 +4,9 @@
 // Each test binary uses its own share of these.
 #![allow(dead_code)]
 
+pub mod orientation;
 #[path = "post_gltf.rs"]
-mod post_gltf_file;
+pub mod post_gltf_file;
 pub mod room;
 pub mod window;
 #[allow(unused_imports)] // not every test binary uses it
