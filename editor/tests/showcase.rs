@@ -116,6 +116,19 @@ fn the_showcase_exports_to_a_map_with_everything_it_promises() {
     ] {
         assert!(map.metadata_by_tag(tag).is_some(), "lump {tag}");
     }
+    // The showcase has no custom lumps: every lump it writes has a named tag, in
+    // the order the tags are listed.
+    let order: Vec<usize> = map
+        .metadata
+        .iter()
+        .map(|m| {
+            pbm::tag::ALL
+                .iter()
+                .position(|t| *t == m.tag.as_str())
+                .unwrap_or_else(|| panic!("lump {:?} has no tag in pbm::tag", m.tag.as_str()))
+        })
+        .collect();
+    assert!(order.is_sorted(), "lumps out of order: {order:?}");
     let kinds: Vec<_> = map.colliders.iter().map(|c| c.kind).collect();
     assert!(kinds.len() >= 2, "{kinds:?}");
     assert_eq!(map.spawn_pos, [0.0, 1.6, 8.5]);

@@ -7,7 +7,7 @@
 
 use alloc::vec::Vec;
 
-pub const DOUBLE_SIDED_TAG: &str = "double_sided";
+pub const DOUBLE_SIDED_TAG: &str = crate::tag::DOUBLE_SIDED;
 
 /// The mesh indices of a `double_sided` payload.
 pub fn decode(payload: &[u8]) -> Vec<u32> {

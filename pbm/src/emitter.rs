@@ -10,7 +10,7 @@ use crate::format::MetaKind;
 use crate::name::Name24;
 
 /// Tag of the lump.
-pub const EMITTERS_TAG: &str = "emitters";
+pub const EMITTERS_TAG: &str = crate::tag::EMITTERS;
 /// "EMIT".
 pub const EMITTER_LUMP_MAGIC: u32 = 0x5449_4D45;
 /// The lump version this reader understands; newer lumps are skipped.

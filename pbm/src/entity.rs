@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 use crate::bytes::{PutLe, array, f32_at, u32_at, vec3_at};
 use crate::name::Name32;
 
-pub const ENTITIES_TAG: &str = "entities";
+pub const ENTITIES_TAG: &str = crate::tag::ENTITIES;
 pub const PATROL_SPHERE_SIZE: usize = 88;
 /// The record's `type` word for a patrol sphere.
 pub const PATROL_SPHERE_TYPE: u32 = 1;

@@ -10,6 +10,7 @@
 //! - [`particle`]: the normative particle evaluation and billboards.
 //! - [`scroll`], [`texture`]: UV scroll, texel formats, mips, swizzle.
 //! - [`compliance`]: what a conforming map must show beyond being readable.
+//! - [`tag`]: the metadata lumps' tags.
 //! - [`guard`]: the GE's guard band, and clipping the triangles that reach past it.
 //!
 //! Byte-level reference: `docs/pbm-format.md` in the repository.
@@ -36,6 +37,7 @@ pub mod name;
 pub mod particle;
 pub mod sampler;
 pub mod scroll;
+pub mod tag;
 pub mod texture;
 pub mod view;
 

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use crate::bytes::{u8_at, u16_at};
 
-pub const SAMPLERS_TAG: &str = "samplers";
+pub const SAMPLERS_TAG: &str = crate::tag::SAMPLERS;
 pub const SAMPLER_SIZE: usize = 8;
 
 /// One texture's sampling.

@@ -6,7 +6,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use pbm::{ColliderKind, MapView};
+use pbm::{ColliderKind, MapView, tag};
 
 use crate::json::Json;
 use crate::vec::{self, V3};
@@ -138,7 +138,7 @@ impl Level {
                 )),
             }
         }
-        if let Some(m) = view.metadata_by_tag("walkable_mesh") {
+        if let Some(m) = view.metadata_by_tag(tag::WALKABLE_MESH) {
             for c in m.payload.chunks_exact(36) {
                 let f = |k: usize| {
                     f32::from_le_bytes([c[k * 4], c[k * 4 + 1], c[k * 4 + 2], c[k * 4 + 3]])
@@ -155,10 +155,10 @@ impl Level {
             }
         }
         for m in view.metadata() {
-            let tag = m.tag.as_str();
+            let lump = m.tag.as_str();
             let json = || m.text().map(Json::parse);
-            match tag {
-                "player_spawn" => match json() {
+            match lump {
+                tag::PLAYER_SPAWN => match json() {
                     Some(Ok(j)) => {
                         if let Some(p) = j.get("position").and_then(Json::as_vec3) {
                             level.spawn = p;
@@ -171,9 +171,9 @@ impl Level {
                             .and_then(Json::as_f32)
                             .filter(|f| (10.0..=170.0).contains(f));
                     }
-                    other => problems.push(unreadable(tag, other)),
+                    other => problems.push(unreadable(lump, other)),
                 },
-                "triggers" => {
+                tag::TRIGGERS => {
                     match json() {
                         Some(Ok(Json::Array(items))) => {
                             for (k, t) in items.iter().enumerate() {
@@ -189,12 +189,14 @@ impl Level {
                             }
                             }
                         }
-                        other => problems.push(unreadable(tag, other)),
+                        other => problems.push(unreadable(lump, other)),
                     }
                 }
-                "rigid_bodies" => {
+                tag::RIGID_BODIES => {
                     match json() {
-                        Some(Ok(j)) if j.get("type").and_then(Json::as_str) == Some("ball_pit") => {
+                        Some(Ok(j))
+                            if j.get("type").and_then(Json::as_str) == Some(tag::BALL_PIT) =>
+                        {
                             let f = |k: &str, d: f32| j.get(k).and_then(Json::as_f32).unwrap_or(d);
                             match (j.get("spawn_min").and_then(Json::as_vec3), j.get("spawn_max").and_then(Json::as_vec3)) {
                             (Some(min), Some(max)) => {
@@ -212,10 +214,10 @@ impl Level {
                         }
                         Some(Ok(_)) => problems
                             .push(String::from("rigid_bodies: only \"ball_pit\" is simulated")),
-                        other => problems.push(unreadable(tag, other)),
+                        other => problems.push(unreadable(lump, other)),
                     }
                 }
-                pbm::entity::ENTITIES_TAG => {
+                tag::ENTITIES => {
                     for p in pbm::entity::decode_entities(m.payload) {
                         if p.entity_type == pbm::entity::PATROL_SPHERE_TYPE {
                             level.patrols.push(Patrol {

@@ -158,7 +158,7 @@ impl World {
         let (view, warned) = MapView::parse(bytes).map_err(|e| e.to_string())?;
         warnings.extend(warned.iter().map(|w| w.to_string()));
         let samplers = view
-            .metadata_by_tag(pbm::sampler::SAMPLERS_TAG)
+            .metadata_by_tag(pbm::tag::SAMPLERS)
             .map(|m| pbm::sampler::decode_samplers(m.payload))
             .unwrap_or_default();
         let mut textures = Vec::new();
@@ -168,7 +168,7 @@ impl World {
             textures.push(tex);
         }
         let double_sided = view
-            .metadata_by_tag(pbm::double_sided::DOUBLE_SIDED_TAG)
+            .metadata_by_tag(pbm::tag::DOUBLE_SIDED)
             .map(|m| pbm::double_sided::decode(m.payload))
             .unwrap_or_default();
         let mut meshes = Vec::new();
@@ -205,8 +205,8 @@ impl World {
                 .and_then(|m| m.text())
                 .map(|s| s.to_string())
         };
-        let name = text("map_name").unwrap_or_else(|| String::from("(unnamed)"));
-        let environment = text("env_preset")
+        let name = text(pbm::tag::MAP_NAME).unwrap_or_else(|| String::from("(unnamed)"));
+        let environment = text(pbm::tag::ENV_PRESET)
             .and_then(|s| Environment::from_name(&s))
             .unwrap_or(Environment::Day);
         let (level, problems) = pebble_play::Level::from_view(&view);

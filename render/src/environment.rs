@@ -38,7 +38,7 @@ impl Environment {
     /// The preset a map names in its `env_preset` lump, else day.
     pub fn of_map(map: &pbm::Map) -> Self {
         let name = map
-            .metadata_by_tag("env_preset")
+            .metadata_by_tag(pbm::tag::ENV_PRESET)
             .map(|m| {
                 String::from_utf8_lossy(&m.payload)
                     .trim_end_matches('\0')

@@ -141,7 +141,7 @@ impl DrawScene {
     /// runtime's rules, mip chains for power-of-two textures.
     pub fn from_map(map: &Map) -> Self {
         let samplers = map
-            .metadata_by_tag(pbm::sampler::SAMPLERS_TAG)
+            .metadata_by_tag(pbm::tag::SAMPLERS)
             .map(|m| pbm::sampler::decode_samplers(&m.payload))
             .unwrap_or_default();
         let mut textures: Vec<SceneTexture> = map

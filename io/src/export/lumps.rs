@@ -1,25 +1,26 @@
 //! Metadata stage, in the documented order: `map_name`, `env_preset`, `player_spawn`,
 //! `walkable_mesh`, `triggers`, `rigid_bodies`, patrol `entities`, `samplers`, custom entities,
 //! and the `emitters` lump last; then the header (spawn, bounds of drawn geometry).
+//! One function per lump; the tags are [`pbm::tag`]'s.
 
-use pbm::emitter::EmitterLump;
+use pbm::emitter::{EmitterLump, EmitterRecord};
 use pbm::entity::PatrolSphere;
-use pbm::{Map, MetaKind, Metadata, Name32};
-use pebble_model::entity::EntityKind;
+use pbm::{Map, MetaKind, Metadata, Name32, tag};
+use pebble_model::entity::{CustomEntity, EntityKind};
 use pebble_model::glam::Vec3;
-use pebble_model::{Kind, Scene};
+use pebble_model::{Entity, Kind, Scene};
 use serde_json::{Value, json};
 
 use super::limits::Ticker;
 use super::textures::Textures;
 use super::{ExportError, Run};
 
-fn tag(s: &str) -> Name32 {
+fn name32(s: &str) -> Name32 {
     Name32::truncated(s)
 }
 
 fn text(t: &str, kind: MetaKind, body: &str) -> Metadata {
-    Metadata::text(tag(t), kind, body)
+    Metadata::text(name32(t), kind, body)
 }
 
 fn position(scene: &Scene, id: pebble_model::EntityId) -> Vec3 {
@@ -34,6 +35,7 @@ fn hex(s: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
+/// The metadata lumps in the documented order, and the emitters lump.
 pub(crate) fn build(
     run: &mut Run<'_>,
     textures: &Textures,
@@ -41,20 +43,53 @@ pub(crate) fn build(
     let scene = run.scene;
     let s = scene.settings();
     let mut out = vec![
-        text("map_name", MetaKind::String, &s.map_name),
-        text("env_preset", MetaKind::String, s.environment.preset_name()),
+        text(tag::MAP_NAME, MetaKind::String, &s.map_name),
+        text(
+            tag::ENV_PRESET,
+            MetaKind::String,
+            s.environment.preset_name(),
+        ),
     ];
-    if let Some(spawn) = scene.exported_of(Kind::PlayerSpawn).next()
-        && let EntityKind::PlayerSpawn(p) = &spawn.kind
-    {
-        let pos = position(scene, spawn.id);
-        out.push(text(
-            "player_spawn",
-            MetaKind::Json,
-            &json!({ "position": pos.to_array(), "yaw": p.yaw, "camera_fov": p.camera_fov })
-                .to_string(),
-        ));
+    out.extend(player_spawn(scene));
+    out.extend(walkable_mesh(run)?);
+    out.extend(triggers(scene));
+    out.extend(rigid_bodies(run));
+    out.extend(patrols(run));
+    if !textures.samplers.is_empty() {
+        out.push(Metadata {
+            tag: name32(tag::SAMPLERS),
+            kind: MetaKind::Raw,
+            payload: pbm::sampler::encode_samplers(&textures.samplers),
+        });
     }
+    for e in scene.exported_of(Kind::Custom) {
+        if let EntityKind::Custom(c) = &e.kind {
+            out.extend(custom(e, c)?);
+        }
+    }
+    let emitters = emitters(run, textures);
+    Ok((out, emitters))
+}
+
+/// `player_spawn`: the first exported spawn's position, yaw and field of view.
+fn player_spawn(scene: &Scene) -> Option<Metadata> {
+    let spawn = scene.exported_of(Kind::PlayerSpawn).next()?;
+    let EntityKind::PlayerSpawn(p) = &spawn.kind else {
+        return None;
+    };
+    let pos = position(scene, spawn.id);
+    Some(text(
+        tag::PLAYER_SPAWN,
+        MetaKind::Json,
+        &json!({ "position": pos.to_array(), "yaw": p.yaw, "camera_fov": p.camera_fov })
+            .to_string(),
+    ))
+}
+
+/// `walkable_mesh`: every walkable surface's triangles in world space, as f32
+/// triples.
+fn walkable_mesh(run: &Run<'_>) -> Result<Option<Metadata>, ExportError> {
+    let scene = run.scene;
     let mut walkable = Vec::new();
     let mut ticker = Ticker::new(run.cancel);
     for e in scene.exported_of(Kind::Walkable) {
@@ -71,13 +106,15 @@ pub(crate) fn build(
             }
         }
     }
-    if !walkable.is_empty() {
-        out.push(Metadata {
-            tag: tag("walkable_mesh"),
-            kind: MetaKind::Entity,
-            payload: walkable,
-        });
-    }
+    Ok((!walkable.is_empty()).then(|| Metadata {
+        tag: name32(tag::WALKABLE_MESH),
+        kind: MetaKind::Entity,
+        payload: walkable,
+    }))
+}
+
+/// `triggers`: each trigger volume's world bounds, event and properties.
+fn triggers(scene: &Scene) -> Option<Metadata> {
     let triggers: Vec<Value> = scene
         .exported_of(Kind::Trigger)
         .filter_map(|e| match &e.kind {
@@ -106,28 +143,38 @@ pub(crate) fn build(
             _ => None,
         })
         .collect();
-    if !triggers.is_empty() {
-        out.push(text(
-            "triggers",
+    (!triggers.is_empty()).then(|| {
+        text(
+            tag::TRIGGERS,
             MetaKind::Json,
             &Value::Array(triggers).to_string(),
-        ));
+        )
+    })
+}
+
+/// `rigid_bodies`: the first ball pit (the runtime simulates one; more are said).
+fn rigid_bodies(run: &mut Run<'_>) -> Option<Metadata> {
+    let scene = run.scene;
+    let e = scene.exported_of(Kind::BallPit).next()?;
+    let EntityKind::BallPit(b) = &e.kind else {
+        return None;
+    };
+    let offset = position(scene, e.id);
+    let body = json!({
+        "type": tag::BALL_PIT, "count": b.count, "radius": b.radius, "mass": b.mass, "restitution": b.restitution,
+        "spawn_min": (b.spawn_min + offset).to_array(), "spawn_max": (b.spawn_max + offset).to_array(),
+    });
+    if scene.exported_of(Kind::BallPit).count() > 1 {
+        run.report
+            .warnings
+            .push("only the first ball pit is exported (the runtime simulates one)".into());
     }
-    if let Some(e) = scene.exported_of(Kind::BallPit).next()
-        && let EntityKind::BallPit(b) = &e.kind
-    {
-        let offset = position(scene, e.id);
-        let body = json!({
-            "type": "ball_pit", "count": b.count, "radius": b.radius, "mass": b.mass, "restitution": b.restitution,
-            "spawn_min": (b.spawn_min + offset).to_array(), "spawn_max": (b.spawn_max + offset).to_array(),
-        });
-        out.push(text("rigid_bodies", MetaKind::Json, &body.to_string()));
-        if scene.exported_of(Kind::BallPit).count() > 1 {
-            run.report
-                .warnings
-                .push("only the first ball pit is exported (the runtime simulates one)".into());
-        }
-    }
+    Some(text(tag::RIGID_BODIES, MetaKind::Json, &body.to_string()))
+}
+
+/// `entities`: the patrol spheres' records (three waypoints each at most).
+fn patrols(run: &mut Run<'_>) -> Option<Metadata> {
+    let scene = run.scene;
     let mut patrols = Vec::new();
     for e in scene.exported_of(Kind::Patrol) {
         if let EntityKind::Patrol(p) = &e.kind {
@@ -155,64 +202,77 @@ pub(crate) fn build(
             .encode_into(&mut patrols);
         }
     }
-    if !patrols.is_empty() {
-        out.push(Metadata {
-            tag: tag(pbm::entity::ENTITIES_TAG),
-            kind: MetaKind::Entity,
-            payload: patrols,
-        });
-    }
-    if !textures.samplers.is_empty() {
-        out.push(Metadata {
-            tag: tag(pbm::sampler::SAMPLERS_TAG),
-            kind: MetaKind::Raw,
-            payload: pbm::sampler::encode_samplers(&textures.samplers),
-        });
-    }
-    for e in scene.exported_of(Kind::Custom) {
-        let EntityKind::Custom(c) = &e.kind else {
-            continue;
-        };
-        // Written from the materials above, never twice.
-        if c.tag == pbm::sampler::SAMPLERS_TAG || c.tag == pbm::double_sided::DOUBLE_SIDED_TAG {
-            continue;
-        }
-        let v: Value = serde_json::from_str(&c.json).map_err(|err| ExportError::Entity {
-            entity: e.name.clone(),
-            message: format!("its JSON does not parse: {err}"),
-        })?;
-        // Lumps kept whole by the .pbm importer come back byte for byte.
-        let lump = match (v.get("pbm_type").and_then(Value::as_u64), &v) {
-            (Some(t), v) if v.get("json").is_some() => Metadata::text(
-                tag(&c.tag),
-                MetaKind::from_u32(t as u32),
-                &v["json"].to_string(),
-            ),
-            (Some(t), v) if v.get("text").is_some() => Metadata::text(
-                tag(&c.tag),
-                MetaKind::from_u32(t as u32),
-                v["text"].as_str().unwrap_or_default(),
-            ),
-            (Some(t), v) if v.get("hex").is_some() => {
-                let payload =
-                    v["hex"]
-                        .as_str()
-                        .and_then(hex)
-                        .ok_or_else(|| ExportError::Entity {
-                            entity: e.name.clone(),
-                            message: "its hex payload is malformed".into(),
-                        })?;
-                Metadata {
-                    tag: tag(&c.tag),
-                    kind: MetaKind::from_u32(t as u32),
-                    payload,
-                }
-            }
-            _ => Metadata::text(tag(&c.tag), MetaKind::Json, &v.to_string()),
-        };
-        out.push(lump);
-    }
+    (!patrols.is_empty()).then(|| Metadata {
+        tag: name32(tag::ENTITIES),
+        kind: MetaKind::Entity,
+        payload: patrols,
+    })
+}
 
+/// A custom entity's lump: kept whole by the `.pbm` importer (its kind and bytes
+/// come back as they were), or its JSON. `None` for the lumps written from the
+/// materials, never twice.
+fn custom(e: &Entity, c: &CustomEntity) -> Result<Option<Metadata>, ExportError> {
+    if c.tag == tag::SAMPLERS || c.tag == tag::DOUBLE_SIDED {
+        return Ok(None);
+    }
+    let v: Value = serde_json::from_str(&c.json).map_err(|err| ExportError::Entity {
+        entity: e.name.clone(),
+        message: format!("its JSON does not parse: {err}"),
+    })?;
+    let lump = match (v.get("pbm_type").and_then(Value::as_u64), &v) {
+        (Some(t), v) if v.get("json").is_some() => Metadata::text(
+            name32(&c.tag),
+            MetaKind::from_u32(t as u32),
+            &v["json"].to_string(),
+        ),
+        (Some(t), v) if v.get("text").is_some() => Metadata::text(
+            name32(&c.tag),
+            MetaKind::from_u32(t as u32),
+            v["text"].as_str().unwrap_or_default(),
+        ),
+        (Some(t), v) if v.get("hex").is_some() => {
+            let payload = v["hex"]
+                .as_str()
+                .and_then(hex)
+                .ok_or_else(|| ExportError::Entity {
+                    entity: e.name.clone(),
+                    message: "its hex payload is malformed".into(),
+                })?;
+            Metadata {
+                tag: name32(&c.tag),
+                kind: MetaKind::from_u32(t as u32),
+                payload,
+            }
+        }
+        _ => Metadata::text(name32(&c.tag), MetaKind::Json, &v.to_string()),
+    };
+    Ok(Some(lump))
+}
+
+/// `emitters`: the records within the format's budgets, as the runtime reads them;
+/// the particle count goes to the report.
+fn emitters(run: &mut Run<'_>, textures: &Textures) -> Option<EmitterLump> {
+    let records = emitter_records(run, textures);
+    let records = within_budgets(run, records);
+    if records.is_empty() {
+        return None;
+    }
+    let lump = EmitterLump::new(records);
+    let mut warnings = Vec::new();
+    // The runtime's view of the lump: its warnings, and the particle count.
+    let field = pbm::ParticleField::from_lump(&lump, textures.textures.len() as u32, &mut |w| {
+        warnings.push(w.to_string())
+    });
+    run.report.particles = field.particles.len();
+    run.report.warnings.extend(warnings);
+    Some(lump)
+}
+
+/// Each exported emitter's record, with its texture's index (the built-in glow
+/// when it has none it can use) and what the loader would clamp clamped.
+fn emitter_records(run: &mut Run<'_>, textures: &Textures) -> Vec<EmitterRecord> {
+    let scene = run.scene;
     let mut records = Vec::new();
     for e in scene.exported_of(Kind::Emitter) {
         let EntityKind::Emitter(em) = &e.kind else {
@@ -254,14 +314,17 @@ pub(crate) fn build(
         if len.is_finite() && len > 1e-20 {
             sane.dir = record.dir;
         }
-        let record = sane;
         for w in clamped {
             run.report.warnings.push(format!("{w} (written clamped)"));
         }
-        records.push(record);
+        records.push(sane);
     }
-    // Budgets: what the runtime would clamp is clamped here, with a warning, so the
-    // file says what the device shows.
+    records
+}
+
+/// Budgets: what the runtime would clamp is clamped here, with a warning, so the
+/// file says what the device shows.
+fn within_budgets(run: &mut Run<'_>, records: Vec<EmitterRecord>) -> Vec<EmitterRecord> {
     let mut used = 0u32;
     let mut kept = Vec::new();
     for (i, mut r) in records.into_iter().enumerate() {
@@ -288,22 +351,7 @@ pub(crate) fn build(
         used += allowed;
         kept.push(r);
     }
-    let records = kept;
-    let emitters = if records.is_empty() {
-        None
-    } else {
-        let lump = EmitterLump::new(records);
-        let mut warnings = Vec::new();
-        // The runtime's view of the lump: its warnings, and the particle count.
-        let field =
-            pbm::ParticleField::from_lump(&lump, textures.textures.len() as u32, &mut |w| {
-                warnings.push(w.to_string())
-            });
-        run.report.particles = field.particles.len();
-        run.report.warnings.extend(warnings);
-        Some(lump)
-    };
-    Ok((out, emitters))
+    kept
 }
 
 /// Header spawn = the player spawn, else the eye above the middle of the map's

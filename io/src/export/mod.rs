@@ -224,7 +224,7 @@ pub fn export(
     let (mut metadata, emitters) = run.stage("metadata", |r| lumps::build(r, &textures))?;
     if !geometry.double_sided.is_empty() {
         metadata.push(pbm::Metadata {
-            tag: pbm::Name32::truncated(pbm::double_sided::DOUBLE_SIDED_TAG),
+            tag: pbm::Name32::truncated(pbm::tag::DOUBLE_SIDED),
             kind: pbm::MetaKind::Raw,
             payload: pbm::double_sided::encode(&geometry.double_sided),
         });

@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use pbm::entity::{ENTITIES_TAG, decode_entities};
+use pbm::entity::decode_entities;
 use pbm::format::is_atlas_name;
-use pbm::{ColliderKind, Map, MetaKind};
+use pbm::{ColliderKind, Map, MetaKind, tag};
 use pebble_model::entity::{
     BallPit, Collider, CustomEntity, Emitter, EntityKind, GeometrySource, MeshEntity, Patrol,
     PlayerSpawn, Trigger,
@@ -81,6 +81,8 @@ struct Builder {
     entities: Vec<Entity>,
     next_local: u32,
     report: ImportReport,
+    /// The map's file name: the asset the meshes come from.
+    source: String,
 }
 
 impl Builder {
@@ -109,6 +111,15 @@ impl Builder {
         id
     }
 
+    /// The material of collision-only geometry (triangle colliders, walkable
+    /// surfaces).
+    fn collision_material(&mut self) -> MaterialId {
+        self.material((-2, 0, 0, 0, false), || Material {
+            name: "Collision".into(),
+            ..Material::default()
+        })
+    }
+
     fn warn(&mut self, w: impl Into<String>) {
         self.report.warnings.push(w.into());
     }
@@ -128,17 +139,39 @@ pub fn import(
         entities: Vec::new(),
         next_local: 1,
         report: ImportReport::default(),
+        source: path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
     };
     b.report
         .warnings
         .extend(warnings.iter().map(|w| w.to_string()));
-    let source = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let texture_paths = texture_files(&mut b, &map, options, progress)?;
+    meshes(&mut b, &map, &texture_paths, progress);
+    colliders(&mut b, &map);
+    let settings = metadata(&mut b, &map, path);
+    emitters(&mut b, &map, &texture_paths);
+    b.report.materials = b.materials.len();
+    let name = format!("Import {}", b.source);
+    Ok(Imported {
+        command: ImportCommand::new(name, b.materials, b.entities, Some(settings)),
+        report: b.report,
+    })
+}
 
-    // Textures → PNG files in the project.
-    let total = map.textures.len() as u64 + map.meshes.len() as u64;
+/// What the progress counts: each texture, then each mesh chunk.
+fn progress_total(map: &Map) -> u64 {
+    map.textures.len() as u64 + map.meshes.len() as u64
+}
+
+/// Textures → PNG files in the project; their paths, by texture index.
+fn texture_files(
+    b: &mut Builder,
+    map: &Map,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Vec<String>, ImportError> {
     let mut texture_paths = Vec::with_capacity(map.textures.len());
     for (i, t) in map.textures.iter().enumerate() {
         let rgba = pbm::texture::decode(&t.data, t.format);
@@ -154,24 +187,32 @@ pub fn import(
         progress(Progress {
             stage: "textures",
             done: i as u64 + 1,
-            total,
+            total: progress_total(map),
         });
     }
+    Ok(texture_paths)
+}
+
+/// Meshes: chunks of one surface (same name prefix, texture, scroll and sides)
+/// regroup into one entity, with a material per texture, scroll, alpha and sides.
+fn meshes(
+    b: &mut Builder,
+    map: &Map,
+    texture_paths: &[String],
+    progress: &mut dyn FnMut(Progress),
+) {
     let texture = |id: i32| usize::try_from(id).ok().and_then(|i| map.textures.get(i));
     // How textures wrap and filter: their materials' sampling (the lump is then
     // written again from the materials, never kept as a custom lump).
     let samplers = map
-        .metadata_by_tag(pbm::sampler::SAMPLERS_TAG)
+        .metadata_by_tag(tag::SAMPLERS)
         .map(|m| pbm::sampler::decode_samplers(&m.payload))
         .unwrap_or_default();
     // The meshes drawn from both sides: their materials are double-sided.
     let double_sided = map
-        .metadata_by_tag(pbm::double_sided::DOUBLE_SIDED_TAG)
+        .metadata_by_tag(tag::DOUBLE_SIDED)
         .map(|m| pbm::double_sided::decode(&m.payload))
         .unwrap_or_default();
-
-    // Meshes: chunks of one surface (same name prefix, texture, scroll and sides)
-    // regroup.
     let mut surfaces: BTreeMap<(String, i32, u32, u32, bool), Vec<usize>> = BTreeMap::new();
     let mut surface_order = Vec::new();
     for (i, m) in map.meshes.iter().enumerate() {
@@ -250,11 +291,12 @@ pub fn import(
         }
         let (centre, geometry) = centred(mesh);
         let chunks = surfaces[key].len();
+        let source = b.source.clone();
         b.entity(
             name,
             EntityKind::Mesh(MeshEntity {
                 source: GeometrySource::Asset {
-                    path: source.clone(),
+                    path: source,
                     mesh: name.clone(),
                 },
                 geometry,
@@ -265,17 +307,14 @@ pub fn import(
         progress(Progress {
             stage: "meshes",
             done: map.textures.len() as u64 + done as u64 + chunks as u64,
-            total,
+            total: progress_total(map),
         });
     }
+}
 
-    // Colliders.
-    let collision = |b: &mut Builder| {
-        b.material((-2, 0, 0, 0, false), || Material {
-            name: "Collision".into(),
-            ..Material::default()
-        })
-    };
+/// Colliders: boxes and ramps as volumes; a triangle collider as a hidden,
+/// unexported mesh and the collider that names it.
+fn colliders(b: &mut Builder, map: &Map) {
     for c in &map.colliders {
         let (lo, hi) = (Vec3::from(c.bounds_min), Vec3::from(c.bounds_max));
         let name = c.name.as_str();
@@ -300,13 +339,14 @@ pub fn import(
                         "collider '{name}': unknown type {k}, imported as a triangle mesh"
                     ));
                 }
-                let mat = collision(&mut b);
+                let mat = b.collision_material();
                 let (centre, geometry) = centred(triangles_mesh(c.triangles.iter().copied(), mat));
+                let source = b.source.clone();
                 let mesh_id = b.entity(
                     &format!("{name} mesh"),
                     EntityKind::Mesh(MeshEntity {
                         source: GeometrySource::Asset {
-                            path: source.clone(),
+                            path: source,
                             mesh: name.into(),
                         },
                         geometry,
@@ -327,8 +367,13 @@ pub fn import(
             }
         }
     }
+}
 
-    // Metadata lumps.
+/// The metadata lumps: each one this importer knows becomes its entities or
+/// settings; any other (or one it cannot read) is kept whole as a custom entity,
+/// so that a re-export writes the same lump. The scene's settings, and a player
+/// spawn from the header when no lump gave one.
+fn metadata(b: &mut Builder, map: &Map, path: &Path) -> SceneSettings {
     let mut settings = SceneSettings {
         map_name: path
             .file_stem()
@@ -338,146 +383,40 @@ pub fn import(
     };
     let mut spawn_found = false;
     for m in &map.metadata {
-        let tag = m.tag.as_str();
         let text = m.as_text();
         let json: Option<Value> = match (m.kind, text) {
             (MetaKind::Json, Some(t)) => serde_json::from_str(t).ok(),
             _ => None,
         };
-        let handled = match (tag, &json) {
-            ("map_name", _) if text.is_some() => {
-                settings.map_name = text.unwrap_or_default().to_owned();
+        let handled = match (m.tag.as_str(), &json, text) {
+            (tag::MAP_NAME, _, Some(t)) => {
+                settings.map_name = t.to_owned();
                 true
             }
-            ("env_preset", _) if text.is_some() => {
-                let t = text.unwrap_or_default();
-                match Environment::ALL.iter().find(|e| e.preset_name() == t) {
-                    Some(e) => settings.environment = *e,
-                    None => b.warn(format!(
-                        "env_preset '{t}' is not dawn/day/dusk/night; day is used"
-                    )),
-                }
+            (tag::ENV_PRESET, _, Some(t)) => {
+                environment(b, &mut settings, t);
                 true
             }
-            ("player_spawn", Some(v)) => match vec3(&v["position"]) {
-                Some(pos) => {
-                    let yaw = v["yaw"].as_f64().unwrap_or(0.0) as f32;
-                    let fov = v["camera_fov"].as_f64().unwrap_or(65.0) as f32;
-                    b.entity(
-                        "PlayerSpawn",
-                        EntityKind::PlayerSpawn(PlayerSpawn {
-                            yaw,
-                            camera_fov: fov,
-                        }),
-                        pos,
-                    );
-                    spawn_found = true;
-                    true
-                }
-                None => false,
-            },
-            ("walkable_mesh", _) => {
-                let mat = collision(&mut b);
-                let tris = m.payload.chunks_exact(36).filter_map(|c| {
-                    let f = |o: usize| {
-                        c.get(o..o + 4)
-                            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                    };
-                    let p = |o: usize| Some([f(o)?, f(o + 4)?, f(o + 8)?]);
-                    Some([p(0)?, p(12)?, p(24)?])
-                });
-                let (centre, geometry) = centred(triangles_mesh(tris, mat));
-                b.entity("Walkable", EntityKind::Walkable(geometry), centre);
+            (tag::PLAYER_SPAWN, Some(v), _) => {
+                let found = player_spawn(b, v);
+                spawn_found |= found;
+                found
+            }
+            (tag::WALKABLE_MESH, _, _) => {
+                walkable_mesh(b, &m.payload);
                 true
             }
-            ("triggers", Some(Value::Array(list))) => {
-                for (k, t) in list.iter().enumerate() {
-                    let (Some(lo), Some(hi)) = (vec3(&t["bounds_min"]), vec3(&t["bounds_max"]))
-                    else {
-                        b.warn(format!("trigger {k} has no bounds_min/bounds_max; skipped"));
-                        continue;
-                    };
-                    let mut rest = t.as_object().cloned().unwrap_or_default();
-                    for key in [
-                        "id",
-                        "event",
-                        "bounds_min",
-                        "bounds_max",
-                        "oneshot",
-                        "dialogue_id",
-                    ] {
-                        rest.remove(key);
-                    }
-                    let trigger = Trigger {
-                        size: hi - lo,
-                        event: t["event"].as_str().unwrap_or_default().to_owned(),
-                        dialogue_id: t["dialogue_id"].as_str().map(str::to_owned),
-                        oneshot: t["oneshot"].as_bool().unwrap_or(false),
-                        properties: Value::Object(rest).to_string(),
-                    };
-                    let name = t["id"]
-                        .as_str()
-                        .map(str::to_owned)
-                        .unwrap_or_else(|| format!("Trigger {k}"));
-                    b.entity(&name, EntityKind::Trigger(trigger), volume_origin(lo, hi));
-                }
+            (tag::TRIGGERS, Some(Value::Array(list)), _) => {
+                triggers(b, list);
                 true
             }
-            ("rigid_bodies", Some(v)) if v["type"] == "ball_pit" => {
-                match (vec3(&v["spawn_min"]), vec3(&v["spawn_max"])) {
-                    (Some(lo), Some(hi)) => {
-                        let pit = BallPit {
-                            count: v["count"].as_u64().unwrap_or(16) as u32,
-                            radius: v["radius"].as_f64().unwrap_or(0.22) as f32,
-                            mass: v["mass"].as_f64().unwrap_or(1.0) as f32,
-                            restitution: v["restitution"].as_f64().unwrap_or(0.75) as f32,
-                            spawn_min: lo,
-                            spawn_max: hi,
-                        };
-                        b.entity("BallPit", EntityKind::BallPit(pit), Vec3::ZERO);
-                        true
-                    }
-                    _ => false,
-                }
-            }
-            (ENTITIES_TAG, _) if m.kind == MetaKind::Entity => {
-                let mut any = false;
-                for p in decode_entities(&m.payload) {
-                    let patrol = Patrol {
-                        waypoints: p
-                            .active_waypoints()
-                            .iter()
-                            .map(|w| Vec3::from(*w))
-                            .collect(),
-                        radius: p.radius,
-                        color: p.color,
-                        speed: p.speed,
-                    };
-                    b.entity(p.name.as_str(), EntityKind::Patrol(patrol), Vec3::ZERO);
-                    any = true;
-                }
-                any && m.payload.len() % pbm::entity::PATROL_SPHERE_SIZE == 0
-            }
-            (pbm::sampler::SAMPLERS_TAG, _) | (pbm::double_sided::DOUBLE_SIDED_TAG, _) => true,
+            (tag::RIGID_BODIES, Some(v), _) if v["type"] == tag::BALL_PIT => ball_pit(b, v),
+            (tag::ENTITIES, _, _) if m.kind == MetaKind::Entity => patrols(b, &m.payload),
+            (tag::SAMPLERS | tag::DOUBLE_SIDED, _, _) => true,
             _ => false,
         };
         if !handled {
-            // Kept whole so that a re-export writes the same lump.
-            let data = match (m.kind, &json, text) {
-                (MetaKind::Json, Some(v), _) => json!({ "pbm_type": m.kind.code(), "json": v }),
-                (MetaKind::String, _, Some(t)) => json!({ "pbm_type": m.kind.code(), "text": t }),
-                _ => {
-                    json!({ "pbm_type": m.kind.code(), "hex": m.payload.iter().map(|b| format!("{b:02x}")).collect::<String>() })
-                }
-            };
-            b.entity(
-                tag,
-                EntityKind::Custom(CustomEntity {
-                    tag: tag.to_owned(),
-                    json: data.to_string(),
-                }),
-                Vec3::ZERO,
-            );
+            custom(b, m, json.as_ref(), text);
         }
     }
     if !spawn_found {
@@ -491,61 +430,194 @@ pub fn import(
             Vec3::from(map.spawn_pos),
         );
     }
+    settings
+}
 
-    // Emitters: each field the runtime would clamp is clamped here and reported,
-    // so that the project holds what the device shows and its export validates.
-    if let Some(lump) = &map.emitters {
-        for (k, stored) in lump.records.iter().enumerate() {
-            let mut clamped = Vec::new();
-            let mut sane = pbm::emitter::sanitize(
-                stored,
-                k as u32,
-                None,
-                texture_paths.len() as u32,
-                &mut |w| clamped.push(w.to_string()),
-            );
-            // A usable direction stays as stored: the runtime normalises it when it
-            // loads, and normalising twice moves the last bit.
-            let len = Vec3::from(stored.dir).length();
-            if len.is_finite() && len > 1e-20 {
-                sane.dir = stored.dir;
-            }
-            let r = &sane;
-            for w in clamped {
-                b.warn(format!("{w} (clamped at import)"));
-            }
-            let tex = usize::try_from(r.texture_id)
-                .ok()
-                .and_then(|i| texture_paths.get(i))
-                .cloned();
-            if r.texture_id >= 0 && tex.is_none() {
-                b.warn(format!(
-                    "emitter '{}': texture {} does not exist; the built-in glow is used",
-                    r.name, r.texture_id
-                ));
-            }
-            let mut e = Emitter::from_record(r, tex);
-            if !r.pos.iter().all(|c| c.is_finite()) {
-                b.warn(format!(
-                    "emitter '{}': position is not finite; placed at the origin",
-                    r.name
-                ));
-            }
-            let pos = Vec3::from(r.pos);
-            let pos = if pos.is_finite() { pos } else { Vec3::ZERO };
-            if e.dir == Vec3::ZERO || !e.dir.is_finite() {
-                e.dir = Vec3::Y;
-            }
-            b.entity(r.name.as_str(), EntityKind::Emitter(e), pos);
-        }
+/// `env_preset`: one of the environments by name, else day (said).
+fn environment(b: &mut Builder, settings: &mut SceneSettings, name: &str) {
+    match Environment::ALL.iter().find(|e| e.preset_name() == name) {
+        Some(e) => settings.environment = *e,
+        None => b.warn(format!(
+            "env_preset '{name}' is not dawn/day/dusk/night; day is used"
+        )),
     }
+}
 
-    b.report.materials = b.materials.len();
-    let name = format!("Import {source}");
-    Ok(Imported {
-        command: ImportCommand::new(name, b.materials, b.entities, Some(settings)),
-        report: b.report,
-    })
+/// `player_spawn`: the spawn, if the lump has a position.
+fn player_spawn(b: &mut Builder, v: &Value) -> bool {
+    let Some(pos) = vec3(&v["position"]) else {
+        return false;
+    };
+    let yaw = v["yaw"].as_f64().unwrap_or(0.0) as f32;
+    let fov = v["camera_fov"].as_f64().unwrap_or(65.0) as f32;
+    b.entity(
+        "PlayerSpawn",
+        EntityKind::PlayerSpawn(PlayerSpawn {
+            yaw,
+            camera_fov: fov,
+        }),
+        pos,
+    );
+    true
+}
+
+/// `walkable_mesh`: world-space f32 triangles become one walkable surface.
+fn walkable_mesh(b: &mut Builder, payload: &[u8]) {
+    let mat = b.collision_material();
+    let tris = payload.chunks_exact(36).filter_map(|c| {
+        let f = |o: usize| {
+            c.get(o..o + 4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let p = |o: usize| Some([f(o)?, f(o + 4)?, f(o + 8)?]);
+        Some([p(0)?, p(12)?, p(24)?])
+    });
+    let (centre, geometry) = centred(triangles_mesh(tris, mat));
+    b.entity("Walkable", EntityKind::Walkable(geometry), centre);
+}
+
+/// `triggers`: a trigger volume each; keys the editor has no field for stay in
+/// its properties.
+fn triggers(b: &mut Builder, list: &[Value]) {
+    for (k, t) in list.iter().enumerate() {
+        let (Some(lo), Some(hi)) = (vec3(&t["bounds_min"]), vec3(&t["bounds_max"])) else {
+            b.warn(format!("trigger {k} has no bounds_min/bounds_max; skipped"));
+            continue;
+        };
+        let mut rest = t.as_object().cloned().unwrap_or_default();
+        for key in [
+            "id",
+            "event",
+            "bounds_min",
+            "bounds_max",
+            "oneshot",
+            "dialogue_id",
+        ] {
+            rest.remove(key);
+        }
+        let trigger = Trigger {
+            size: hi - lo,
+            event: t["event"].as_str().unwrap_or_default().to_owned(),
+            dialogue_id: t["dialogue_id"].as_str().map(str::to_owned),
+            oneshot: t["oneshot"].as_bool().unwrap_or(false),
+            properties: Value::Object(rest).to_string(),
+        };
+        let name = t["id"]
+            .as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("Trigger {k}"));
+        b.entity(&name, EntityKind::Trigger(trigger), volume_origin(lo, hi));
+    }
+}
+
+/// `rigid_bodies` of type `ball_pit`: the pit, if it has its spawn box.
+fn ball_pit(b: &mut Builder, v: &Value) -> bool {
+    let (Some(lo), Some(hi)) = (vec3(&v["spawn_min"]), vec3(&v["spawn_max"])) else {
+        return false;
+    };
+    let pit = BallPit {
+        count: v["count"].as_u64().unwrap_or(16) as u32,
+        radius: v["radius"].as_f64().unwrap_or(0.22) as f32,
+        mass: v["mass"].as_f64().unwrap_or(1.0) as f32,
+        restitution: v["restitution"].as_f64().unwrap_or(0.75) as f32,
+        spawn_min: lo,
+        spawn_max: hi,
+    };
+    b.entity("BallPit", EntityKind::BallPit(pit), Vec3::ZERO);
+    true
+}
+
+/// `entities`: the patrol spheres; handled only if every record read whole.
+fn patrols(b: &mut Builder, payload: &[u8]) -> bool {
+    let mut any = false;
+    for p in decode_entities(payload) {
+        let patrol = Patrol {
+            waypoints: p
+                .active_waypoints()
+                .iter()
+                .map(|w| Vec3::from(*w))
+                .collect(),
+            radius: p.radius,
+            color: p.color,
+            speed: p.speed,
+        };
+        b.entity(p.name.as_str(), EntityKind::Patrol(patrol), Vec3::ZERO);
+        any = true;
+    }
+    any && payload
+        .len()
+        .is_multiple_of(pbm::entity::PATROL_SPHERE_SIZE)
+}
+
+/// A lump kept whole as a custom entity: its kind, and its JSON, text or bytes.
+fn custom(b: &mut Builder, m: &pbm::Metadata, json: Option<&Value>, text: Option<&str>) {
+    let tag = m.tag.as_str();
+    let data = match (m.kind, json, text) {
+        (MetaKind::Json, Some(v), _) => json!({ "pbm_type": m.kind.code(), "json": v }),
+        (MetaKind::String, _, Some(t)) => json!({ "pbm_type": m.kind.code(), "text": t }),
+        _ => {
+            json!({ "pbm_type": m.kind.code(), "hex": m.payload.iter().map(|b| format!("{b:02x}")).collect::<String>() })
+        }
+    };
+    b.entity(
+        tag,
+        EntityKind::Custom(CustomEntity {
+            tag: tag.to_owned(),
+            json: data.to_string(),
+        }),
+        Vec3::ZERO,
+    );
+}
+
+/// Emitters: each field the runtime would clamp is clamped here and reported,
+/// so that the project holds what the device shows and its export validates.
+fn emitters(b: &mut Builder, map: &Map, texture_paths: &[String]) {
+    let Some(lump) = &map.emitters else {
+        return;
+    };
+    for (k, stored) in lump.records.iter().enumerate() {
+        let mut clamped = Vec::new();
+        let mut sane = pbm::emitter::sanitize(
+            stored,
+            k as u32,
+            None,
+            texture_paths.len() as u32,
+            &mut |w| clamped.push(w.to_string()),
+        );
+        // A usable direction stays as stored: the runtime normalises it when it
+        // loads, and normalising twice moves the last bit.
+        let len = Vec3::from(stored.dir).length();
+        if len.is_finite() && len > 1e-20 {
+            sane.dir = stored.dir;
+        }
+        let r = &sane;
+        for w in clamped {
+            b.warn(format!("{w} (clamped at import)"));
+        }
+        let tex = usize::try_from(r.texture_id)
+            .ok()
+            .and_then(|i| texture_paths.get(i))
+            .cloned();
+        if r.texture_id >= 0 && tex.is_none() {
+            b.warn(format!(
+                "emitter '{}': texture {} does not exist; the built-in glow is used",
+                r.name, r.texture_id
+            ));
+        }
+        let mut e = Emitter::from_record(r, tex);
+        if !r.pos.iter().all(|c| c.is_finite()) {
+            b.warn(format!(
+                "emitter '{}': position is not finite; placed at the origin",
+                r.name
+            ));
+        }
+        let pos = Vec3::from(r.pos);
+        let pos = if pos.is_finite() { pos } else { Vec3::ZERO };
+        if e.dir == Vec3::ZERO || !e.dir.is_finite() {
+            e.dir = Vec3::Y;
+        }
+        b.entity(r.name.as_str(), EntityKind::Emitter(e), pos);
+    }
 }
 
 /// Where a volume spanning `lo`..`hi` has its origin: the middle of its base

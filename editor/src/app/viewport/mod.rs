@@ -272,86 +272,23 @@ impl Viewport {
         let cancelled = crate::app::bench::sections::time("viewport: tools", || {
             self.tools.handle(&mut cx, events, pointer)
         });
-        // A texture or material from the panels, or files from the desktop,
-        // dropped here: the face under the pointer says where.
         let latest = ui.ctx().pointer_latest_pos().filter(|p| rect.contains(*p));
-        let modifiers = ui.input(|i| i.modifiers);
-        let scope = crate::app::panels::DropScope::from_keys(modifiers.shift, modifiers.alt);
-        let under = |at: egui::Pos2| {
-            cx.pick.pick(to_pixels(at)).ok().flatten().and_then(|hit| {
-                let entity = pebble_model::EntityId(hit.id);
-                let is_mesh = matches!(
-                    cx.doc.scene().entity(entity).map(|e| &e.kind),
-                    Some(pebble_model::EntityKind::Mesh(_))
-                );
-                is_mesh.then_some(((entity, hit.face as usize), hit.world))
-            })
-        };
-        if let Some(what) = response.dnd_release_payload::<crate::app::panels::AssetDrag>() {
-            let target = latest.and_then(under).map(|(t, _)| t);
-            self.intents.push(crate::app::panels::Intent::Drop(
-                crate::app::panels::FaceDrop {
-                    what: (*what).clone(),
-                    target,
-                    scope,
-                },
-            ));
-        }
-        let dropped: Vec<std::path::PathBuf> = ui.input(|i| {
-            i.raw
-                .dropped_files
-                .iter()
-                .map(|f| f.path().to_path_buf())
-                .collect()
-        });
-        if !dropped.is_empty() {
-            let hit = latest.and_then(under);
-            let at = hit.map(|(_, world)| world).or_else(|| {
-                let pivot = cx.view.goal().pivot;
-                let floor = crate::app::edit_ops::floor_below(cx.doc.scene(), pivot, &[])
-                    .unwrap_or(pivot.y);
-                Some(Vec3::new(pivot.x, floor, pivot.z))
-            });
-            self.intents.push(crate::app::panels::Intent::DroppedFiles {
-                files: dropped,
-                target: hit.map(|(t, _)| t),
-                at,
-                scope,
-            });
-        }
+        self.intents
+            .extend(drops(ui, &response, latest, &cx, &to_pixels));
         let dragging_asset =
             egui::DragAndDrop::has_payload_of_type::<crate::app::panels::AssetDrag>(ui.ctx())
                 && response.contains_pointer();
         if let Some(request) = cx.context_menu.take() {
-            let scene = cx.doc.scene();
-            let under = request
-                .under
-                .iter()
-                .filter_map(|id| scene.entity(pebble_model::EntityId(*id)))
-                .map(|e| (e.id, e.name.clone()))
-                .collect();
-            self.context_menu = Some(context_menu::ContextMenu {
-                at: rect.min + egui::vec2(request.pixel.x, request.pixel.y) / ppp,
-                point: request.point,
-                under,
-            });
+            self.context_menu = Some(context_menu_at(request, cx.doc.scene(), rect, ppp));
         }
         if response.hovered() && scroll != 0.0 {
-            // 50 points of smooth scroll make one notch; touchpads give fractions.
-            let notches = scroll / 50.0;
-            if !self.tools.wheel(&mut cx, notches) {
-                let notches = notches * if cx.prefs.zoom_invert { -1.0 } else { 1.0 };
-                let mut target = cx.view.goal();
-                match response.hover_pos() {
-                    Some(p) => {
-                        let ray = cx.camera_view().ray(to_pixels(p));
-                        let anchor = cx.view.orbit.zoom_anchor(self.hover.point, ray);
-                        target.zoom_towards(anchor, notches, cx.prefs.zoom_step);
-                    }
-                    None => target.zoom(notches, cx.prefs.zoom_step),
-                }
-                cx.view.target = Some((target, ZOOM_EASE));
-            }
+            wheel_zoom(
+                &mut self.tools,
+                &mut cx,
+                scroll,
+                response.hover_pos().map(&to_pixels),
+                self.hover.point,
+            );
         }
         let repaint = cx.repaint | cx.view.ease(dt);
         // Esc in a field that keeps the keyboard (a number being typed) is the
@@ -428,33 +365,7 @@ impl Viewport {
         let callback = ViewportCallback {
             solids: std::sync::Arc::new(self.solids.at(frame.clock)),
             camera,
-            options: RenderOptions {
-                width: w,
-                height: h,
-                time: frame.clock,
-                psp: self.looks.psp,
-                cull: true,
-                occlusion: true,
-                fog: self.looks.fog,
-                // The working view never fogs the map it edits: the fog starts
-                // past the far side of the map (the PSP look and play mode show the
-                // device's fog).
-                fog_shift: if self.looks.psp || playing {
-                    0.0
-                } else {
-                    bounds.map_or(0.0, |b| {
-                        camera.eye.distance(b.center()) + (b.max - b.min).length() * 0.5
-                    })
-                },
-                back_faces: if self.looks.back_faces {
-                    prefs.back_face_opacity
-                } else {
-                    0.0
-                },
-                preview_light: self.looks.preview_light,
-                shade_uncoloured: true,
-                lod_bias: 1.0,
-            },
+            options: self.render_options((w, h), frame.clock, camera, bounds, prefs),
             overlay,
             selected: if self.tools.playing() {
                 Vec::new()
@@ -477,40 +388,9 @@ impl Viewport {
         if !playing {
             view_cube::ui(ui, rect, &mut self.view, bounds);
         }
-        self.hud = match self.tools.play_hud() {
-            Some((session, true)) => {
-                let map = doc
-                    .path()
-                    .file_name()
-                    .map(|n| {
-                        n.to_string_lossy()
-                            .trim_end_matches(".pebble.ron")
-                            .to_string()
-                    })
-                    .unwrap_or_default();
-                session.hud(crate::app::play::HudFigures {
-                    fps: 1.0 / ui.input(|i| i.stable_dt).max(1e-3),
-                    triangles: last_stats.triangles,
-                    draws: last_stats.draw_calls,
-                    particles: last_stats.particles,
-                    map: &map,
-                    environment: doc.scene().settings().environment.preset_name(),
-                    psp_look: self.looks.psp,
-                })
-            }
-            _ => Vec::new(),
-        };
+        self.hud = self.play_hud(ui, doc, last_stats);
         hud_ui(ui, rect, &self.hud);
-        if let Some(text) = &tool_overlay.text {
-            ui.painter().text(
-                rect.left_bottom() + egui::vec2(10.0, -10.0),
-                egui::Align2::LEFT_BOTTOM,
-                text,
-                egui::FontId::proportional(13.0),
-                egui::Color32::from_rgb(255, 200, 90),
-            );
-        }
-        if dragging_asset && let Some(at) = latest {
+        let drop_hint = latest.filter(|_| dragging_asset).map(|at| {
             let on = self
                 .hover
                 .entity
@@ -519,57 +399,255 @@ impl Viewport {
                 .map_or("drop it on a face".to_string(), |e| {
                     format!("onto {}", e.name)
                 });
-            let text =
-                format!("{on}\nShift: the whole object  ·  Alt: every face with its material");
-            let galley = ui.painter().layout_no_wrap(
-                text,
-                egui::FontId::proportional(13.0),
-                egui::Color32::WHITE,
-            );
-            let point = at + egui::vec2(16.0, 16.0);
-            let place = egui::Rect::from_min_size(point, galley.size()).expand(3.0);
-            ui.painter()
-                .rect_filled(place, 3.0, egui::Color32::from_black_alpha(170));
-            ui.painter().galley(point, galley, egui::Color32::WHITE);
-        }
-        if let Some((at, text)) = &tool_overlay.label {
-            let point = rect.min + egui::vec2(at.x, at.y) / ppp;
-            let galley = ui.painter().layout_no_wrap(
-                text.clone(),
-                egui::FontId::proportional(13.0),
-                egui::Color32::WHITE,
-            );
-            let place = egui::Rect::from_min_size(point, galley.size()).expand(3.0);
-            ui.painter()
-                .rect_filled(place, 3.0, egui::Color32::from_black_alpha(170));
-            ui.painter().galley(point, galley, egui::Color32::WHITE);
-        }
-        if let Some(menu) = self.context_menu.clone() {
-            let mut chosen = Vec::new();
-            let has_selection = !doc.scene().selection().is_empty();
-            if !context_menu::ui(ui.ctx(), &menu, has_selection, &mut chosen) {
-                self.context_menu = None;
-            }
-            if chosen.iter().any(|i| {
-                matches!(
-                    i,
-                    crate::app::panels::Intent::Run(crate::app::action::Action::PasteUnderCursor)
-                )
-            }) {
-                self.paste_at = menu.point;
-            }
-            self.intents.extend(chosen);
-        }
-        if let Some((a, b)) = tool_overlay.rect {
-            let point = |p: Vec2| rect.min + egui::vec2(p.x, p.y) / ppp;
-            ui.painter().rect_stroke(
-                egui::Rect::from_two_pos(point(a), point(b)),
-                0.0,
-                egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 170, 40)),
-                egui::StrokeKind::Inside,
-            );
-        }
+            (at, on)
+        });
+        paint_texts(ui, rect, ppp, &tool_overlay, drop_hint);
+        self.context_menu_ui(ui, doc);
         Some(rect)
+    }
+
+    /// What the renderer draws with this frame: the looks, the fog pushed past
+    /// the map in the working view, the back faces at the preferred opacity.
+    fn render_options(
+        &self,
+        (width, height): (u32, u32),
+        time: f64,
+        camera: pebble_render::Camera,
+        bounds: Option<pebble_model::Aabb>,
+        prefs: &Preferences,
+    ) -> RenderOptions {
+        let playing = self.tools.playing();
+        RenderOptions {
+            width,
+            height,
+            time,
+            psp: self.looks.psp,
+            cull: true,
+            occlusion: true,
+            fog: self.looks.fog,
+            // The working view never fogs the map it edits: the fog starts past the
+            // far side of the map (the PSP look and play mode show the device's fog).
+            fog_shift: if self.looks.psp || playing {
+                0.0
+            } else {
+                bounds.map_or(0.0, |b| {
+                    camera.eye.distance(b.center()) + (b.max - b.min).length() * 0.5
+                })
+            },
+            back_faces: if self.looks.back_faces {
+                prefs.back_face_opacity
+            } else {
+                0.0
+            },
+            preview_light: self.looks.preview_light,
+            shade_uncoloured: true,
+            lod_bias: 1.0,
+        }
+    }
+
+    /// The play-mode HUD's lines (none outside a game or with the HUD off).
+    fn play_hud(
+        &mut self,
+        ui: &egui::Ui,
+        doc: &Document,
+        last_stats: pebble_render::FrameStats,
+    ) -> Vec<String> {
+        let psp_look = self.looks.psp;
+        let Some((session, true)) = self.tools.play_hud() else {
+            return Vec::new();
+        };
+        let map = doc
+            .path()
+            .file_name()
+            .map(|n| {
+                n.to_string_lossy()
+                    .trim_end_matches(".pebble.ron")
+                    .to_string()
+            })
+            .unwrap_or_default();
+        session.hud(crate::app::play::HudFigures {
+            fps: 1.0 / ui.input(|i| i.stable_dt).max(1e-3),
+            triangles: last_stats.triangles,
+            draws: last_stats.draw_calls,
+            particles: last_stats.particles,
+            map: &map,
+            environment: doc.scene().settings().environment.preset_name(),
+            psp_look,
+        })
+    }
+
+    /// The right-click menu while it is open; what it chose goes to the intents.
+    fn context_menu_ui(&mut self, ui: &egui::Ui, doc: &Document) {
+        let Some(menu) = self.context_menu.clone() else {
+            return;
+        };
+        let mut chosen = Vec::new();
+        let has_selection = !doc.scene().selection().is_empty();
+        if !context_menu::ui(ui.ctx(), &menu, has_selection, &mut chosen) {
+            self.context_menu = None;
+        }
+        if chosen.iter().any(|i| {
+            matches!(
+                i,
+                crate::app::panels::Intent::Run(crate::app::action::Action::PasteUnderCursor)
+            )
+        }) {
+            self.paste_at = menu.point;
+        }
+        self.intents.extend(chosen);
+    }
+}
+
+/// A texture or material from the panels, or files from the desktop, dropped on
+/// the viewport: the face under the pointer says where (Shift: the whole object,
+/// Alt: every face with its material).
+fn drops(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    latest: Option<egui::Pos2>,
+    cx: &ToolContext<'_>,
+    to_pixels: &impl Fn(egui::Pos2) -> Vec2,
+) -> Vec<crate::app::panels::Intent> {
+    use crate::app::panels::{AssetDrag, DropScope, FaceDrop, Intent};
+    let mut out = Vec::new();
+    let modifiers = ui.input(|i| i.modifiers);
+    let scope = DropScope::from_keys(modifiers.shift, modifiers.alt);
+    let under = |at: egui::Pos2| {
+        cx.pick.pick(to_pixels(at)).ok().flatten().and_then(|hit| {
+            let entity = pebble_model::EntityId(hit.id);
+            let is_mesh = matches!(
+                cx.doc.scene().entity(entity).map(|e| &e.kind),
+                Some(pebble_model::EntityKind::Mesh(_))
+            );
+            is_mesh.then_some(((entity, hit.face as usize), hit.world))
+        })
+    };
+    if let Some(what) = response.dnd_release_payload::<AssetDrag>() {
+        let target = latest.and_then(under).map(|(t, _)| t);
+        out.push(Intent::Drop(FaceDrop {
+            what: (*what).clone(),
+            target,
+            scope,
+        }));
+    }
+    let dropped: Vec<std::path::PathBuf> = ui.input(|i| {
+        i.raw
+            .dropped_files
+            .iter()
+            .map(|f| f.path().to_path_buf())
+            .collect()
+    });
+    if !dropped.is_empty() {
+        let hit = latest.and_then(under);
+        let at = hit.map(|(_, world)| world).or_else(|| {
+            let pivot = cx.view.goal().pivot;
+            let floor =
+                crate::app::edit_ops::floor_below(cx.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
+            Some(Vec3::new(pivot.x, floor, pivot.z))
+        });
+        out.push(Intent::DroppedFiles {
+            files: dropped,
+            target: hit.map(|(t, _)| t),
+            at,
+            scope,
+        });
+    }
+    out
+}
+
+/// The right-click menu a tool asked for, at its pixel, listing what is under it.
+fn context_menu_at(
+    request: tools::MenuRequest,
+    scene: &pebble_model::Scene,
+    rect: egui::Rect,
+    ppp: f32,
+) -> context_menu::ContextMenu {
+    let under = request
+        .under
+        .iter()
+        .filter_map(|id| scene.entity(pebble_model::EntityId(*id)))
+        .map(|e| (e.id, e.name.clone()))
+        .collect();
+    context_menu::ContextMenu {
+        at: rect.min + egui::vec2(request.pixel.x, request.pixel.y) / ppp,
+        point: request.point,
+        under,
+    }
+}
+
+/// The wheel over the viewport: the active tool's, else a zoom toward the point
+/// under the pointer (`pointer`, in pixels), eased.
+fn wheel_zoom(
+    tools: &mut Tools,
+    cx: &mut ToolContext<'_>,
+    scroll: f32,
+    pointer: Option<Vec2>,
+    hover_point: Option<Vec3>,
+) {
+    // 50 points of smooth scroll make one notch; touchpads give fractions.
+    let notches = scroll / 50.0;
+    if tools.wheel(cx, notches) {
+        return;
+    }
+    let notches = notches * if cx.prefs.zoom_invert { -1.0 } else { 1.0 };
+    let mut target = cx.view.goal();
+    match pointer {
+        Some(p) => {
+            let ray = cx.camera_view().ray(p);
+            let anchor = cx.view.orbit.zoom_anchor(hover_point, ray);
+            target.zoom_towards(anchor, notches, cx.prefs.zoom_step);
+        }
+        None => target.zoom(notches, cx.prefs.zoom_step),
+    }
+    cx.view.target = Some((target, ZOOM_EASE));
+}
+
+/// The texts and the marquee over the picture: the tool's hint and label, what a
+/// dragged asset would land on, the tool's rectangle.
+fn paint_texts(
+    ui: &egui::Ui,
+    rect: egui::Rect,
+    ppp: f32,
+    tool_overlay: &tools::ToolOverlay,
+    drop_hint: Option<(egui::Pos2, String)>,
+) {
+    let boxed = |point: egui::Pos2, text: String| {
+        let galley = ui.painter().layout_no_wrap(
+            text,
+            egui::FontId::proportional(13.0),
+            egui::Color32::WHITE,
+        );
+        let place = egui::Rect::from_min_size(point, galley.size()).expand(3.0);
+        ui.painter()
+            .rect_filled(place, 3.0, egui::Color32::from_black_alpha(170));
+        ui.painter().galley(point, galley, egui::Color32::WHITE);
+    };
+    if let Some(text) = &tool_overlay.text {
+        ui.painter().text(
+            rect.left_bottom() + egui::vec2(10.0, -10.0),
+            egui::Align2::LEFT_BOTTOM,
+            text,
+            egui::FontId::proportional(13.0),
+            egui::Color32::from_rgb(255, 200, 90),
+        );
+    }
+    if let Some((at, on)) = drop_hint {
+        boxed(
+            at + egui::vec2(16.0, 16.0),
+            format!("{on}\nShift: the whole object  ·  Alt: every face with its material"),
+        );
+    }
+    if let Some((at, text)) = &tool_overlay.label {
+        boxed(rect.min + egui::vec2(at.x, at.y) / ppp, text.clone());
+    }
+    if let Some((a, b)) = tool_overlay.rect {
+        let point = |p: Vec2| rect.min + egui::vec2(p.x, p.y) / ppp;
+        ui.painter().rect_stroke(
+            egui::Rect::from_two_pos(point(a), point(b)),
+            0.0,
+            egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 170, 40)),
+            egui::StrokeKind::Inside,
+        );
     }
 }
 
