@@ -171,17 +171,7 @@ impl Viewport {
         rs: Option<&RenderState>,
         frame: ViewportFrame,
     ) -> Option<egui::Rect> {
-        let available = ui.available_rect_before_wrap();
-        // The PSP look shows the device's frame at the aspect it projects with,
-        // letterboxed or pillarboxed, never stretched; picking, the overlay and the
-        // gizmo share that rectangle, so a click hits what is drawn.
-        let rect = if self.looks.psp {
-            ui.painter()
-                .rect_filled(available, 0.0, egui::Color32::from_gray(8));
-            fit_aspect(available, pebble_render::camera::PSP_ASPECT)
-        } else {
-            available
-        };
+        let rect = self.picture_rect(ui);
         self.rect = rect;
         let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
         let ppp = ui.ctx().pixels_per_point();
@@ -231,23 +221,8 @@ impl Viewport {
         });
         let last_stats = res.last_stats;
         res.renderer.set_back_faces_picked(self.looks.back_faces);
-        // The markers for this frame's picks, sized for the camera the tools see.
-        let marker_view = View {
-            camera: self.view.orbit.camera(),
-            size,
-        };
-        let mut markers = picking::marker_triangles(
-            frame.doc.scene(),
-            &marker_view,
-            self.looks.overlays.then_some(&self.looks.layers),
-        );
-        // The patrols' and ball pits' spheres as drawn: a click on one picks it.
-        let scene = frame.doc.scene();
-        markers.extend(
-            self.solids
-                .pick_triangles(|id| scene.is_pickable(pebble_model::EntityId(id))),
-        );
-        res.renderer.set_pick_markers(markers);
+        res.renderer
+            .set_pick_markers(self.pick_markers(frame.doc.scene(), size));
         let pick = RendererPick {
             renderer: &res.renderer,
             camera: self.view.orbit.camera(),
@@ -334,26 +309,8 @@ impl Viewport {
                 cursor: pointer.map(|p| p.pos).or(cursor),
             })
         });
-        let spacing = overlay::grid_spacing(prefs.snap_steps.step, self.view.orbit.view_height());
-        let hovered = self.hover.entity.map(pebble_model::EntityId);
         let playing = self.tools.playing();
-        let outline = self
-            .outlines
-            .frame(doc.scene(), hovered.filter(|_| !playing), camera.eye);
-        // A game shows what the device would: no grid, boxes or markers.
-        let overlay = crate::app::bench::sections::time("viewport: overlay", || {
-            self.overlay.frame(
-                doc.scene(),
-                self.looks.overlays && !self.tools.playing(),
-                self.looks.layers,
-                (
-                    overlay::grid_plane(self.view.orbit.ortho, camera.forward()),
-                    self.view.orbit.pivot,
-                    spacing,
-                ),
-                (&tool_overlay, &outline),
-            )
-        });
+        let overlay = self.frame_overlay(doc, prefs, camera, &tool_overlay);
         if crate::app::bench::sections::time("viewport: solids", || {
             self.solids.update(doc.scene(), doc.folder())
         }) {
@@ -367,12 +324,12 @@ impl Viewport {
             camera,
             options: self.render_options((w, h), frame.clock, camera, bounds, prefs),
             overlay,
-            selected: if self.tools.playing() {
+            selected: if playing {
                 Vec::new()
             } else {
                 doc.scene().selection().iter().map(|id| id.0).collect()
             },
-            hovered: self.hover.entity.filter(|_| !self.tools.playing()),
+            hovered: self.hover.entity.filter(|_| !playing),
         };
         if frame.record {
             self.last_view = Some(LastView {
@@ -390,20 +347,93 @@ impl Viewport {
         }
         self.hud = self.play_hud(ui, doc, last_stats);
         hud_ui(ui, rect, &self.hud);
-        let drop_hint = latest.filter(|_| dragging_asset).map(|at| {
-            let on = self
-                .hover
-                .entity
-                .and_then(|id| doc.scene().entity(pebble_model::EntityId(id)))
-                .filter(|e| matches!(e.kind, pebble_model::EntityKind::Mesh(_)))
-                .map_or("drop it on a face".to_string(), |e| {
-                    format!("onto {}", e.name)
-                });
-            (at, on)
-        });
+        let drop_hint = latest
+            .filter(|_| dragging_asset)
+            .map(|at| (at, self.drop_target(doc)));
         paint_texts(ui, rect, ppp, &tool_overlay, drop_hint);
         self.context_menu_ui(ui, doc);
         Some(rect)
+    }
+
+    /// Where the picture goes: the panel, or in the PSP look the device's frame at
+    /// the aspect it projects with, letterboxed or pillarboxed, never stretched
+    /// (picking, the overlay and the gizmo share that rectangle, so a click hits
+    /// what is drawn).
+    fn picture_rect(&self, ui: &egui::Ui) -> egui::Rect {
+        let available = ui.available_rect_before_wrap();
+        if self.looks.psp {
+            ui.painter()
+                .rect_filled(available, 0.0, egui::Color32::from_gray(8));
+            fit_aspect(available, pebble_render::camera::PSP_ASPECT)
+        } else {
+            available
+        }
+    }
+
+    /// The markers this frame's picks hit, sized for the camera the tools see, and
+    /// the patrols' and ball pits' spheres as drawn (a click on one picks it).
+    fn pick_markers(
+        &self,
+        scene: &pebble_model::Scene,
+        size: Vec2,
+    ) -> Vec<pebble_render::PickMarkerVertex> {
+        let view = View {
+            camera: self.view.orbit.camera(),
+            size,
+        };
+        let mut markers = picking::marker_triangles(
+            scene,
+            &view,
+            self.looks.overlays.then_some(&self.looks.layers),
+        );
+        markers.extend(
+            self.solids
+                .pick_triangles(|id| scene.is_pickable(pebble_model::EntityId(id))),
+        );
+        markers
+    }
+
+    /// The lines and triangles over the scene: the grid, boxes and markers (none in
+    /// a game: it shows what the device would), the tools' and the hover outline.
+    fn frame_overlay(
+        &mut self,
+        doc: &Document,
+        prefs: &Preferences,
+        camera: pebble_render::Camera,
+        tool_overlay: &tools::ToolOverlay,
+    ) -> Option<std::sync::Arc<pebble_render::Overlay>> {
+        let spacing = overlay::grid_spacing(prefs.snap_steps.step, self.view.orbit.view_height());
+        let playing = self.tools.playing();
+        let hovered = self
+            .hover
+            .entity
+            .map(pebble_model::EntityId)
+            .filter(|_| !playing);
+        let outline = self.outlines.frame(doc.scene(), hovered, camera.eye);
+        crate::app::bench::sections::time("viewport: overlay", || {
+            self.overlay.frame(
+                doc.scene(),
+                self.looks.overlays && !playing,
+                self.looks.layers,
+                (
+                    overlay::grid_plane(self.view.orbit.ortho, camera.forward()),
+                    self.view.orbit.pivot,
+                    spacing,
+                ),
+                (tool_overlay, &outline),
+            )
+        })
+    }
+
+    /// What a dragged asset would land on: the mesh under the pointer.
+    fn drop_target(&self, doc: &Document) -> String {
+        self.hover
+            .entity
+            .and_then(|id| doc.scene().entity(pebble_model::EntityId(id)))
+            .filter(|e| matches!(e.kind, pebble_model::EntityKind::Mesh(_)))
+            .map_or("drop it on a face".to_string(), |e| {
+                format!("onto {}", e.name)
+            })
     }
 
     /// What the renderer draws with this frame: the looks, the fog pushed past
