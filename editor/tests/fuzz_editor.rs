@@ -79,13 +79,14 @@ fn leaves_the_app(a: Action) -> bool {
     )
 }
 
-const CREATE: [CreateItem; 8] = [
+const CREATE: [CreateItem; 9] = [
     CreateItem::Box,
     CreateItem::Plane,
     CreateItem::Stairs,
     CreateItem::Ramp,
     CreateItem::Cylinder,
     CreateItem::PlayerSpawn,
+    CreateItem::SoundSource,
     CreateItem::Patrol,
     CreateItem::Trigger,
 ];

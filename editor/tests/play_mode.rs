@@ -399,3 +399,11 @@ fn the_spawn_marker_draws_the_capsule_the_rules_walk() {
         (RADIUS, BODY_HEIGHT, EYE_HEIGHT)
     );
 }
+
+#[test]
+fn sound_sources_are_one_colour_in_the_editor_and_the_runtime() {
+    assert_eq!(
+        pebble_render::overlay::SOUND,
+        pebble_play::shapes::SOUND_COLOR
+    );
+}

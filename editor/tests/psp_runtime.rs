@@ -722,6 +722,48 @@ fn runtime_draws_a_double_sided_mesh_from_behind_in_one_copy() {
     );
 }
 
+/// The runtime's debug view marks the sound sources: a teal sphere where the
+/// `sound_sources` lump puts one, in the untextured mode and not in the textured.
+#[test]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+fn runtime_debug_view_marks_the_sound_sources() {
+    let mut map = sampled_wall(None);
+    map.metadata.push(pbm::Metadata::text(
+        pbm::Name32::truncated(pbm::tag::SOUND_SOURCES),
+        pbm::MetaKind::Json,
+        r#"[{"id":"Hum","position":[0,1.5,-1.5],"cue":"hum","radius":4,"volume":1,"loop":true}]"#,
+    ));
+    let (_, shots) = play_script(
+        "sounds",
+        &[("sounds.pbm", &map)],
+        "map sounds.pbm\nmode untextured\ncapture 0 1.5 0 0 0 0\nmode textured\ncapture 0 1.5 0 0 0 0\n",
+        2,
+    );
+    // The marker's teal (lit 0.4 to 1 of 0x20, 0xE8, 0xB0) near the middle: the
+    // white wall, the checker's yellow and blue and the sky are none of it.
+    let teal = |img: &RgbImage| {
+        img.enumerate_pixels()
+            .filter(|(x, y, p)| {
+                (180..300).contains(x)
+                    && (76..196).contains(y)
+                    && p.0[1] > 80
+                    && p.0[2] > 60
+                    && u16::from(p.0[0]) * 2 < u16::from(p.0[1])
+            })
+            .count()
+    };
+    let (debug, textured) = (teal(&shots[0]), teal(&shots[1]));
+    eprintln!("teal pixels: untextured {debug}, textured {textured}");
+    assert!(
+        debug > 200,
+        "no sound marker in the debug view ({debug} px)"
+    );
+    assert!(
+        textured < 20,
+        "a sound marker in the textured view ({textured} px)"
+    );
+}
+
 /// A map that cannot load: the runtime says so on screen and in its log (a
 /// scripted run then exits), and never crashes.
 #[test]

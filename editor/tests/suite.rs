@@ -13,6 +13,7 @@ mod create_by_dragging;
 mod deploy_cli;
 mod editor_files;
 mod editor_ui;
+mod entity_kinds;
 mod face_mode;
 mod file_dialog;
 mod hot_reload;

@@ -67,6 +67,8 @@ pub enum EntityKind {
     Collider(Collider),
     BallPit(BallPit),
     Patrol(Patrol),
+    /// A point a sound plays from (exported to `sound_sources`).
+    SoundSource(SoundSource),
     Custom(CustomEntity),
 }
 
@@ -83,11 +85,12 @@ pub enum Kind {
     Collider,
     BallPit,
     Patrol,
+    SoundSource,
     Custom,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 12] = [
         Kind::Group,
         Kind::Mesh,
         Kind::Light,
@@ -98,6 +101,7 @@ impl Kind {
         Kind::Collider,
         Kind::BallPit,
         Kind::Patrol,
+        Kind::SoundSource,
         Kind::Custom,
     ];
 
@@ -113,6 +117,7 @@ impl Kind {
             Kind::Collider => "collider",
             Kind::BallPit => "ball pit",
             Kind::Patrol => "patrol",
+            Kind::SoundSource => "sound source",
             Kind::Custom => "custom entity",
         }
     }
@@ -131,6 +136,7 @@ impl EntityKind {
             Self::Collider(_) => Kind::Collider,
             Self::BallPit(_) => Kind::BallPit,
             Self::Patrol(_) => Kind::Patrol,
+            Self::SoundSource(_) => Kind::SoundSource,
             Self::Custom(_) => Kind::Custom,
         }
     }
@@ -407,6 +413,31 @@ pub struct Patrol {
     pub speed: f32,
 }
 
+/// A point a sound plays from (at the entity's position): the game plays the cue
+/// named `cue` there, heard up to `radius` metres away.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SoundSource {
+    /// The sound's name in the game's sound bank (a file name or a cue).
+    pub cue: String,
+    /// Metres: silent beyond.
+    pub radius: f32,
+    /// 0 (silent) to 1 (full).
+    pub volume: f32,
+    /// Plays again and again (an ambience), else once when the player comes near.
+    pub looped: bool,
+}
+
+impl Default for SoundSource {
+    fn default() -> Self {
+        Self {
+            cue: "ambience".into(),
+            radius: 8.0,
+            volume: 0.8,
+            looped: true,
+        }
+    }
+}
+
 /// Anything a game needs that Pebble does not model: a tag and a JSON object (text).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CustomEntity {
@@ -586,6 +617,8 @@ pub mod limits {
     /// A corner of the ball pit's spawn box, from the entity.
     pub const SPAWN_BOX: Limit = Limit::new(-500.0, 500.0, " m");
 
+    pub const SOUND_RADIUS: Limit = Limit::new(0.1, 500.0, " m");
+    pub const VOLUME: Limit = Limit::new(0.0, 1.0, "");
     pub const PATROL_RADIUS: Limit = Limit::new(0.01, 10.0, " m");
     pub const PATROL_SPEED: Limit = Limit::new(0.0, 50.0, " m/s");
 
@@ -719,6 +752,10 @@ fn numbers(kind: &EntityKind) -> Vec<Number> {
             n.one("bounce", b.restitution, RESTITUTION);
             n.vec3("spawn box from", b.spawn_min, SPAWN_BOX);
             n.vec3("spawn box to", b.spawn_max, SPAWN_BOX);
+        }
+        EntityKind::SoundSource(s) => {
+            n.one("radius", s.radius, SOUND_RADIUS);
+            n.one("volume", s.volume, VOLUME);
         }
         EntityKind::Patrol(p) => {
             n.one("radius", p.radius, PATROL_RADIUS);

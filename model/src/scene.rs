@@ -364,7 +364,12 @@ impl Scene {
                 max: b.max + Vec3::splat(p.radius),
             }),
             EntityKind::Group => None,
-            _ => half(Vec3::splat(0.5)),
+            // Markers: a metre's box around their place.
+            EntityKind::Light(_)
+            | EntityKind::Emitter(_)
+            | EntityKind::PlayerSpawn(_)
+            | EntityKind::SoundSource(_)
+            | EntityKind::Custom(_) => half(Vec3::splat(0.5)),
         }
     }
 

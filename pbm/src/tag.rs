@@ -13,6 +13,8 @@ pub const WALKABLE_MESH: &str = "walkable_mesh";
 pub const TRIGGERS: &str = "triggers";
 /// Simulated bodies (JSON: `type` [`BALL_PIT`], `count`, `radius`, ...).
 pub const RIGID_BODIES: &str = "rigid_bodies";
+/// Sound sources (JSON array: `id`, `position`, `cue`, `radius`, `volume`, `loop`).
+pub const SOUND_SOURCES: &str = "sound_sources";
 /// Patrol spheres' records (ENTITY).
 pub const ENTITIES: &str = "entities";
 /// Per-texture sampler state (RAW).
@@ -27,13 +29,14 @@ pub const BALL_PIT: &str = "ball_pit";
 
 /// Every tag above, in the order an export writes them (custom lumps go between
 /// `samplers` and `double_sided`).
-pub const ALL: [&str; 10] = [
+pub const ALL: [&str; 11] = [
     MAP_NAME,
     ENV_PRESET,
     PLAYER_SPAWN,
     WALKABLE_MESH,
     TRIGGERS,
     RIGID_BODIES,
+    SOUND_SOURCES,
     ENTITIES,
     SAMPLERS,
     DOUBLE_SIDED,

@@ -71,6 +71,16 @@ impl Patrol {
     }
 }
 
+/// A `sound_sources` entry: where a sound plays and how far it carries (the
+/// runtime's debug view marks it; a game built on the map plays `cue` there).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SoundPoint {
+    pub id: String,
+    pub position: V3,
+    pub cue: String,
+    pub radius: f32,
+}
+
 /// The `rigid_bodies` lump's ball pit.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PitSpec {
@@ -93,6 +103,7 @@ pub struct Level {
     pub triggers: Vec<Trigger>,
     pub patrols: Vec<Patrol>,
     pub pit: Option<PitSpec>,
+    pub sounds: Vec<SoundPoint>,
     pub spawn: V3,
     pub spawn_yaw: f32,
     pub fov_deg: Option<f32>,
@@ -217,6 +228,36 @@ impl Level {
                         other => problems.push(unreadable(lump, other)),
                     }
                 }
+                tag::SOUND_SOURCES => match json() {
+                    Some(Ok(Json::Array(items))) => {
+                        for (k, t) in items.iter().enumerate() {
+                            match t.get("position").and_then(Json::as_vec3) {
+                                Some(position) => level.sounds.push(SoundPoint {
+                                    id: t
+                                        .get("id")
+                                        .and_then(Json::as_str)
+                                        .unwrap_or("")
+                                        .to_string(),
+                                    position,
+                                    cue: t
+                                        .get("cue")
+                                        .and_then(Json::as_str)
+                                        .unwrap_or("")
+                                        .to_string(),
+                                    radius: t
+                                        .get("radius")
+                                        .and_then(Json::as_f32)
+                                        .filter(|r| r.is_finite() && *r > 0.0)
+                                        .unwrap_or(1.0),
+                                }),
+                                None => problems.push(format!(
+                                    "sound_sources[{k}] has no position; it is ignored"
+                                )),
+                            }
+                        }
+                    }
+                    other => problems.push(unreadable(lump, other)),
+                },
                 tag::ENTITIES => {
                     for p in pbm::entity::decode_entities(m.payload) {
                         if p.entity_type == pbm::entity::PATROL_SPHERE_TYPE {
@@ -314,6 +355,47 @@ mod tests {
             ..p
         };
         assert_eq!(alone.position(7.0), [1.0, 2.0, 3.0]);
+    }
+
+    #[test]
+    fn reads_sound_sources_and_says_what_it_skips() {
+        let mut map = pbm::Map::default();
+        map.metadata.push(pbm::Metadata::text(
+            pbm::Name32::truncated(tag::SOUND_SOURCES),
+            pbm::MetaKind::Json,
+            r#"[{"id":"Fountain","position":[1,2,3],"cue":"water","radius":6,"volume":0.5,"loop":true},
+                {"id":"Lost","cue":"wind"},
+                {"id":"Odd","position":[0,0,0],"radius":-2}]"#,
+        ));
+        let bytes = map.to_bytes().expect("writes");
+        let (view, _) = MapView::parse(&bytes).expect("parses");
+        let (level, problems) = Level::from_view(&view);
+        assert_eq!(
+            level.sounds,
+            vec![
+                SoundPoint {
+                    id: "Fountain".into(),
+                    position: [1.0, 2.0, 3.0],
+                    cue: "water".into(),
+                    radius: 6.0,
+                },
+                SoundPoint {
+                    id: "Odd".into(),
+                    position: [0.0, 0.0, 0.0],
+                    cue: String::new(),
+                    radius: 1.0,
+                },
+            ]
+        );
+        assert_eq!(
+            problems,
+            vec![String::from(
+                "sound_sources[1] has no position; it is ignored"
+            )]
+        );
+        let spheres: Vec<_> = crate::shapes::sound_spheres(&level.sounds).collect();
+        assert_eq!(spheres.len(), 2);
+        assert_eq!(spheres[0].centre, [1.0, 2.0, 3.0]);
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub mod vec;
 pub mod walk;
 
 pub use balls::BallPit;
-pub use level::{Level, Patrol, Trigger};
+pub use level::{Level, Patrol, SoundPoint, Trigger};
 pub use shapes::Sphere;
 pub use walk::{WalkInput, Walker};
 

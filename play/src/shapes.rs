@@ -17,6 +17,18 @@ pub struct Sphere {
     pub color: u32,
 }
 
+/// The colour of sound sources' markers (0xAABBGGRR), the editor's overlay's.
+pub const SOUND_COLOR: u32 = 0xFF_B0_E8_20;
+
+/// A small sphere at each sound source, for a debug view.
+pub fn sound_spheres(sounds: &[crate::level::SoundPoint]) -> impl Iterator<Item = Sphere> + '_ {
+    sounds.iter().map(|s| Sphere {
+        centre: s.position,
+        radius: 0.25,
+        color: SOUND_COLOR,
+    })
+}
+
 /// Ball colours, by index.
 pub const BALL_COLORS: [u32; 4] = [0xff3050e0, 0xff30c0f0, 0xff60d050, 0xffe07040];
 

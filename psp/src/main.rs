@@ -150,10 +150,13 @@ fn run(log: &mut Log) -> Result<(), String> {
                 // finished frame.
                 // Entities where a frozen clock puts them: patrols at `time`, the
                 // ball pit simulated from its start in 1/60 s steps.
-                let entities = pebble_play::shapes::entities_at(&world.level, shot.time);
+                let mut entities = pebble_play::shapes::entities_at(&world.level, shot.time);
+                if shot.mode != gfx::DisplayMode::Textured {
+                    entities.extend(pebble_play::shapes::sound_spheres(&world.level.sounds));
+                }
                 let extras = gfx::Extras {
                     environment: world.environment,
-                    mode: gfx::DisplayMode::Textured,
+                    mode: shot.mode,
                     spheres: &entities,
                     hud: &[],
                 };
@@ -465,6 +468,10 @@ fn play(
             .collect();
         if let Some(p) = &pit {
             entities.extend(pebble_play::shapes::ball_spheres(p));
+        }
+        // The debug views (untextured, wireframe) mark the sound sources.
+        if mode != gfx::DisplayMode::Textured {
+            entities.extend(pebble_play::shapes::sound_spheres(&level.sounds));
         }
         if message.as_ref().is_some_and(|(_, at)| clock - at > 3.0) {
             message = None;

@@ -5,7 +5,12 @@
 //! ```text
 //! map showcase.pbm                     # which map the following captures show
 //! capture X Y Z YAW PITCH TIME [FOV]   # eye, yaw/pitch (deg), scene time (s), fov (deg)
+//! mode untextured                      # the captures after it: textured (the
+//!                                      # default), untextured or wireframe
 //! ```
+//!
+//! The debug modes (untextured, wireframe) also mark the sound sources, as when
+//! playing by hand.
 //!
 //! `map` may appear several times (one emulator run can compare two maps); captures
 //! before the first `map` show the map the runtime would choose anyway. Captures
@@ -20,11 +25,13 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::camera::Camera;
+use crate::gfx::DisplayMode;
 use crate::world::FOV_DEG;
 
 pub struct Shot {
     pub camera: Camera,
     pub time: f64,
+    pub mode: DisplayMode,
 }
 
 /// Captures of one map (`None`: the map the runtime chooses).
@@ -47,6 +54,7 @@ pub fn parse(text: &str) -> Result<Script, String> {
             shots: Vec::new(),
         }]),
     };
+    let mut mode = DisplayMode::Textured;
     for (n, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         let mut words = line.split_whitespace();
@@ -88,9 +96,23 @@ pub fn parse(text: &str) -> Result<Script, String> {
                         fov_deg: v.get(6).map(|f| *f as f32).unwrap_or(FOV_DEG),
                     },
                     time: v[5],
+                    mode,
                 });
             }
-            Some(other) => return Err(format!("line {}: unknown directive {other:?} (map, capture, reload)", n + 1)),
+            Some("mode") => {
+                mode = match words.next() {
+                    Some("textured") => DisplayMode::Textured,
+                    Some("untextured") => DisplayMode::Untextured,
+                    Some("wireframe") => DisplayMode::Wireframe,
+                    other => {
+                        return Err(format!(
+                            "line {}: mode takes textured, untextured or wireframe, found {other:?}",
+                            n + 1
+                        ))
+                    }
+                };
+            }
+            Some(other) => return Err(format!("line {}: unknown directive {other:?} (map, capture, mode, reload)", n + 1)),
         }
     }
     script.runs.retain(|r| r.map.is_some() || r.reload || !r.shots.is_empty());

@@ -44,6 +44,8 @@ pub struct OverlayOptions {
     pub spawn: bool,
     /// Patrol routes through their waypoints, and ball pits' starting boxes.
     pub patrols: bool,
+    /// Sound sources: a star, its post and the ring it is heard within.
+    pub sounds: bool,
     pub walkable: bool,
     /// Draw the selected entities' overlay in the selection colour.
     pub highlight_selection: bool,
@@ -60,6 +62,7 @@ impl Default for OverlayOptions {
             emitters: true,
             spawn: true,
             patrols: true,
+            sounds: true,
             walkable: true,
             highlight_selection: false,
         }
@@ -121,6 +124,8 @@ pub const LIGHT: u32 = 0xFF_40_E0_FF;
 pub const EMITTER: u32 = 0xFF_FF_C0_40;
 /// Pink: patrols and ball pits were drawn in an orange a hair from the selection's.
 pub const PATROL: u32 = 0xFF_A0_64_FF;
+/// Sound sources (0xAABBGGRR): teal, a hue no other marker uses.
+pub const SOUND: u32 = 0xFF_B0_E8_20;
 /// A selected entity's overlay (the selection tint's orange).
 pub const SELECTED: u32 = 0xFF_28_AA_FF;
 pub const WALKABLE: u32 = 0x50_40_E0_40;
@@ -427,6 +432,19 @@ impl Overlay {
                 let place = Affine3A::from_translation(at);
                 self.boxed(&place, pit.spawn_min, pit.spawn_max, PATROL);
             }
+            EntityKind::SoundSource(sound) if options.sounds => {
+                // A speaker: a star on a post, and the ring on the ground it is
+                // heard within.
+                self.star(at, 0.2, SOUND);
+                self.pole(at, SOUND);
+                let rim = |k: usize| {
+                    let a = k as f32 / 32.0 * std::f32::consts::TAU;
+                    at + Vec3::new(a.cos(), 0.0, a.sin()) * sound.radius
+                };
+                for k in 0..32 {
+                    self.line(rim(k), rim(k + 1), SOUND);
+                }
+            }
             EntityKind::Walkable(mesh) if options.walkable => {
                 for f in &mesh.faces {
                     for i in f.indices {
@@ -444,7 +462,18 @@ impl Overlay {
                     }
                 }
             }
-            _ => {}
+            // Their layer is off (or a triangle collider: its mesh is drawn).
+            EntityKind::Collider(_)
+            | EntityKind::Trigger(_)
+            | EntityKind::PlayerSpawn(_)
+            | EntityKind::Light(_)
+            | EntityKind::Emitter(_)
+            | EntityKind::Patrol(_)
+            | EntityKind::BallPit(_)
+            | EntityKind::SoundSource(_)
+            | EntityKind::Walkable(_) => {}
+            // Nothing to draw over them.
+            EntityKind::Group | EntityKind::Mesh(_) | EntityKind::Custom(_) => {}
         }
     }
 }

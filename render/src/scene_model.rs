@@ -392,7 +392,16 @@ impl SceneSync {
                     // As the exporter writes the header: the position and the yaw.
                     renderer.set_spawn(scene.world_transform(id).translation.into(), spawn.yaw);
                 }
-                _ => {}
+                // Drawn by the overlay and the solids, not as batches.
+                EntityKind::Group
+                | EntityKind::Light(_)
+                | EntityKind::Trigger(_)
+                | EntityKind::Walkable(_)
+                | EntityKind::Collider(_)
+                | EntityKind::BallPit(_)
+                | EntityKind::Patrol(_)
+                | EntityKind::SoundSource(_)
+                | EntityKind::Custom(_) => {}
             }
         }
         if emitters_changed {

@@ -10,7 +10,7 @@ use std::f32::consts::{FRAC_PI_2, PI};
 use pebble_model::command::{AddEntities, Paste};
 use pebble_model::entity::{
     BallPit, Collider, CustomEntity, EntityKind, GeometrySource, Light, MeshEntity, Patrol,
-    PlayerSpawn, Trigger,
+    PlayerSpawn, SoundSource, Trigger,
 };
 use pebble_model::glam::{Quat, Vec2, Vec3};
 use pebble_model::{Command, Entity, Material, MaterialId, Primitive, Scene, Transform};
@@ -35,6 +35,7 @@ pub enum CreateItem {
     RampCollider,
     Patrol,
     BallPit,
+    SoundSource,
     Custom,
     Group,
 }
@@ -59,6 +60,7 @@ impl CreateItem {
             Self::RampCollider => "Ramp collider",
             Self::Patrol => "Patrol",
             Self::BallPit => "Ball pit",
+            Self::SoundSource => "Sound source",
             Self::Custom => "Custom entity",
             Self::Group => "Group",
         }
@@ -112,6 +114,8 @@ impl CreateItem {
         match self {
             Self::OmniLight => 2.5,
             Self::PlayerSpawn => pebble_play::walk::EYE_HEIGHT,
+            // About where a sound is heard from: an ear's height.
+            Self::SoundSource => 1.5,
             _ => 0.0,
         }
     }
@@ -390,7 +394,7 @@ pub const GROUPS: &[(&str, &[CreateItem])] = &[
         "Light",
         &[CreateItem::OmniLight, CreateItem::Sun, CreateItem::Sky],
     ),
-    ("Effects", &[CreateItem::Emitter]),
+    ("Effects", &[CreateItem::Emitter, CreateItem::SoundSource]),
     (
         "Gameplay",
         &[
@@ -465,6 +469,7 @@ pub fn entity(item: CreateItem, at: Vec3, material: Option<MaterialId>) -> Resul
         }),
         CreateItem::Emitter => EntityKind::Emitter(super::presets::default_emitter()),
         CreateItem::PlayerSpawn => EntityKind::PlayerSpawn(PlayerSpawn::default()),
+        CreateItem::SoundSource => EntityKind::SoundSource(SoundSource::default()),
         CreateItem::Trigger => EntityKind::Trigger(Trigger {
             size: Vec3::splat(2.0),
             event: "entered".into(),
@@ -591,7 +596,7 @@ mod tests {
     #[test]
     fn every_item_builds_an_entity_of_its_kind_where_asked() {
         let at = Vec3::new(1.0, 0.0, -2.0);
-        assert_eq!(all().count(), 18);
+        assert_eq!(all().count(), 19);
         for item in all() {
             let e =
                 entity(item, at, Some(MaterialId(1))).unwrap_or_else(|e| panic!("{item:?}: {e}"));

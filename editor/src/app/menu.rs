@@ -606,7 +606,7 @@ impl PebbleApp {
                 ui,
                 Action::ToggleOverlays,
                 "Overlays",
-                "grid, colliders, triggers, lights, emitters, spawn, patrols: all on or off (View › Overlay layers picks)",
+                "grid, colliders, triggers, lights, emitters, spawn, patrols, sounds: all on or off (View › Overlay layers picks)",
             );
         });
     }

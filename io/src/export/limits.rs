@@ -417,7 +417,8 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
             | EntityKind::PlayerSpawn(_)
             | EntityKind::Trigger(_)
             | EntityKind::BallPit(_)
-            | EntityKind::Patrol(_) => {
+            | EntityKind::Patrol(_)
+            | EntityKind::SoundSource(_) => {
                 if !world.is_finite() {
                     return Err(not_finite(&e.name, "its transform is"));
                 }

@@ -19,6 +19,7 @@ pub mod bvh;
 mod geometry;
 mod limits;
 mod lumps;
+pub use lumps::written_to;
 mod slice;
 mod textures;
 

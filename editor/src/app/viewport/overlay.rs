@@ -30,6 +30,7 @@ pub struct Layers {
     pub emitters: bool,
     pub spawn: bool,
     pub patrols: bool,
+    pub sounds: bool,
 }
 
 impl Default for Layers {
@@ -42,6 +43,7 @@ impl Default for Layers {
             emitters: true,
             spawn: true,
             patrols: true,
+            sounds: true,
         }
     }
 }
@@ -56,10 +58,11 @@ pub enum Layer {
     Emitters,
     Spawn,
     Patrols,
+    Sounds,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 7] = [
+    pub const ALL: [Layer; 8] = [
         Layer::Grid,
         Layer::Colliders,
         Layer::Triggers,
@@ -67,6 +70,7 @@ impl Layer {
         Layer::Emitters,
         Layer::Spawn,
         Layer::Patrols,
+        Layer::Sounds,
     ];
 
     pub fn label(self) -> &'static str {
@@ -78,6 +82,7 @@ impl Layer {
             Layer::Emitters => "Emitters",
             Layer::Spawn => "Player spawn",
             Layer::Patrols => "Patrols and ball pits",
+            Layer::Sounds => "Sound sources",
         }
     }
 }
@@ -92,6 +97,7 @@ impl Layers {
             Layer::Emitters => &mut self.emitters,
             Layer::Spawn => &mut self.spawn,
             Layer::Patrols => &mut self.patrols,
+            Layer::Sounds => &mut self.sounds,
         }
     }
 
@@ -197,6 +203,7 @@ impl SceneOverlay {
                 emitters: layers.emitters,
                 spawn: layers.spawn,
                 patrols: layers.patrols,
+                sounds: layers.sounds,
                 highlight_selection: true,
                 ..Default::default()
             };

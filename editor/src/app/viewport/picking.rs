@@ -43,6 +43,7 @@ pub fn marker_triangles(
             Kind::Collider => layers.colliders,
             Kind::PlayerSpawn => layers.spawn,
             Kind::Patrol | Kind::BallPit => layers.patrols,
+            Kind::SoundSource => layers.sounds,
             Kind::Custom => true,
         };
         if !shown || !scene.is_pickable(e.id) {

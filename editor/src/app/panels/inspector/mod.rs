@@ -104,7 +104,12 @@ impl InspectorPanel {
 
     fn entity_ui(&mut self, ui: &mut egui::Ui, scene: &Scene, entity: &Entity, presets: &Presets) {
         let id = entity.id;
-        ui.label(format!("{}  ·  {}", entity.kind.kind().name(), id));
+        let kind = entity.kind.kind();
+        ui.label(format!("{}  ·  {}", kind.name(), id))
+            .on_hover_text(format!(
+                "in the exported map: {}",
+                pebble_io::export::written_to(kind)
+            ));
         let mut name = match self.name_edit.take() {
             Some((editing, text)) if editing == id => text,
             _ => entity.name.clone(),
@@ -178,7 +183,10 @@ impl InspectorPanel {
             }
             EntityKind::Trigger(tr) => gameplay::trigger_ui(ui, &mut form, tr),
             EntityKind::PlayerSpawn(s) => gameplay::spawn_ui(ui, &mut form, s),
-            _ => false,
+            EntityKind::SoundSource(s) => gameplay::sound_ui(ui, &mut form, s),
+            // A folder and a mesh: their fields are the transform's, and a mesh's
+            // materials below.
+            EntityKind::Group | EntityKind::Mesh(_) => false,
         };
         if e != *entity {
             if form.committed.is_some() {

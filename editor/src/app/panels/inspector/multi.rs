@@ -280,7 +280,11 @@ impl InspectorPanel {
             EntityKind::Patrol(p) => gameplay::patrol_ui(ui, &mut form, p),
             EntityKind::Trigger(t) => gameplay::trigger_ui(ui, &mut form, t),
             EntityKind::PlayerSpawn(s) => gameplay::spawn_ui(ui, &mut form, s),
-            _ => {
+            EntityKind::SoundSource(s) => gameplay::sound_ui(ui, &mut form, s),
+            EntityKind::Group
+            | EntityKind::Mesh(_)
+            | EntityKind::Walkable(_)
+            | EntityKind::Custom(_) => {
                 ui.weak("nothing more they share to edit");
                 false
             }

@@ -111,7 +111,16 @@ pub fn inside(
                             })
                         })
                 }
-                _ => view
+                // Markers and volumes: their place.
+                Kind::Light
+                | Kind::Emitter
+                | Kind::PlayerSpawn
+                | Kind::Trigger
+                | Kind::Collider
+                | Kind::BallPit
+                | Kind::Patrol
+                | Kind::SoundSource
+                | Kind::Custom => view
                     .project(scene.world_transform(e.id).translation.into())
                     .is_some_and(contains),
             }

@@ -1,0 +1,156 @@
+//! Every kind the Create menu makes goes where the exporter says it goes
+//! (`pebble_io::export::written_to`, an exhaustive match), and every kind written to
+//! a lump comes back from the map as that kind. A new kind that is missing from
+//! the exporter or the `.pbm` importer fails here.
+
+use pebble_editor::app::create::{self, CreateItem};
+use pebble_io::import::{ImportOptions, import_file};
+use pebble_model::command::{AddEntities, AddMaterial};
+use pebble_model::glam::Vec3;
+use pebble_model::{History, Kind, Material, Scene};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pebble-kinds-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    dir
+}
+
+#[test]
+fn every_kind_is_written_where_the_exporter_says_and_read_back() {
+    let mut scene = Scene::new();
+    let mut history = History::default();
+    history
+        .execute(&mut scene, AddMaterial::new(Material::default()))
+        .expect("a material");
+    let material = scene.materials().next().map(|(id, _)| id);
+    let items: Vec<CreateItem> = create::all().collect();
+    let entities: Vec<_> = items
+        .iter()
+        .enumerate()
+        .map(|(k, item)| {
+            create::entity(*item, Vec3::new(k as f32 * 3.0, 0.0, 0.0), material)
+                .unwrap_or_else(|e| panic!("{item:?}: {e}"))
+        })
+        .collect();
+    history
+        .execute(&mut scene, AddEntities::new("Add one of each", entities))
+        .expect("adds");
+    let made: std::collections::BTreeSet<Kind> = scene.entities().map(|e| e.kind.kind()).collect();
+    for kind in [
+        Kind::SoundSource,
+        Kind::PlayerSpawn,
+        Kind::Trigger,
+        Kind::Patrol,
+    ] {
+        assert!(made.contains(&kind), "the Create menu makes no {kind:?}");
+    }
+
+    let dir = scratch("export");
+    let bytes =
+        pebble_editor::services::export::to_bytes(&scene, dir.clone(), false).expect("exports");
+    let (view, warnings) = pbm::MapView::parse(&bytes).expect("reads");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let path = dir.join("kinds.pbm");
+    std::fs::write(&path, &bytes).expect("writes");
+    let imported =
+        import_file(&path, &ImportOptions::new(scratch("import")), &mut |_| {}).expect("imports");
+    let mut back = Scene::new();
+    History::default()
+        .execute(&mut back, imported.command)
+        .expect("applies");
+    let read: std::collections::BTreeSet<Kind> = back.entities().map(|e| e.kind.kind()).collect();
+
+    let mut checked = 0;
+    for kind in made {
+        let to = pebble_io::export::written_to(kind);
+        if !pbm::tag::ALL.contains(&to) {
+            continue;
+        }
+        assert!(
+            view.metadata_by_tag(to).is_some(),
+            "{kind:?} should be in the {to} lump, which is missing"
+        );
+        assert!(
+            read.contains(&kind),
+            "{kind:?} ({to}) did not come back from the map"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} kinds were written to lumps");
+
+    // The new kind's fields survive the trip.
+    let sound = back
+        .entities()
+        .find(|e| e.kind.kind() == Kind::SoundSource)
+        .expect("a sound source");
+    let pebble_model::EntityKind::SoundSource(s) = &sound.kind else {
+        unreachable!()
+    };
+    assert_eq!(s, &pebble_model::entity::SoundSource::default());
+    assert_eq!(sound.name, "Sound source");
+}
+
+/// The new kind as a designer meets it: Create › Sound source, a click on the
+/// floor, its fields in the inspector, and its marker (star, post, the ring it is
+/// heard within) drawn in the viewport in its colour.
+#[test]
+fn a_sound_source_is_placed_edited_and_drawn() {
+    use egui_kittest::kittest::Queryable as _;
+    let Some(mut harness) = crate::common::harness() else {
+        return;
+    };
+    // Pixels of the marker's colour in the window.
+    let (r, g, b) = (0x20u8, 0xE8u8, 0xB0u8);
+    let teal = |image: &image::RgbaImage| {
+        image
+            .pixels()
+            .filter(|p| {
+                p.0[0].abs_diff(r) < 40 && p.0[1].abs_diff(g) < 40 && p.0[2].abs_diff(b) < 40
+            })
+            .count()
+    };
+    let before = teal(&harness.render().expect("renders the window"));
+    harness.state_mut().start_create(CreateItem::SoundSource);
+    let floor = Vec3::new(0.0, 0.0, 3.0);
+    let at = crate::common::screen(harness.state(), floor);
+    crate::common::click(&mut harness, at);
+    harness.run_steps(2);
+    let sound = harness
+        .state()
+        .scene()
+        .entities()
+        .find(|e| e.kind.kind() == Kind::SoundSource)
+        .cloned()
+        .expect("a sound source was made");
+    let place = harness
+        .state()
+        .scene()
+        .world_transform(sound.id)
+        .translation;
+    assert!(
+        place.y > 1.0 && (place.x - floor.x).abs() < 0.5 && (place.z - floor.z).abs() < 0.5,
+        "put at {place:?}, an ear's height over {floor:?}"
+    );
+    assert_eq!(harness.state().scene().selection(), &[sound.id]);
+    for field in ["cue", "radius", "volume", "loops"] {
+        assert!(
+            harness.query_by_label_contains(field).is_some(),
+            "the inspector has no {field} field"
+        );
+    }
+    // Selected, it is drawn in the selection's colour; with nothing selected, in
+    // its own.
+    harness.key_press(eframe::egui::Key::Escape);
+    harness.run_steps(2);
+    assert!(harness.state().scene().selection().is_empty());
+    let image = harness.render().expect("renders the window");
+    if let Ok(dir) = std::env::var("PEBBLE_KEEP_PICTURES") {
+        let _ = image.save(std::path::Path::new(&dir).join("sound_source.png"));
+    }
+    let after = teal(&image);
+    assert!(
+        after > before + 100,
+        "the marker's colour: {before} pixels before, {after} after"
+    );
+}
