@@ -18,7 +18,11 @@
 //! A short run is in the normal suite (a few seeds, on the showcase and on an
 //! empty project); `PEBBLE_FUZZ_SECONDS` sets a long run's length for the ignored
 //! test (ten minutes by default; CI runs it so). A failure prints its
-//! seed; each one found is kept in `REGRESSIONS` once fixed.
+//! seed, its steps and, for a failed redo, the first history step whose redo
+//! went wrong; `PEBBLE_FUZZ_TRACE=1` (the scene saved after every step) also
+//! names the fuzzer's step that left it. Each seed that found something is kept
+//! in `REGRESSIONS` once fixed (`PEBBLE_FUZZ_FIRST_SEED` starts a long run at
+//! another seed).
 
 mod common;
 
@@ -39,6 +43,9 @@ const REGRESSIONS: &[(u64, usize)] = &[
     // Redo of a UV edit gave UVs one rounding away from the first time (issue 36's
     // long run).
     (1157, 300),
+    // A copy placed with the mouse (Duplicate, then its moves merged into it),
+    // with the texture lock off: its redo dropped the UVs the moves left.
+    (1038, 300),
 ];
 
 /// A small deterministic generator (an LCG).
@@ -323,6 +330,10 @@ fn repeat(harness: &mut Harness<'static, PebbleApp>, action: Action, times: usiz
 struct Stretch {
     start: Vec<u8>,
     start_steps: usize,
+    /// With `PEBBLE_FUZZ_TRACE` set: the scene after each step, by history
+    /// position, with the step that left it, to name the step a failed redo
+    /// went wrong at. Off by default: saving the scene after every step costs.
+    trace: Option<std::collections::BTreeMap<usize, (Vec<u8>, String)>>,
 }
 
 impl Stretch {
@@ -330,6 +341,18 @@ impl Stretch {
         Self {
             start: bytes(harness.state().scene(), scratch),
             start_steps: harness.state().history_position(),
+            trace: std::env::var_os("PEBBLE_FUZZ_TRACE").map(|_| Default::default()),
+        }
+    }
+
+    fn after_step(&mut self, harness: &Harness<'static, PebbleApp>, scratch: &Path, said: &str) {
+        if let Some(trace) = &mut self.trace {
+            let position = harness.state().history_position();
+            // Saved after every step: a step that changed the scene but made no
+            // history step of its own must have merged into the one before, and
+            // the redo at the end shows whether it did.
+            let now = bytes(harness.state().scene(), scratch);
+            trace.insert(position, (now, said.into()));
         }
     }
 
@@ -362,11 +385,79 @@ impl Stretch {
         let redone = bytes(harness.state().scene(), scratch);
         assert!(
             redone == end,
-            "redoing every step did not give back the end ({}); {}",
+            "redoing every step did not give back the end ({}); {}; {}",
             first_difference(&end, &redone),
+            {
+                let one_by_one =
+                    Self::first_step_redone_wrong(harness, scratch, self.start_steps, applied);
+                format!(
+                    "{one_by_one}; {}",
+                    self.first_step_unlike_its_first_time(harness, scratch)
+                )
+            },
             said()
         );
         end
+    }
+
+    /// Which history step's redo fails to give back the scene it had: the scenes
+    /// on the way down (undo, which the check above found right) against those on
+    /// the way up, one step at a time.
+    fn first_step_redone_wrong(
+        harness: &mut Harness<'static, PebbleApp>,
+        scratch: &Path,
+        start_steps: usize,
+        applied: usize,
+    ) -> String {
+        let names = harness.state().history_names();
+        let mut down = vec![bytes(harness.state().scene(), scratch)];
+        for _ in start_steps..applied {
+            repeat(harness, Action::Undo, 1);
+            down.push(bytes(harness.state().scene(), scratch));
+        }
+        down.reverse();
+        for position in start_steps + 1..=applied {
+            repeat(harness, Action::Redo, 1);
+            let up = bytes(harness.state().scene(), scratch);
+            let want = &down[position - start_steps];
+            if &up != want {
+                return format!(
+                    "the first step whose redo differs: {position} {:?} ({})",
+                    names.get(position - 1),
+                    first_difference(want, &up)
+                );
+            }
+        }
+        "every single redo gave back its scene".into()
+    }
+
+    /// With a trace: the first history step whose redo differs from the scene
+    /// the step itself left.
+    fn first_step_unlike_its_first_time(
+        &self,
+        harness: &mut Harness<'static, PebbleApp>,
+        scratch: &Path,
+    ) -> String {
+        let Some(trace) = &self.trace else {
+            return "set PEBBLE_FUZZ_TRACE=1 to name the step".into();
+        };
+        let applied = harness.state().history_position();
+        let names = harness.state().history_names();
+        repeat(harness, Action::Undo, applied - self.start_steps);
+        for position in self.start_steps + 1..=applied {
+            repeat(harness, Action::Redo, 1);
+            let up = bytes(harness.state().scene(), scratch);
+            if let Some((want, step)) = trace.get(&position)
+                && &up != want
+            {
+                return format!(
+                    "the first step whose redo differs from its first time: {position} {:?}, left by the step {step:?} ({})",
+                    names.get(position - 1),
+                    first_difference(want, &up)
+                );
+            }
+        }
+        "every redo gave back the scene its step left".into()
     }
 }
 
@@ -419,6 +510,7 @@ fn sequence(project: PathBuf, seed: u64, steps: usize) {
             stretch = Stretch::begin(&harness, &scratch);
         } else {
             log.push(step(&mut harness, &mut rng, &actions));
+            stretch.after_step(&harness, &scratch, log.last().map_or("", String::as_str));
         }
     }
     let said = || format!("seed {seed}; the steps:\n{}", log.join("\n"));

@@ -276,6 +276,65 @@ fn with_the_lock_off_a_moved_wall_slides_under_a_still_texture() {
     assert_eq!(uvs_of(&scene, id), before);
 }
 
+/// A duplicate placed with the mouse (Duplicate, then the copies' moves merged
+/// into it as one step) with the lock off: a redo gives back the UVs the moves
+/// left, not the original's (the editor fuzzer's seed 1038 found the copy's UVs
+/// reset on redo).
+#[test]
+fn a_placed_duplicate_redoes_with_the_uvs_its_moves_left() {
+    let (mut scene, mut history, id) = scene_with_wall(Transform::default());
+    scene.select(vec![id]);
+    let steps_before = history.position();
+    history
+        .execute_boxed(
+            &mut scene,
+            Box::new(pebble_model::command::Duplicate::new(vec![id])),
+            Some(pebble_model::EditKey::Placing),
+        )
+        .expect("duplicates");
+    let copy = scene.selection()[0];
+    assert_ne!(copy, id);
+    let original_uvs = uvs_of(&scene, copy);
+    for x in [0.3_f32, 0.7, 1.25] {
+        let moved = Transform {
+            translation: Vec3::new(x, 0.0, 0.4),
+            ..Transform::default()
+        };
+        history
+            .execute_boxed(
+                &mut scene,
+                Box::new(
+                    SetTransforms::new("Duplicate", vec![(copy, moved)])
+                        .textures_stay_in_world(true),
+                ),
+                Some(pebble_model::EditKey::Placing),
+            )
+            .expect("moves the copy");
+    }
+    history.end_edit();
+    assert_eq!(
+        history.position(),
+        steps_before + 1,
+        "the duplicate and its moves are one step"
+    );
+    let placed = scene.clone();
+    let placed_uvs = uvs_of(&scene, copy);
+    assert_ne!(placed_uvs, original_uvs, "the texture stayed in the world");
+    history.undo(&mut scene);
+    assert!(scene.entity(copy).is_none(), "undo takes the copy away");
+    history.redo(&mut scene).expect("redo").expect("applies");
+    assert_eq!(
+        scene.entity(copy).map(|e| e.transform),
+        placed.entity(copy).map(|e| e.transform),
+        "redo puts the copy where it was placed"
+    );
+    assert_eq!(
+        uvs_of(&scene, copy),
+        placed_uvs,
+        "redo gives the placed copy's UVs back"
+    );
+}
+
 #[test]
 fn set_face_uvs_is_one_step_that_a_drag_merges_and_refuses_nonsense() {
     let (mut scene, mut history, id) = scene_with_wall(Transform::default());

@@ -4,6 +4,7 @@
 //! written for a view, the draw list (culled and ordered) and the submit with or
 //! without read-back. The passes themselves are recorded in [`crate::passes`].
 
+use std::sync::atomic::AtomicU64;
 use std::sync::{Mutex, PoisonError};
 
 use image::RgbaImage;
@@ -159,6 +160,46 @@ pub(crate) struct FrameState {
     pub pick_back_faces: bool,
     /// Triangles the ID pass draws besides the chunks: markers, by entity id.
     pub pick_markers: Vec<PickMarkerVertex>,
+    /// What [`crate::Renderer::submit_frame`] last drew into the targets; any other
+    /// frame recorded into them forgets it ([`crate::passes::record`]).
+    pub shown: Mutex<Option<ShownFrame>>,
+    /// Frames recorded so far.
+    pub recorded: AtomicU64,
+}
+
+/// A frame drawn and still in the targets: what it was drawn from, and what it
+/// gave. A frame asked for again with the same inputs is not drawn again.
+#[derive(Debug)]
+pub(crate) struct ShownFrame {
+    /// The renderer's [`crate::Renderer::revision`] when it was drawn.
+    pub revision: u64,
+    pub camera: Camera,
+    pub options: RenderOptions,
+    pub overlay: Option<Overlay>,
+    pub selected: Vec<u32>,
+    pub hovered: Option<u32>,
+    pub solids: Vec<SolidVertex>,
+    pub texture: wgpu::Texture,
+    pub stats: FrameStats,
+}
+
+impl ShownFrame {
+    /// Whether a frame of these inputs would draw the same picture.
+    pub fn is_of(
+        &self,
+        revision: u64,
+        camera: &Camera,
+        options: &RenderOptions,
+        extras: &Extras<'_>,
+    ) -> bool {
+        self.revision == revision
+            && self.camera == *camera
+            && self.options == *options
+            && self.overlay.as_ref() == extras.overlay
+            && self.selected == extras.selected
+            && self.hovered == extras.hovered
+            && self.solids == extras.solids
+    }
 }
 
 /// A vertex of a marker's triangles in the ID pass ([`crate::Renderer::set_pick_markers`]).
@@ -194,6 +235,8 @@ impl FrameState {
             depth_map: Mutex::default(),
             pick_back_faces: true,
             pick_markers: Vec::new(),
+            shown: Mutex::new(None),
+            recorded: AtomicU64::new(0),
         }
     }
 

@@ -19,7 +19,7 @@ pub struct LineVertex {
 /// Lines (pairs of vertices) and translucent triangles (triples), depth-tested;
 /// and lines and triangles drawn over everything (the gizmo's handles, as quads
 /// of a constant width on screen).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Overlay {
     pub lines: Vec<LineVertex>,
     pub triangles: Vec<LineVertex>,

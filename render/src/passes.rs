@@ -5,6 +5,9 @@
 //! after a copy of the frame (`psp_layers`), then the full-screen quantise pass into
 //! the 5551 frame.
 
+use std::sync::PoisonError;
+use std::sync::atomic::Ordering;
+
 use wgpu::util::DeviceExt;
 
 use crate::RenderError;
@@ -47,6 +50,9 @@ pub(crate) fn record(
     extras: &Extras<'_>,
 ) -> Result<Recorded, RenderError> {
     check_size(options.width, options.height)?;
+    // This frame is drawn into the targets over whatever they held.
+    *frame.shown.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    frame.recorded.fetch_add(1, Ordering::Relaxed);
     let (width, height) = if options.psp {
         (PSP_WIDTH, PSP_HEIGHT)
     } else {

@@ -18,7 +18,7 @@ use crate::RenderError;
 use crate::camera::Camera;
 use crate::context::RenderContext;
 use crate::environment::Environment;
-use crate::frame::{self, FrameState};
+use crate::frame::{self, FrameState, ShownFrame};
 use crate::gpu::Gpu;
 use crate::gpu_scene::GpuScene;
 use crate::passes;
@@ -36,6 +36,9 @@ pub struct Renderer {
     context: Arc<RenderContext>,
     scene: GpuScene,
     frame: FrameState,
+    /// Counts the changes to what is drawn (batches, textures, particles, the
+    /// environment, the spawn); see [`Renderer::submit_frame`].
+    revision: u64,
 }
 
 impl Renderer {
@@ -65,6 +68,7 @@ impl Renderer {
             context,
             scene,
             frame,
+            revision: 0,
         })
     }
 
@@ -77,6 +81,7 @@ impl Renderer {
     /// Adds or replaces the batch under `key` (a replaced batch keeps its place in
     /// the draw order; a new one goes last). Only that batch is uploaded.
     pub fn set_batch(&mut self, key: u64, batch: Batch) {
+        self.revision += 1;
         self.scene.set_batch(&self.context, key, batch);
     }
 
@@ -84,41 +89,49 @@ impl Renderer {
     /// at the same places, keeping its buffer and chunks (see
     /// `GpuScene::rewrite_batch_vertices`). Returns whether it did.
     pub fn rewrite_batch_vertices(&mut self, key: u64, vertices: &[GpuVertex]) -> bool {
+        self.revision += 1;
         self.scene
             .rewrite_batch_vertices(&self.context, key, vertices)
     }
 
     /// Removes the batch under `key`, if any.
     pub fn remove_batch(&mut self, key: u64) {
+        self.revision += 1;
         self.scene.remove_batch(&self.context, key);
     }
 
     /// Puts the batches in the order of `keys` (unknown keys are ignored; batches
     /// not named keep their relative order after the named ones).
     pub fn reorder(&mut self, keys: &[u64]) {
+        self.revision += 1;
         self.scene.reorder(&self.context, keys);
     }
 
     /// Adds a texture; chunks name it by the returned index.
     pub fn add_texture(&mut self, texture: SceneTexture) -> u32 {
+        self.revision += 1;
         self.scene.add_texture(&self.context, texture)
     }
 
     /// Puts `texture` in place of texture `index` (its file changed on disk).
     pub fn replace_texture(&mut self, index: u32, texture: SceneTexture) -> bool {
+        self.revision += 1;
         self.scene.replace_texture(&self.context, index, texture)
     }
 
     /// Replaces the particle field (emitters changed).
     pub fn set_particles(&mut self, particles: ParticleField) {
+        self.revision += 1;
         self.scene.set_particles(&self.context, particles);
     }
 
     pub fn set_environment(&mut self, environment: Environment) {
+        self.revision += 1;
         self.scene.scene.environment = environment;
     }
 
     pub fn set_spawn(&mut self, eye: Vec3, yaw: f32) {
+        self.revision += 1;
         self.scene.scene.spawn = (eye, yaw);
     }
 
@@ -191,15 +204,64 @@ impl Renderer {
     /// [`Renderer::encode`], submitted at once without waiting for the GPU: the
     /// caller's later submissions (a window's pass drawing the texture) come after
     /// it in queue order, and the GPU draws the scene while the caller goes on.
+    ///
+    /// A frame asked for with the inputs of the last one it drew (the scene
+    /// unchanged since, the same camera, options and extras, and no other frame
+    /// drawn in between) is not drawn again: its texture still holds the picture.
+    /// An editor repaints for many reasons that leave the view as it was (a
+    /// panel's hover, a typed letter), and a software rasterizer pays a whole
+    /// frame for each.
     pub fn submit_frame(
         &self,
         camera: &Camera,
         options: &RenderOptions,
         extras: &Extras<'_>,
     ) -> Result<(wgpu::Texture, FrameStats), RenderError> {
+        {
+            let shown = self
+                .frame
+                .shown
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(shown) = shown
+                .as_ref()
+                .filter(|s| s.is_of(self.revision, camera, options, extras))
+            {
+                return Ok((shown.texture.clone(), shown.stats));
+            }
+        }
         let (commands, texture, stats) = self.encode(camera, options, extras)?;
         self.context.gpu.queue.submit([commands]);
+        *self
+            .frame
+            .shown
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(ShownFrame {
+            revision: self.revision,
+            camera: *camera,
+            options: *options,
+            overlay: extras.overlay.cloned(),
+            selected: extras.selected.to_vec(),
+            hovered: extras.hovered,
+            solids: extras.solids.to_vec(),
+            texture: texture.clone(),
+            stats,
+        });
         Ok((texture, stats))
+    }
+
+    /// How many changes to what is drawn this renderer has taken (batches,
+    /// textures, particles, the environment, the spawn).
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// How many frames this renderer has recorded (drawn or encoded), for tests
+    /// and benchmarks.
+    pub fn frames_recorded(&self) -> u64 {
+        self.frame
+            .recorded
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn submit(
@@ -421,6 +483,102 @@ mod tests {
         assert_eq!(submitted, rendered);
         let centre = submitted.get_pixel(w / 2, h / 2).0;
         assert!(centre[0] > 200 && centre[2] < 60, "{centre:?}");
+    }
+
+    /// The texture `submit_frame` gave, read back.
+    fn submitted(renderer: &Renderer, camera: &Camera, extras: &Extras<'_>) -> RgbaImage {
+        let (texture, _) = renderer
+            .submit_frame(camera, &options(), extras)
+            .expect("submits");
+        let gpu = renderer.context().gpu();
+        let encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        let (w, h) = (options().width, options().height);
+        crate::readback::read_back(gpu, encoder, &texture, w, h).expect("reads back")
+    }
+
+    #[test]
+    fn a_frame_asked_for_again_unchanged_is_not_drawn_again() {
+        let Some(gpu) = crate::gpu::test_gpu("unchanged frame") else {
+            return;
+        };
+        let renderer = Renderer::new(&gpu, two_squares()).expect("renderer");
+        let camera = Camera::psp(Vec3::ZERO, 0.0, 0.0);
+        let selected = [1];
+        let extras = Extras {
+            selected: &selected,
+            ..Extras::default()
+        };
+        let first = submitted(&renderer, &camera, &extras);
+        let drawn = renderer.frames_recorded();
+        // Equal inputs, not the same borrows.
+        let again = [1];
+        let same = Extras {
+            selected: &again,
+            ..Extras::default()
+        };
+        assert_eq!(submitted(&renderer, &camera, &same), first);
+        assert_eq!(renderer.frames_recorded(), drawn, "drawn again");
+    }
+
+    #[test]
+    fn a_frame_is_drawn_again_when_anything_it_shows_changed() {
+        let Some(gpu) = crate::gpu::test_gpu("changed frame") else {
+            return;
+        };
+        let mut renderer = Renderer::new(&gpu, two_squares()).expect("renderer");
+        let camera = Camera::psp(Vec3::ZERO, 0.0, 0.0);
+        let none = Extras::default();
+        let plain = submitted(&renderer, &camera, &none);
+        let mut drawn = renderer.frames_recorded();
+        let mut expect_drawn = |renderer: &Renderer, what: &str| {
+            assert_eq!(
+                renderer.frames_recorded(),
+                drawn + 1,
+                "{what}: not drawn again"
+            );
+            drawn += 1;
+        };
+        // The selection tint.
+        let selected = [1, 2];
+        let tinted = submitted(
+            &renderer,
+            &camera,
+            &Extras {
+                selected: &selected,
+                ..Extras::default()
+            },
+        );
+        expect_drawn(&renderer, "selection");
+        assert_ne!(tinted, plain);
+        // Another view.
+        let turned = Camera::psp(Vec3::ZERO, 0.3, 0.0);
+        assert_ne!(submitted(&renderer, &turned, &none), plain);
+        expect_drawn(&renderer, "camera");
+        // Back to the first view, then the scene changes under the same view.
+        assert_eq!(submitted(&renderer, &camera, &none), plain);
+        expect_drawn(&renderer, "camera back");
+        renderer.remove_batch(1);
+        renderer.remove_batch(2);
+        assert_ne!(submitted(&renderer, &camera, &none), plain);
+        expect_drawn(&renderer, "scene");
+    }
+
+    #[test]
+    fn a_frame_drawn_in_between_is_not_taken_for_the_one_shown() {
+        let Some(gpu) = crate::gpu::test_gpu("frame in between") else {
+            return;
+        };
+        let renderer = Renderer::new(&gpu, two_squares()).expect("renderer");
+        let camera = Camera::psp(Vec3::ZERO, 0.0, 0.0);
+        let none = Extras::default();
+        let shown = submitted(&renderer, &camera, &none);
+        // A screenshot of another view, at the same size, into the same targets.
+        let turned = Camera::psp(Vec3::ZERO, 0.5, 0.0);
+        let (other, _) = renderer.render(&turned, &options()).expect("renders");
+        assert_ne!(other, shown);
+        assert_eq!(submitted(&renderer, &camera, &none), shown);
     }
 
     #[test]

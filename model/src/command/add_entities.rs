@@ -48,19 +48,39 @@ impl AddEntities {
     }
 
     /// After the first apply: gives the added entities named in `after` these
-    /// transforms, for a redo to add them there. `false` (and no change) unless
-    /// every one named is among them.
-    pub(crate) fn place(&mut self, after: &[(EntityId, crate::math::Transform)]) -> bool {
-        if !self.assigned
-            || !after
-                .iter()
-                .all(|(id, _)| self.entities.iter().any(|e| e.id == *id))
-        {
+    /// transforms, and the meshes named in `uvs` these face UVs, for a redo to
+    /// add them as they were left. `false` (and no change) unless every one
+    /// named is among them (and each mesh has as many faces as UVs given).
+    pub(crate) fn place(
+        &mut self,
+        after: &[(EntityId, crate::math::Transform)],
+        uvs: &[(EntityId, Vec<[glam::Vec2; 3]>)],
+    ) -> bool {
+        let ours = |id: &EntityId| self.entities.iter().any(|e| e.id == *id);
+        let fits = |(id, uvs): &(EntityId, Vec<[glam::Vec2; 3]>)| {
+            self.entities.iter().any(|e| {
+                e.id == *id
+                    && matches!(&e.kind, EntityKind::Mesh(m) if m.geometry.faces.len() == uvs.len())
+            })
+        };
+        if !self.assigned || !after.iter().all(|(id, _)| ours(id)) || !uvs.iter().all(fits) {
             return false;
         }
         for (id, t) in after {
             if let Some(e) = self.entities.iter_mut().find(|e| e.id == *id) {
                 e.transform = *t;
+            }
+        }
+        for (id, uvs) in uvs {
+            if let Some(EntityKind::Mesh(m)) = self
+                .entities
+                .iter_mut()
+                .find(|e| e.id == *id)
+                .map(|e| &mut e.kind)
+            {
+                for (face, uv) in m.geometry.faces.iter_mut().zip(uvs) {
+                    face.uvs = *uv;
+                }
             }
         }
         true

@@ -1,6 +1,7 @@
 //! Duplicate entities with their subtrees; the copies are selected. A move of
 //! the copies in the same continuous edit (the copy following the mouse until a
-//! click) merges into it: one undo step, and a redo puts them where they went.
+//! click) merges into it: one undo step, and a redo puts them where they went,
+//! with the UVs the moves left (the texture lock off keeps textures in the world).
 
 use std::any::Any;
 use std::collections::BTreeSet;
@@ -75,7 +76,7 @@ impl Command for Duplicate {
         else {
             return false;
         };
-        add.place(moved.after())
+        add.place(moved.after(), moved.after_uvs())
     }
 
     fn as_any(&self) -> &dyn Any {

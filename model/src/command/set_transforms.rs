@@ -67,6 +67,12 @@ impl SetTransforms {
     pub fn after(&self) -> &[(EntityId, Transform)] {
         &self.after
     }
+
+    /// After an apply: the UVs it left on the meshes it re-mapped (none with the
+    /// texture lock on).
+    pub fn after_uvs(&self) -> &[(EntityId, Vec<[glam::Vec2; 3]>)] {
+        self.after_uvs.as_deref().unwrap_or_default()
+    }
 }
 
 impl Command for SetTransforms {
