@@ -171,7 +171,7 @@ pub(crate) struct FrameState {
 /// gave. A frame asked for again with the same inputs is not drawn again.
 #[derive(Debug)]
 pub(crate) struct ShownFrame {
-    /// The renderer's [`crate::Renderer::revision`] when it was drawn.
+    /// The renderer's count of changes to what is drawn, when it was drawn.
     pub revision: u64,
     pub camera: Camera,
     pub options: RenderOptions,

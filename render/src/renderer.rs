@@ -8,7 +8,7 @@
 //! clock; fog from the environment; in PSP mode at 480×272 with the GE's sampling
 //! bias, depth written as the runtime writes it and a 5551 dithered framebuffer.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 
 use image::RgbaImage;
 use pbm::particle::ParticleField;
@@ -222,7 +222,7 @@ impl Renderer {
                 .frame
                 .shown
                 .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+                .unwrap_or_else(PoisonError::into_inner);
             if let Some(shown) = shown
                 .as_ref()
                 .filter(|s| s.is_of(self.revision, camera, options, extras))
@@ -236,7 +236,7 @@ impl Renderer {
             .frame
             .shown
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(ShownFrame {
+            .unwrap_or_else(PoisonError::into_inner) = Some(ShownFrame {
             revision: self.revision,
             camera: *camera,
             options: *options,
@@ -250,14 +250,8 @@ impl Renderer {
         Ok((texture, stats))
     }
 
-    /// How many changes to what is drawn this renderer has taken (batches,
-    /// textures, particles, the environment, the spawn).
-    pub fn revision(&self) -> u64 {
-        self.revision
-    }
-
-    /// How many frames this renderer has recorded (drawn or encoded), for tests
-    /// and benchmarks.
+    /// How many frames this renderer has recorded (drawn or encoded): what shows
+    /// that an unchanged frame was not drawn again.
     pub fn frames_recorded(&self) -> u64 {
         self.frame
             .recorded
