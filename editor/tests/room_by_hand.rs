@@ -150,7 +150,7 @@ fn a_room_is_built_in_the_real_window_in_at_most_30_inputs_and_its_corners_close
     let (mut xvfb, display) = start_xvfb();
     let home = dir.join("home");
     std::fs::create_dir_all(&home).expect("a home");
-    let (mut editor, mut driver) = start_editor(&display, &home, &path);
+    let (mut editor, mut driver) = start_editor(&mut xvfb, &display, &home, &path);
     for input in &inputs {
         press(&mut driver, input);
         assert!(

@@ -247,7 +247,7 @@ fn every_toggle_menu_window_and_drag_leaves_the_editor_running() {
     // beside the bundled one.
     let project = showcase_in(&home);
     let (mut xvfb, display) = start_xvfb();
-    let (mut editor, mut driver) = start_editor(&display, &home, &project);
+    let (mut editor, mut driver) = start_editor(&mut xvfb, &display, &home, &project);
 
     let mut died_at = None;
     for (k, step) in steps.iter().enumerate() {
@@ -326,7 +326,7 @@ fn a_texture_dragged_onto_a_wall_ten_times_leaves_the_editor_running() {
         let home = std::env::temp_dir().join(format!("pebble-drop-{}-{run}", std::process::id()));
         let project = showcase_in(&home);
         let saved_before = std::fs::read(&project).expect("the copy");
-        let (mut editor, mut driver) = start_editor(&display, &home, &project);
+        let (mut editor, mut driver) = start_editor(&mut xvfb, &display, &home, &project);
         driver.click(assets_tab);
         driver.move_to(thumbnail);
         driver.press();

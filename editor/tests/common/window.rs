@@ -3,14 +3,79 @@
 //! keyboard focus a desktop would give it; there is no window manager).
 
 use std::io::{BufRead as _, BufReader};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use eframe::egui;
 
-/// A display of our own: `Xvfb -displayfd` says which number it took.
-pub fn start_xvfb() -> (Child, String) {
-    let mut xvfb = Command::new("Xvfb")
+/// A display of our own, ours until dropped (the server is killed then, so a
+/// failing test leaves no Xvfb behind).
+pub struct Xvfb {
+    server: Child,
+    /// The server's own messages (`Xvfb` writes them to stderr).
+    log: PathBuf,
+}
+
+impl Xvfb {
+    pub fn kill(&mut self) -> std::io::Result<()> {
+        self.server.kill()
+    }
+
+    pub fn wait(&mut self) -> std::io::Result<std::process::ExitStatus> {
+        self.server.wait()
+    }
+
+    /// What the server said, and whether it still runs: for a failure's message.
+    pub fn report(&mut self) -> String {
+        let state = match self.server.try_wait() {
+            Ok(Some(status)) => format!("Xvfb ended ({status})"),
+            Ok(None) => "Xvfb still runs".to_owned(),
+            Err(e) => format!("Xvfb cannot be polled: {e}"),
+        };
+        let said = std::fs::read_to_string(&self.log).unwrap_or_default();
+        format!("{state}; it said:\n{said}")
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+        let _ = std::fs::remove_file(&self.log);
+    }
+}
+
+/// How many servers [`start_xvfb`] starts before it gives up.
+const XVFB_TRIES: usize = 3;
+
+/// A display of our own: `Xvfb -displayfd` says which number it took, and the
+/// display is ours once a client (xdotool) has been served on it. A server that
+/// ends first, or never serves, is reported on stderr and replaced: CI once had
+/// a display named that no client could reach, the server's messages thrown away.
+pub fn start_xvfb() -> (Xvfb, String) {
+    let mut failures = Vec::new();
+    for attempt in 1..=XVFB_TRIES {
+        match try_xvfb() {
+            Ok(started) => return started,
+            Err(failure) => {
+                eprintln!("Xvfb, try {attempt} of {XVFB_TRIES}: {failure}");
+                failures.push(failure);
+            }
+        }
+    }
+    panic!(
+        "no usable Xvfb display in {XVFB_TRIES} tries:\n{}",
+        failures.join("\n")
+    );
+}
+
+fn try_xvfb() -> Result<(Xvfb, String), String> {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let log = std::env::temp_dir().join(format!("pebble-xvfb-{}-{k}.log", std::process::id()));
+    let log_file = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let mut server = Command::new("Xvfb")
         .args([
             "-displayfd",
             "1",
@@ -21,16 +86,37 @@ pub fn start_xvfb() -> (Child, String) {
             "tcp",
         ])
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(log_file)
         .spawn()
         .expect("Xvfb starts (apt-get install xvfb)");
+    let stdout = server.stdout.take().expect("stdout");
+    let mut xvfb = Xvfb { server, log };
     let mut line = String::new();
-    BufReader::new(xvfb.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("Xvfb says its display");
-    let display = format!(":{}", line.trim());
-    assert!(display.len() > 1, "Xvfb gave no display number");
-    (xvfb, display)
+    let read = BufReader::new(stdout).read_line(&mut line);
+    let number = line.trim();
+    if read.is_err() || number.is_empty() || number.parse::<u32>().is_err() {
+        return Err(format!("it named no display ({line:?}); {}", xvfb.report()));
+    }
+    let display = format!(":{number}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let served = Command::new("xdotool")
+            .arg("getdisplaygeometry")
+            .env("DISPLAY", &display)
+            .output()
+            .map_err(|e| format!("xdotool does not run ({e}); apt-get install xdotool"))?;
+        if served.status.success() {
+            return Ok((xvfb, display));
+        }
+        if matches!(xvfb.server.try_wait(), Ok(Some(_))) || Instant::now() > deadline {
+            return Err(format!(
+                "{display} serves no client ({}); {}",
+                String::from_utf8_lossy(&served.stderr).trim(),
+                xvfb.report()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 pub fn xdotool(display: &str, args: &[String]) {
@@ -247,10 +333,60 @@ impl Driver {
     }
 }
 
-/// The editor on `project` in `display`, with `home` as its home and data
+/// The editor on `project` in `xvfb`'s display, with `home` as its home and data
 /// folders, echoing its frames: started, its window up and focused, three frames
-/// drawn. Panics with its stderr when it ends before its window shows.
+/// drawn. Panics with its stderr and the server's when it ends before its window
+/// shows.
 pub fn start_editor(
+    xvfb: &mut Xvfb,
+    display: &str,
+    home: &std::path::Path,
+    project: &std::path::Path,
+) -> (Child, Driver) {
+    let (mut editor, mut driver) = spawn_editor(display, home, project);
+    // Its window is up once xdotool finds it; it takes the keyboard as a desktop
+    // would give it (no window manager here).
+    if let Err(status) = wait_for_window(display, &mut editor) {
+        let stderr = driver.finish();
+        // A display that served xdotool a moment ago and serves it again now,
+        // but refused the editor's connection, is the server's hiccup, not the
+        // editor's: it gets one more start, said on stderr.
+        let refused = stderr.contains("connection to X server");
+        if !(refused && display_serves(display)) {
+            panic!(
+                "the editor exited ({status}) before its window showed:\n{stderr}\n{}",
+                xvfb.report()
+            );
+        }
+        eprintln!(
+            "the editor could not reach {display}, which serves xdotool; started again. \
+             It said:\n{stderr}\n{}",
+            xvfb.report()
+        );
+        (editor, driver) = spawn_editor(display, home, project);
+        if let Err(status) = wait_for_window(display, &mut editor) {
+            panic!(
+                "the editor exited ({status}) before its window showed, twice:\n{}\n{}",
+                driver.finish(),
+                xvfb.report()
+            );
+        }
+    }
+    // The first frames laid out (the toolbar where the layout has it).
+    driver.frames(3);
+    (editor, driver)
+}
+
+/// Whether a client (xdotool) is served on `display`.
+fn display_serves(display: &str) -> bool {
+    Command::new("xdotool")
+        .arg("getdisplaygeometry")
+        .env("DISPLAY", display)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn spawn_editor(
     display: &str,
     home: &std::path::Path,
     project: &std::path::Path,
@@ -269,17 +405,7 @@ pub fn start_editor(
         .stderr(Stdio::piped())
         .spawn()
         .expect("the editor starts");
-    let mut driver = Driver::new(display, &mut editor);
-    // Its window is up once xdotool finds it; it takes the keyboard as a desktop
-    // would give it (no window manager here).
-    if let Err(status) = wait_for_window(display, &mut editor) {
-        panic!(
-            "the editor exited ({status}) before its window showed:\n{}",
-            driver.finish()
-        );
-    }
-    // The first frames laid out (the toolbar where the layout has it).
-    driver.frames(3);
+    let driver = Driver::new(display, &mut editor);
     (editor, driver)
 }
 
