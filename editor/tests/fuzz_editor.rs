@@ -16,8 +16,9 @@
 //!   a message naming an entity.
 //!
 //! A short run is in the normal suite (a few seeds, on the showcase and on an
-//! empty project); `PEBBLE_FUZZ_SECONDS` sets a long run's length for the ignored
-//! test (ten minutes by default; CI runs it so). A failure prints its
+//! empty project). The ignored long run (CI runs it) lasts at least
+//! `PEBBLE_FUZZ_SECONDS` (ten minutes) and at least `PEBBLE_FUZZ_STEPS` steps
+//! (100 000), whichever ends later, and never past three times the seconds. A failure prints its
 //! seed, its steps and, for a failed redo, the first history step whose redo
 //! went wrong; `PEBBLE_FUZZ_TRACE=1` (the scene saved after every step) also
 //! names the fuzzer's step that left it. Each seed that found something is kept
@@ -597,12 +598,18 @@ fn short_random_sequences_keep_every_invariant() {
 const LONG_SEQUENCE: usize = 300;
 
 #[test]
-#[ignore = "the fuzzer's long run (ten minutes; PEBBLE_FUZZ_SECONDS sets another length): run with `cargo test -p pebble-editor --test fuzz_editor -- --ignored` (CI does)"]
+#[ignore = "the fuzzer's long run (at least ten minutes and 100 000 steps; PEBBLE_FUZZ_SECONDS and PEBBLE_FUZZ_STEPS set others): run with `cargo test -p pebble-editor --test fuzz_editor -- --ignored` (CI does)"]
 fn long_random_sequences_keep_every_invariant() {
     let seconds: u64 = std::env::var("PEBBLE_FUZZ_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(600);
+    // The steps are asked for too: a slower machine makes fewer in the same time
+    // (this code made 233–254 steps/s on one machine, 132 on another).
+    let min_steps: usize = std::env::var("PEBBLE_FUZZ_STEPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
     // Two apps at once keep both cores busy: one lays out its frame while the
     // other's is rasterised.
     let workers: usize = std::env::var("PEBBLE_FUZZ_THREADS")
@@ -611,6 +618,9 @@ fn long_random_sequences_keep_every_invariant() {
         .unwrap_or(2);
     let started = Instant::now();
     let until = started + Duration::from_secs(seconds);
+    // A machine too slow for the steps stops here and says so below, rather than
+    // outlast CI.
+    let ceiling = started + Duration::from_secs(seconds.saturating_mul(3));
     // PEBBLE_FUZZ_FIRST_SEED goes on where an earlier run stopped.
     let first_seed: u64 = std::env::var("PEBBLE_FUZZ_FIRST_SEED")
         .ok()
@@ -618,10 +628,16 @@ fn long_random_sequences_keep_every_invariant() {
         .unwrap_or(1000);
     let next_seed = AtomicU64::new(first_seed);
     let steps = AtomicUsize::new(0);
+    let steps_begun = AtomicUsize::new(0);
+    let go_on = || {
+        let now = Instant::now();
+        now < ceiling && (now < until || steps_begun.load(Ordering::Relaxed) < min_steps)
+    };
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
-                while Instant::now() < until {
+                while go_on() {
+                    steps_begun.fetch_add(LONG_SEQUENCE, Ordering::Relaxed);
                     let seed = next_seed.fetch_add(1, Ordering::Relaxed);
                     let project = if seed.is_multiple_of(3) {
                         empty_project(seed)
@@ -636,11 +652,19 @@ fn long_random_sequences_keep_every_invariant() {
     });
     let took = started.elapsed().as_secs_f64();
     let steps = steps.into_inner();
+    let short = if steps < min_steps {
+        format!(
+            "; SHORT of the {min_steps} steps asked: stopped at {} s",
+            seconds.saturating_mul(3)
+        )
+    } else {
+        String::new()
+    };
     // Straight to stderr, past libtest's capture: CI's log shows the figure of a
     // run that passed.
     let _ = writeln!(
         std::io::stderr(),
-        "fuzzer: {} sequences, {steps} steps in {took:.0} s ({:.1} steps/s) on {workers} threads, every invariant kept",
+        "fuzzer: {} sequences, {steps} steps in {took:.0} s ({:.1} steps/s) on {workers} threads, every invariant kept{short}",
         next_seed.into_inner() - first_seed,
         steps as f64 / took
     );
