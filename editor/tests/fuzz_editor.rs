@@ -18,10 +18,10 @@
 //! A short run is in the normal suite (a few seeds, on the showcase and on an
 //! empty project). The ignored long run (CI runs it) lasts at least
 //! `PEBBLE_FUZZ_SECONDS` (ten minutes) and at least `PEBBLE_FUZZ_STEPS` steps
-//! (100 000), whichever ends later, and never past three times the seconds. A failure prints its
-//! seed, its steps and, for a failed redo, the first history step whose redo
-//! went wrong; `PEBBLE_FUZZ_TRACE=1` (the scene saved after every step) also
-//! names the fuzzer's step that left it. Each seed that found something is kept
+//! (100 000), whichever ends later, and never past three times the seconds. A
+//! failure prints its seed, its steps and, for a failed redo, the first history
+//! step whose redo went wrong; `PEBBLE_FUZZ_TRACE=1` (the scene saved after every
+//! step) also names the fuzzer's step that left it. Each seed that found something is kept
 //! in `REGRESSIONS` once fixed (`PEBBLE_FUZZ_FIRST_SEED` starts a long run at
 //! another seed).
 
