@@ -627,17 +627,17 @@ fn long_random_sequences_keep_every_invariant() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1000);
     let next_seed = AtomicU64::new(first_seed);
+    // Counted as a sequence begins; all have ended when the scope does.
     let steps = AtomicUsize::new(0);
-    let steps_begun = AtomicUsize::new(0);
     let go_on = || {
         let now = Instant::now();
-        now < ceiling && (now < until || steps_begun.load(Ordering::Relaxed) < min_steps)
+        now < ceiling && (now < until || steps.load(Ordering::Relaxed) < min_steps)
     };
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
                 while go_on() {
-                    steps_begun.fetch_add(LONG_SEQUENCE, Ordering::Relaxed);
+                    steps.fetch_add(LONG_SEQUENCE, Ordering::Relaxed);
                     let seed = next_seed.fetch_add(1, Ordering::Relaxed);
                     let project = if seed.is_multiple_of(3) {
                         empty_project(seed)
@@ -645,7 +645,6 @@ fn long_random_sequences_keep_every_invariant() {
                         showcase_path()
                     };
                     sequence(project, seed, LONG_SEQUENCE);
-                    steps.fetch_add(LONG_SEQUENCE, Ordering::Relaxed);
                 }
             });
         }

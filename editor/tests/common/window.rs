@@ -108,10 +108,7 @@ fn try_xvfb() -> Result<(Xvfb, String), String> {
     let display = format!(":{number}");
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let served = Command::new("xdotool")
-            .arg("getdisplaygeometry")
-            .env("DISPLAY", &display)
-            .output()
+        let served = ask_geometry(&display)
             .map_err(|e| format!("xdotool does not run ({e}); apt-get install xdotool"))?;
         if served.status.success() {
             return Ok((xvfb, display));
@@ -374,11 +371,15 @@ pub fn start_editor(
 
 /// Whether a client (xdotool) is served on `display`.
 pub fn display_serves(display: &str) -> bool {
+    ask_geometry(display).is_ok_and(|o| o.status.success())
+}
+
+/// One client's visit to `display`: xdotool asks for the screen's size.
+fn ask_geometry(display: &str) -> std::io::Result<std::process::Output> {
     Command::new("xdotool")
         .arg("getdisplaygeometry")
         .env("DISPLAY", display)
         .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 fn spawn_editor(
