@@ -458,6 +458,7 @@ impl PebbleApp {
         };
         view.options.time += f64::from(dt * self.clock.speed);
         let callback = ViewportCallback {
+            baked: false,
             camera: view.camera,
             options: view.options,
             overlay: view.overlay.clone(),

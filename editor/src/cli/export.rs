@@ -40,7 +40,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     }
     let mut options = crate::services::export::options(&scene, project_dir);
-    options.bake = !args.no_bake;
+    options.bake &= !args.no_bake;
     options.ao_rays = args.ao_rays.unwrap_or(scene.settings().export.ao_rays);
     options.threads = args.threads;
     let report = export_to_file(

@@ -23,6 +23,9 @@ use pebble_render::{
 pub struct ViewportResources {
     pub renderer: Renderer,
     pub sync: SceneSync,
+    /// The PSP look's scene: the map as exported and baked (psp_bake.rs), drawn
+    /// instead of the live scene when [`ViewportCallback::baked`] says so.
+    pub baked: Option<Renderer>,
     compositor: Option<Arc<Compositor>>,
     /// The frame [`ViewportCallback::submit`] submitted, bound for `paint`.
     current: Option<wgpu::BindGroup>,
@@ -45,6 +48,7 @@ impl ViewportResources {
         Self {
             renderer,
             sync,
+            baked: None,
             compositor,
             current: None,
             last_stats: FrameStats::default(),
@@ -117,6 +121,9 @@ pub(crate) fn copy_pipeline(
 /// One frame of the viewport.
 #[derive(Debug)]
 pub struct ViewportCallback {
+    /// Draw the picture from the baked map (the PSP look, once its bake is of the
+    /// scene as it is); picking and the overlay keep the live scene.
+    pub baked: bool,
     pub camera: Camera,
     pub options: RenderOptions,
     pub overlay: Option<Arc<Overlay>>,
@@ -141,9 +148,12 @@ impl ViewportCallback {
             hovered: self.hovered,
             solids: &self.solids,
         };
+        let renderer = match &res.baked {
+            Some(baked) if self.baked => baked,
+            _ => &res.renderer,
+        };
         let submitted = crate::app::bench::sections::time("viewport: encode the GPU frame", || {
-            res.renderer
-                .submit_frame(&self.camera, &self.options, &extras)
+            renderer.submit_frame(&self.camera, &self.options, &extras)
         });
         match submitted {
             Ok((texture, stats)) => {

@@ -12,6 +12,7 @@ pub mod navigation;
 pub mod outline;
 pub mod overlay;
 pub mod picking;
+mod psp_bake;
 pub mod solids;
 mod texts;
 pub mod tools;
@@ -102,6 +103,8 @@ pub struct Viewport {
     intents: Vec<crate::app::panels::Intent>,
     /// The game's HUD as last drawn (empty: not playing, or the HUD is off).
     pub hud: Vec<String>,
+    /// The PSP look's lighting: the scene as exported and baked.
+    psp_bake: psp_bake::PspBake,
 }
 
 impl Viewport {
@@ -122,6 +125,7 @@ impl Viewport {
             paste_at: None,
             intents: Vec::new(),
             hud: Vec::new(),
+            psp_bake: psp_bake::PspBake::default(),
         }
     }
 
@@ -137,6 +141,13 @@ impl Viewport {
         self.hover = Hover::default();
         self.overlay.clear();
         self.solids.clear();
+        self.psp_bake.forget();
+    }
+
+    /// Whether the PSP look draws the scene as it is, baked as the export bakes
+    /// it (tests wait for it before taking pictures).
+    pub fn psp_preview_baked(&self, scene: &pebble_model::Scene) -> bool {
+        self.psp_bake.is_current(scene)
     }
 
     /// Whether the patrol spheres and balls shown are the scene's as it is (tests
@@ -320,9 +331,11 @@ impl Viewport {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(100));
         }
+        let baked = self.looks.psp && self.bake_psp_preview(ui, doc, res);
         // Every vertex's bounds: read once a frame, for the fog and the view cube.
         let bounds = doc.scene().bounds();
         let callback = ViewportCallback {
+            baked,
             solids: std::sync::Arc::new(self.solids.at(frame.clock)),
             camera,
             options: self.render_options((w, h), frame.clock, camera, bounds, prefs),
@@ -354,6 +367,12 @@ impl Viewport {
             .filter(|_| dragging_asset)
             .map(|at| (at, self.drop_target(doc)));
         paint_texts(ui, rect, ppp, &tool_overlay, drop_hint);
+        if self.looks.psp
+            && !playing
+            && let Some(note) = self.psp_bake.note(doc.scene())
+        {
+            texts::paint_note(ui, rect, &note);
+        }
         self.context_menu_ui(ui, doc);
         Some(rect)
     }
@@ -426,6 +445,33 @@ impl Viewport {
                 (tool_overlay, &outline),
             )
         })
+    }
+
+    /// Keeps the PSP look's baked scene current (in the background) and hands a
+    /// finished one to the GPU; whether the picture can be drawn from it.
+    fn bake_psp_preview(
+        &mut self,
+        ui: &egui::Ui,
+        doc: &Document,
+        res: &mut ViewportResources,
+    ) -> bool {
+        if self
+            .psp_bake
+            .update(doc.scene(), &doc.folder(), std::time::Instant::now())
+        {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        if let Some((revision, drawn)) = self.psp_bake.take_ready() {
+            match pebble_render::Renderer::with_context(res.renderer.context().clone(), drawn) {
+                Ok(renderer) => {
+                    res.baked = Some(renderer);
+                    self.psp_bake.uploaded(revision);
+                }
+                Err(e) => self.psp_bake.failed = Some((revision, e.to_string())),
+            }
+        }
+        self.psp_bake.is_current(doc.scene()) && res.baked.is_some()
     }
 
     /// What a dragged asset would land on: the mesh under the pointer.

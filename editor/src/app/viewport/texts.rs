@@ -79,3 +79,18 @@ pub(super) fn hud_ui(ui: &egui::Ui, rect: egui::Rect, lines: &[String]) {
         }
     }
 }
+
+/// A line of news about the picture itself (the PSP preview's bake), at the top
+/// of the viewport.
+pub(super) fn paint_note(ui: &egui::Ui, rect: egui::Rect, note: &str) {
+    let galley = ui.painter().layout_no_wrap(
+        note.to_string(),
+        egui::FontId::proportional(13.0),
+        egui::Color32::from_rgb(255, 200, 90),
+    );
+    let at = rect.left_top() + egui::vec2(10.0, 8.0);
+    let place = egui::Rect::from_min_size(at, galley.size()).expand(3.0);
+    ui.painter()
+        .rect_filled(place, 3.0, egui::Color32::from_black_alpha(170));
+    ui.painter().galley(at, galley, egui::Color32::WHITE);
+}
