@@ -7,6 +7,7 @@
 
 mod common;
 
+mod afternoon;
 mod cli;
 mod compare_cli;
 mod create_by_dragging;

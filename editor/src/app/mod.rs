@@ -25,6 +25,7 @@ pub mod gamepad;
 pub mod hot_reload;
 pub mod import_dialog;
 pub mod jobs;
+mod keyboard_focus;
 mod layout;
 mod logic;
 pub mod map_settings;
@@ -290,6 +291,8 @@ pub struct PebbleApp {
     /// The status line.
     status: status::Status,
     pub clock: Clock,
+    /// Which control may take keys besides a text field (keyboard_focus.rs).
+    keyboard_focus: keyboard_focus::KeyboardFocus,
     /// The status bar's changing figures.
     figures: layout::Figures,
     pub ui_cache: ui_cache::UiCache,
@@ -398,6 +401,7 @@ impl PebbleApp {
             prefs,
             status,
             clock: Clock::default(),
+            keyboard_focus: keyboard_focus::KeyboardFocus::default(),
             figures: layout::Figures::default(),
             ui_cache,
             jobs: Jobs::default(),
@@ -530,8 +534,10 @@ impl eframe::App for PebbleApp {
         if !self.bench_frame(ui, frame, dt) {
             return;
         }
+        self.keyboard_focus.before_keys(&ctx);
         bench::sections::time("before layout", || self.before_layout(&ctx, frame, dt));
         self.layout(ui, frame);
+        self.keyboard_focus.after_frame(&ctx);
         if let Some(echo) = &mut self.frame_echo {
             echo.frame(&ctx);
         }

@@ -34,7 +34,12 @@ impl InspectorPanel {
             if let EntityKind::Mesh(m) = &mut e.kind {
                 m.collidable = collidable;
             }
-            self.edit_entity(id, 5, e);
+            let label = format!(
+                "Collidable {}: {}",
+                if collidable { "on" } else { "off" },
+                entity.name
+            );
+            self.edit_entity(id, 5, label, e);
         }
         ui.label(format!("{} triangles", mesh.geometry.faces.len()));
         match &mesh.source {

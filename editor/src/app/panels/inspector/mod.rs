@@ -53,9 +53,11 @@ impl InspectorPanel {
         self.intents.push(Intent::Continue(command, key));
     }
 
-    fn edit_entity(&mut self, id: EntityId, field: u32, after: Entity) {
+    /// A change made by a control (a box ticked, a colour dragged, a name typed),
+    /// one History step named `label` (what changed, on what: never a bare "Edit").
+    fn edit_entity(&mut self, id: EntityId, field: u32, label: String, after: Entity) {
         self.continue_edit(
-            Box::new(SetEntity::new("Edit", after)),
+            Box::new(SetEntity::new(label, after)),
             EditKey::Entity { id: id.0, field },
         );
     }
@@ -123,8 +125,9 @@ impl InspectorPanel {
         if response.lost_focus() {
             if name != entity.name && !name.trim().is_empty() {
                 let mut e = entity.clone();
+                let label = format!("Rename {} to {name}", entity.name);
                 e.name = name;
-                self.edit_entity(id, 1, e);
+                self.edit_entity(id, 1, label, e);
                 self.intents.push(Intent::EndEdit);
             }
         } else if response.has_focus() {
@@ -194,7 +197,8 @@ impl InspectorPanel {
                 let name = format!("Edit {}", form.committed_name);
                 self.commit(&form, SetEntity::new(name, e));
             } else if kind_changed {
-                self.edit_entity(id, 3, e);
+                let label = format!("Edit {}: {}", kind.name().to_lowercase(), entity.name);
+                self.edit_entity(id, 3, label, e);
             }
         }
         if let EntityKind::Emitter(emitter) = &entity.kind {
