@@ -108,3 +108,90 @@ fn a_box_reached_with_tab_still_takes_space() {
         Some("Collidable off: North wall")
     );
 }
+
+fn right_click(harness: &mut H, pos: egui::Pos2) {
+    harness.hover_at(pos);
+    harness.run_steps(2);
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        harness.run_steps(1);
+    }
+    harness.run_steps(2);
+}
+
+/// The report: one Esc closed the right-click menu and cleared the selection.
+/// One Esc takes back one thing: the menu first, the selection with the next.
+#[test]
+fn one_esc_closes_the_context_menu_and_keeps_the_selection() {
+    let Some(mut harness) = room() else { return };
+    let at = common::screen(
+        harness.state(),
+        pebble_model::glam::Vec3::new(-2.0, 0.5, 2.0),
+    );
+    right_click(&mut harness, at);
+    assert!(
+        harness.state().viewport.context_menu.is_some(),
+        "the menu is open"
+    );
+    let floor = harness.state().scene().selection().to_vec();
+    assert_eq!(floor.len(), 1, "what was clicked is selected");
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert!(
+        harness.state().viewport.context_menu.is_none(),
+        "Esc closed it"
+    );
+    assert_eq!(harness.state().scene().selection(), floor, "and only that");
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert!(
+        harness.state().scene().selection().is_empty(),
+        "the next Esc clears"
+    );
+}
+
+/// The report: the status bar kept a red "deploy failed" after two later
+/// deploys succeeded. The status line says how the last deploy went.
+#[test]
+fn a_good_deploy_after_a_failed_one_clears_the_red_status() {
+    use pebble_editor::app::action::Action;
+    use pebble_editor::app::status::Level;
+    let Some(mut harness) = room() else { return };
+    let dir = std::env::temp_dir().join(format!("pebble-deploy-status-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    // A file where the memory stick's folder should be: the deploy cannot write.
+    let not_a_folder = dir.join("stick-is-a-file");
+    std::fs::write(&not_a_folder, b"not a folder").expect("writes");
+    let good = dir.join("stick");
+    std::fs::create_dir_all(&good).expect("a stick");
+    let deploy = |harness: &mut H, target: &std::path::Path| {
+        harness.state_mut().jobs.deploy.target = target.display().to_string();
+        let ctx = harness.ctx.clone();
+        harness
+            .state_mut()
+            .run_action(&ctx, Action::ExportAndDeploy);
+        common::wait_for(harness, |app| !app.jobs.deploy.busy());
+        harness.run_steps(2);
+    };
+    deploy(&mut harness, &not_a_folder);
+    assert_eq!(
+        harness.state().status().level,
+        Level::Error,
+        "{:?}",
+        harness.state().status()
+    );
+    assert!(harness.state().status().text.contains("deploy failed"));
+    for _ in 0..2 {
+        deploy(&mut harness, &good);
+        let status = harness.state().status();
+        assert_ne!(status.level, Level::Error, "still red: {status:?}");
+        assert!(status.text.starts_with("deployed to"), "{status:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -52,9 +52,12 @@ impl PebbleApp {
         self.panels.raise_requested();
         if self.jobs.deploy.busy() {
             if let Some(done) = self.jobs.deploy.poll() {
+                // The status line says how the last deploy went: a success after
+                // a failure replaces its red message (it stayed red through two
+                // good deploys). Beside it, the job's own line shows progress only.
+                self.jobs.deploy.status = None;
                 match done {
-                    // Beside the status line already; the Log keeps it too.
-                    Ok(said) => tracing::info!(target: "pebble", "{said}"),
+                    Ok(said) => self.status.info(said),
                     Err(e) => self.status.error(format!("deploy failed: {e}")),
                 }
                 if std::mem::take(&mut self.jobs.deploy.live_pending) {

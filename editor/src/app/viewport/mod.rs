@@ -198,11 +198,14 @@ impl Viewport {
             let local = (p - rect.min) * ppp;
             Vec2::new(local.x, local.y)
         };
+        // One Esc takes back one thing: with the context menu open it closes the
+        // menu (context_menu.rs), and nothing else.
+        let menu_open = self.context_menu.is_some();
         let (scroll, dt, escape) = ui.input(|i| {
             (
                 i.smooth_scroll_delta.y,
                 i.stable_dt.min(0.1),
-                i.key_pressed(egui::Key::Escape) && !frame.keys_taken,
+                i.key_pressed(egui::Key::Escape) && !frame.keys_taken && !menu_open,
             )
         });
         let (events, pointer) = pointer_events(

@@ -6,8 +6,9 @@
 //! the overlay shows the shape and its width × depth × height. A click without a
 //! drag puts the item down at its usual size on the surface under the cursor.
 //! The new entity is one undo step and selected; Shift at the finish keeps the
-//! tool armed for the next one. Esc at any point takes back the shape in
-//! progress and lets go of the tool, leaving no trace.
+//! tool armed for the next one. One Esc takes back one thing: the shape in
+//! progress (the tool stays armed for the next drag), then the tool itself;
+//! nothing is left in the scene.
 
 use pebble_model::entity::{EntityKind, volume_aabb};
 use pebble_model::glam::{Vec2, Vec3};
@@ -254,11 +255,23 @@ impl Tool for CreateTool {
         };
     }
 
+    /// Takes back the shape in progress and stays armed (Esc again lets go of
+    /// the tool: [`Tool::disarm`]); with none in progress, lets go.
     fn cancel(&mut self, cx: &mut ToolContext) {
+        if self.stage != Stage::Waiting {
+            self.stage = Stage::Waiting;
+            self.snapped = None;
+            if let Some(item) = self.armed {
+                cx.status.info(format!(
+                    "{} cancelled: drag to draw another, Esc to stop creating",
+                    item.label().to_lowercase()
+                ));
+            }
+            return;
+        }
         if self.armed.take().is_some() {
             cx.status.info("creation cancelled");
         }
-        self.stage = Stage::Waiting;
     }
 
     fn follows_pointer(&self) -> bool {
@@ -316,10 +329,12 @@ impl Tool for CreateTool {
     }
 
     fn disarm(&mut self, cx: &mut ToolContext) -> bool {
-        if self.armed.is_none() {
+        self.stage = Stage::Waiting;
+        self.snapped = None;
+        if self.armed.take().is_none() {
             return false;
         }
-        self.cancel(cx);
+        cx.status.info("creation cancelled");
         true
     }
 

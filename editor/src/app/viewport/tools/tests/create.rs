@@ -133,38 +133,45 @@ fn a_box_is_drawn_footprint_then_height_then_click_as_one_step() {
     assert_eq!(w.doc.scene().materials().count(), 0, "one step took both");
 }
 
+/// The report: Esc while setting a shape's height also left the tool, and the
+/// next drag became a box select. One Esc takes back one thing: the shape (no
+/// trace, the tool still armed, the next drag draws again), then the tool.
 #[test]
-fn esc_in_the_footprint_or_the_height_leaves_no_trace() {
+fn one_esc_takes_back_the_shape_and_the_next_the_tool() {
     let mut w = looking_down();
     let steps = w.doc.history().entries().len();
+    let esc = |w: &mut World| {
+        w.frame(
+            PointerEvents {
+                escape: true,
+                ..Default::default()
+            },
+            None,
+        )
+    };
     w.tools.arm_create(CreateItem::Box);
     w.footprint(Vec3::ZERO, Vec3::new(2.0, 0.0, 2.0), Modifiers::default());
     w.hover_to(Vec3::new(2.0, 1.0, 2.0));
-    assert!(w.frame(
-        PointerEvents {
-            escape: true,
-            ..Default::default()
-        },
-        None
-    ));
-    assert!(!w.tools.is_active() && w.tools.armed_create().is_none());
+    assert!(esc(&mut w), "Esc is the tool's");
+    assert!(!w.tools.is_active(), "the height no longer follows");
+    assert_eq!(w.tools.armed_create(), Some(CreateItem::Box), "still armed");
     assert_eq!(w.doc.scene().entities().count(), 0);
     assert_eq!(w.doc.history().entries().len(), steps, "no step");
     assert!(!w.doc.history().can_redo());
-
+    // The next drag draws a box again, not a box selection.
+    w.footprint(Vec3::ZERO, Vec3::new(2.0, 0.0, 2.0), Modifiers::default());
+    assert_eq!(w.tools.active(), Some("create"), "the height follows again");
+    // Esc mid-footprint is the same: the shape goes, the tool stays.
+    assert!(esc(&mut w));
+    assert_eq!(w.tools.armed_create(), Some(CreateItem::Box));
     // Armed and waiting, Esc lets go (and is the tool's, not the selection's).
-    w.tools.arm_create(CreateItem::Stairs);
-    assert!(w.frame(
-        PointerEvents {
-            escape: true,
-            ..Default::default()
-        },
-        None
-    ));
+    assert!(esc(&mut w));
     assert_eq!(w.tools.armed_create(), None);
+    assert_eq!(w.doc.scene().entities().count(), 0);
     // Disarmed, a drag is a box selection again.
     w.footprint(Vec3::ZERO, Vec3::new(2.0, 0.0, 2.0), Modifiers::default());
     assert_eq!(w.doc.scene().entities().count(), 0);
+    assert!(!w.tools.is_active());
 }
 
 #[test]
