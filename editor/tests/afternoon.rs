@@ -195,3 +195,32 @@ fn a_good_deploy_after_a_failed_one_clears_the_red_status() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The report: a hidden ball pit still drew its balls (and clicks went through
+/// them to the floor). Hidden, its balls are neither drawn nor picked.
+#[test]
+fn a_hidden_ball_pit_draws_no_balls() {
+    use pebble_editor::app::action::Action;
+    let Some(mut harness) = common::harness() else {
+        return;
+    };
+    let pit = common::entity(harness.state(), "Ball pit");
+    let balls = |h: &H| {
+        h.state()
+            .viewport
+            .spheres()
+            .iter()
+            .filter(|(_, _, owner)| *owner == pit)
+            .count()
+    };
+    harness.run_steps(2);
+    assert!(balls(&harness) > 0, "the balls are drawn");
+    select_row(&mut harness, "Ball pit  (ball pit)");
+    let ctx = harness.ctx.clone();
+    harness.state_mut().run_action(&ctx, Action::HideSelected);
+    harness.run_steps(3);
+    assert_eq!(balls(&harness), 0, "hidden with their pit");
+    harness.state_mut().run_action(&ctx, Action::UnhideAll);
+    harness.run_steps(3);
+    assert!(balls(&harness) > 0, "back with it");
+}

@@ -339,7 +339,9 @@ impl Viewport {
         let bounds = doc.scene().bounds();
         let callback = ViewportCallback {
             baked,
-            solids: std::sync::Arc::new(self.solids.at(frame.clock)),
+            solids: std::sync::Arc::new(self.solids.at(frame.clock, |id| {
+                doc.scene().is_drawn(pebble_model::EntityId(id))
+            })),
             camera,
             options: self.render_options((w, h), frame.clock, camera, bounds, prefs),
             overlay,

@@ -234,7 +234,9 @@ impl Solids {
     /// The spheres where the clock at `t` puts them, as triangles: the patrols
     /// where `t` puts them, the ball pit simulated on from the last frame in the
     /// runtime's 1/60 s steps (from its start again when the clock went back).
-    pub fn at(&mut self, t: f64) -> Vec<SolidVertex> {
+    /// The spheres of owners `shown` says are drawn (a hidden ball pit's balls are
+    /// hidden with it), where the scene clock `t` puts them.
+    pub fn at(&mut self, t: f64, shown: impl Fn(u32) -> bool) -> Vec<SolidVertex> {
         let Some((_, level)) = &self.level else {
             self.drawn.clear();
             return Vec::new();
@@ -274,7 +276,9 @@ impl Solids {
                 };
                 (*s, owner.unwrap_or(0))
             })
+            .filter(|(_, owner)| *owner == 0 || shown(*owner))
             .collect();
+        let spheres: Vec<pebble_play::Sphere> = self.drawn.iter().map(|(s, _)| *s).collect();
         let mut out = Vec::new();
         for s in &spheres {
             let unit = match self.unit_spheres.iter().position(|(c, _)| *c == s.color) {
@@ -331,7 +335,7 @@ mod tests {
         };
         let mut seen = Vec::new();
         for t in [0.0, 0.25, 0.5, 1.0, 2.5, 0.75] {
-            let now = solids.at(t);
+            let now = solids.at(t, |_| true);
             assert!(!now.is_empty());
             assert_eq!(now, reference(t), "t = {t}");
             seen.push(now);
@@ -364,7 +368,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(20));
         }
         assert!(
-            !solids.at(0.5).is_empty(),
+            !solids.at(0.5, |_| true).is_empty(),
             "the patrol and the balls are drawn"
         );
         let said = solids.said.clone().expect("the Log was told");

@@ -135,8 +135,15 @@ pub struct MenuRequest {
 pub const MAX_UNDER: usize = 12;
 
 /// Every entity under `pixel`, nearest first: the ID buffer's hit, then the hit
-/// with it left out, and so on.
-pub fn under_cursor(pick: &dyn Pick, pixel: Vec2) -> Result<Vec<u32>, String> {
+/// with it left out, and so on. The sun and the sky light the whole map from
+/// nowhere (their markers stand where they were made, at the origin): they are
+/// listed only when the click hit one of them first, never as something
+/// "under" a wall or the floor.
+pub fn under_cursor(
+    scene: &pebble_model::Scene,
+    pick: &dyn Pick,
+    pixel: Vec2,
+) -> Result<Vec<u32>, String> {
     let mut out: Vec<u32> = Vec::new();
     while out.len() < MAX_UNDER {
         match pick.pick_excluding(pixel, &out)? {
@@ -144,7 +151,20 @@ pub fn under_cursor(pick: &dyn Pick, pixel: Vec2) -> Result<Vec<u32>, String> {
             _ => break,
         }
     }
+    let first = out.first().copied();
+    out.retain(|id| Some(*id) == first || !lights_from_nowhere(scene, *id));
     Ok(out)
+}
+
+/// A sun or a sky: light with a direction, or everywhere, but no place.
+fn lights_from_nowhere(scene: &pebble_model::Scene, id: u32) -> bool {
+    use pebble_model::entity::Light;
+    scene.entity(pebble_model::EntityId(id)).is_some_and(|e| {
+        matches!(
+            e.kind,
+            pebble_model::EntityKind::Light(Light::Sun { .. } | Light::Hemisphere { .. })
+        )
+    })
 }
 
 impl std::fmt::Debug for ToolContext<'_> {
@@ -646,7 +666,7 @@ impl Tools {
 /// is already part of it (so the menu acts on what was clicked), and the
 /// context menu opens there.
 fn right_click(cx: &mut ToolContext, pixel: Vec2) {
-    let under = match under_cursor(cx.pick, pixel) {
+    let under = match under_cursor(cx.doc.scene(), cx.pick, pixel) {
         Ok(under) => under,
         Err(e) => return cx.status.error(format!("pick failed: {e}")),
     };
@@ -680,7 +700,10 @@ fn right_click(cx: &mut ToolContext, pixel: Vec2) {
 /// Alt+click: the menu listing everything under the pixel, the selection left as
 /// it is (choose one of overlapping things there).
 fn list_under(cx: &mut ToolContext, pixel: Vec2) {
-    match (under_cursor(cx.pick, pixel), cx.pick.pick(pixel)) {
+    match (
+        under_cursor(cx.doc.scene(), cx.pick, pixel),
+        cx.pick.pick(pixel),
+    ) {
         (Ok(under), Ok(hit)) => {
             cx.context_menu = Some(MenuRequest {
                 pixel,

@@ -50,13 +50,20 @@ impl ClickSelect {
             ));
             return true;
         }
-        self.last = match super::under_cursor(cx.pick, at) {
+        self.last = match super::under_cursor(cx.doc.scene(), cx.pick, at) {
             Ok(under) => {
                 if under.len() > 1 {
                     cx.status.info(format!(
                         "1 of {} under the cursor (click again for the next, Alt+click for the list)",
                         under.len()
                     ));
+                } else if cx.status.text.contains("under the cursor") {
+                    // The count of the last spot's pile no longer says anything.
+                    cx.status.info(if under.is_empty() {
+                        "nothing under the cursor"
+                    } else {
+                        "one thing under the cursor"
+                    });
                 }
                 Some((at, under))
             }

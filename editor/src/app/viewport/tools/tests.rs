@@ -780,3 +780,67 @@ fn clicking_again_on_the_same_spot_goes_through_what_is_under_it() {
     assert_eq!(menu.under, [ids[0].0, ids[1].0, ids[2].0]);
     assert_eq!(w.doc.scene().selection(), &[ids[0]], "the selection stays");
 }
+
+/// The report: every "Under the cursor" list offered "Select Sky" and "Select
+/// Sun", and the status bar said "1 of 6 under the cursor" after a click on
+/// empty space. The sun and the sky are listed only when hit first; a click on
+/// nothing says so instead of keeping the last pile's count.
+#[test]
+fn the_sun_and_the_sky_are_not_under_everything_and_an_empty_click_says_so() {
+    use pebble_model::entity::Light;
+    let mut w = World::new(&[Vec3::ZERO, Vec3::new(20.0, 0.0, 0.0)]);
+    let ids = w.ids();
+    // The sun and the sky stand at the origin, where a spawn is: behind it here.
+    let lights = vec![
+        Entity::new(
+            "Sun",
+            EntityKind::Light(Light::Sun {
+                direction: Vec3::new(-0.4, -1.0, -0.3),
+                color: [1.0; 3],
+                intensity: 1.0,
+                shadows: true,
+            }),
+        ),
+        Entity::new(
+            "Sky",
+            EntityKind::Light(Light::Hemisphere {
+                sky: [0.4, 0.5, 0.6],
+                ground: [0.2; 3],
+                ao_strength: 0.5,
+                ao_radius: 1.0,
+            }),
+        ),
+    ];
+    w.doc
+        .execute(AddEntities::new("Lights", lights).without_selecting())
+        .expect("adds");
+    w.doc.end_edit();
+    w.draw();
+    let at = w.camera_view().project(Vec3::ZERO).expect("in view");
+    w.click(
+        at,
+        Modifiers {
+            alt: true,
+            ..Modifiers::default()
+        },
+    );
+    let menu = w.context_menu.take().expect("Alt+click opens the list");
+    assert_eq!(
+        menu.under,
+        [ids[0].0],
+        "the spawn alone, not the sun and sky"
+    );
+    w.click(at, Modifiers::default());
+    assert_eq!(w.doc.scene().selection(), &[ids[0]]);
+    assert!(!w.status.text.contains(" of "), "{}", w.status.text);
+    // A pile, then a click on nothing: the count goes.
+    w.status
+        .info("1 of 3 under the cursor (click again for the next, Alt+click for the list)");
+    let nothing = w
+        .camera_view()
+        .project(Vec3::new(10.0, 0.0, 0.0))
+        .expect("in view");
+    w.click(nothing, Modifiers::default());
+    assert!(w.doc.scene().selection().is_empty());
+    assert_eq!(w.status.text, "nothing under the cursor");
+}
