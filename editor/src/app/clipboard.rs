@@ -91,6 +91,9 @@ pub enum Place {
 /// Pastes clipboard `text` into the document as one step; returns how many
 /// entities arrived. Textures the project does not have are copied into its
 /// folder from the one they were copied in.
+/// How far, in metres, a point under the cursor may be from the surface it is on.
+const SURFACE_SNAP: f32 = 0.01;
+
 pub fn paste(doc: &mut Document, text: &str, place: Place) -> Result<usize, String> {
     let mut clip: Clip = ron::from_str(text.trim()).map_err(|_| {
         "the clipboard holds no Pebble entities (copy some with Ctrl+C)".to_string()
@@ -135,7 +138,15 @@ pub fn paste(doc: &mut Document, text: &str, place: Place) -> Result<usize, Stri
             clip.entities[k].transform.translation += aside;
         }
     }
-    if let Place::At(point) = place {
+    if let Place::At(mut point) = place {
+        // The point comes from the depth buffer, a hair above or below the
+        // surface (-0.0002 under a floor): it lands on the surface itself.
+        if let Some(surface) =
+            crate::app::edit_ops::floor_below(doc.scene(), point + Vec3::Y * SURFACE_SNAP, &[])
+            && (surface - point.y).abs() <= SURFACE_SNAP
+        {
+            point.y = surface;
+        }
         let roots: Vec<usize> = (0..clip.entities.len())
             .filter(|k| clip.entities[*k].parent.is_none())
             .collect();

@@ -6,7 +6,9 @@
 //! A line reads `pebble-frame 41 pointer 620 362 down 1 presses 3 releases 2 keys 5`:
 //! the frame's number, where the pointer is (in points; `- -` when outside the
 //! window), whether the primary button is down, and the counts of button presses,
-//! button releases and key presses since the start.
+//! button releases and key presses since the start; then `wheel 2 2.00`: the
+//! wheel events taken and the notches they came to (a line of a mouse wheel is
+//! one notch, 50 points of a touchpad's smooth scroll another).
 
 use eframe::egui;
 
@@ -19,6 +21,8 @@ pub struct FrameEcho {
     presses: u64,
     releases: u64,
     keys: u64,
+    wheel_events: u64,
+    notches: f32,
 }
 
 impl FrameEcho {
@@ -37,6 +41,10 @@ impl FrameEcho {
                     egui::Event::PointerButton { pressed: true, .. } => self.presses += 1,
                     egui::Event::PointerButton { pressed: false, .. } => self.releases += 1,
                     egui::Event::Key { pressed: true, .. } => self.keys += 1,
+                    egui::Event::MouseWheel { unit, delta, .. } => {
+                        self.wheel_events += 1;
+                        self.notches += crate::app::viewport::wheel_notches(*unit, *delta);
+                    }
                     _ => {}
                 }
             }
@@ -45,12 +53,14 @@ impl FrameEcho {
         self.frame += 1;
         let at = pointer.map_or_else(|| "- -".to_owned(), |p| format!("{:.0} {:.0}", p.x, p.y));
         eprintln!(
-            "pebble-frame {} pointer {at} down {} presses {} releases {} keys {}",
+            "pebble-frame {} pointer {at} down {} presses {} releases {} keys {} wheel {} {:.2}",
             self.frame,
             u8::from(down),
             self.presses,
             self.releases,
-            self.keys
+            self.keys,
+            self.wheel_events,
+            self.notches
         );
     }
 }

@@ -182,12 +182,15 @@ pub struct Echo {
     pub presses: u64,
     pub releases: u64,
     pub keys: u64,
+    /// Wheel events taken, and the notches they came to.
+    pub wheel_events: u64,
+    pub notches: f32,
 }
 
 impl Echo {
     fn parse(line: &str) -> Option<Self> {
         let w: Vec<&str> = line.split_whitespace().collect();
-        if w.len() != 13 || w[0] != "pebble-frame" {
+        if w.len() != 16 || w[0] != "pebble-frame" {
             return None;
         }
         let num = |k: usize| w[k].parse::<u64>().ok();
@@ -198,6 +201,8 @@ impl Echo {
             presses: num(8)?,
             releases: num(10)?,
             keys: num(12)?,
+            wheel_events: num(14)?,
+            notches: w[15].parse().ok()?,
         })
     }
 }

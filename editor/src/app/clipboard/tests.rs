@@ -144,3 +144,43 @@ fn text_that_is_not_pebble_s_is_refused_clearly() {
     assert_eq!(a.doc.history().position(), 0, "nothing changed");
     assert!(copy(&a.doc).is_none(), "nothing selected, nothing copied");
 }
+
+/// The report: Ctrl+Shift+V pasted at y = −0.0002 (the point under the cursor, read
+/// from the depth buffer, a rounding into the floor). The copy stands on the
+/// surface itself.
+#[test]
+fn a_paste_under_the_cursor_lands_on_the_surface_not_a_rounding_into_it() {
+    let mut a = project("on-surface");
+    a.doc
+        .execute(AddMaterial::new(Material::default()))
+        .expect("material");
+    let material = a.doc.scene().materials().map(|(id, _)| id).next();
+    let mut floor = entity(CreateItem::Box, Vec3::ZERO, material).expect("a floor");
+    if let pebble_model::EntityKind::Mesh(m) = &mut floor.kind {
+        m.source = pebble_model::entity::GeometrySource::Primitive(pebble_model::Primitive::Box {
+            size: Vec3::new(10.0, 0.5, 10.0),
+        });
+        m.geometry = pebble_model::Primitive::Box {
+            size: Vec3::new(10.0, 0.5, 10.0),
+        }
+        .generate(material.expect("one"))
+        .expect("geometry");
+    }
+    a.doc
+        .execute(AddEntities::new("Floor", vec![floor]))
+        .expect("floor");
+    textured_box(&mut a);
+    let text = copy(&a.doc).expect("something to copy");
+    for read in [0.4998, 0.5003] {
+        paste(&mut a.doc, &text, Place::At(Vec3::new(2.0, read, 1.0))).expect("pastes");
+        let at = a
+            .doc
+            .scene()
+            .entities()
+            .last()
+            .expect("the copy")
+            .transform
+            .translation;
+        assert_eq!(at, Vec3::new(2.0, 0.5, 1.0), "read {read}");
+    }
+}

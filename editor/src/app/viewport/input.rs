@@ -92,12 +92,10 @@ pub(super) fn context_menu_at(
 pub(super) fn wheel_zoom(
     tools: &mut Tools,
     cx: &mut ToolContext<'_>,
-    scroll: f32,
+    notches: f32,
     pointer: Option<Vec2>,
     hover_point: Option<Vec3>,
 ) {
-    // 50 points of smooth scroll make one notch; touchpads give fractions.
-    let notches = scroll / 50.0;
     if tools.wheel(cx, notches) {
         return;
     }

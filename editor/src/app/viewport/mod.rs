@@ -203,7 +203,13 @@ impl Viewport {
         let menu_open = self.context_menu.is_some();
         let (scroll, dt, escape) = ui.input(|i| {
             (
-                i.smooth_scroll_delta.y,
+                i.events
+                    .iter()
+                    .map(|e| match e {
+                        egui::Event::MouseWheel { unit, delta, .. } => wheel_notches(*unit, *delta),
+                        _ => 0.0,
+                    })
+                    .sum::<f32>(),
                 i.stable_dt.min(0.1),
                 i.key_pressed(egui::Key::Escape) && !frame.keys_taken && !menu_open,
             )
@@ -581,6 +587,21 @@ impl Viewport {
         self.intents.extend(chosen);
     }
 }
+
+/// How many notches a wheel event turns: a mouse wheel's line is one (egui's
+/// smoothed scroll made one click 40 points spread over frames, and the view
+/// zoomed by a notch and a half or less, never the documented step), a page
+/// three, and [`POINTS_PER_NOTCH`] of a touchpad's smooth scroll one.
+pub fn wheel_notches(unit: egui::MouseWheelUnit, delta: egui::Vec2) -> f32 {
+    match unit {
+        egui::MouseWheelUnit::Line => delta.y,
+        egui::MouseWheelUnit::Page => delta.y * 3.0,
+        egui::MouseWheelUnit::Point => delta.y / POINTS_PER_NOTCH,
+    }
+}
+
+/// Points of a touchpad's smooth scroll that make one notch.
+pub const POINTS_PER_NOTCH: f32 = 50.0;
 
 /// The largest rectangle of `aspect` (width / height) centred in `outer`.
 pub fn fit_aspect(outer: egui::Rect, aspect: f32) -> egui::Rect {
