@@ -194,6 +194,7 @@ impl Viewport {
             (rect.height() * ppp).round().max(1.0) as u32,
         );
         let size = Vec2::new(w as f32, h as f32);
+        self.view.aspect = size.x / size.y.max(1.0);
         let to_pixels = |p: egui::Pos2| {
             let local = (p - rect.min) * ppp;
             Vec2::new(local.x, local.y)

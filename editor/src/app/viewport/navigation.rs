@@ -14,6 +14,9 @@ pub const PITCH_LIMIT: f32 = 89.0_f32 * std::f32::consts::PI / 180.0;
 /// Default zoom step per wheel notch.
 pub const ZOOM_STEP: f32 = 0.12;
 
+/// How much of the picture a framed box may take, each way (the rest a margin).
+pub const FRAME_FILL: f32 = 0.9;
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OrbitCamera {
     pub pivot: Vec3,
@@ -359,11 +362,66 @@ impl OrbitCamera {
         self.pivot += right * local.x + Vec3::Y * local.y + forward * local.z;
     }
 
-    /// Puts the box `lo..hi` in view, keeping the direction of view.
+    /// Puts the box `lo..hi` in view, keeping the direction of view: far enough
+    /// for its bounding sphere from any side (a start, before the view's shape
+    /// is known).
     pub fn frame(&mut self, lo: Vec3, hi: Vec3) {
         let radius = ((hi - lo).length() * 0.5).max(0.25);
         self.pivot = (lo + hi) * 0.5;
         self.distance = radius / (self.fov_y_deg.to_radians() * 0.5).sin().max(0.05) * 1.1;
+    }
+
+    /// Puts the box `lo..hi` in view as large as it goes in a view of `aspect`
+    /// (width / height), keeping the direction of view: every corner inside
+    /// [`FRAME_FILL`] of the picture, one of them at its edge. The bounding
+    /// sphere left an edge-on 20 m wall a sliver in the middle of the view.
+    pub fn frame_fit(&mut self, lo: Vec3, hi: Vec3, aspect: f32) {
+        self.frame(lo, hi);
+        let aspect = if aspect.is_finite() && aspect > 0.01 {
+            aspect
+        } else {
+            16.0 / 9.0
+        };
+        let corners: Vec<Vec3> = (0..8)
+            .map(|k| {
+                Vec3::new(
+                    if k & 1 == 0 { lo.x } else { hi.x },
+                    if k & 2 == 0 { lo.y } else { hi.y },
+                    if k & 4 == 0 { lo.z } else { hi.z },
+                )
+            })
+            .collect();
+        let fits = |o: &OrbitCamera| {
+            let camera = o.camera();
+            let clip_from_world = camera.clip_from_world(aspect);
+            corners.iter().all(|c| {
+                let clip = clip_from_world * c.extend(1.0);
+                if clip.w <= camera.near.max(1e-4) && camera.ortho_height <= 0.0 {
+                    return false;
+                }
+                let ndc = clip.truncate() / clip.w;
+                ndc.x.abs() <= FRAME_FILL && ndc.y.abs() <= FRAME_FILL
+            })
+        };
+        // The sphere's distance always fits; the least that still does is found
+        // by halving the interval (the picture grows as the eye nears).
+        let (mut near, mut far) = (0.05f32, self.distance.max(0.05));
+        if !fits(self) {
+            return;
+        }
+        for _ in 0..40 {
+            let mid = (near + far) * 0.5;
+            let trial = OrbitCamera {
+                distance: mid,
+                ..*self
+            };
+            if fits(&trial) {
+                far = mid;
+            } else {
+                near = mid;
+            }
+        }
+        self.distance = far;
     }
 }
 
@@ -653,5 +711,51 @@ mod tests {
                 "{p} at {s}"
             );
         }
+    }
+
+    /// The report: F on an edge-on 20 m wall barely changed the view. Framed, the
+    /// wall fills the picture (a corner at its edge) and none of it is cut.
+    #[test]
+    fn f_fills_the_view_with_an_edge_on_wall() {
+        let (lo, hi) = (Vec3::new(-10.0, 0.0, -0.125), Vec3::new(10.0, 3.0, 0.125));
+        let aspect = 16.0 / 9.0;
+        // Looking along the wall's length, a little from above.
+        let mut o = OrbitCamera {
+            yaw: -std::f32::consts::FRAC_PI_2 + 0.05,
+            pitch: -0.2,
+            ..OrbitCamera::default()
+        };
+        let extent = |o: &OrbitCamera| {
+            let camera = o.camera();
+            let m = camera.clip_from_world(aspect);
+            (0..8)
+                .map(|k| {
+                    let c = Vec3::new(
+                        if k & 1 == 0 { lo.x } else { hi.x },
+                        if k & 2 == 0 { lo.y } else { hi.y },
+                        if k & 4 == 0 { lo.z } else { hi.z },
+                    );
+                    let clip = m * c.extend(1.0);
+                    assert!(clip.w > camera.near, "a corner behind the eye");
+                    let ndc = clip.truncate() / clip.w;
+                    ndc.x.abs().max(ndc.y.abs())
+                })
+                .fold(0.0f32, f32::max)
+        };
+        o.frame(lo, hi);
+        let sphere = extent(&o);
+        o.frame_fit(lo, hi, aspect);
+        let fitted = extent(&o);
+        assert!(fitted <= FRAME_FILL + 1e-3, "cut: {fitted}");
+        assert!(fitted >= FRAME_FILL - 0.01, "fills the view: {fitted}");
+        assert!(sphere < 0.6, "the sphere left it small: {sphere}");
+        // The same in an orthographic view.
+        o.ortho = true;
+        o.frame_fit(lo, hi, aspect);
+        let ortho = extent(&o);
+        assert!(
+            (FRAME_FILL - 0.01..=FRAME_FILL + 1e-3).contains(&ortho),
+            "{ortho}"
+        );
     }
 }

@@ -116,6 +116,8 @@ pub struct ViewState {
     /// Where the view is going (a wheel zoom, a framing, a view cube click) and
     /// the easing's time constant.
     pub target: Option<(OrbitCamera, f32)>,
+    /// The picture's width / height, as last drawn (what F fills).
+    pub aspect: f32,
 }
 
 impl ViewState {
@@ -128,6 +130,7 @@ impl ViewState {
         Self {
             orbit,
             target: None,
+            aspect: 16.0 / 9.0,
         }
     }
 
@@ -150,7 +153,7 @@ impl ViewState {
     pub fn frame(&mut self, bounds: Option<Aabb>) {
         if let Some(b) = bounds {
             let mut to = self.goal();
-            to.frame(b.min, b.max);
+            to.frame_fit(b.min, b.max, self.aspect);
             self.go_to(to);
         }
     }
@@ -169,7 +172,7 @@ impl ViewState {
         (to.yaw, to.pitch) = view_cube::yaw_pitch_from(IVec3::new(1, 1, 1));
         to.ortho = false;
         if let Some(b) = bounds {
-            to.frame(b.min, b.max);
+            to.frame_fit(b.min, b.max, self.aspect);
         }
         self.go_to(to);
     }
