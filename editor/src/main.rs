@@ -69,6 +69,8 @@ struct BenchEditorArgs {
 enum Command {
     /// Open a project in the editor window (no subcommand opens the bundled showcase).
     Open(OpenArgs),
+    /// Start a project in a folder (an empty scene and its textures folder).
+    New(cli::new::NewArgs),
     /// Measure the whole editor's frame time and memory against the bare renderer
     /// (opens a window; under Xvfb: xvfb-run -a -s "-screen 0 1280x800x24").
     BenchEditor(BenchEditorArgs),
@@ -156,6 +158,7 @@ fn main() -> ExitCode {
         Some(Command::Export(args)) => cli::export::run(args),
         Some(Command::Render(args)) => cli::render::run(args),
         Some(Command::Showcase(args)) => cli::showcase::run(args),
+        Some(Command::New(args)) => cli::new::run(args),
         Some(Command::Compare(args)) => cli::compare::run(args),
         Some(Command::Capture(cmd)) => cli::capture::run(cmd),
         Some(Command::Deploy(args)) => cli::deploy::run(args),

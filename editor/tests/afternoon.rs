@@ -265,3 +265,37 @@ fn one_wheel_click_is_one_notch_of_the_documented_step() {
         "three clicks took the eye to {ratio:.4} of its distance, want {want:.4}"
     );
 }
+
+/// The report: a reopened project (and a recovered one) did not restore the
+/// camera. Leaving a project keeps its camera; opening it again starts there.
+#[test]
+fn a_reopened_project_starts_where_the_camera_was_left() {
+    use pebble_editor::app::viewport::navigation::OrbitCamera;
+    let Some(mut harness) = room() else { return };
+    let first = harness.state().project_path().to_path_buf();
+    let left = OrbitCamera {
+        pivot: pebble_model::glam::Vec3::new(3.0, 1.0, -2.0),
+        distance: 4.5,
+        yaw: 0.7,
+        pitch: -0.3,
+        ..OrbitCamera::default()
+    };
+    harness.state_mut().viewport.view.orbit = left;
+    harness.state_mut().viewport.view.target = None;
+    harness.run_steps(2);
+    let other = common::room::room_project();
+    harness.state_mut().open_path(other);
+    harness.run_steps(3);
+    assert_ne!(
+        harness.state().viewport.view.orbit,
+        left,
+        "the other project frames itself"
+    );
+    harness.state_mut().open_path(first);
+    harness.run_steps(3);
+    assert_eq!(
+        harness.state().viewport.view.orbit,
+        left,
+        "back where it was left"
+    );
+}

@@ -213,3 +213,44 @@ fn bench_times_a_model_into_a_project_and_a_map() {
     assert!(!none.status.success());
     assert!(String::from_utf8_lossy(&none.stderr).contains("--runs must be 1 or more"));
 }
+
+/// The report: there was no command-line way to start a project. `pebble new DIR`
+/// writes an empty one the editor and `pebble export` open, and refuses a
+/// folder that already holds a project (nothing overwritten).
+#[test]
+fn pebble_new_starts_a_project_and_never_overwrites_one() {
+    let dir = scratch("new").join("Castle keep");
+    let out = pebble(&["new", dir.to_str().expect("utf-8")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let path = dir.join("Castle keep.pebble.ron");
+    let scene = pebble_model::project::load(&path).expect("a project");
+    assert_eq!(scene.settings().map_name, "Castle keep");
+    assert_eq!(scene.entities().count(), 0);
+    assert!(dir.join("textures").is_dir());
+    let before = std::fs::read(&path).expect("reads");
+    let again = pebble(&["new", dir.to_str().expect("utf-8")]);
+    assert!(
+        !again.status.success(),
+        "a second new in the same folder is refused"
+    );
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert!(said.contains("already holds a project"), "{said}");
+    assert_eq!(std::fs::read(&path).expect("reads"), before, "untouched");
+    let map = dir.join("castle.pbm");
+    let out = pebble(&[
+        "export",
+        path.to_str().expect("utf-8"),
+        "--output",
+        map.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(map.is_file());
+}

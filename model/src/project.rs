@@ -634,18 +634,31 @@ pub fn remove_untitled(project: &Path, data: &Path) {
 pub struct Autosave {
     pub interval: Duration,
     last: Option<Instant>,
+    /// The scene revision last written, and the one last seen with when it was
+    /// first seen (an edit is written once it has been still a moment).
+    written: Option<u64>,
+    seen: Option<(u64, Instant)>,
 }
+
+/// How long after an edit its recovery file is written (a drag changes the scene
+/// every frame: it is written once the drag has stopped this long).
+pub const AUTOSAVE_AFTER_EDIT: Duration = Duration::from_secs(2);
 
 impl Autosave {
     pub fn new(interval: Duration) -> Self {
         Self {
             interval,
             last: None,
+            written: None,
+            seen: None,
         }
     }
 
-    /// Writes the recovery file when `dirty` and the interval has passed since the
-    /// last autosave (or since the first tick). Returns whether it wrote.
+    /// Writes the recovery file when `dirty` and either the scene has changed
+    /// since the last write and then stayed still [`AUTOSAVE_AFTER_EDIT`] (so the
+    /// work is kept within seconds of an edit, not up to a minute later), or the
+    /// interval has passed since the last autosave (or since the first tick), for
+    /// work that never stops changing. Returns whether it wrote.
     pub fn tick(
         &mut self,
         now: Instant,
@@ -654,12 +667,28 @@ impl Autosave {
         dirty: bool,
     ) -> Result<bool, ProjectError> {
         let last = *self.last.get_or_insert(now);
-        if !dirty || now.duration_since(last) < self.interval {
+        let revision = scene.revision();
+        match self.seen {
+            Some((r, _)) if r == revision => {}
+            _ => self.seen = Some((revision, now)),
+        }
+        let still = self
+            .seen
+            .is_some_and(|(_, since)| now.duration_since(since) >= AUTOSAVE_AFTER_EDIT);
+        let news = self.written != Some(revision) && still;
+        if !dirty || !(news || now.duration_since(last) >= self.interval) {
             return Ok(false);
         }
         save(&recovery_path(project), scene)?;
         self.last = Some(now);
+        self.written = Some(revision);
         Ok(true)
+    }
+
+    /// Whether the scene as it is has not been written yet (the caller looks
+    /// again [`AUTOSAVE_AFTER_EDIT`] later).
+    pub fn has_unwritten(&self, scene: &Scene) -> bool {
+        self.written != Some(scene.revision())
     }
 
     /// After a real save the recovery file is stale: remove it.

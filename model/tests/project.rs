@@ -600,3 +600,43 @@ fn a_version_3_project_keeps_its_hidden_entities_out_of_the_map() {
     let now = project::from_ron(&text, Path::new("new.pebble.ron")).expect("reads format 4");
     assert!(now.entities().all(|e| now.is_exported(e.id)));
 }
+
+/// The report: autosave ran once a minute. An edit is in the recovery file two
+/// seconds after it (once it has stopped changing), not up to a minute later;
+/// a scene that keeps changing is still written every interval.
+#[test]
+fn an_edit_reaches_the_recovery_file_within_seconds() {
+    let (mut scene, mut history, _, ids) = small_scene();
+    let path = scratch("recovery-soon").join("level.pebble.ron");
+    project::save(&path, &scene).expect("saves");
+    history.mark_saved();
+    let mut autosave = Autosave::new(Duration::from_secs(60));
+    let t0 = Instant::now();
+    let tick = |a: &mut Autosave, s: &pebble_model::Scene, at: u64, dirty: bool| {
+        a.tick(t0 + Duration::from_millis(at), &path, s, dirty)
+            .expect("tick")
+    };
+    assert!(!tick(&mut autosave, &scene, 0, false));
+    let mut e = scene.entity(ids[3]).expect("C").clone();
+    e.name = "Unsaved work".into();
+    history
+        .execute(
+            &mut scene,
+            pebble_model::command::SetEntity::new("Rename", e),
+        )
+        .expect("rename");
+    assert!(!tick(&mut autosave, &scene, 500, true), "not mid-edit");
+    assert!(
+        tick(&mut autosave, &scene, 2_600, true),
+        "two seconds after it"
+    );
+    let kept = project::load(&project::recovery_path(&path)).expect("the recovery file");
+    assert_eq!(
+        kept.entity(ids[3]).map(|e| e.name.as_str()),
+        Some("Unsaved work")
+    );
+    assert!(
+        !tick(&mut autosave, &scene, 5_000, true),
+        "nothing new to write"
+    );
+}

@@ -218,6 +218,12 @@ impl Document {
             .map(|_| ())
     }
 
+    /// Unsaved work not in the recovery file yet: the autosave wants another
+    /// look shortly, even when nothing else asks for a frame.
+    pub fn autosave_waits(&self) -> bool {
+        self.is_dirty() && self.autosave.has_unwritten(&self.scene)
+    }
+
     /// The unsaved work, kept in the recovery file as the program ends on a bug.
     pub fn keep_on_crash(&self) {
         if !self.is_dirty() {

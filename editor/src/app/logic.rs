@@ -48,6 +48,9 @@ impl PebbleApp {
             if let Err(e) = self.doc.tick_autosave(every) {
                 self.status.error(format!("autosave failed: {e}"));
             }
+            if self.doc.autosave_waits() {
+                ctx.request_repaint_after(pebble_model::project::AUTOSAVE_AFTER_EDIT / 2);
+            }
         }
         self.panels.raise_requested();
         if self.jobs.deploy.busy() {
@@ -78,6 +81,8 @@ impl PebbleApp {
             self.clock.time += f64::from(dt * self.clock.speed);
             ctx.request_repaint();
         }
+        self.prefs
+            .remember_view(self.doc.path(), self.viewport.view.goal());
         let (pressed, pasted) = self.pressed_shortcuts(ctx);
         if pasted.is_some() {
             self.clipboard = pasted;
@@ -171,12 +176,18 @@ impl PebbleApp {
             Ok(message) => {
                 self.status = message;
                 let bounds = scene.bounds();
+                // The project being left keeps its camera for its next opening.
+                self.prefs
+                    .remember_view(self.doc.path(), self.viewport.view.goal());
                 self.doc.replace(scene, path, unsaved);
                 self.budget.forget();
                 if !self.doc.is_untitled() {
                     files::push_recent(&mut self.prefs.recent, self.doc.path());
                 }
                 self.viewport.reset(bounds);
+                if let Some(view) = self.prefs.view_of(self.doc.path()) {
+                    self.viewport.view.orbit = view;
+                }
             }
             Err(e) => self
                 .status

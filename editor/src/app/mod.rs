@@ -388,7 +388,11 @@ impl PebbleApp {
             .or_else(|| project::untitled_recoveries(&data_dir).into_iter().next());
         files::push_recent(&mut prefs.recent, &path);
         let autosave = std::time::Duration::from_secs(u64::from(prefs.autosave_seconds.max(1)));
-        let viewport = Viewport::new(scene.bounds());
+        let mut viewport = Viewport::new(scene.bounds());
+        // Where the designer left the camera in this project.
+        if let Some(view) = prefs.view_of(&path) {
+            viewport.view.orbit = view;
+        }
         let info = rs.adapter.get_info();
         let presets = presets::Presets::load(&data_dir.join("presets"));
         for problem in &presets.problems {

@@ -48,6 +48,49 @@ pub struct Preferences {
     /// PPSSPP's own memory stick folder to play in (empty: a stick of the
     /// project's own, where PPSSPP can be pointed at one).
     pub ppsspp_stick: String,
+    /// Where the camera was in each project last worked on, newest first (the
+    /// view is the designer's, not the map's: it is kept here, not in the
+    /// project, and a reopened or recovered project starts where they left it).
+    pub views: Vec<(PathBuf, super::navigation::OrbitCamera)>,
+}
+
+/// How many projects' cameras are remembered.
+pub const MAX_VIEWS: usize = 32;
+
+impl Preferences {
+    /// Remembers `view` as `project`'s camera.
+    pub fn remember_view(
+        &mut self,
+        project: &std::path::Path,
+        view: super::navigation::OrbitCamera,
+    ) {
+        if self
+            .views
+            .first()
+            .is_some_and(|(p, v)| p == project && *v == view)
+        {
+            return;
+        }
+        self.views.retain(|(p, _)| p != project);
+        self.views.insert(0, (project.to_path_buf(), view));
+        self.views.truncate(MAX_VIEWS);
+    }
+
+    /// The camera last used in `project`, if it is a sane one.
+    pub fn view_of(&self, project: &std::path::Path) -> Option<super::navigation::OrbitCamera> {
+        self.views
+            .iter()
+            .find(|(p, _)| p == project)
+            .map(|(_, v)| *v)
+            .filter(|v| {
+                v.pivot.is_finite()
+                    && v.distance.is_finite()
+                    && v.distance > 0.0
+                    && v.yaw.is_finite()
+                    && v.pitch.is_finite()
+                    && (1.0..=170.0).contains(&v.fov_y_deg)
+            })
+    }
 }
 
 /// The navigation presets as earlier preferences named them.
@@ -80,6 +123,7 @@ impl Default for Preferences {
             own_file_dialog: false,
             ppsspp_program: String::new(),
             ppsspp_stick: String::new(),
+            views: Vec::new(),
         }
     }
 }
@@ -218,7 +262,7 @@ impl Preferences {
                         .suffix(" s"),
                 )
                 .on_hover_text(
-                    "unsaved work goes to a recovery file beside the project (an untitled project's in the data folder); 0 turns it off",
+                    "unsaved work goes to a recovery file beside the project (an untitled project's in the data folder) two seconds after an edit, and at the latest this often while the work keeps changing; 0 turns it off",
                 );
                 ui.end_row();
                 ui.label("File dialogs");

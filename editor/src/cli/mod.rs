@@ -6,6 +6,7 @@ pub mod convert_bench;
 pub mod deploy;
 pub mod export;
 pub mod import;
+pub mod new;
 pub mod pbm;
 pub mod project;
 pub mod render;

@@ -17,7 +17,7 @@ pub const ZOOM_STEP: f32 = 0.12;
 /// How much of the picture a framed box may take, each way (the rest a margin).
 pub const FRAME_FILL: f32 = 0.9;
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct OrbitCamera {
     pub pivot: Vec3,
     pub distance: f32,
