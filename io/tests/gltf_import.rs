@@ -1084,3 +1084,42 @@ fn required_extensions_and_lfs_pointers_are_named() {
         "{error}"
     );
 }
+
+/// The report: each import added another material named "Default". An unnamed
+/// glTF material (as many exporters write them) is named by its texture, and a
+/// primitive without a material by the file it came from.
+#[test]
+fn unnamed_materials_are_named_by_their_texture_or_their_file() {
+    let dir = scratch("unnamed-materials");
+    let mut doc = embedded_document(&data_uri("image/png", &png_2x2()));
+    doc["materials"][0]
+        .as_object_mut()
+        .expect("a material")
+        .remove("name");
+    // A second primitive with no material at all.
+    doc["meshes"][0]["primitives"]
+        .as_array_mut()
+        .expect("primitives")
+        .push(json!({ "attributes": { "POSITION": 0 }, "indices": 3 }));
+    let path = dir.join("crate props.gltf");
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("json")).expect("write");
+    let (scene, _) = import(&path, &dir).expect("imports");
+    let names: Vec<String> = scene.materials().map(|(_, m)| m.name.clone()).collect();
+    assert!(!names.iter().any(|n| n == "Default"), "{names:?}");
+    let textured = scene
+        .materials()
+        .find(|(_, m)| m.texture.is_some())
+        .map(|(_, m)| m.name.clone())
+        .expect("the textured material");
+    let texture = scene
+        .materials()
+        .find_map(|(_, m)| m.texture.clone())
+        .expect("a texture");
+    let stem = std::path::Path::new(&texture)
+        .file_stem()
+        .expect("a file name")
+        .to_string_lossy()
+        .into_owned();
+    assert_eq!(textured, stem, "named by its texture");
+    assert!(names.iter().any(|n| n == "crate props"), "{names:?}");
+}

@@ -16,6 +16,7 @@ pub mod material;
 pub mod math;
 pub mod mesh;
 pub mod mesh_edit;
+pub mod naming;
 pub mod primitive;
 pub mod project;
 pub mod scene;

@@ -64,7 +64,7 @@ fn duplicate_copies_subtrees_with_fresh_ids_and_selects_them() {
     let sel = scene.selection().to_vec();
     assert_eq!(sel.len(), 1);
     let copy = scene.entity(sel[0]).expect("copy");
-    assert_eq!(copy.name, "Group copy");
+    assert_eq!(copy.name, "Group 2");
     assert!(!ids.contains(&copy.id));
     assert_eq!(
         scene.children(Some(copy.id)).len(),

@@ -159,6 +159,13 @@ pub fn paste(doc: &mut Document, text: &str, place: Place) -> Result<usize, Stri
             clip.entities[k].transform.translation += point - middle;
         }
     }
+    // A pasted root whose name is taken is numbered ("Stairs 2"), like a copy.
+    let mut taken: std::collections::BTreeSet<String> =
+        doc.scene().entities().map(|e| e.name.clone()).collect();
+    for e in clip.entities.iter_mut().filter(|e| e.parent.is_none()) {
+        e.name = pebble_model::naming::next_free(&e.name, false, |n| taken.contains(n));
+        taken.insert(e.name.clone());
+    }
     let n = clip.entities.len();
     doc.execute(Paste::new(clip.materials, clip.entities))
         .map_err(|e| format!("cannot paste: {e}"))?;

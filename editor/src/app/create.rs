@@ -296,6 +296,9 @@ pub fn drawn_entity(
     };
     let name = match item {
         CreateItem::Box => box_name(Vec3::new(w, h, d), base),
+        // A plane is drawn on a level surface: a floor, or a platform when raised.
+        CreateItem::Plane if base > 0.3 => "Platform".to_owned(),
+        CreateItem::Plane => "Floor".to_owned(),
         _ => item.label().to_owned(),
     };
     Ok(Entity::new(name, kind).with_transform(Transform {
@@ -355,11 +358,21 @@ pub fn creation(
     build: impl FnOnce(Option<MaterialId>) -> Result<Entity, String>,
 ) -> Result<Box<dyn Command>, String> {
     let name = format!("Create {}", item.label());
+    // The second wall is "Wall 2": rows in the outliner that say which is which.
+    let numbered = |mut e: Entity| {
+        e.name = pebble_model::naming::next_free(&e.name, false, |n| {
+            scene.entities().any(|other| other.name == n)
+        });
+        e
+    };
     if !item.needs_material() {
-        return Ok(Box::new(AddEntities::new(name, vec![build(None)?])));
+        return Ok(Box::new(AddEntities::new(
+            name,
+            vec![numbered(build(None)?)],
+        )));
     }
     let (material, new) = material_for_new_mesh(scene);
-    let entity = build(Some(material))?;
+    let entity = numbered(build(Some(material))?);
     Ok(match new {
         Some(new) => Box::new(Paste::new(vec![(material, new)], vec![entity]).named(name)),
         None => Box::new(AddEntities::new(name, vec![entity])),
@@ -530,6 +543,37 @@ mod tests {
         };
         let wall = drawn_entity(CreateItem::Box, drawn, Some(MaterialId(0))).expect("a wall");
         assert_eq!(wall.name, "Wall");
+        // A plane is a floor (a platform when raised), never "Plane".
+        let floor = drawn_entity(CreateItem::Plane, drawn, Some(MaterialId(0))).expect("a plane");
+        assert_eq!(floor.name, "Floor");
+        let raised = Drawn { base: 2.0, ..drawn };
+        let platform =
+            drawn_entity(CreateItem::Plane, raised, Some(MaterialId(0))).expect("a plane");
+        assert_eq!(platform.name, "Platform");
+    }
+
+    /// The report: every new wall was "Wall". The second is "Wall 2", the third
+    /// "Wall 3": the outliner's rows say which is which.
+    #[test]
+    fn new_shapes_of_one_kind_are_numbered() {
+        let mut scene = Scene::new();
+        let mut history = pebble_model::History::default();
+        let drawn = Drawn {
+            start: Vec2::new(0.0, 0.0),
+            end: Vec2::new(6.0, 0.2),
+            base: 0.0,
+            height: 3.0,
+            on_surface: false,
+        };
+        for _ in 0..3 {
+            let step = creation(&scene, CreateItem::Box, |m| {
+                drawn_entity(CreateItem::Box, drawn, m)
+            })
+            .expect("a step");
+            history.execute_boxed(&mut scene, step, None).expect("adds");
+        }
+        let names: Vec<&str> = scene.entities().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["Wall", "Wall 2", "Wall 3"]);
     }
 
     #[test]

@@ -398,11 +398,20 @@ impl<'a> Ctx<'a> {
             return *id;
         }
         let mut mat = Material::default();
+        // Named by the file it came from, never "Default" (every import added
+        // another "Default" to the Materials panel); a named one keeps its name.
+        let source = self
+            .path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "model".to_owned());
+        mat.name = source.clone();
+        let unnamed = m.as_ref().is_some_and(|m| m.name().is_none());
         if let Some(m) = m {
             mat.name = m
                 .name()
                 .map(str::to_owned)
-                .unwrap_or_else(|| format!("Material {}", key.unwrap_or(0)));
+                .unwrap_or_else(|| format!("{source} {}", key.unwrap_or(0) + 1));
             let pbr = m.pbr_metallic_roughness();
             mat.color = pbr.base_color_factor();
             if let Some(info) = pbr.base_color_texture() {
@@ -443,6 +452,13 @@ impl<'a> Ctx<'a> {
                     mat.uv_scroll = Vec2::new(*u as f32, *v as f32);
                 }
             }
+        }
+        // An unnamed material is known by its texture, where it has one.
+        if unnamed
+            && let Some(texture) = &mat.texture
+            && let Some(stem) = std::path::Path::new(texture).file_stem()
+        {
+            mat.name = stem.to_string_lossy().into_owned();
         }
         // A small texture is a candidate for the PSP's tile atlas by default (the
         // export still keeps blended, scrolling, repeating, clamped and

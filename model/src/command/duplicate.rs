@@ -45,13 +45,24 @@ impl Command for Duplicate {
                 members.extend(scene.subtree(*id));
             }
             // Copies keep their ids as batch-local ids; AddEntities maps them.
+            // The copied roots are numbered ("Stairs 2"), never "Stairs copy".
+            let roots: Vec<&str> = scene
+                .entities()
+                .filter(|e| self.ids.contains(&e.id))
+                .map(|e| e.name.as_str())
+                .collect();
+            let mut names =
+                crate::naming::copies_of(roots, scene.entities().map(|e| e.name.as_str()))
+                    .into_iter();
             let copies = scene
                 .entities()
                 .filter(|e| members.contains(&e.id))
                 .map(|e| {
                     let mut c = e.clone();
-                    if self.ids.contains(&e.id) {
-                        c.name = format!("{} copy", e.name);
+                    if self.ids.contains(&e.id)
+                        && let Some(name) = names.next()
+                    {
+                        c.name = name;
                     }
                     c
                 })
