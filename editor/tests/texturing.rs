@@ -739,3 +739,35 @@ fn clamp_and_nearest_are_ticked_in_the_material_editor_undone_and_exported() {
         "{records:?}"
     );
 }
+
+/// The report: dragging a material's thumbnail (not its name) from the Materials
+/// panel onto a face did nothing. The picture is a handle like the name.
+#[test]
+fn a_material_dragged_by_its_thumbnail_reaches_the_face_under_it() {
+    let Some(mut harness) = harness_on(room_project()) else {
+        return;
+    };
+    harness.state_mut().panels.raise(Pane::Materials);
+    harness.run_steps(3);
+    let (_, at, size, inward) = WALLS[0];
+    let (at, size, inward) = (Vec3::from(at), Vec3::from(size), Vec3::from(inward));
+    let inner = at + Vec3::Y * (size.y * 0.5) + inward * 0.2;
+    look_at(&mut harness, inner, yaw_into(-inward));
+    let label = harness.get_by_label_contains("Floor  ·  1 object").rect();
+    // The thumbnail sits just left of the name.
+    let half = pebble_editor::app::panels::thumbnails::SIDE as f32 * 0.66 * 0.5;
+    let from = egui::pos2(label.left() - 4.0 - half, label.center().y);
+    let to = screen(harness.state(), inner);
+    drag_and_drop(&mut harness, from, to, egui::Modifiers::NONE);
+    let scene = harness.state().scene();
+    let floor_material = scene
+        .materials()
+        .find(|(_, m)| m.name == "Floor")
+        .map(|(id, _)| id)
+        .expect("the floor's material");
+    assert_eq!(
+        scene.material_use(floor_material),
+        (2, 14),
+        "the wall's face took it"
+    );
+}

@@ -148,24 +148,36 @@ impl MaterialsPanel {
                         let tint = egui::Rgba::from_rgba_unmultiplied(
                             m.color[0], m.color[1], m.color[2], 1.0,
                         );
-                        match m
+                        // The thumbnail is a handle like the name: a click chooses
+                        // the material, a drag carries it onto a face (a drag from
+                        // the picture did nothing).
+                        let thumb = match m
                             .texture
                             .as_deref()
                             .map(|t| thumbs.get(&ctx, cx.project, t))
                         {
-                            Some(Ok((t, _))) => {
-                                ui.add(egui::Image::new((t.id(), size)).tint(tint));
-                            }
+                            Some(Ok((t, _))) => ui.add(
+                                egui::Image::new((t.id(), size))
+                                    .tint(tint)
+                                    .sense(egui::Sense::click_and_drag()),
+                            ),
                             Some(Err(_)) => {
-                                let (r, p) = ui.allocate_painter(size, egui::Sense::hover());
+                                let (r, p) =
+                                    ui.allocate_painter(size, egui::Sense::click_and_drag());
                                 p.rect_filled(r.rect, 2.0, egui::Color32::from_rgb(200, 0, 200));
-                                r.on_hover_text("its texture is missing");
+                                r.on_hover_text("its texture is missing")
                             }
                             None => {
-                                let (r, p) = ui.allocate_painter(size, egui::Sense::hover());
+                                let (r, p) =
+                                    ui.allocate_painter(size, egui::Sense::click_and_drag());
                                 p.rect_filled(r.rect, 2.0, egui::Color32::from(tint));
+                                r
                             }
+                        };
+                        if thumb.clicked() {
+                            self.selected = Some(id);
                         }
+                        thumb.dnd_set_drag_payload(AssetDrag::Material(id));
                         let label = format!(
                             "{}  ·  {objects} object{}",
                             m.name,

@@ -409,3 +409,53 @@ fn measuring_takes_two_clicks_and_changes_nothing() {
     ));
     assert_eq!(w.tools.measuring(), None, "Esc lets go");
 }
+
+/// The report: matching a 2.75 m wall took pixel-hunting on the grid (0.25 m per
+/// 6 px). A height near the top of something built nearby takes that top.
+#[test]
+fn the_height_matches_the_top_of_a_wall_nearby() {
+    let mut w = looking_down();
+    // A 2.75 m wall beside where the next one is drawn.
+    w.doc
+        .execute(pebble_model::command::AddMaterial::new(
+            pebble_model::Material::default(),
+        ))
+        .expect("material");
+    let material = w.doc.scene().materials().map(|(id, _)| id).next();
+    let mut wall = crate::app::create::entity(CreateItem::Box, Vec3::new(3.0, 0.0, 0.0), material)
+        .expect("a box");
+    let size = Vec3::new(0.3, 2.75, 4.0);
+    if let EntityKind::Mesh(m) = &mut wall.kind {
+        let p = Primitive::Box { size };
+        m.geometry = p.generate(material.expect("one")).expect("geometry");
+        m.source = pebble_model::entity::GeometrySource::Primitive(p);
+    }
+    w.doc
+        .execute(AddEntities::new("Wall", vec![wall]).without_selecting())
+        .expect("adds");
+    w.doc.end_edit();
+    w.tools.arm_create(CreateItem::Box);
+    w.footprint(
+        Vec3::new(-1.0, 0.0, -2.0),
+        Vec3::new(1.0, 0.0, 2.0),
+        Modifiers::default(),
+    );
+    // 2.62 m: the grid would say 2.5; the wall's top is 2.75.
+    let corner = Vec3::new(1.0, 2.62, 2.0);
+    w.hover_to(corner);
+    w.click(w.pixel(corner), Modifiers::default());
+    let made = w
+        .doc
+        .scene()
+        .entities()
+        .last()
+        .expect("the new box")
+        .clone();
+    assert_eq!(
+        primitive(&made),
+        Primitive::Box {
+            size: Vec3::new(2.0, 2.75, 4.0)
+        },
+        "as tall as the wall"
+    );
+}
