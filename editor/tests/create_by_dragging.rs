@@ -128,9 +128,12 @@ fn a_room_is_built_only_by_dragging_and_exports_strictly_valid() {
         .cloned()
         .collect();
     assert_eq!(boxes.len(), 6, "floor, four walls, platform");
-    // Named by what they are, not all "Box".
+    // Named by what they are, not all "Box", and numbered apart.
     let names: Vec<&str> = boxes.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(names, ["Floor", "Wall", "Wall", "Wall", "Wall", "Box"]);
+    assert_eq!(
+        names,
+        ["Floor", "Wall", "Wall 2", "Wall 3", "Wall 4", "Box"]
+    );
     let size_of = |e: &pebble_model::Entity| match &e.kind {
         EntityKind::Mesh(m) => match &m.source {
             GeometrySource::Primitive(Primitive::Box { size }) => *size,

@@ -55,12 +55,19 @@ impl PebbleApp {
         self.panels.raise_requested();
         if self.jobs.deploy.busy() {
             if let Some(done) = self.jobs.deploy.poll() {
-                // The status line says how the last deploy went: a success after
-                // a failure replaces its red message (it stayed red through two
-                // good deploys). Beside it, the job's own line shows progress only.
-                self.jobs.deploy.status = None;
+                // Beside the status line already (the job's own line). A success
+                // after a failure replaces the failure's red message there: it
+                // stayed red through two good deploys.
                 match done {
-                    Ok(said) => self.status.info(said),
+                    Ok(said) => {
+                        let failure_shown = self.status.level == super::status::Level::Error
+                            && self.status.text.starts_with("deploy failed");
+                        if failure_shown {
+                            self.status.info(said);
+                        } else {
+                            tracing::info!(target: "pebble", "{said}");
+                        }
+                    }
                     Err(e) => self.status.error(format!("deploy failed: {e}")),
                 }
                 if std::mem::take(&mut self.jobs.deploy.live_pending) {
