@@ -152,13 +152,17 @@ pub(super) fn inside_quad(p: Vec2, q: [Vec2; 4]) -> bool {
 }
 
 /// The distance on screen from `pixel` to a closed ring of world points.
-fn distance_to_ring(view: &View, pixel: Vec2, point: impl Fn(f32) -> Vec3) -> Option<f32> {
-    let pts: Vec<Vec2> = (0..=RING_SEGMENTS)
+/// The distance on screen from `pixel` to a ring drawn through `point(t)`, over
+/// the stretches where `point` gives one (the half facing the viewer). The back
+/// half used to be drawn to the pivot instead, and its spokes and the pivot
+/// itself took clicks meant for the thing under the gizmo.
+fn distance_to_ring(view: &View, pixel: Vec2, point: impl Fn(f32) -> Option<Vec3>) -> Option<f32> {
+    let pts: Vec<Option<Vec2>> = (0..=RING_SEGMENTS)
         .map(|k| point(k as f32 / RING_SEGMENTS as f32 * std::f32::consts::TAU))
-        .map(|p| view.project(p))
-        .collect::<Option<_>>()?;
+        .map(|p| p.and_then(|p| view.project(p)))
+        .collect();
     pts.windows(2)
-        .map(|w| distance_to_segment(pixel, w[0], w[1]))
+        .filter_map(|w| Some(distance_to_segment(pixel, w[0]?, w[1]?)))
         .min_by(f32::total_cmp)
 }
 
@@ -206,14 +210,14 @@ pub fn hit(view: &View, gizmo: &Gizmo, pixel: Vec2) -> Option<Handle> {
                         let p = gizmo.ring_point(view, i, t);
                         let front = (p - gizmo.pivot).dot(toward) >= -0.05 * len
                             || gizmo.axis(i).dot(toward).abs() < EDGE_ON;
-                        if front { p } else { gizmo.pivot }
+                        front.then_some(p)
                     })?;
                     (d <= HIT_PIXELS).then_some((d, i))
                 })
                 .min_by(|a, b| a.0.total_cmp(&b.0))
                 .map(|(_, i)| Handle::Axis(i));
             ring.or_else(|| {
-                let d = distance_to_ring(view, pixel, |t| gizmo.screen_ring_point(view, t))?;
+                let d = distance_to_ring(view, pixel, |t| Some(gizmo.screen_ring_point(view, t)))?;
                 (d <= HIT_PIXELS).then_some(Handle::Centre)
             })
         }

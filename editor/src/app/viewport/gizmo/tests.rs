@@ -316,3 +316,40 @@ fn the_back_half_of_a_ring_is_drawn_faded_and_cannot_be_grabbed() {
     let px = v.project(far).expect("visible");
     assert_ne!(hit(&v, &g, px), Some(Handle::Axis(1)));
 }
+
+/// The report: the gizmo swallowed clicks meant for the thing under it, away
+/// from its handles. The rotate rings' back halves were drawn to the pivot for
+/// the hit test, so the pivot and two spokes per ring took clicks: now only the
+/// rings themselves do.
+#[test]
+fn the_rotate_gizmo_takes_no_click_inside_its_rings() {
+    let v = view();
+    let g = gizmo(Mode::Rotate, Vec3::ZERO);
+    let centre = v.project(g.pivot).expect("visible");
+    assert_eq!(hit(&v, &g, centre), None, "the pivot is no handle");
+    // Across the inside of the rings, away from every ring, nothing is hit.
+    let ring_px = v
+        .project(g.screen_ring_point(&v, 0.0))
+        .expect("visible")
+        .distance(centre);
+    let mut swallowed = Vec::new();
+    for k in 0..32 {
+        let a = k as f32 / 32.0 * std::f32::consts::TAU;
+        for r in [0.15, 0.3, 0.45] {
+            let p = centre + Vec2::new(a.cos(), a.sin()) * r * ring_px;
+            let near_ring = (0..3).any(|i| {
+                (0..64).any(|t| {
+                    v.project(g.ring_point(&v, i, t as f32 / 64.0 * std::f32::consts::TAU))
+                        .is_some_and(|q| q.distance(p) <= HIT_PIXELS * 1.5)
+                })
+            });
+            if !near_ring && hit(&v, &g, p).is_some() {
+                swallowed.push(p);
+            }
+        }
+    }
+    assert!(
+        swallowed.is_empty(),
+        "clicks taken away from the rings: {swallowed:?}"
+    );
+}
