@@ -299,3 +299,49 @@ fn a_reopened_project_starts_where_the_camera_was_left() {
         "back where it was left"
     );
 }
+
+fn clicked(harness: &mut H, at: pebble_model::glam::Vec3) -> Vec<String> {
+    let pos = common::screen(harness.state(), at);
+    common::click(harness, pos);
+    harness
+        .state()
+        .scene()
+        .selection()
+        .iter()
+        .filter_map(|id| harness.state().scene().entity(*id))
+        .map(|e| e.name.clone())
+        .collect()
+}
+
+/// The report: the campfire took three clicks (its warmth trigger, then its
+/// light, then its smoke) before the flames or the logs, and the patrol's route
+/// could not be picked (the floor under it was). What is drawn comes first;
+/// the route line is picked where it lies on the floor.
+#[test]
+fn a_click_picks_what_is_drawn_before_invisible_volumes_and_the_route_on_the_floor() {
+    use pebble_model::glam::Vec3;
+    let Some(mut harness) = common::harness() else {
+        return;
+    };
+    // Looking down at the courtyard, so the campfire and the route are in view.
+    {
+        let app = harness.state_mut();
+        app.viewport.view.orbit = pebble_editor::app::viewport::navigation::OrbitCamera {
+            pivot: Vec3::new(-3.0, 0.0, 0.0),
+            distance: 16.0,
+            yaw: 0.3,
+            pitch: -1.0,
+            ..Default::default()
+        };
+        app.viewport.view.target = None;
+    }
+    harness.run_steps(3);
+    let first = clicked(&mut harness, Vec3::new(0.0, 0.2, 0.0));
+    assert!(
+        first == ["Campfire logs"] || first == ["Campfire flames"],
+        "the first click on the campfire took {first:?}"
+    );
+    common::click(&mut harness, egui::pos2(1270.0, 60.0));
+    let route = clicked(&mut harness, Vec3::new(-4.5, 0.0, -2.25));
+    assert_eq!(route, ["Guard"], "the route, not the floor");
+}

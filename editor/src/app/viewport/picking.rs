@@ -33,6 +33,7 @@ pub fn marker_triangles(
         return Vec::new();
     };
     let options = OverlayOptions::default();
+    let eye = view.camera.eye;
     let mut out = Vec::new();
     for e in scene.entities() {
         let shown = match e.kind.kind() {
@@ -62,13 +63,26 @@ pub fn marker_triangles(
         for (a, b) in segments {
             if let Some(quad) = view.screen_quad(a, b, MARKER_PIXELS) {
                 out.extend(quad.map(|p| PickMarkerVertex {
-                    pos: p.to_array(),
+                    pos: lifted(p, eye).to_array(),
                     id: e.id.0,
                 }));
             }
         }
     }
     out
+}
+
+/// A marker's point pulled a little towards the eye, so that a line lying on a
+/// surface (a patrol's route on the floor) is in front of it in the ID buffer
+/// instead of fighting it for depth and losing: the floor was picked, never the
+/// route.
+fn lifted(p: Vec3, eye: Vec3) -> Vec3 {
+    let to_eye = eye - p;
+    let distance = to_eye.length();
+    if distance < 1e-4 {
+        return p;
+    }
+    p + to_eye / distance * (0.02 + distance * 0.004).min(distance * 0.5)
 }
 
 /// The renderer, asked about the frame it is drawing.

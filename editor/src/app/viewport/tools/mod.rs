@@ -153,7 +153,28 @@ pub fn under_cursor(
     }
     let first = out.first().copied();
     out.retain(|id| Some(*id) == first || !lights_from_nowhere(scene, *id));
+    // What is drawn in front comes first; invisible volumes after it (the
+    // campfire's warmth trigger and its light took two clicks before its logs).
+    out.sort_by_key(|id| pick_rank(scene, *id));
     Ok(out)
+}
+
+/// The order a click picks things under the cursor: what the game draws (meshes,
+/// patrols, ball pits), then points with a marker (lights, emitters, the spawn,
+/// sounds, custom entities), then volumes that are never seen (triggers,
+/// colliders, walkable surfaces, groups).
+pub fn pick_rank(scene: &pebble_model::Scene, id: u32) -> u8 {
+    use pebble_model::Kind;
+    match scene
+        .entity(pebble_model::EntityId(id))
+        .map(|e| e.kind.kind())
+    {
+        Some(Kind::Mesh | Kind::Patrol | Kind::BallPit) => 0,
+        Some(
+            Kind::Light | Kind::Emitter | Kind::PlayerSpawn | Kind::SoundSource | Kind::Custom,
+        ) => 1,
+        Some(Kind::Trigger | Kind::Collider | Kind::Walkable | Kind::Group) | None => 2,
+    }
 }
 
 /// A sun or a sky: light with a direction, or everywhere, but no place.

@@ -113,9 +113,17 @@ impl Tool for ClickSelect {
         if plain && self.cycle(cx, p.pos) {
             return;
         }
-        match cx.pick.pick(p.pos) {
+        // What is drawn in front first (super::pick_rank), not whichever outline
+        // came nearest the cursor.
+        let picked = match &self.last {
+            // The plain click just looked under this spot (Self::cycle).
+            Some((spot, under)) if plain && *spot == p.pos => Ok(under.first().copied()),
+            _ => super::under_cursor(cx.doc.scene(), cx.pick, p.pos)
+                .map(|under| under.first().copied()),
+        };
+        match picked {
             Ok(hit) => {
-                let found = hit.map(|h| EntityId(h.id));
+                let found = hit.map(EntityId);
                 let ids = combine_selection(cx.doc.scene().selection(), found, p.modifiers, true);
                 if let Err(e) = cx.doc.select(ids) {
                     cx.status.error(e.to_string());
