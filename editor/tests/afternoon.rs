@@ -345,3 +345,76 @@ fn a_click_picks_what_is_drawn_before_invisible_volumes_and_the_route_on_the_flo
     let route = clicked(&mut harness, Vec3::new(-4.5, 0.0, -2.25));
     assert_eq!(route, ["Guard"], "the route, not the floor");
 }
+
+/// The report: the Blender preset only remapped the mouse. With it, G, R and S
+/// move, turn and scale, X deletes and Numpad . frames, as a Blender user
+/// presses them; the key list shows them, and which keys are free.
+#[test]
+fn the_blender_preset_brings_blenders_keys() {
+    use pebble_editor::app::action::{self, Action};
+    let Some(mut harness) = room() else { return };
+    let blender = harness
+        .state()
+        .presets
+        .navigation
+        .iter()
+        .find(|l| l.preset.name == "Blender")
+        .map(|l| l.preset.clone())
+        .expect("the Blender preset");
+    let keys = action::scheme_keys(&blender);
+    assert_eq!(
+        keys.len(),
+        blender.keys.len(),
+        "every key of the preset reads: {:?}",
+        blender.keys
+    );
+    harness.state_mut().prefs.navigation = blender.clone();
+    select_row(&mut harness, "North wall  (mesh)");
+    harness.hover_at(harness.state().view().1.center());
+    harness.run_steps(1);
+    let mode = |h: &H| format!("{:?}", h.state().viewport.gizmo_mode);
+    harness.key_press(egui::Key::R);
+    harness.run_steps(2);
+    assert_eq!(
+        mode(&harness),
+        "Rotate",
+        "R turns, as in Blender (not scale)"
+    );
+    harness.key_press(egui::Key::S);
+    harness.run_steps(2);
+    assert_eq!(mode(&harness), "Scale");
+    harness.key_press(egui::Key::G);
+    harness.run_steps(2);
+    assert_eq!(mode(&harness), "Translate");
+    let before = harness.state().scene().entities().count();
+    harness.key_press(egui::Key::X);
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().scene().entities().count(),
+        before - 1,
+        "X deleted it"
+    );
+    // The key list names them and the free keys.
+    let shortcuts = action::effective_shortcuts(&blender);
+    let of = |a: Action| {
+        shortcuts
+            .iter()
+            .find(|(b, _)| *b == a)
+            .map(|(_, k)| k.iter().map(action::shortcut_text).collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    assert!(
+        of(Action::GizmoRotate).contains(&"R".to_string()),
+        "{:?}",
+        of(Action::GizmoRotate)
+    );
+    assert!(
+        !of(Action::GizmoScale).contains(&"R".to_string()),
+        "R is the rotate's now"
+    );
+    let free = action::free_keys(&blender);
+    assert!(
+        !free.contains(&egui::Key::G) && free.contains(&egui::Key::B),
+        "{free:?}"
+    );
+}

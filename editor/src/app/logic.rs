@@ -144,6 +144,19 @@ impl PebbleApp {
             if !playing && i.consume_shortcut(&action::DELETE_ALSO) {
                 pressed.push(Action::Delete);
             }
+            // The navigation scheme's own keys (Blender's G, R, S…) come first,
+            // and so win a key the table gives another action.
+            for (shortcut, a) in action::scheme_keys(&self.prefs.navigation) {
+                if playing
+                    || (a.is_viewport_key() && flying)
+                    || (shortcut.modifiers.is_none() && i.modifiers.alt)
+                {
+                    continue;
+                }
+                if i.consume_shortcut(&shortcut) {
+                    pressed.push(a);
+                }
+            }
             for &a in action::KEYED {
                 let Some(shortcut) = a.shortcut() else {
                     continue;

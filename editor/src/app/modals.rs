@@ -274,11 +274,17 @@ fn help_ui(ui: &mut egui::Ui, scheme: &navigation::Scheme) {
             ui.label(what);
             ui.end_row();
         }
-        // Every shortcut, from the action table the keys and menus use.
-        for &a in action::ALL {
-            let Some(mut keys) = a.shortcut_text() else {
+        // Every shortcut, from the action table the keys and menus use, with the
+        // navigation scheme's own keys (Blender's G, R, S…) in place.
+        for (a, shortcuts) in action::effective_shortcuts(scheme) {
+            if shortcuts.is_empty() {
                 continue;
-            };
+            }
+            let mut keys = shortcuts
+                .iter()
+                .map(action::shortcut_text)
+                .collect::<Vec<_>>()
+                .join(" or ");
             if a == Action::Redo {
                 keys = format!("{keys} or {}", action::shortcut_text(&action::REDO_ALSO));
             }
@@ -289,5 +295,9 @@ fn help_ui(ui: &mut egui::Ui, scheme: &navigation::Scheme) {
             ui.label(a.label());
             ui.end_row();
         }
+        let free: Vec<&str> = action::free_keys(scheme).iter().map(|k| k.name()).collect();
+        ui.label("free keys");
+        ui.label(free.join(" "));
+        ui.end_row();
     });
 }

@@ -59,6 +59,19 @@ pub struct Scheme {
     /// A middle double-click frames everything.
     #[serde(default)]
     pub middle_double_click_frames: bool,
+    /// The keys the scheme's home program uses for the editor's actions (Blender's
+    /// G, R, S, X…): they take those keys before the editor's own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<KeyBinding>,
+}
+
+/// A key of a navigation scheme: a shortcut as the key list writes it ("G",
+/// "Shift+A", "Period") and the action it runs, by its name in the action table
+/// ("GizmoMove").
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct KeyBinding {
+    pub keys: String,
+    pub action: String,
 }
 
 impl Default for Scheme {
@@ -70,6 +83,7 @@ impl Default for Scheme {
             middle: DragAction::Pan,
             shift_middle: DragAction::Orbit,
             middle_double_click_frames: true,
+            keys: Vec::new(),
         }
     }
 }
