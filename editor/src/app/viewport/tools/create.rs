@@ -25,6 +25,8 @@ use crate::app::viewport::view::View;
 const PREVIEW: u32 = 0xFF_30_A0_FF;
 /// The snap marker (0xAABBGGRR: cyan).
 const SNAP_MARK: u32 = 0xFF_FF_E0_30;
+/// The corners within reach (0xAABBGGRR: a light grey).
+const NEAR_MARK: u32 = 0xC0_D0_D0_D0;
 /// A surface whose normal points this much up is one to build on.
 const LEVEL_ENOUGH: f32 = 0.7;
 /// The largest footprint or height, metres (an entity's size limit).
@@ -60,6 +62,9 @@ pub struct CreateTool {
     /// The height matched to the top of something built nearby: the shape's
     /// corner at that height, and the top it matches (a line joins them).
     height_snap: Option<(Vec3, Vec3)>,
+    /// The corners of what is built near the footprint's moving corner, seen or
+    /// hidden (drawn over everything, to aim at).
+    near_corners: Vec<Vec3>,
 }
 
 impl CreateTool {
@@ -69,6 +74,7 @@ impl CreateTool {
         self.stage = Stage::Waiting;
         self.emitter = None;
         self.snapped = None;
+        self.near_corners.clear();
     }
 
     /// Arms the tool for an emitter made from `emitter` (a preset).
@@ -226,6 +232,11 @@ impl Tool for CreateTool {
             (step, free),
         );
         self.snapped = snapped;
+        self.near_corners = if free {
+            Vec::new()
+        } else {
+            super::snap::corners_near(cx.doc.scene(), &view, p.pos, drawn.base)
+        };
         end =
             drawn.start + (end - drawn.start).clamp(Vec2::splat(-MAX_SIZE), Vec2::splat(MAX_SIZE));
         // Never narrower than one step: a drag along a line still makes a wall.
@@ -265,6 +276,7 @@ impl Tool for CreateTool {
         if self.stage != Stage::Waiting {
             self.stage = Stage::Waiting;
             self.snapped = None;
+            self.near_corners.clear();
             if let Some(item) = self.armed {
                 cx.status.info(format!(
                     "{} cancelled: drag to draw another, Esc to stop creating",
@@ -342,6 +354,7 @@ impl Tool for CreateTool {
     fn disarm(&mut self, cx: &mut ToolContext) -> bool {
         self.stage = Stage::Waiting;
         self.snapped = None;
+        self.near_corners.clear();
         if self.armed.take().is_none() {
             return false;
         }
@@ -363,6 +376,21 @@ impl Tool for CreateTool {
         };
         if let Some(e) = self.preview(cx.doc.scene()) {
             shape_lines(&e, out);
+        }
+        // The corners within reach, seen or hidden: small squares to aim at.
+        if let Stage::Footprint(_) = self.stage {
+            let r = 0.08;
+            for c in &self.near_corners {
+                let (a, b, cc, d) = (
+                    *c + Vec3::new(r, 0.0, r),
+                    *c + Vec3::new(-r, 0.0, r),
+                    *c + Vec3::new(-r, 0.0, -r),
+                    *c + Vec3::new(r, 0.0, -r),
+                );
+                for (from, to) in [(a, b), (b, cc), (cc, d), (d, a)] {
+                    out.line(from, to, NEAR_MARK);
+                }
+            }
         }
         // The snap marker: a diamond on a vertex, a cross on an edge.
         if let (Stage::Footprint(_), Some((p, snap))) = (self.stage, self.snapped) {

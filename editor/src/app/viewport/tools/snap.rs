@@ -27,6 +27,13 @@ pub enum Snap {
 const SNAP_VERTEX_SURE_PX: f32 = 6.0;
 const SNAP_VERTEX_PX: f32 = 12.0;
 const SNAP_EDGE_PX: f32 = 8.0;
+/// A corner this near on the footprint's plane (grid steps) snaps whatever the
+/// picture, when it is within [`NEAR_CORNER_PX`] on screen: a wall drawn towards a
+/// floor corner hidden behind another wall ended a step or more short of it.
+const SNAP_VERTEX_STEPS: f32 = 1.5;
+/// How far on screen the corners near the cursor are shown (and may snap by the
+/// plane's distance), seen or hidden.
+pub(super) const NEAR_CORNER_PX: f32 = 48.0;
 
 /// The footprint's corner under `pixel` on the level plane at `base`: on a corner
 /// of existing geometry within [`SNAP_VERTEX_PX`] (seen from above: its x and z),
@@ -49,7 +56,8 @@ pub(super) fn snap_corner(
     let at = |v: Vec2| Vec3::new(v.x, base, v.y);
     let px = |v: Vec2| view.project(at(v)).map(|q| q.distance(pixel));
     let here = xz(on_plane);
-    let mut best_vertex: Option<(f32, Vec2)> = None;
+    let reach = (SNAP_VERTEX_STEPS * step).max(0.3);
+    let mut best_vertex: Option<(f32, Vec2, bool)> = None;
     let mut best_edge: Option<(f32, Vec2)> = None;
     for e in scene.entities() {
         let EntityKind::Mesh(m) = &e.kind else {
@@ -70,11 +78,14 @@ pub(super) fn snap_corner(
             .map(|(a, b)| (world.transform_point3(a), world.transform_point3(b)))
             .collect();
         for v in corners(&edges) {
+            // Near on the plane counts as much as near on screen: the plane, not
+            // the picture, says where the corner is (it may be hidden).
+            let on_plane_near = xz(v).distance(here) <= reach;
             if let Some(d) = px(xz(v))
-                && d <= SNAP_VERTEX_PX
-                && best_vertex.is_none_or(|(bd, _)| d < bd)
+                && (d <= SNAP_VERTEX_PX || (on_plane_near && d <= NEAR_CORNER_PX))
+                && best_vertex.is_none_or(|(bd, ..)| d < bd)
             {
-                best_vertex = Some((d, xz(v)));
+                best_vertex = Some((d, xz(v), on_plane_near));
             }
         }
         for &(a, b) in &edges {
@@ -94,8 +105,8 @@ pub(super) fn snap_corner(
         }
     }
     let grid_px = px(grid).unwrap_or(f32::INFINITY);
-    if let Some((d, v)) = best_vertex
-        && (d <= SNAP_VERTEX_SURE_PX || d <= grid_px + 0.5)
+    if let Some((d, v, on_plane_near)) = best_vertex
+        && (on_plane_near || d <= SNAP_VERTEX_SURE_PX || d <= grid_px + 0.5)
     {
         return (v, Some((at(v), Snap::Vertex)));
     }
@@ -105,6 +116,37 @@ pub(super) fn snap_corner(
         return (q, Some((at(q), Snap::Edge)));
     }
     (grid, None)
+}
+
+/// The corners of what is built within [`NEAR_CORNER_PX`] of `pixel` on the plane
+/// at `base` (seen from above: their x and z), seen or hidden behind a wall: the
+/// create tool shows them, so a corner out of sight can still be aimed at.
+pub(super) fn corners_near(scene: &Scene, view: &View, pixel: Vec2, base: f32) -> Vec<Vec3> {
+    let mut out = Vec::new();
+    for e in scene.entities() {
+        let EntityKind::Mesh(m) = &e.kind else {
+            continue;
+        };
+        if !scene.is_drawn(e.id) {
+            continue;
+        }
+        let world = scene.world_transform(e.id);
+        let edges: Vec<(Vec3, Vec3)> = feature_edges(&m.geometry)
+            .into_iter()
+            .map(|(a, b)| (world.transform_point3(a), world.transform_point3(b)))
+            .collect();
+        for v in corners(&edges) {
+            let at = Vec3::new(v.x, base, v.z);
+            if view
+                .project(at)
+                .is_some_and(|q| q.distance(pixel) <= NEAR_CORNER_PX)
+                && !out.iter().any(|o: &Vec3| o.distance(at) < 1e-3)
+            {
+                out.push(at);
+            }
+        }
+    }
+    out
 }
 
 /// A mesh's corners: where its outline edges in different directions meet (not
@@ -251,5 +293,62 @@ mod tests {
         let pixel = view.project(near).expect("in view");
         let (got, snap) = snap_corner(&scene, &view, pixel, near, base, (0.5, true));
         assert_eq!((got, snap), (Vec2::new(near.x, near.z), None));
+    }
+
+    /// The report: a wall drawn towards a floor corner out of sight ended a step
+    /// or more short (13.75 m of 15). A corner within a step and a half on the
+    /// footprint's plane takes the corner, however far it looks on screen (up to
+    /// 48 px), and it is among the corners shown near the cursor.
+    #[test]
+    fn a_corner_near_on_the_plane_snaps_though_far_on_screen() {
+        let mut scene = Scene::new();
+        let mut history = pebble_model::History::default();
+        history
+            .execute(
+                &mut scene,
+                pebble_model::command::AddMaterial::new(pebble_model::Material::default()),
+            )
+            .expect("material");
+        let material = scene.materials().map(|(id, _)| id).next().expect("one");
+        let mut floor = create::entity(CreateItem::Box, Vec3::ZERO, Some(material)).expect("a box");
+        if let EntityKind::Mesh(m) = &mut floor.kind {
+            m.geometry = pebble_model::Primitive::Box {
+                size: Vec3::new(15.0, 0.5, 15.0),
+            }
+            .generate(material)
+            .expect("a box");
+        }
+        history
+            .execute(
+                &mut scene,
+                pebble_model::command::AddEntities::new("Add", vec![floor]),
+            )
+            .expect("add");
+        // Close to the corner, looking across the edge: 0.3 m is many pixels.
+        let view = View {
+            camera: OrbitCamera {
+                pivot: Vec3::new(7.0, 0.5, 7.35),
+                distance: 3.0,
+                yaw: std::f32::consts::FRAC_PI_2,
+                pitch: -0.6,
+                ..OrbitCamera::default()
+            }
+            .camera(),
+            size: Vec2::new(800.0, 600.0),
+        };
+        let (base, step) = (0.5, 0.25);
+        let corner = Vec3::new(7.5, base, 7.5);
+        let short = Vec3::new(7.5, base, 7.2);
+        let pixel = view.project(short).expect("in view");
+        let far_px = view.project(corner).expect("in view").distance(pixel);
+        assert!(
+            far_px > SNAP_VERTEX_PX,
+            "the case: {far_px} px away on screen"
+        );
+        let (got, snap) = snap_corner(&scene, &view, pixel, short, base, (step, false));
+        assert_eq!(snap.map(|(_, s)| s), Some(Snap::Vertex), "{got}");
+        assert!((got - Vec2::new(7.5, 7.5)).length() < 1e-5, "{got}");
+        let shown = corners_near(&scene, &view, pixel, base);
+        assert!(shown.iter().any(|c| c.distance(corner) < 1e-3), "{shown:?}");
     }
 }
