@@ -338,8 +338,8 @@ fn a_click_picks_what_is_drawn_before_invisible_volumes_and_the_route_on_the_flo
     harness.run_steps(3);
     let first = clicked(&mut harness, Vec3::new(0.0, 0.2, 0.0));
     assert!(
-        first == ["Campfire logs"] || first == ["Campfire flames"],
-        "the first click on the campfire took {first:?}"
+        first.len() == 1 && first[0].starts_with("Campfire"),
+        "the first click on the campfire took {first:?}, not something drawn there"
     );
     common::click(&mut harness, egui::pos2(1270.0, 60.0));
     let route = clicked(&mut harness, Vec3::new(-4.5, 0.0, -2.25));

@@ -149,9 +149,15 @@ fn closing_with_unsaved_work_asks_first() {
     let Some(mut harness) = harness_on(showcase_path()) else {
         return;
     };
-    // An edit: hide the back wall from the outliner.
-    let checkbox = visible_checkbox(&harness, "Back wall  (mesh)");
-    click(&mut harness, checkbox);
+    // An edit: lock the back wall from the outliner (hiding is a view setting,
+    // not an edit).
+    let row = harness.get_by_label("Back wall  (mesh)").rect();
+    let lock = harness
+        .query_all_by_label("locked")
+        .map(|n| n.rect().center())
+        .find(|c| (c.y - row.center().y).abs() < 4.0)
+        .expect("the row's lock");
+    click(&mut harness, lock);
     let close = |h: &mut Harness<'_, PebbleApp>| {
         h.input_mut()
             .viewports

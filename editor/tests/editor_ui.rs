@@ -306,24 +306,26 @@ fn the_history_window_jumps_through_the_undo_list() {
     let Some(mut harness) = harness() else { return };
     let right = entity(harness.state(), "Right wall");
     let left = entity(harness.state(), "Left wall");
+    // "Shown" here: not locked (the outliner's lock is an undo step; hiding is a
+    // view setting outside the History).
     let visible = |h: &egui_kittest::Harness<'static, pebble_editor::app::PebbleApp>, id| {
-        h.state().scene().entity(id).is_some_and(|e| e.visible)
+        h.state().scene().entity(id).is_some_and(|e| !e.locked)
     };
     // Selecting is not a step: the list stays empty and nothing is unsaved.
     harness.get_by_label("Right wall  (mesh)").click();
     harness.run_steps(2);
     assert_eq!(harness.state().history_position(), 0);
     assert!(!harness.state().is_dirty());
-    // Two steps: the right wall hidden, then the left (the outliner's eyes, in
+    // Two steps: the right wall locked, then the left (the outliner's locks, in
     // row order: floor, back, left, right).
     harness
-        .get_all_by_label("visible")
+        .get_all_by_label("locked")
         .nth(3)
         .expect("an eye")
         .click();
     harness.run_steps(2);
     harness
-        .get_all_by_label("visible")
+        .get_all_by_label("locked")
         .nth(2)
         .expect("an eye")
         .click();
@@ -345,16 +347,16 @@ fn the_history_window_jumps_through_the_undo_list() {
         &[right],
         "with the selection the first step was taken with"
     );
-    // The first "Hide" entry: the right wall alone.
+    // The first "Lock" entry: the right wall alone.
     harness
-        .get_all_by_label("Hide")
+        .get_all_by_label("Lock")
         .next()
         .expect("an entry")
         .click();
     harness.run_steps(2);
     assert!(!visible(&harness, right) && visible(&harness, left));
     harness
-        .get_all_by_label("Hide")
+        .get_all_by_label("Lock")
         .nth(1)
         .expect("a second entry")
         .click();

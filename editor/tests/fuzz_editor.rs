@@ -102,7 +102,8 @@ const CREATE: [CreateItem; 9] = [
 
 /// The project as saved: the scene's bytes (selection and view are not in them),
 /// less the id allocator's counters: ids are never handed out twice, even after
-/// an undo (a redo makes the same ids again), so the counters only grow.
+/// an undo (a redo makes the same ids again), so the counters only grow; and
+/// less what is hidden, a view setting outside the History as the selection is.
 fn bytes(scene: &Scene, scratch: &Path) -> Vec<u8> {
     let path = scratch.join("state.pebble.ron");
     project::save(&path, scene).expect("saves");
@@ -114,7 +115,7 @@ fn bytes(scene: &Scene, scratch: &Path) -> Vec<u8> {
             in_ids = true;
         } else if in_ids && line == "  )," {
             in_ids = false;
-        } else if !in_ids {
+        } else if !in_ids && !line.trim_start().starts_with("visible:") {
             out.push_str(line);
             out.push('\n');
         }

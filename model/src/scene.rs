@@ -669,6 +669,22 @@ impl Scene {
     /// Selects `ids` (those that exist, each once, in order). Selecting is not an
     /// edit: no command, no undo step, the project stays as saved; undo and redo
     /// give back the selection that went with each step.
+    /// Shows or hides entities: a view setting like the selection, saved with the
+    /// project but never an undo step (and no edit keeps or restores it).
+    /// Returns how many changed.
+    pub fn set_visible(&mut self, ids: &[EntityId], visible: bool) -> usize {
+        let mut changed = 0;
+        for id in ids {
+            if self.entity(*id).is_some_and(|e| e.visible != visible)
+                && let Some(e) = self.entity_mut(*id)
+            {
+                e.visible = visible;
+                changed += 1;
+            }
+        }
+        changed
+    }
+
     pub fn select(&mut self, ids: Vec<EntityId>) {
         let mut seen = Vec::with_capacity(ids.len());
         for id in ids {

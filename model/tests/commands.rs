@@ -322,12 +322,14 @@ fn set_entity_edits_properties_and_refuses_bad_geometry() {
     let (mut scene, mut history, _, ids) = small_scene();
     let mut e = scene.entity(ids[3]).expect("C").clone();
     e.name = "Crate".into();
-    e.visible = false;
     history
         .execute(&mut scene, SetEntity::new("Rename", e.clone()))
         .expect("edit");
     assert_eq!(scene.entity(ids[3]).map(|e| e.name.as_str()), Some("Crate"));
+    // Hidden: a view setting, outside the History; an edit leaves it as it is.
+    assert_eq!(scene.set_visible(&[ids[3]], false), 1);
     assert!(!scene.is_pickable(ids[3]));
+    e.visible = true;
     if let EntityKind::Mesh(m) = &mut e.kind {
         m.geometry.faces[0].indices[0] = 9999;
     }

@@ -184,6 +184,12 @@ impl Document {
 
     /// Selects `ids`. Not an edit: no undo step, the project stays saved; undo and
     /// redo give back the selection that went with each step.
+    /// Shows or hides entities: a view setting, never a History step (as the
+    /// selection is). Returns how many changed.
+    pub fn set_visible(&mut self, ids: &[EntityId], visible: bool) -> usize {
+        self.scene.set_visible(ids, visible)
+    }
+
     pub fn select(&mut self, ids: Vec<EntityId>) -> Result<(), CommandError> {
         self.scene.select(ids);
         Ok(())

@@ -4,7 +4,7 @@
 //! floor; and the selections (all, none, inverse, by kind, by material), which are
 //! not steps.
 
-use pebble_model::command::{Duplicate, Group, RemoveEntities, Select, SetEntity, Ungroup};
+use pebble_model::command::{Duplicate, Group, RemoveEntities, Select, Ungroup};
 use pebble_model::entity::EntityKind;
 use pebble_model::glam::{Quat, Vec3};
 use pebble_model::{Command, CommandGroup, EntityId, Kind, Scene, Transform};
@@ -85,22 +85,14 @@ fn set_visible(
     doc: &mut Document,
     ids: &[EntityId],
     visible: bool,
-    (name, nothing): (&str, &str),
+    (_name, nothing): (&str, &str),
 ) -> Result<(), Refusal> {
-    let steps: Vec<Box<dyn Command>> = ids
-        .iter()
-        .filter_map(|id| doc.scene().entity(*id))
-        .filter(|e| e.visible != visible)
-        .map(|e| {
-            let mut e = e.clone();
-            e.visible = visible;
-            Box::new(SetEntity::new(name, e)) as Box<dyn Command>
-        })
-        .collect();
-    if steps.is_empty() {
+    // A view setting, as the selection is: no History step (Hide and Unhide
+    // filled the History between real edits).
+    if doc.set_visible(ids, visible) == 0 {
         return Err(nothing.into());
     }
-    run(doc, CommandGroup::new(name, steps))
+    Ok(())
 }
 
 /// H: the selection hidden (and so no longer pickable).

@@ -304,6 +304,10 @@ impl PebbleApp {
                     other => other,
                 },
                 Intent::Select(ids) => self.doc.select(ids),
+                Intent::SetVisible(ids, visible) => {
+                    self.doc.set_visible(&ids, visible);
+                    Ok(())
+                }
                 Intent::JumpHistory(to) => {
                     if let Err(e) = self.doc.jump_to(to) {
                         self.status.error(format!("cannot redo: {e}"));

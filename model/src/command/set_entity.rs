@@ -58,8 +58,12 @@ impl Command for SetEntity {
                 crate::entity::check_transform(Some(&current.transform), &self.after.transform)
             })
             .map_err(|problem| CommandError::Invalid(format!("{}: {problem}", self.after.name)))?;
+        // Whether it is shown is the view's (Scene::set_visible), not the edit's:
+        // an edit, its undo and its redo leave it as it is.
         if let Some(e) = scene.entity_mut(id) {
+            let visible = e.visible;
             *e = self.after.clone();
+            e.visible = visible;
         }
         self.before = Some(current);
         Ok(())
@@ -69,7 +73,9 @@ impl Command for SetEntity {
         if let Some(before) = self.before.take()
             && let Some(e) = scene.entity_mut(before.id)
         {
+            let visible = e.visible;
             *e = before;
+            e.visible = visible;
         }
     }
 

@@ -77,7 +77,8 @@ fn hide_unhide_and_isolate() {
     isolate(&mut doc).expect("isolates");
     let visible = |doc: &Document, id| doc.scene().entity(id).is_some_and(|e| e.visible);
     assert!(visible(&doc, crate_) && !visible(&doc, floor) && !visible(&doc, spawn));
-    assert_eq!(steps(&doc), before + 1, "one step");
+    // A view setting, as the selection is: no History step (the report).
+    assert_eq!(steps(&doc), before, "no step");
     // Isolating again, with nothing else left to hide, shows everything.
     isolate(&mut doc).expect("shows all");
     assert!(visible(&doc, floor) && visible(&doc, spawn));
@@ -92,6 +93,19 @@ fn hide_unhide_and_isolate() {
     unhide_all(&mut doc).expect("unhides");
     assert!(visible(&doc, crate_));
     assert_eq!(unhide_all(&mut doc), Err("nothing is hidden".to_string()));
+    assert_eq!(steps(&doc), before, "hiding and showing made no step");
+    // An edit's undo and redo leave what is shown as it is.
+    hide_selected(&mut doc).expect("hides");
+    let mut renamed = doc.scene().entity(crate_).expect("crate").clone();
+    renamed.name = "Crate 7".into();
+    renamed.visible = true;
+    doc.execute(pebble_model::command::SetEntity::new("Rename", renamed))
+        .expect("rename");
+    assert!(!visible(&doc, crate_), "still hidden after the edit");
+    doc.undo();
+    assert!(!visible(&doc, crate_), "and after its undo");
+    doc.redo();
+    assert!(!visible(&doc, crate_), "and its redo");
 }
 
 #[test]
@@ -240,7 +254,8 @@ fn a_collider_fitted_to_a_turned_mesh_covers_it_and_follows_it() {
     let mut turned = doc.scene().entity(crate_).expect("crate").clone();
     turned.transform.rotation = pebble_model::glam::Quat::from_rotation_y(0.6);
     turned.transform.scale = Vec3::new(2.0, 1.0, 3.0);
-    doc.execute(SetEntity::new("Turn", turned)).expect("turn");
+    doc.execute(pebble_model::command::SetEntity::new("Turn", turned))
+        .expect("turn");
     doc.select(vec![crate_, spawn]).expect("select");
     let before = steps(&doc);
     collider_from_selection(&mut doc, ColliderFit::Box).expect("fits");

@@ -21,6 +21,8 @@ use super::action::Action;
 pub enum Intent {
     /// A command, one undo step.
     Execute(Box<dyn Command>),
+    /// Show or hide entities (a view setting: no undo step).
+    SetVisible(Vec<pebble_model::EntityId>, bool),
     /// A step of a continuous edit (a colour being dragged): steps with the same
     /// key merge into one undo step.
     Continue(Box<dyn Command>, EditKey),
@@ -125,6 +127,7 @@ impl std::fmt::Debug for Intent {
             Intent::EndEdit => write!(f, "EndEdit"),
             Intent::Commit { command, field } => write!(f, "Commit({}, {field:?})", command.name()),
             Intent::Select(ids) => write!(f, "Select({ids:?})"),
+            Intent::SetVisible(ids, v) => write!(f, "SetVisible({ids:?}, {v})"),
             Intent::JumpHistory(to) => write!(f, "JumpHistory({to})"),
             Intent::Run(a) => write!(f, "Run({a:?})"),
             Intent::SavePreset(p) => write!(f, "SavePreset({p:?})"),

@@ -247,6 +247,10 @@ fn flag_ui(ui: &mut egui::Ui, entity: &Entity, value: bool, flag: &Flag) -> Opti
     if !response.clicked() {
         return None;
     }
+    if flag.name == VISIBLE.name {
+        // Hiding is the view's, not an edit: no History step.
+        return Some(Intent::SetVisible(vec![entity.id], !value));
+    }
     let mut e = entity.clone();
     (flag.set)(&mut e, !value);
     let (on, off) = flag.commands;
@@ -318,8 +322,9 @@ mod tests {
             .expect("an eye")
             .click();
         h.run();
+        // Hiding is the view's: asked for as such, never an undo step.
         match h.state().2.as_slice() {
-            [Intent::Execute(c)] => assert_eq!(c.name(), "Hide"),
+            [Intent::SetVisible(ids, false)] => assert_eq!(ids.len(), 1),
             other => panic!("{other:?}"),
         }
     }

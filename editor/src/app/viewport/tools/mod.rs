@@ -159,21 +159,18 @@ pub fn under_cursor(
     Ok(out)
 }
 
-/// The order a click picks things under the cursor: what the game draws (meshes,
-/// patrols, ball pits), then points with a marker (lights, emitters, the spawn,
-/// sounds, custom entities), then volumes that are never seen (triggers,
-/// colliders, walkable surfaces, groups).
+/// The order a click picks things under the cursor: what is drawn (meshes, the
+/// game's spheres, particles, the markers of lights, emitters, the spawn…) in
+/// the order the ID buffer found them, then the volumes that are never seen
+/// (triggers, colliders, walkable surfaces, groups).
 pub fn pick_rank(scene: &pebble_model::Scene, id: u32) -> u8 {
     use pebble_model::Kind;
     match scene
         .entity(pebble_model::EntityId(id))
         .map(|e| e.kind.kind())
     {
-        Some(Kind::Mesh | Kind::Patrol | Kind::BallPit) => 0,
-        Some(
-            Kind::Light | Kind::Emitter | Kind::PlayerSpawn | Kind::SoundSource | Kind::Custom,
-        ) => 1,
-        Some(Kind::Trigger | Kind::Collider | Kind::Walkable | Kind::Group) | None => 2,
+        Some(Kind::Trigger | Kind::Collider | Kind::Walkable | Kind::Group) | None => 1,
+        Some(_) => 0,
     }
 }
 
