@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common;
 
-use common::{click, drag_line, entity, harness_on, visible_checkbox, wait_for};
+use common::{click, drag_line, entity, harness_on, wait_for};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;

@@ -133,6 +133,30 @@ fn viewport_picture(image: &image::RgbaImage, rect: eframe::egui::Rect, ppp: f32
     out
 }
 
+/// The view cube and its buttons are egui's, drawn over the picture: the
+/// pixels of `picture` (sampled as [`viewport_picture`] does) under `cube` are
+/// set to `fill`'s.
+fn mask_view_cube(
+    picture: &mut [[u8; 3]],
+    rect: eframe::egui::Rect,
+    cube: eframe::egui::Rect,
+    fill: impl Fn(usize) -> [u8; 3],
+) {
+    for y in 0..HEIGHT as usize {
+        for x in 0..WIDTH as usize {
+            let at = rect.min
+                + eframe::egui::vec2(
+                    (x as f32 + 0.5) / WIDTH as f32 * rect.width(),
+                    (y as f32 + 0.5) / HEIGHT as f32 * rect.height(),
+                );
+            if cube.contains(at) {
+                let i = y * WIDTH as usize + x;
+                picture[i] = fill(i);
+            }
+        }
+    }
+}
+
 /// The report: the viewport's own PSP preview drew the stairs as their underside
 /// and the ramp without its side, while `pebble render --psp` was right. The
 /// editor's viewport (kittest, the real app and its GPU path) is judged against
@@ -194,19 +218,9 @@ fn the_viewport_and_its_psp_preview_show_the_faces_geometry_predicts() {
                 .viewport
                 .view_cube_rect()
                 .expand2(eframe::egui::vec2(30.0, 40.0));
-            for y in 0..HEIGHT as usize {
-                for x in 0..WIDTH as usize {
-                    let at = rect.min
-                        + eframe::egui::vec2(
-                            (x as f32 + 0.5) / WIDTH as f32 * rect.width(),
-                            (y as f32 + 0.5) / HEIGHT as f32 * rect.height(),
-                        );
-                    if cube.contains(at) {
-                        let i = y * WIDTH as usize + x;
-                        drawn[i] = predicted[i].unwrap_or(orientation::SKY);
-                    }
-                }
-            }
+            mask_view_cube(&mut drawn, rect, cube, |i| {
+                predicted[i].unwrap_or(orientation::SKY)
+            });
             let judged = orientation::judge(&scene, &drawn, &predicted, WIDTH as usize, 40);
             let look = if psp { "PSP preview" } else { "working view" };
             println!(
@@ -345,20 +359,8 @@ fn the_viewport_s_psp_preview_is_what_pebble_render_psp_draws() {
     let cli = image::open(&out).expect("reads the picture").to_rgb8();
     let mut cli: Vec<[u8; 3]> = cli.pixels().map(|p| p.0).collect();
     // The view cube is egui's, over the picture: the same pixels in both.
-    for y in 0..HEIGHT as usize {
-        for x in 0..WIDTH as usize {
-            let at = rect.min
-                + egui::vec2(
-                    (x as f32 + 0.5) / WIDTH as f32 * rect.width(),
-                    (y as f32 + 0.5) / HEIGHT as f32 * rect.height(),
-                );
-            if cube.contains(at) {
-                let i = y * WIDTH as usize + x;
-                preview[i] = [0; 3];
-                cli[i] = [0; 3];
-            }
-        }
-    }
+    mask_view_cube(&mut preview, rect, cube, |_| [0; 3]);
+    mask_view_cube(&mut cli, rect, cube, |_| [0; 3]);
     let db = psnr(&preview, &cli);
     println!("viewport PSP preview against pebble render --psp: PSNR {db:.1} dB");
     assert!(

@@ -650,12 +650,9 @@ fn hidden_entities_and_layers_are_exported_as_if_shown() {
             })
             .unwrap_or_else(|| panic!("the showcase has a {kind}"))
             .clone();
-        let mut after = e.clone();
-        after.visible = false;
+        // Hiding is a view setting, outside the History.
         hidden.push(e.name.clone());
-        history
-            .execute(&mut scene, SetEntity::new("Hide", after))
-            .expect("hides");
+        assert_eq!(scene.set_visible(&[e.id], false), 1, "hides");
     }
     let mut layers = scene.data().layers.clone();
     for l in &mut layers {

@@ -193,11 +193,7 @@ fn moving_one_entity_uploads_only_that_entity() {
         "and is drawn where it went"
     );
     // Hidden: not drawn; locked: drawn but not pickable.
-    let mut hidden = scene.entity(ids[0]).expect("entity").clone();
-    hidden.visible = false;
-    SetEntity::new("Hide", hidden)
-        .apply(&mut scene)
-        .expect("hides");
+    assert_eq!(scene.set_visible(&[ids[0]], false), 1, "hides");
     let mut locked = scene.entity(ids[1]).expect("entity").clone();
     locked.locked = true;
     SetEntity::new("Lock", locked)

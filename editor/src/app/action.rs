@@ -688,64 +688,6 @@ pub fn shortcut_text(s: &KeyboardShortcut) -> String {
     text
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_shortcut_is_matched_and_none_is_taken_twice() {
-        let all: Vec<Action> = KEYED.to_vec();
-        let mut seen = std::collections::HashSet::new();
-        for a in &all {
-            let s = a.shortcut().unwrap_or_else(|| panic!("{a:?} is keyed"));
-            assert!(
-                seen.insert((s.modifiers, s.logical_key)),
-                "{a:?} repeats a key"
-            );
-        }
-        // Every action with a shortcut is matched, and every matched one is listed.
-        for a in ALL {
-            assert_eq!(a.shortcut().is_some(), KEYED.contains(a), "{a:?}");
-        }
-        assert!(KEYED.iter().all(|a| ALL.contains(a)));
-        // A shortcut that contains another comes first.
-        for (i, a) in all.iter().enumerate() {
-            for b in &all[i + 1..] {
-                let (sa, sb) = (a.shortcut().expect("keyed"), b.shortcut().expect("keyed"));
-                let later_contains_earlier = sa.logical_key == sb.logical_key
-                    && sb.modifiers.contains(sa.modifiers)
-                    && sb.modifiers != sa.modifiers;
-                assert!(
-                    !later_contains_earlier,
-                    "{b:?} contains {a:?} but comes after it"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn no_two_actions_share_a_label() {
-        let mut seen = std::collections::HashMap::new();
-        for a in ALL {
-            if let Some(b) = seen.insert(a.label(), a) {
-                panic!("{a:?} and {b:?} are both called {:?}", a.label());
-            }
-        }
-    }
-
-    #[test]
-    fn menu_texts_say_the_shortcut() {
-        assert_eq!(Action::SaveAs.menu_text(), "Save As…  (Ctrl+Shift+S)");
-        assert_eq!(Action::Open.menu_text(), "Open…  (Ctrl+O)");
-        assert_eq!(Action::FrameAll.menu_text(), "Frame all  (Home)");
-        assert_eq!(Action::Preferences.menu_text(), "Preferences…");
-        assert_eq!(
-            Action::Import.menu_text(),
-            "Import…  (glTF, TMD, image, .pbm)"
-        );
-    }
-}
-
 /// A shortcut as the key list writes it: modifiers joined by `+` before egui's
 /// name of the key ("G", "Shift+A", "Ctrl+Period").
 pub fn parse_shortcut(text: &str) -> Option<KeyboardShortcut> {
@@ -754,9 +696,9 @@ pub fn parse_shortcut(text: &str) -> Option<KeyboardShortcut> {
     let key = Key::from_name(parts.pop()?)?;
     for m in parts {
         match m.to_ascii_lowercase().as_str() {
-            "ctrl" | "cmd" | "command" => modifiers = modifiers | Modifiers::COMMAND,
-            "shift" => modifiers = modifiers | Modifiers::SHIFT,
-            "alt" => modifiers = modifiers | Modifiers::ALT,
+            "ctrl" | "cmd" | "command" => modifiers |= Modifiers::COMMAND,
+            "shift" => modifiers |= Modifiers::SHIFT,
+            "alt" => modifiers |= Modifiers::ALT,
             _ => return None,
         }
     }
@@ -824,4 +766,62 @@ pub fn free_keys(scheme: &super::viewport::navigation::Scheme) -> Vec<Key> {
                 .any(|s| s.logical_key == *k && s.modifiers.is_none())
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shortcut_is_matched_and_none_is_taken_twice() {
+        let all: Vec<Action> = KEYED.to_vec();
+        let mut seen = std::collections::HashSet::new();
+        for a in &all {
+            let s = a.shortcut().unwrap_or_else(|| panic!("{a:?} is keyed"));
+            assert!(
+                seen.insert((s.modifiers, s.logical_key)),
+                "{a:?} repeats a key"
+            );
+        }
+        // Every action with a shortcut is matched, and every matched one is listed.
+        for a in ALL {
+            assert_eq!(a.shortcut().is_some(), KEYED.contains(a), "{a:?}");
+        }
+        assert!(KEYED.iter().all(|a| ALL.contains(a)));
+        // A shortcut that contains another comes first.
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                let (sa, sb) = (a.shortcut().expect("keyed"), b.shortcut().expect("keyed"));
+                let later_contains_earlier = sa.logical_key == sb.logical_key
+                    && sb.modifiers.contains(sa.modifiers)
+                    && sb.modifiers != sa.modifiers;
+                assert!(
+                    !later_contains_earlier,
+                    "{b:?} contains {a:?} but comes after it"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn no_two_actions_share_a_label() {
+        let mut seen = std::collections::HashMap::new();
+        for a in ALL {
+            if let Some(b) = seen.insert(a.label(), a) {
+                panic!("{a:?} and {b:?} are both called {:?}", a.label());
+            }
+        }
+    }
+
+    #[test]
+    fn menu_texts_say_the_shortcut() {
+        assert_eq!(Action::SaveAs.menu_text(), "Save As…  (Ctrl+Shift+S)");
+        assert_eq!(Action::Open.menu_text(), "Open…  (Ctrl+O)");
+        assert_eq!(Action::FrameAll.menu_text(), "Frame all  (Home)");
+        assert_eq!(Action::Preferences.menu_text(), "Preferences…");
+        assert_eq!(
+            Action::Import.menu_text(),
+            "Import…  (glTF, TMD, image, .pbm)"
+        );
+    }
 }

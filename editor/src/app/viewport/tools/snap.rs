@@ -227,8 +227,8 @@ mod tests {
     /// A wall (4 × 3 × 0.5 m, its base at y = 0.5 on a floor) seen from above: a
     /// corner drawn near one of its corners lands on it, near its long edge on the
     /// edge, elsewhere on the grid; with Ctrl, nowhere but under the cursor.
-    #[test]
-    fn a_corner_snaps_to_a_wall_s_corner_then_its_edge_then_the_grid() {
+    /// A scene of one box of `size` standing at `at`.
+    fn one_box(size: Vec3, at: Vec3) -> Scene {
         let mut scene = Scene::new();
         let mut history = pebble_model::History::default();
         history
@@ -238,21 +238,25 @@ mod tests {
             )
             .expect("material");
         let material = scene.materials().map(|(id, _)| id).next().expect("one");
-        let mut wall = create::entity(CreateItem::Box, Vec3::ZERO, Some(material)).expect("a box");
-        if let EntityKind::Mesh(m) = &mut wall.kind {
-            m.geometry = pebble_model::Primitive::Box {
-                size: Vec3::new(4.0, 3.0, 0.5),
-            }
-            .generate(material)
-            .expect("a box");
+        let mut e = create::entity(CreateItem::Box, Vec3::ZERO, Some(material)).expect("a box");
+        if let EntityKind::Mesh(m) = &mut e.kind {
+            m.geometry = pebble_model::Primitive::Box { size }
+                .generate(material)
+                .expect("a box");
         }
-        wall.transform = Transform::from_translation(Vec3::new(0.13, 0.5, 0.0));
+        e.transform = Transform::from_translation(at);
         history
             .execute(
                 &mut scene,
-                pebble_model::command::AddEntities::new("Add", vec![wall]),
+                pebble_model::command::AddEntities::new("Add", vec![e]),
             )
             .expect("add");
+        scene
+    }
+
+    #[test]
+    fn a_corner_snaps_to_a_wall_s_corner_then_its_edge_then_the_grid() {
+        let scene = one_box(Vec3::new(4.0, 3.0, 0.5), Vec3::new(0.13, 0.5, 0.0));
         let view = View {
             camera: OrbitCamera {
                 pivot: Vec3::new(0.0, 0.5, 0.0),
@@ -301,29 +305,7 @@ mod tests {
     /// 48 px), and it is among the corners shown near the cursor.
     #[test]
     fn a_corner_near_on_the_plane_snaps_though_far_on_screen() {
-        let mut scene = Scene::new();
-        let mut history = pebble_model::History::default();
-        history
-            .execute(
-                &mut scene,
-                pebble_model::command::AddMaterial::new(pebble_model::Material::default()),
-            )
-            .expect("material");
-        let material = scene.materials().map(|(id, _)| id).next().expect("one");
-        let mut floor = create::entity(CreateItem::Box, Vec3::ZERO, Some(material)).expect("a box");
-        if let EntityKind::Mesh(m) = &mut floor.kind {
-            m.geometry = pebble_model::Primitive::Box {
-                size: Vec3::new(15.0, 0.5, 15.0),
-            }
-            .generate(material)
-            .expect("a box");
-        }
-        history
-            .execute(
-                &mut scene,
-                pebble_model::command::AddEntities::new("Add", vec![floor]),
-            )
-            .expect("add");
+        let scene = one_box(Vec3::new(15.0, 0.5, 15.0), Vec3::ZERO);
         // Close to the corner, looking across the edge: 0.3 m is many pixels.
         let view = View {
             camera: OrbitCamera {
