@@ -182,11 +182,16 @@ impl Tool for CreateTool {
         self.snapped = snapped;
         if p.click || !item.is_drawn() {
             let place = Vec3::new(at.x, ground.point.y + item.lift(), at.y);
+            // A route or a ball pit's box fits on the floor clicked, clear of walls.
+            let (place, route) = super::clearance::fit(cx.doc.scene(), item, place);
             let preset = self.emitter.clone();
             let made = create::create_in(cx.doc, item, |m| {
                 let mut e = create::entity(item, place, m)?;
                 if let Some(emitter) = preset {
                     e.kind = EntityKind::Emitter(emitter);
+                }
+                if let (Some(route), EntityKind::Patrol(patrol)) = (route, &mut e.kind) {
+                    patrol.waypoints = route;
                 }
                 Ok(e)
             });

@@ -23,6 +23,7 @@ use crate::app::preferences::Preferences;
 use crate::app::status::Status;
 
 mod box_select;
+mod clearance;
 mod create;
 mod face;
 mod gizmo_tool;

@@ -459,3 +459,79 @@ fn the_height_matches_the_top_of_a_wall_nearby() {
         "as tall as the wall"
     );
 }
+
+/// A mesh box of `size` with its base's middle at `at`, in `w`'s scene.
+fn add_box(w: &mut World, name: &str, size: Vec3, at: Vec3) {
+    if w.doc.scene().materials().next().is_none() {
+        w.doc
+            .execute(pebble_model::command::AddMaterial::new(
+                pebble_model::Material::default(),
+            ))
+            .expect("material");
+    }
+    let material = w.doc.scene().materials().map(|(id, _)| id).next();
+    let mut e = crate::app::create::entity(CreateItem::Box, at, material).expect("a box");
+    e.name = name.into();
+    if let EntityKind::Mesh(m) = &mut e.kind {
+        let p = Primitive::Box { size };
+        m.geometry = p.generate(material.expect("one")).expect("geometry");
+        m.source = pebble_model::entity::GeometrySource::Primitive(p);
+    }
+    w.doc
+        .execute(AddEntities::new("Add", vec![e]).without_selecting())
+        .expect("adds");
+    w.doc.end_edit();
+}
+
+/// The report: a patrol put down by a click had its second waypoint outside the
+/// room (its 4 m route ran through the wall), and a ball pit stuck out of a
+/// wall's side. The route turns until its end is on the same floor with nothing
+/// between; the pit moves off the wall until its box is on the floor.
+#[test]
+fn a_clicked_patrol_and_ball_pit_stay_on_the_floor_clear_of_walls() {
+    let mut w = looking_down();
+    // A floor (its top at y = 0) and a wall a metre and a half east of the click.
+    add_box(
+        &mut w,
+        "Floor",
+        Vec3::new(10.0, 0.2, 10.0),
+        Vec3::new(0.0, -0.2, 0.0),
+    );
+    add_box(
+        &mut w,
+        "Wall",
+        Vec3::new(0.3, 3.0, 10.0),
+        Vec3::new(1.5, 0.0, 0.0),
+    );
+    for item in [CreateItem::Patrol, CreateItem::BallPit] {
+        w.tools.arm_create(item);
+        w.click(w.pixel(Vec3::new(0.5, 0.0, 0.0)), Modifiers::default());
+    }
+    let scene = w.doc.scene();
+    let patrol = scene
+        .entities()
+        .find(|e| e.kind.kind() == Kind::Patrol)
+        .expect("a patrol");
+    let place = patrol.transform.translation;
+    let EntityKind::Patrol(p) = &patrol.kind else {
+        unreachable!()
+    };
+    for wp in &p.waypoints {
+        let at = place + *wp;
+        assert!(at.x < 1.35, "a waypoint past the wall: {at}");
+        assert!(
+            super::super::clearance::reachable(scene, place, at),
+            "{at} is not on the same floor, in reach"
+        );
+    }
+    assert!(p.waypoints.len() >= 2);
+    let pit = scene
+        .entities()
+        .find(|e| e.kind.kind() == Kind::BallPit)
+        .expect("a ball pit");
+    let EntityKind::BallPit(b) = &pit.kind else {
+        unreachable!()
+    };
+    let east = pit.transform.translation.x + b.spawn_max.x;
+    assert!(east < 1.35, "the pit's box reaches into the wall: {east}");
+}
