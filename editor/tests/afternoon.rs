@@ -418,3 +418,51 @@ fn the_blender_preset_brings_blenders_keys() {
         "{free:?}"
     );
 }
+
+/// The report: an imported picture ended inside a wall. Looking at a wall, File ›
+/// Import of a picture hangs it on the wall, facing away from it, a hair proud
+/// of its surface (it stood upright where the view met the wall, in it).
+#[test]
+fn an_imported_picture_hangs_on_the_wall_in_view_not_in_it() {
+    use pebble_editor::app::viewport::navigation::OrbitCamera;
+    use pebble_model::glam::Vec3;
+    let Some(mut harness) = room() else { return };
+    // The north wall's inner face is at z = −4.6, facing +Z; the view looks at it
+    // head-on, a little from the side.
+    {
+        let app = harness.state_mut();
+        app.viewport.view.orbit = OrbitCamera {
+            pivot: Vec3::new(1.0, 1.8, -4.6),
+            distance: 4.0,
+            yaw: 0.3,
+            pitch: -0.1,
+            ..OrbitCamera::default()
+        };
+        app.viewport.view.target = None;
+    }
+    harness.run_steps(2);
+    let picture = harness.state().project_path().with_file_name("poster.png");
+    harness.state_mut().chose_import(picture);
+    let placement = harness
+        .state()
+        .windows
+        .import_picture
+        .as_ref()
+        .expect("the picture window")
+        .placement();
+    // The plane as the image importer makes it: a metre square, flat, facing up.
+    let placed = placement.apply(pebble_model::Transform::default());
+    let world = placed.to_affine();
+    for corner in [
+        Vec3::new(-0.5, 0.0, -0.5),
+        Vec3::new(0.5, 0.0, -0.5),
+        Vec3::new(0.5, 0.0, 0.5),
+        Vec3::new(-0.5, 0.0, 0.5),
+    ] {
+        let p = world.transform_point3(corner);
+        assert!(p.z > -4.6 + 0.004, "a corner in the wall: {p}");
+        assert!(p.z < -4.6 + 0.05, "a corner off the wall: {p}");
+    }
+    let normal = world.transform_vector3(Vec3::Y).normalize();
+    assert!(normal.z > 0.99, "it faces into the room: {normal}");
+}

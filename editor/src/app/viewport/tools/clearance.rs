@@ -113,26 +113,58 @@ fn blocked(scene: &Scene, a: Vec3, b: Vec3) -> bool {
     false
 }
 
-/// Möller–Trumbore, both sides, within the segment.
-fn segment_hits(a: Vec3, b: Vec3, [p0, p1, p2]: [Vec3; 3]) -> bool {
-    let dir = b - a;
+/// Whether the segment `a`–`b` meets the triangle (either side).
+fn segment_hits(a: Vec3, b: Vec3, triangle: [Vec3; 3]) -> bool {
+    let length = a.distance(b);
+    length > 1e-6 && ray_distance(a, (b - a) / length, triangle).is_some_and(|t| t <= length)
+}
+
+/// The first drawn mesh surface along the ray from `origin` in the unit
+/// direction `dir`, within `max` metres: the point and the face's normal turned
+/// towards the ray's origin.
+pub fn first_hit(scene: &Scene, origin: Vec3, dir: Vec3, max: f32) -> Option<(Vec3, Vec3)> {
+    let mut best: Option<(f32, Vec3)> = None;
+    for e in scene.entities_of(Kind::Mesh) {
+        if !scene.is_drawn(e.id) {
+            continue;
+        }
+        let EntityKind::Mesh(mesh) = &e.kind else {
+            continue;
+        };
+        let world = scene.world_transform(e.id);
+        for f in &mesh.geometry.faces {
+            let t = mesh.geometry.triangle(f).map(|p| world.transform_point3(p));
+            if let Some(d) = ray_distance(origin, dir, t)
+                && d <= max
+                && best.is_none_or(|(b, _)| d < b)
+            {
+                let n = (t[1] - t[0]).cross(t[2] - t[0]).normalize_or_zero();
+                best = Some((d, if n.dot(dir) > 0.0 { -n } else { n }));
+            }
+        }
+    }
+    best.map(|(d, n)| (origin + dir * d, n))
+}
+
+/// How far along the ray the triangle is hit (either side), if it is.
+fn ray_distance(origin: Vec3, dir: Vec3, [p0, p1, p2]: [Vec3; 3]) -> Option<f32> {
     let (e1, e2) = (p1 - p0, p2 - p0);
     let h = dir.cross(e2);
     let det = e1.dot(h);
     if det.abs() < 1e-9 {
-        return false;
+        return None;
     }
     let inv = 1.0 / det;
-    let s = a - p0;
+    let s = origin - p0;
     let u = s.dot(h) * inv;
     if !(0.0..=1.0).contains(&u) {
-        return false;
+        return None;
     }
     let q = s.cross(e1);
     let v = dir.dot(q) * inv;
     if v < 0.0 || u + v > 1.0 {
-        return false;
+        return None;
     }
     let t = e2.dot(q) * inv;
-    (0.0..=1.0).contains(&t)
+    (t > 1e-4).then_some(t)
 }

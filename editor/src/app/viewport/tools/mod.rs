@@ -23,7 +23,7 @@ use crate::app::preferences::Preferences;
 use crate::app::status::Status;
 
 mod box_select;
-mod clearance;
+pub(crate) mod clearance;
 mod create;
 mod face;
 mod gizmo_tool;
