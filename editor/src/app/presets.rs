@@ -476,5 +476,18 @@ pub fn material_for_project(
     Ok(m)
 }
 
+/// The name a material gets when `preset` is applied to it: a made-up one
+/// ("Material 2", "Default", as new and imported materials are called) takes the
+/// preset's (made unique); one the designer named keeps theirs. Preset materials
+/// stayed "Material 2".
+pub fn name_after_preset(scene: &pebble_model::Scene, current: &str, preset: &str) -> String {
+    let made_up = matches!(pebble_model::naming::stem(current), "Material" | "Default");
+    if made_up {
+        crate::app::panels::materials::unique_name(scene, preset)
+    } else {
+        current.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -409,17 +409,7 @@ impl PebbleApp {
         match super::presets::material_for_project(listed, &self.doc.folder()) {
             Ok(mut m) => {
                 let name = listed.preset.name.clone();
-                // A material still under a made-up name ("Material 2", "Default")
-                // takes the preset's; one the designer named keeps theirs.
-                let made_up = matches!(
-                    pebble_model::naming::stem(&current.name),
-                    "Material" | "Default"
-                );
-                m.name = if made_up {
-                    crate::app::panels::materials::unique_name(self.doc.scene(), &name)
-                } else {
-                    current.name.clone()
-                };
+                m.name = super::presets::name_after_preset(self.doc.scene(), &current.name, &name);
                 self.run_command(pebble_model::command::SetMaterial::new(id, m));
                 self.status.info(format!("material preset {name} applied"));
             }

@@ -175,3 +175,31 @@ fn a_user_s_presets_are_saved_listed_after_the_bundled_and_bad_files_reported() 
     assert_eq!(file_name("  Dust / motes "), "dust_motes");
     assert_eq!(file_name("!!"), "preset");
 }
+
+/// The report: a material made from a preset stayed "Material 2". A made-up name
+/// takes the preset's (unique in the project); a name the designer gave stays.
+#[test]
+fn a_preset_names_a_material_that_has_no_name_of_its_own() {
+    let mut scene = pebble_model::Scene::new();
+    pebble_model::History::default()
+        .execute(
+            &mut scene,
+            pebble_model::command::AddMaterial::new(pebble_model::Material {
+                name: "Brick wall".into(),
+                ..pebble_model::Material::default()
+            }),
+        )
+        .expect("a material");
+    assert_eq!(
+        super::name_after_preset(&scene, "Material 2", "Stone floor"),
+        "Stone floor"
+    );
+    assert_eq!(
+        super::name_after_preset(&scene, "Default", "Brick wall"),
+        "Brick wall 2"
+    );
+    assert_eq!(
+        super::name_after_preset(&scene, "Courtyard", "Brick wall"),
+        "Courtyard"
+    );
+}
