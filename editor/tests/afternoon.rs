@@ -466,3 +466,39 @@ fn an_imported_picture_hangs_on_the_wall_in_view_not_in_it() {
     let normal = world.transform_vector3(Vec3::Y).normalize();
     assert!(normal.z > 0.99, "it faces into the room: {normal}");
 }
+
+/// The report: a Blender user presses Shift+A to add something. Shift+A opens the
+/// Create menu's items at the cursor; choosing one arms it there.
+#[test]
+fn shift_a_opens_the_add_menu_at_the_cursor() {
+    let Some(mut harness) = room() else { return };
+    let centre = harness.state().view().1.center();
+    harness.hover_at(centre);
+    harness.run_steps(2);
+    harness.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::A);
+    harness.run_steps(2);
+    let menu = harness
+        .state()
+        .viewport
+        .context_menu
+        .clone()
+        .expect("the Add menu");
+    assert!(menu.create);
+    assert!(
+        (menu.at - centre).length() < 1.0,
+        "at the cursor: {:?}",
+        menu.at
+    );
+    // The menu's "Stairs" (the toolbar's is at the window's top).
+    harness
+        .get_all_by_label("Stairs")
+        .find(|n| n.rect().min.y > 80.0)
+        .expect("the menu's Stairs")
+        .click();
+    harness.run_steps(2);
+    assert!(harness.state().viewport.context_menu.is_none());
+    assert_eq!(
+        harness.state().viewport.tools.armed_create(),
+        Some(pebble_editor::app::create::CreateItem::Stairs)
+    );
+}

@@ -120,6 +120,8 @@ pub enum Action {
     CompareCapture,
     KeyboardHelp,
     About,
+    /// The Create menu's items at the cursor (Shift+A, as in Blender).
+    AddMenu,
     Create(CreateItem),
 }
 
@@ -280,6 +282,7 @@ pub const ALL: &[Action] = &[
     Action::CompareCapture,
     Action::KeyboardHelp,
     Action::About,
+    Action::AddMenu,
     Action::FaceMode,
     Action::ToggleTextureLock,
     Action::PickCoplanarFaces,
@@ -336,6 +339,7 @@ pub const KEYED: &[Action] = &[
     Action::Undo,
     Action::SelectNone,
     Action::SelectAll,
+    Action::AddMenu,
     Action::Ungroup,
     Action::Group,
     Action::Duplicate,
@@ -492,6 +496,7 @@ impl Action {
             Self::CompareCapture => "Compare a device capture…",
             Self::KeyboardHelp => "Keyboard and mouse",
             Self::About => "About Pebble",
+            Self::AddMenu => "Add at the cursor…",
             Self::Create(item) => item.label(),
         }
     }
@@ -509,6 +514,7 @@ impl Action {
             Self::Delete => (Modifiers::NONE, Key::Delete),
             Self::Duplicate => (Modifiers::COMMAND, Key::D),
             Self::SelectAll => (Modifiers::COMMAND, Key::A),
+            Self::AddMenu => (Modifiers::SHIFT, Key::A),
             Self::SelectNone => (Modifiers::COMMAND | Modifiers::SHIFT, Key::A),
             Self::SelectInverse => (Modifiers::COMMAND, Key::I),
             Self::HideSelected => (Modifiers::NONE, Key::H),

@@ -266,6 +266,20 @@ impl PebbleApp {
             }
             Action::CompareCapture => self.windows.compare.open = true,
             Action::KeyboardHelp => self.windows.help = true,
+            Action::AddMenu => {
+                // At the pointer when it is over the viewport, else its middle.
+                let rect = self.viewport.rect;
+                let at = ctx
+                    .pointer_latest_pos()
+                    .filter(|p| rect.contains(*p))
+                    .unwrap_or(rect.center());
+                self.viewport.context_menu = Some(super::viewport::context_menu::ContextMenu {
+                    at,
+                    point: self.viewport.hover.point,
+                    under: Vec::new(),
+                    create: true,
+                });
+            }
             Action::About => self.windows.about = true,
             Action::Create(item) => self.start_create(item),
         }

@@ -19,6 +19,8 @@ pub struct ContextMenu {
     pub point: Option<Vec3>,
     /// What is under the pixel, nearest first, with names (listed when several).
     pub under: Vec<(pebble_model::EntityId, String)>,
+    /// The Add menu (Shift+A): the Create menu's items, nothing else.
+    pub create: bool,
 }
 
 /// What the menu offers after the selection's operations.
@@ -48,6 +50,21 @@ pub fn ui(
                 // Entries look like a menu's, not like buttons.
                 ui.style_mut().visuals.button_frame = false;
                 ui.style_mut().spacing.button_padding = egui::vec2(6.0, 3.0);
+                if menu.create {
+                    ui.weak("Add");
+                    for (k, (_, items)) in crate::app::create::GROUPS.iter().enumerate() {
+                        if k > 0 {
+                            ui.separator();
+                        }
+                        for &item in *items {
+                            if ui.button(item.label()).clicked() {
+                                out.push(Intent::Run(Action::Create(item)));
+                                open = false;
+                            }
+                        }
+                    }
+                    return;
+                }
                 if menu.under.len() > 1 {
                     ui.weak("Under the cursor");
                     for (id, name) in &menu.under {

@@ -84,6 +84,7 @@ pub(super) fn context_menu_at(
         at: rect.min + egui::vec2(request.pixel.x, request.pixel.y) / ppp,
         point: request.point,
         under,
+        create: false,
     }
 }
 
