@@ -310,8 +310,8 @@ pub struct Budget {
     /// Why the export refuses the scene as it is (red in the readout).
     pub refused: Option<(u64, String)>,
     job: Option<(u64, Job<MapCost>)>,
-    /// The revision last seen and since when.
-    seen: Option<(u64, Instant)>,
+    /// Since when the scene stands still.
+    still: super::jobs::Still,
     pub window_open: bool,
 }
 
@@ -338,13 +338,7 @@ impl Budget {
         if measured {
             return false;
         }
-        match self.seen {
-            Some((r, _)) if r == revision => {}
-            _ => self.seen = Some((revision, now)),
-        }
-        let settled = self
-            .seen
-            .is_some_and(|(_, since)| now.duration_since(since) >= SETTLE);
+        let settled = self.still.for_at_least(revision, now, SETTLE);
         if settled && self.job.is_none() {
             let scene = scene.clone();
             let dir = project_dir.to_path_buf();
@@ -370,7 +364,7 @@ impl Budget {
         }
         self.cost = None;
         self.refused = None;
-        self.seen = None;
+        self.still = super::jobs::Still::default();
     }
 
     /// The worst level of the figures with a limit (red when refused).

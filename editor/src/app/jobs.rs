@@ -110,6 +110,32 @@ impl<T> Job<T> {
     }
 }
 
+/// How long the scene has stood still: the revision last seen and since when,
+/// for work that follows the scene (the PSP budget, the PSP preview's bake) and
+/// waits until the scene has stopped changing (a drag changes it every frame).
+#[derive(Debug, Default)]
+pub struct Still {
+    seen: Option<(u64, std::time::Instant)>,
+}
+
+impl Still {
+    /// Whether `revision` has been the scene's for at least `settle` (counted from
+    /// the first time it is seen here).
+    pub fn for_at_least(
+        &mut self,
+        revision: u64,
+        now: std::time::Instant,
+        settle: std::time::Duration,
+    ) -> bool {
+        match self.seen {
+            Some((r, _)) if r == revision => {}
+            _ => self.seen = Some((revision, now)),
+        }
+        self.seen
+            .is_some_and(|(_, since)| now.duration_since(since) >= settle)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

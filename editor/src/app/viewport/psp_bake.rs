@@ -26,8 +26,8 @@ pub struct PspBake {
     /// The revision whose bake the GPU holds ([`Self::uploaded`]).
     shown: Option<u64>,
     job: Option<(u64, Job<DrawScene>)>,
-    /// The revision last seen and since when.
-    seen: Option<(u64, Instant)>,
+    /// Since when the scene stands still.
+    still: crate::app::jobs::Still,
     /// Why the last bake failed (the export refused the scene), and of which
     /// revision.
     pub failed: Option<(u64, String)>,
@@ -57,13 +57,7 @@ impl PspBake {
         if done {
             return self.ready.is_some();
         }
-        match self.seen {
-            Some((r, _)) if r == revision => {}
-            _ => self.seen = Some((revision, now)),
-        }
-        let settled = self
-            .seen
-            .is_some_and(|(_, since)| now.duration_since(since) >= SETTLE);
+        let settled = self.still.for_at_least(revision, now, SETTLE);
         if settled && self.job.is_none() {
             let scene = scene.clone();
             let dir = project_dir.to_path_buf();
