@@ -502,3 +502,30 @@ fn shift_a_opens_the_add_menu_at_the_cursor() {
         Some(pebble_editor::app::create::CreateItem::Stairs)
     );
 }
+
+/// The keyboard guard lets a drag value clicked for typing keep the keyboard (it
+/// holds it a frame before its text field shows): Preferences' autosave interval
+/// takes a typed number.
+#[test]
+fn a_drag_value_clicked_for_typing_takes_the_number_typed() {
+    let Some(mut harness) = room() else { return };
+    harness.state_mut().windows.preferences = true;
+    harness.run_steps(3);
+    let label = harness.get_by_label("Autosave every").rect();
+    let field = harness
+        .query_all_by_role(egui::accesskit::Role::SpinButton)
+        .map(|n| n.rect().center())
+        .find(|c| (c.y - label.center().y).abs() < 6.0 && c.x > label.right())
+        .expect("the autosave interval beside its label");
+    common::click(&mut harness, field);
+    harness.run_steps(2);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.run_steps(1);
+    for c in ["4", "5"] {
+        harness.event(egui::Event::Text(c.into()));
+        harness.run_steps(1);
+    }
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(2);
+    assert_eq!(harness.state().prefs.autosave_seconds, 45);
+}

@@ -26,7 +26,22 @@ impl KeyboardFocus {
         let Some(id) = ctx.memory(|m| m.focused()) else {
             return;
         };
-        if tab || Some(id) == self.tabbed_to || is_text_field(ctx, id) {
+        // Only keys that would click it, or text: a drag value clicked for typing
+        // holds the keyboard a frame before its text field shows, and keeps it.
+        let keys = ctx.input(|i| {
+            i.events.iter().any(|e| {
+                matches!(
+                    e,
+                    egui::Event::Text(_)
+                        | egui::Event::Key {
+                            key: egui::Key::Enter | egui::Key::Space,
+                            pressed: true,
+                            ..
+                        }
+                )
+            })
+        });
+        if !keys || tab || Some(id) == self.tabbed_to || is_text_field(ctx, id) {
             return;
         }
         ctx.memory_mut(|m| m.surrender_focus(id));
