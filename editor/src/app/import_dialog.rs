@@ -55,6 +55,31 @@ pub enum PictureOutcome {
     Cancel,
 }
 
+/// Where File › Import puts a picture seen from `view`: looking at a wall, it
+/// hangs on it, facing away from it, a centimetre proud (it stood upright where
+/// the view's middle met the wall, and ended inside it); else at `floor`, turned
+/// to the view. Its lower edge's middle, and the yaw it faces along.
+pub fn picture_place(
+    scene: &pebble_model::Scene,
+    view: &crate::app::viewport::navigation::OrbitCamera,
+    floor: Vec3,
+) -> (Vec3, f32) {
+    let hit = crate::app::viewport::tools::clearance::first_hit(
+        scene,
+        view.eye(),
+        view.forward(),
+        view.distance + 1.0,
+    )
+    .filter(|(_, normal)| normal.y.abs() < 0.7);
+    match hit {
+        Some((point, normal)) => (
+            point + normal * 0.01 - Vec3::Y * 0.5,
+            (-normal.x).atan2(normal.z),
+        ),
+        None => (floor, view.yaw),
+    }
+}
+
 impl PictureDialog {
     /// For `path`, to stand on `at`, for a view looking along `yaw` and `pitch`.
     pub fn open(path: PathBuf, at: Vec3, (yaw, pitch): (f32, f32)) -> Self {

@@ -617,24 +617,7 @@ impl PebbleApp {
         let floor = super::edit_ops::floor_below(self.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
         let at = pebble_model::glam::Vec3::new(pivot.x, floor, pivot.z);
         if super::panels::thumbnails::is_image(&path) {
-            // Looking at a wall: the picture hangs on it, facing away from it, a
-            // centimetre proud (it stood upright where the view's middle met the
-            // wall, and ended inside it).
-            let eye = view.eye();
-            let hit = super::viewport::tools::clearance::first_hit(
-                self.doc.scene(),
-                eye,
-                view.forward(),
-                view.distance + 1.0,
-            )
-            .filter(|(_, normal)| normal.y.abs() < 0.7);
-            let (at, yaw) = match hit {
-                Some((point, normal)) => (
-                    point + normal * 0.01 - pebble_model::glam::Vec3::Y * 0.5,
-                    (-normal.x).atan2(normal.z),
-                ),
-                None => (at, view.yaw),
-            };
+            let (at, yaw) = super::import_dialog::picture_place(self.doc.scene(), &view, at);
             self.windows.import_picture = Some(super::import_dialog::PictureDialog::open(
                 path,
                 at,

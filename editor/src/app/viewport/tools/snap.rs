@@ -59,24 +59,7 @@ pub(super) fn snap_corner(
     let reach = (SNAP_VERTEX_STEPS * step).max(0.3);
     let mut best_vertex: Option<(f32, Vec2, bool)> = None;
     let mut best_edge: Option<(f32, Vec2)> = None;
-    for e in scene.entities() {
-        let EntityKind::Mesh(m) = &e.kind else {
-            continue;
-        };
-        if !scene.is_drawn(e.id) {
-            continue;
-        }
-        // Only what is near: a few metres round the cursor.
-        if let Some(b) = scene.world_aabb(e.id)
-            && (here.cmplt(xz(b.min) - 4.0).any() || here.cmpgt(xz(b.max) + 4.0).any())
-        {
-            continue;
-        }
-        let world = scene.world_transform(e.id);
-        let edges: Vec<(Vec3, Vec3)> = feature_edges(&m.geometry)
-            .into_iter()
-            .map(|(a, b)| (world.transform_point3(a), world.transform_point3(b)))
-            .collect();
+    for edges in outlines_near(scene, here) {
         for v in corners(&edges) {
             // Near on the plane counts as much as near on screen: the plane, not
             // the picture, says where the corner is (it may be hidden).
@@ -123,18 +106,14 @@ pub(super) fn snap_corner(
 /// create tool shows them, so a corner out of sight can still be aimed at.
 pub(super) fn corners_near(scene: &Scene, view: &View, pixel: Vec2, base: f32) -> Vec<Vec3> {
     let mut out = Vec::new();
-    for e in scene.entities() {
-        let EntityKind::Mesh(m) = &e.kind else {
-            continue;
-        };
-        if !scene.is_drawn(e.id) {
-            continue;
-        }
-        let world = scene.world_transform(e.id);
-        let edges: Vec<(Vec3, Vec3)> = feature_edges(&m.geometry)
-            .into_iter()
-            .map(|(a, b)| (world.transform_point3(a), world.transform_point3(b)))
-            .collect();
+    let (origin, dir) = view.ray(pixel);
+    let Some(here) = (dir.y.abs() > 1e-6)
+        .then(|| origin + dir * ((base - origin.y) / dir.y))
+        .map(|p| Vec2::new(p.x, p.z))
+    else {
+        return out;
+    };
+    for edges in outlines_near(scene, here) {
         for v in corners(&edges) {
             let at = Vec3::new(v.x, base, v.z);
             if view
@@ -147,6 +126,33 @@ pub(super) fn corners_near(scene: &Scene, view: &View, pixel: Vec2, base: f32) -
         }
     }
     out
+}
+
+/// The world-space outline edges of every drawn mesh within a few metres of
+/// `here` (x, z): what both the snap and the corners shown look at.
+fn outlines_near(scene: &Scene, here: Vec2) -> impl Iterator<Item = Vec<(Vec3, Vec3)>> + '_ {
+    let xz = |p: Vec3| Vec2::new(p.x, p.z);
+    scene.entities().filter_map(move |e| {
+        let EntityKind::Mesh(m) = &e.kind else {
+            return None;
+        };
+        if !scene.is_drawn(e.id) {
+            return None;
+        }
+        // Only what is near: a few metres round the cursor.
+        if let Some(b) = scene.world_aabb(e.id)
+            && (here.cmplt(xz(b.min) - 4.0).any() || here.cmpgt(xz(b.max) + 4.0).any())
+        {
+            return None;
+        }
+        let world = scene.world_transform(e.id);
+        Some(
+            feature_edges(&m.geometry)
+                .into_iter()
+                .map(|(a, b)| (world.transform_point3(a), world.transform_point3(b)))
+                .collect(),
+        )
+    })
 }
 
 /// A mesh's corners: where its outline edges in different directions meet (not
