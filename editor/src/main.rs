@@ -28,6 +28,32 @@ struct Args {
 struct OpenArgs {
     /// The project (*.pebble.ron).
     project: std::path::PathBuf,
+    /// Start at this camera, as `pebble render --cam` takes it (a rendered view,
+    /// or a bug report's, opened as it is): x,y,z,yawDeg,pitchDeg.
+    #[arg(long, value_name = "X,Y,Z,YAW,PITCH", allow_hyphen_values = true)]
+    cam: Option<String>,
+    /// The view's vertical field of view in degrees, with --cam (10–120).
+    #[arg(long, requires = "cam", default_value_t = 60.0)]
+    fov: f32,
+}
+
+impl OpenArgs {
+    /// The camera asked for, if any.
+    fn view(&self) -> anyhow::Result<Option<app::viewport::navigation::OrbitCamera>> {
+        let Some(text) = &self.cam else {
+            return Ok(None);
+        };
+        if !(10.0..=120.0).contains(&self.fov) {
+            anyhow::bail!(
+                "--fov {}: give a field of view from 10 to 120 degrees",
+                self.fov
+            );
+        }
+        let (eye, yaw, pitch) = cli::render::parse_pose(text)?;
+        Ok(Some(app::viewport::navigation::OrbitCamera::from_eye(
+            eye, yaw, pitch, self.fov,
+        )))
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -129,9 +155,12 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let result = match args.command {
         None => app::default_project()
-            .and_then(|project| app::run(project, None))
+            .and_then(|project| app::run(project, None, None))
             .map(|()| ExitCode::SUCCESS),
-        Some(Command::Open(args)) => app::run(args.project, None).map(|()| ExitCode::SUCCESS),
+        Some(Command::Open(args)) => args
+            .view()
+            .and_then(|view| app::run(args.project, None, view))
+            .map(|()| ExitCode::SUCCESS),
         Some(Command::BenchEditor(args)) => args
             .project
             .map_or_else(app::default_project, Ok)
@@ -149,6 +178,7 @@ fn main() -> ExitCode {
                         paused: args.paused,
                         uv_drag: args.uv_drag,
                     }),
+                    None,
                 )
             })
             .map(|()| ExitCode::SUCCESS),

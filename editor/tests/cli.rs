@@ -64,6 +64,45 @@ fn the_editor_without_a_display_says_so_instead_of_crashing() {
     no_panic(&out);
 }
 
+/// `pebble open --cam` takes the camera as `pebble render --cam` does; a bad one
+/// is told before any window opens (no display here, and the message is about
+/// the camera).
+#[test]
+fn open_at_a_camera_tells_a_bad_one_before_the_window() {
+    let project = "assets/showcase/showcase.pebble.ron";
+    for (args, told) in [
+        (
+            vec!["--cam", "1,2"],
+            "expected five numbers x,y,z,yawDeg,pitchDeg, got 2",
+        ),
+        (vec!["--cam", "1,2,3,x,5"], "expected five numbers"),
+        (vec!["--cam", "1,2,3,inf,5"], "finite"),
+        (
+            vec!["--cam", "1,2,3,4,5", "--fov", "500"],
+            "from 10 to 120 degrees",
+        ),
+        // A good camera gets as far as the display.
+        (
+            vec!["--cam", "4.5,1.6,0,0,-10", "--fov", "65"],
+            "no display",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pebble"))
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .arg("open")
+            .arg(project)
+            .args(&args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .expect("pebble runs");
+        assert!(!out.status.success(), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(told), "{args:?}: {err}");
+        no_panic(&out);
+    }
+}
+
 #[test]
 fn info_summarises_every_fixture() {
     for name in FIXTURES {

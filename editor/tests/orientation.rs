@@ -10,7 +10,7 @@ use std::process::Command;
 
 use orientation::{HEIGHT, PSP_ASPECT, Scene, VIEWS, WIDTH};
 
-fn tempdir(label: &str) -> PathBuf {
+pub(crate) fn tempdir(label: &str) -> PathBuf {
     let dir =
         std::env::temp_dir().join(format!("pebble-orientation-{label}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -89,7 +89,7 @@ fn the_renderer_and_the_psp_look_show_the_faces_geometry_predicts() {
 
 /// The orientation map as a project the editor opens: the `.pbm` imported as a
 /// designer would (File › Import), saved beside it.
-fn orientation_project(scene: &Scene, dir: &Path) -> PathBuf {
+pub(crate) fn orientation_project(scene: &Scene, dir: &Path) -> PathBuf {
     let map = dir.join("orientation.pbm");
     std::fs::write(&map, scene.map().to_bytes().expect("encodes the map")).expect("writes the map");
     let options = pebble_io::import::ImportOptions::new(dir.to_path_buf());
@@ -117,7 +117,11 @@ fn orientation_project(scene: &Scene, dir: &Path) -> PathBuf {
 
 /// The viewport's picture sampled on a `WIDTH`×`HEIGHT` grid (pixel centres of
 /// its rectangle in the window's rendering), as RGB.
-fn viewport_picture(image: &image::RgbaImage, rect: eframe::egui::Rect, ppp: f32) -> Vec<[u8; 3]> {
+pub(crate) fn viewport_picture(
+    image: &image::RgbaImage,
+    rect: eframe::egui::Rect,
+    ppp: f32,
+) -> Vec<[u8; 3]> {
     let mut out = Vec::with_capacity((WIDTH * HEIGHT) as usize);
     for y in 0..HEIGHT {
         for x in 0..WIDTH {
@@ -136,7 +140,7 @@ fn viewport_picture(image: &image::RgbaImage, rect: eframe::egui::Rect, ppp: f32
 /// The view cube and its buttons are egui's, drawn over the picture: the
 /// pixels of `picture` (sampled as [`viewport_picture`] does) under `cube` are
 /// set to `fill`'s.
-fn mask_view_cube(
+pub(crate) fn mask_view_cube(
     picture: &mut [[u8; 3]],
     rect: eframe::egui::Rect,
     cube: eframe::egui::Rect,

@@ -23,6 +23,7 @@ mod import_window;
 mod live_link;
 mod number_fields;
 mod orientation;
+mod orientation_window;
 mod play_mode;
 mod project_cli;
 mod render_cli;

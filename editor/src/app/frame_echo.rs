@@ -8,12 +8,22 @@
 //! window), whether the primary button is down, and the counts of button presses,
 //! button releases and key presses since the start; then `wheel 2 2.00`: the
 //! wheel events taken and the notches they came to (a line of a mouse wheel is
-//! one notch, 50 points of a touchpad's smooth scroll another).
+//! one notch, 50 points of a touchpad's smooth scroll another); last `level 1
+//! psp 0`: whether the level built in the background (patrol spheres, balls) is
+//! drawn as the scene is, and whether the PSP preview is on and shows the
+//! scene's bake (a screenshot waits for them as kittest tests do).
 
 use eframe::egui;
 
 /// The environment variable that turns the echo on.
 pub const VAR: &str = "PEBBLE_FRAME_ECHO";
+
+/// What a script may wait for before it looks at the picture.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ready {
+    pub level: bool,
+    pub psp_preview: bool,
+}
 
 #[derive(Debug, Default)]
 pub struct FrameEcho {
@@ -34,7 +44,7 @@ impl FrameEcho {
     }
 
     /// Counts this frame's input and writes the line.
-    pub fn frame(&mut self, ctx: &egui::Context) {
+    pub fn frame(&mut self, ctx: &egui::Context, ready: Ready) {
         let (pointer, down) = ctx.input(|i| {
             for e in &i.events {
                 match e {
@@ -53,14 +63,16 @@ impl FrameEcho {
         self.frame += 1;
         let at = pointer.map_or_else(|| "- -".to_owned(), |p| format!("{:.0} {:.0}", p.x, p.y));
         eprintln!(
-            "pebble-frame {} pointer {at} down {} presses {} releases {} keys {} wheel {} {:.2}",
+            "pebble-frame {} pointer {at} down {} presses {} releases {} keys {} wheel {} {:.2} level {} psp {}",
             self.frame,
             u8::from(down),
             self.presses,
             self.releases,
             self.keys,
             self.wheel_events,
-            self.notches
+            self.notches,
+            u8::from(ready.level),
+            u8::from(ready.psp_preview)
         );
     }
 }

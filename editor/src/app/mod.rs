@@ -105,7 +105,13 @@ pub fn data_dir() -> PathBuf {
 
 /// Opens the editor window on `project` and runs until it closes (or, with
 /// `bench`, until the benchmark has measured its frames).
-pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Result<()> {
+/// The editor window on `project`; `view`, where given, is the camera it starts
+/// at (else where the designer left it in this project).
+pub fn run(
+    project: PathBuf,
+    bench: Option<bench::BenchOptions>,
+    view: Option<viewport::navigation::OrbitCamera>,
+) -> anyhow::Result<()> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         anyhow::bail!(
             "no display to open the editor window on (DISPLAY is not set); run it in a desktop session, or under Xvfb: xvfb-run -a pebble"
@@ -143,6 +149,10 @@ pub fn run(project: PathBuf, bench: Option<bench::BenchOptions>) -> anyhow::Resu
             let mut app = PebbleApp::with_ui_cache(cc, scene, project, ui_cache)
                 .map_err(|e| format!("{e:#}"))?;
             app.in_window();
+            if let Some(view) = view {
+                app.viewport.view.orbit = view;
+                app.viewport.view.target = None;
+            }
             if let Some(options) = bench {
                 app.ui_cache.allow_transfers(options.transfers);
                 // The same start whatever was saved: the default layout and view.
@@ -543,7 +553,12 @@ impl eframe::App for PebbleApp {
         self.layout(ui, frame);
         self.keyboard_focus.after_frame(&ctx);
         if let Some(echo) = &mut self.frame_echo {
-            echo.frame(&ctx);
+            let ready = frame_echo::Ready {
+                level: self.viewport.solids_ready(self.doc.scene()),
+                psp_preview: self.viewport.looks.psp
+                    && self.viewport.psp_preview_baked(self.doc.scene()),
+            };
+            echo.frame(&ctx, ready);
         }
         if let Some(b) = &mut self.bench
             && b.measuring_editor()

@@ -91,6 +91,15 @@ fn parse_size(text: &str) -> anyhow::Result<(u32, u32)> {
 }
 
 fn parse_cam(text: &str, fov: f32) -> anyhow::Result<Camera> {
+    let (eye, yaw, pitch) = parse_pose(text)?;
+    let mut camera = Camera::psp(eye, yaw, pitch);
+    camera.fov_y_deg = fov;
+    Ok(camera)
+}
+
+/// `--cam x,y,z,yawDeg,pitchDeg`: the eye, and yaw and pitch in radians (also
+/// `pebble open --cam`, so a view rendered here opens in the editor as it is).
+pub fn parse_pose(text: &str) -> anyhow::Result<(Vec3, f32, f32)> {
     let parts: Vec<f32> = text
         .split(',')
         .map(|p| p.trim().parse::<f32>())
@@ -105,9 +114,7 @@ fn parse_cam(text: &str, fov: f32) -> anyhow::Result<Camera> {
     if parts.iter().any(|v| !v.is_finite()) {
         bail!("--cam {text:?}: numbers must be finite");
     }
-    let mut camera = Camera::psp(Vec3::new(x, y, z), yaw.to_radians(), pitch.to_radians());
-    camera.fov_y_deg = fov;
-    Ok(camera)
+    Ok((Vec3::new(x, y, z), yaw.to_radians(), pitch.to_radians()))
 }
 
 /// The map a path names: read as is, or a project exported in memory.

@@ -185,12 +185,16 @@ pub struct Echo {
     /// Wheel events taken, and the notches they came to.
     pub wheel_events: u64,
     pub notches: f32,
+    /// The level built in the background drawn as the scene is.
+    pub level: bool,
+    /// The PSP preview on, showing the scene's bake.
+    pub psp_preview: bool,
 }
 
 impl Echo {
     fn parse(line: &str) -> Option<Self> {
         let w: Vec<&str> = line.split_whitespace().collect();
-        if w.len() != 16 || w[0] != "pebble-frame" {
+        if w.len() != 20 || w[0] != "pebble-frame" {
             return None;
         }
         let num = |k: usize| w[k].parse::<u64>().ok();
@@ -203,6 +207,8 @@ impl Echo {
             keys: num(12)?,
             wheel_events: num(14)?,
             notches: w[15].parse().ok()?,
+            level: w[17] == "1",
+            psp_preview: w[19] == "1",
         })
     }
 }
@@ -353,7 +359,18 @@ pub fn start_editor(
     home: &std::path::Path,
     project: &std::path::Path,
 ) -> (Child, Driver) {
-    let (mut editor, mut driver) = spawn_editor(display, home, project);
+    start_editor_with(xvfb, display, home, project, &[])
+}
+
+/// [`start_editor`], with more arguments to `pebble open` (`--cam …`).
+pub fn start_editor_with(
+    xvfb: &mut Xvfb,
+    display: &str,
+    home: &std::path::Path,
+    project: &std::path::Path,
+    args: &[&str],
+) -> (Child, Driver) {
+    let (mut editor, mut driver) = spawn_editor(display, home, project, args);
     // Its window is up once xdotool finds it; it takes the keyboard as a desktop
     // would give it (no window manager here).
     if let Err(status) = wait_for_window(display, &mut editor) {
@@ -391,10 +408,12 @@ fn spawn_editor(
     display: &str,
     home: &std::path::Path,
     project: &std::path::Path,
+    args: &[&str],
 ) -> (Child, Driver) {
     let mut editor = Command::new(env!("CARGO_BIN_EXE_pebble"))
         .arg("open")
         .arg(project)
+        .args(args)
         .env("DISPLAY", display)
         .env("HOME", home)
         .env("XDG_DATA_HOME", home.join("data"))

@@ -170,6 +170,20 @@ impl Face {
 }
 
 impl OrbitCamera {
+    /// A camera at `eye` looking along `yaw` and `pitch` (radians, as
+    /// `pebble render --cam` takes them), its pivot a short way ahead.
+    pub fn from_eye(eye: Vec3, yaw: f32, pitch: f32, fov_y_deg: f32) -> Self {
+        let mut orbit = Self {
+            yaw,
+            pitch,
+            distance: 2.0,
+            fov_y_deg,
+            ..Self::default()
+        };
+        orbit.pivot = eye + orbit.forward() * orbit.distance;
+        orbit
+    }
+
     /// Looks at `face` of the pivot, keeping pivot and distance.
     pub fn look_at_face(&mut self, face: Face) {
         (self.yaw, self.pitch) = face.yaw_pitch();
