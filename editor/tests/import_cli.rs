@@ -185,9 +185,10 @@ fn import_help_lists_exactly_what_the_importer_takes() {
 }
 
 /// Units and up on the command line, for any model: a Z-up post 400 units long
-/// (4 m in centimetres) is said to look like centimetres, with the flag that fixes
-/// it; `--scale 0.01 --up z` stands it 4 m tall, `--fit 2` makes its longest side
-/// 2 m, and a scale that is not a positive number is refused.
+/// (4 m in centimetres) is scaled to metres at import, said with the flag that
+/// keeps it as read (`--scale 1`, which keeps it 400 m); `--scale 0.01 --up z`
+/// stands it 4 m tall, `--fit 2` makes its longest side 2 m, and a scale that is
+/// not a positive number is refused.
 #[test]
 fn import_scales_fits_and_turns_any_model() {
     let dir = scratch("units");
@@ -199,13 +200,29 @@ fn import_scales_fits_and_turns_any_model() {
         b.max - b.min
     };
     let stdout = succeeds(
-        &["import", post, "--up", "z", "--into", "as_read.pebble.ron"],
+        &["import", post, "--up", "z", "--into", "fixed.pebble.ron"],
         &dir,
     );
     assert!(
-        stdout.contains("this looks like centimetres: import again with --scale 0.01"),
+        stdout.contains("most likely in centimetres: scaled by 0.01")
+            && stdout.contains("--scale 1"),
         "{stdout}"
     );
+    assert!((bounds("fixed.pebble.ron").y - 4.0).abs() < 1e-4);
+    let stdout = succeeds(
+        &[
+            "import",
+            post,
+            "--up",
+            "z",
+            "--scale",
+            "1",
+            "--into",
+            "as_read.pebble.ron",
+        ],
+        &dir,
+    );
+    assert!(!stdout.contains("centimetres"), "{stdout}");
     assert!((bounds("as_read.pebble.ron").y - 400.0).abs() < 1e-2);
 
     let stdout = succeeds(
@@ -245,4 +262,106 @@ fn import_scales_fits_and_turns_any_model() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// A Sketchfab model in centimetres (a tree 2 471 units tall, Y up): it used to
+/// import with a hint and then refuse every export ("too large for a PSP"). Now
+/// the import scales it to metres and says so, and the project exports.
+#[test]
+fn a_model_in_centimetres_is_scaled_at_import_and_exports() {
+    let dir = scratch("centimetres");
+    let tree = post_gltf::post_gltf_tall(&dir, 2471.0);
+    let tree = tree.to_str().expect("utf-8");
+    let stdout = succeeds(&["import", tree, "--into", "tree.pebble.ron"], &dir);
+    assert!(
+        stdout.contains("2471 m tall") && stdout.contains("scaled by 0.01"),
+        "{stdout}"
+    );
+    let scene = pebble_model::project::load(&dir.join("tree.pebble.ron")).expect("loads");
+    let size = scene.bounds().expect("bounds");
+    assert!(((size.max - size.min).y - 24.71).abs() < 1e-3, "{size:?}");
+    succeeds(&["export", "tree.pebble.ron", "-o", "tree.pbm"], &dir);
+    assert!(dir.join("tree.pbm").exists());
+}
+
+/// `--into new/folder/map.pebble.ron`: the folder is made (it failed with the
+/// cause said twice), for a model big enough that its meshes go into the binary
+/// file beside the project.
+#[test]
+fn import_into_a_folder_that_does_not_exist_makes_it() {
+    let dir = scratch("new-folder");
+    let level = dir.join("level.glb");
+    // 5 000 triangles: past the size that goes into the binary file.
+    std::fs::write(&level, big_glb(5000)).expect("writes");
+    let stdout = succeeds(
+        &["import", "level.glb", "--into", "new/folder/map.pebble.ron"],
+        &dir,
+    );
+    assert!(stdout.contains("created"), "{stdout}");
+    let saved = dir.join("new/folder/map.pebble.ron");
+    assert!(saved.exists());
+    let binaries = std::fs::read_dir(dir.join("new/folder"))
+        .expect("the folder")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".pebble.bin"))
+        .count();
+    assert_eq!(binaries, 1, "the big mesh in the binary file beside it");
+    pebble_model::project::load(&saved).expect("loads");
+}
+
+/// A GLB cut short (an interrupted download) says so, with how to fix it.
+#[test]
+fn a_truncated_glb_says_it_looks_truncated() {
+    let dir = scratch("truncated");
+    let bytes = big_glb(5000);
+    std::fs::write(dir.join("cut.glb"), &bytes[..bytes.len() / 2]).expect("writes");
+    let out = pebble(&["import", "cut.glb"], &dir);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("past the end of the file")
+            && err.contains("looks truncated (an interrupted download or copy?)"),
+        "{err}"
+    );
+}
+
+/// A GLB as Blender writes one: one mesh of `triangles` separate triangles in a
+/// strip along X on the ground, JSON and binary chunks padded to four bytes.
+fn big_glb(triangles: usize) -> Vec<u8> {
+    let mut bin = Vec::new();
+    for k in 0..triangles {
+        let x = k as f32 * 0.1;
+        for p in [[x, 0.0, 0.0], [x, 0.0, 1.0], [x + 0.1, 0.0, 0.0]] {
+            for c in p {
+                bin.extend_from_slice(&f32::to_le_bytes(c));
+            }
+        }
+    }
+    let n = triangles * 3;
+    let json = serde_json::json!({
+        "asset": { "version": "2.0", "generator": "Khronos glTF Blender I/O v4.2.69" },
+        "scene": 0,
+        "scenes": [{ "nodes": [0] }],
+        "nodes": [{ "name": "Ground", "mesh": 0 }],
+        "meshes": [{ "name": "Ground", "primitives": [{ "attributes": { "POSITION": 0 } }] }],
+        "accessors": [{ "bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3",
+                        "min": [0.0, 0.0, 0.0], "max": [triangles as f32 * 0.1, 0.0, 1.0] }],
+        "bufferViews": [{ "buffer": 0, "byteLength": bin.len() }],
+        "buffers": [{ "byteLength": bin.len() }]
+    });
+    let mut json = serde_json::to_vec(&json).expect("json");
+    while json.len() % 4 != 0 {
+        json.push(b' ');
+    }
+    let mut out = Vec::new();
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&((12 + 8 + json.len() + 8 + bin.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    out
 }

@@ -7,6 +7,8 @@
 //! ```
 
 #[path = "../tests/common/levels.rs"]
+// Each test binary uses some of the levels.
+#[allow(dead_code)]
 mod levels;
 
 fn main() -> std::process::ExitCode {

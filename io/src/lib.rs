@@ -8,3 +8,4 @@
 pub mod deploy;
 pub mod export;
 pub mod import;
+pub mod start;

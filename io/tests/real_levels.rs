@@ -13,6 +13,8 @@ use pebble_io::import::{ImportOptions, import_file};
 use pebble_model::{History, Scene};
 
 #[path = "common/levels.rs"]
+// Each test binary uses some of the levels.
+#[allow(dead_code)]
 mod levels;
 
 fn scratch(name: &str) -> PathBuf {

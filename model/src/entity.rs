@@ -189,6 +189,28 @@ pub enum Light {
     },
 }
 
+impl Light {
+    /// A sun as the Create menu adds one (and an import of an unlit level).
+    pub fn default_sun() -> Self {
+        Self::Sun {
+            direction: Vec3::new(-0.4, -1.0, -0.3).normalize(),
+            color: [1.0, 0.96, 0.88],
+            intensity: 1.0,
+            shadows: true,
+        }
+    }
+
+    /// A sky light as the Create menu adds one (and an import of an unlit level).
+    pub fn default_sky() -> Self {
+        Self::Hemisphere {
+            sky: [0.45, 0.55, 0.7],
+            ground: [0.25, 0.22, 0.2],
+            ao_strength: 0.6,
+            ao_radius: 1.5,
+        }
+    }
+}
+
 /// A spot light's cone: full light inside `inner`, none past `outer` (half
 /// angles from the axis, radians), a smooth edge between.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -161,15 +161,17 @@ struct Probe {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProjectError {
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}: {cause}", path.display())]
     Read {
         path: PathBuf,
-        source: std::io::Error,
+        /// Said in the message, so not the error's source (a chain would say it twice).
+        cause: std::io::Error,
     },
-    #[error("cannot save {}: {source} (the previous file is unchanged)", path.display())]
+    #[error("cannot save {}: {cause} (the previous file is unchanged)", path.display())]
     Write {
         path: PathBuf,
-        source: std::io::Error,
+        /// Said in the message, so not the error's source (a chain would say it twice).
+        cause: std::io::Error,
     },
     #[error("{}:{line}:{column}: {message}", path.display())]
     Parse {
@@ -453,7 +455,7 @@ fn check(data: &SceneData) -> Result<(), String> {
 pub fn save(path: &Path, scene: &Scene) -> Result<(), ProjectError> {
     let (text, binary, hash) = to_ron_binary_and_hash(scene).map_err(|e| ProjectError::Write {
         path: path.to_owned(),
-        source: std::io::Error::other(e.to_string()),
+        cause: std::io::Error::other(e.to_string()),
     })?;
     let kept = if binary.is_empty() {
         None
@@ -463,14 +465,14 @@ pub fn save(path: &Path, scene: &Scene) -> Result<(), ProjectError> {
         if !same {
             pbm::file::write_atomic(&file, &binary).map_err(|source| ProjectError::Write {
                 path: file.clone(),
-                source,
+                cause: source,
             })?;
         }
         Some(file)
     };
     pbm::file::write_atomic(path, text.as_bytes()).map_err(|source| ProjectError::Write {
         path: path.to_owned(),
-        source,
+        cause: source,
     })?;
     remove_binaries(path, kept.as_deref());
     Ok(())
@@ -480,7 +482,7 @@ pub fn save(path: &Path, scene: &Scene) -> Result<(), ProjectError> {
 pub fn load(path: &Path) -> Result<Scene, ProjectError> {
     let text = std::fs::read_to_string(path).map_err(|source| ProjectError::Read {
         path: path.to_owned(),
-        source,
+        cause: source,
     })?;
     from_ron(&text, path)
 }
@@ -561,7 +563,7 @@ pub fn load_recovery(info: &RecoveryInfo) -> Result<Scene, ProjectError> {
 pub fn discard_recovery(info: &RecoveryInfo) -> Result<(), ProjectError> {
     std::fs::remove_file(&info.path).map_err(|source| ProjectError::Write {
         path: info.path.clone(),
-        source,
+        cause: source,
     })?;
     remove_binaries(&info.path, None);
     Ok(())
@@ -585,12 +587,17 @@ pub fn new_untitled(data: &Path) -> Result<PathBuf, ProjectError> {
         match std::fs::create_dir_all(&root).and_then(|()| std::fs::create_dir(&dir)) {
             Ok(()) => return Ok(dir.join(UNTITLED_FILE)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(source) => return Err(ProjectError::Write { path: dir, source }),
+            Err(source) => {
+                return Err(ProjectError::Write {
+                    path: dir,
+                    cause: source,
+                });
+            }
         }
     }
     Err(ProjectError::Write {
         path: root,
-        source: std::io::Error::other("no free folder for an untitled project"),
+        cause: std::io::Error::other("no free folder for an untitled project"),
     })
 }
 

@@ -182,6 +182,9 @@ pub struct ImportDialog {
     /// The fit's length while the other mode is chosen (kept between switches).
     fit_metres: f32,
     scale: f32,
+    /// The scale the import set by itself for units that were clearly wrong
+    /// (centimetres, millimetres), and what it says of it.
+    units_fixed: Option<(f32, String)>,
 }
 
 /// Whether `path` is a model the dialog is for (a map or an image imports at once).
@@ -241,6 +244,7 @@ impl ImportDialog {
             at,
             fit_metres: 2.0,
             scale: 1.0,
+            units_fixed: None,
         }
     }
 
@@ -267,6 +271,18 @@ impl ImportDialog {
         if let Some(job) = &mut self.preview
             && let Some(r) = job.poll()
         {
+            // Units clearly wrong, while the scale is still the file's own:
+            // fixed at once, and said (the command line does the same).
+            if let Ok(raw) = &r
+                && self.size == Size::Scale(1.0)
+                && let Some((scale, units)) = crate::services::placement::units_hint(raw, self.up)
+                && crate::services::placement::fixed_at_import(scale)
+            {
+                self.scale = scale;
+                self.size = Size::Scale(scale);
+                let line = crate::services::placement::units_fixed_line(raw, self.up, scale, units);
+                self.units_fixed = Some((scale, line));
+            }
             self.raw = Some(r);
             self.preview = None;
         }
@@ -348,9 +364,22 @@ impl ImportDialog {
             ui.radio_value(&mut self.up, Up::Y, "Y up (glTF)");
             ui.radio_value(&mut self.up, Up::Z, "Z up (many exporters, CAD)");
         });
+        // Units fixed by the import, with the way back a click away (while the
+        // scale is still the one it set).
+        if let Some((scale, line)) = &self.units_fixed
+            && self.size == Size::Scale(*scale)
+        {
+            ui.colored_label(egui::Color32::from_rgb(255, 190, 60), line.as_str());
+            if ui.button("keep the file's size (scale 1)").clicked() {
+                self.scale = 1.0;
+                self.size = Size::Scale(1.0);
+                self.units_fixed = None;
+            }
+        }
         // Units that look wrong, with the fix a click away (while the scale is the
         // file's own: a scale or fit chosen says the user has seen to it).
         if let Some(Ok(raw)) = &self.raw
+            && self.units_fixed.is_none()
             && self.size == Size::Scale(1.0)
             && let Some((scale, units)) = crate::services::placement::units_hint(raw, self.up)
         {

@@ -302,10 +302,15 @@ impl PebbleApp {
                             tracing::warn!(target: "pebble", "{}: {w}", path.display());
                             self.status.warn(w);
                         }
+                        let added = command.add_what_the_project_lacks(self.doc.scene());
                         let n = command.entities().len();
                         self.run_command(command);
                         self.status
                             .info(format!("imported {} ({n} entities)", path.display()));
+                        for line in added {
+                            tracing::info!(target: "pebble", "{}: {line}", path.display());
+                            self.status.info(line);
+                        }
                         for w in &imported.report.warnings {
                             tracing::warn!(target: "pebble", "{}: {w}", path.display());
                         }

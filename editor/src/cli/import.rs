@@ -28,6 +28,9 @@ pub struct ImportArgs {
     #[arg(long)]
     pub tmd_scale: Option<f32>,
     /// Scale the model by this (any model kind: 0.01 brings centimetres to metres).
+    /// Without it, a model clearly in centimetres or millimetres (hundreds of
+    /// metres tall) is scaled to metres, and the import says so; --scale 1 keeps
+    /// the file's size.
     #[arg(long, conflicts_with = "fit", allow_hyphen_values = true)]
     pub scale: Option<f32>,
     /// Scale the model so that its longest side is this many metres.
@@ -107,7 +110,17 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
         Scene::new()
     };
     let project_dir = pebble_model::project::folder_of(&project_path);
-    let mut options = ImportOptions::new(project_dir);
+    // `--into new/folder/map.pebble.ron`: the folder is made, as a save dialog's
+    // "new folder" would (textures and big meshes go beside the project).
+    if !existing {
+        std::fs::create_dir_all(&project_dir).with_context(|| {
+            format!(
+                "cannot make the folder {} for the new project",
+                project_dir.display()
+            )
+        })?;
+    }
+    let mut options = ImportOptions::new(project_dir.clone());
     options.tim = args.tim.clone();
     if let Some(s) = args.tmd_scale {
         anyhow::ensure!(
@@ -144,6 +157,12 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
         UpArg::Z => Up::Z,
     };
     let raw = raw_bounds(&command);
+    // Units that look wrong: centimetres or millimetres are fixed at once (said,
+    // with the flag that keeps the file's size); other doubts are said only.
+    let hint = raw
+        .filter(|_| args.scale.is_none() && args.fit.is_none())
+        .and_then(|raw| placement::units_hint(&raw, up).map(|h| (raw, h)));
+    let mut units_said = None;
     let scale = match (args.scale, args.fit) {
         (Some(s), _) => {
             anyhow::ensure!(
@@ -166,19 +185,33 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
             }
             .scale()
         }
-        (None, None) => 1.0,
+        (None, None) => match hint {
+            Some((raw, (scale, units))) if placement::fixed_at_import(scale) => {
+                units_said = Some(placement::units_fixed_line(&raw, up, scale, units));
+                scale
+            }
+            Some((_, (scale, units))) => {
+                units_said = Some(format!(
+                    "this looks like {units}: import again with --scale {scale}"
+                ));
+                1.0
+            }
+            None => 1.0,
+        },
     };
     if scale != 1.0 || up != Up::Y {
         command.place_roots(|t| placement::about_origin(scale, up, t));
     }
-    // Units that look wrong, said with the flag that fixes them.
-    let hint = raw
-        .filter(|_| args.scale.is_none() && args.fit.is_none())
-        .and_then(|raw| placement::units_hint(&raw, up));
+    let review = crate::services::import_review::warnings(
+        command.entities(),
+        command.materials(),
+        &project_dir,
+    );
     if existing && !scene.is_empty() {
         // Appending: the project's own name and environment stay.
         command = command.without_settings();
     }
+    let added = command.add_what_the_project_lacks(&scene);
     let mut history = History::default();
     history.execute(&mut scene, command).with_context(|| {
         format!(
@@ -189,12 +222,15 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     })?;
     project::save(&project_path, &scene)?;
 
-    let mut said = report(&args.file, &project_path, existing, &imported.report);
-    if let Some((scale, units)) = hint {
-        let _ = writeln!(
-            said,
-            "  this looks like {units}: import again with --scale {scale}"
-        );
+    let mut said = report(
+        &args.file,
+        &project_path,
+        existing,
+        &imported.report,
+        &review,
+    );
+    for line in units_said.into_iter().chain(added) {
+        let _ = writeln!(said, "  {line}");
     }
     super::emit(&said)?;
     Ok(ExitCode::SUCCESS)
@@ -205,6 +241,7 @@ fn report(
     project_path: &Path,
     existing: bool,
     r: &pebble_io::import::ImportReport,
+    review: &[String],
 ) -> String {
     let mut out = String::new();
     let verb = if existing { "added to" } else { "created" };
@@ -235,9 +272,10 @@ fn report(
             let _ = writeln!(out, "    {d}");
         }
     }
-    if !r.warnings.is_empty() {
-        let _ = writeln!(out, "  warnings ({}):", r.warnings.len());
-        for w in &r.warnings {
+    let warnings: Vec<&String> = r.warnings.iter().chain(review).collect();
+    if !warnings.is_empty() {
+        let _ = writeln!(out, "  warnings ({}):", warnings.len());
+        for w in warnings {
             let _ = writeln!(out, "    {w}");
         }
     }

@@ -1,11 +1,13 @@
 //! What the editor window and the command line share, so that neither reaches into
 //! the other: a scene's export (options from its own settings, bytes in memory),
 //! what a deployment copies, the PSP-look preview of a capture, the showcase
-//! project, where an imported model goes (`placement`), and writing a PNG. `app` and `cli` both call these; `app` never imports
+//! project, where an imported model goes (`placement`) and what to say of it
+//! (`import_review`), and writing a PNG. `app` and `cli` both call these; `app` never imports
 //! `cli`.
 
 pub mod deploy;
 pub mod export;
+pub mod import_review;
 pub mod placement;
 pub mod ppsspp;
 pub mod preview;

@@ -107,6 +107,27 @@ pub fn units_hint(raw: &Aabb, up: Up) -> Option<(f32, &'static str)> {
     }
 }
 
+/// Whether the import applies [`units_hint`]'s `scale` by itself: centimetres
+/// and millimetres (a model hundreds of metres tall, which no PSP map holds)
+/// are fixed and said; a tiny model is only said (it may be a detail meant so).
+pub fn fixed_at_import(scale: f32) -> bool {
+    scale < 1.0
+}
+
+/// What the import says when it fixed the units: the size as read, the scale,
+/// and how to keep the file's size.
+pub fn units_fixed_line(raw: &Aabb, up: Up, scale: f32, units: &str) -> String {
+    let size = raw.max - raw.min;
+    let tall = match up {
+        Up::Y => size.y,
+        Up::Z => size.z,
+    };
+    format!(
+        "the model reads {tall:.0} m tall ({:.0} m at its longest), so it is most likely in {units}: scaled by {scale} to metres (import with --scale 1, or Scale 1 in the import window, to keep the file's size)",
+        size.max_element()
+    )
+}
+
 /// [`Placement::scale`] and the up turn applied about the origin, without moving
 /// the model anywhere (the command line's import keeps where the file put it).
 pub fn about_origin(scale: f32, up: Up, t: Transform) -> Transform {

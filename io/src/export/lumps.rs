@@ -402,9 +402,9 @@ fn within_budgets(run: &mut Run<'_>, records: Vec<EmitterRecord>) -> Vec<Emitter
     kept
 }
 
-/// Header spawn = the player spawn, else the eye above the middle of the map's
-/// largest floor facing −Z (returned, to be said); bounds = the meshes.
-pub(crate) fn header(scene: &Scene, map: &mut Map) -> Option<[f32; 3]> {
+/// Header spawn = the player spawn, else a start chosen on the map's floors
+/// ([`crate::start::choose`]: returned, to be said); bounds = the meshes.
+pub(crate) fn header(scene: &Scene, map: &mut Map) -> Option<crate::start::Start> {
     map.recompute_bounds();
     if let Some(spawn) = scene.exported_of(Kind::PlayerSpawn).next()
         && let EntityKind::PlayerSpawn(p) = &spawn.kind
@@ -413,88 +413,14 @@ pub(crate) fn header(scene: &Scene, map: &mut Map) -> Option<[f32; 3]> {
         map.spawn_rot = p.yaw;
         return None;
     }
-    let at = largest_floor(map)?;
-    map.spawn_pos = [at[0], at[1] + pebble_play::walk::EYE_HEIGHT, at[2]];
-    Some(map.spawn_pos)
-}
-
-/// A point in the middle of the map's largest floor: the upward-facing triangles
-/// (walkable: within 45° of level) gathered by height in 0.25 m steps, the step
-/// with the most area chosen, and in it the triangle nearest its area-weighted
-/// centre with room to stand above it (nothing within 2 m overhead); that
-/// triangle's centre. An imported level without a spawn otherwise starts the
-/// player at the origin, often inside its ground or far below it.
-fn largest_floor(map: &Map) -> Option<[f32; 3]> {
-    use std::collections::BTreeMap;
-    /// One height step: its area, its area-weighted centre's sum, its triangles'
-    /// centres.
-    #[derive(Default)]
-    struct Level {
-        area: f64,
-        weighted: [f64; 3],
-        centres: Vec<Vec3>,
-    }
-    let mut levels: BTreeMap<i64, Level> = BTreeMap::new();
-    for mesh in &map.meshes {
-        for t in mesh.vertices.chunks_exact(3) {
-            let [a, b, c] = [t[0].pos, t[1].pos, t[2].pos].map(Vec3::from);
-            let n = (b - a).cross(c - a);
-            let area = n.length() / 2.0;
-            let walkable = n.y >= n.length() * std::f32::consts::FRAC_1_SQRT_2;
-            if area <= 1e-6 || !area.is_finite() || !walkable {
-                continue;
-            }
-            let centre = (a + b + c) / 3.0;
-            let level = levels.entry((centre.y / 0.25).round() as i64).or_default();
-            level.area += f64::from(area);
-            for k in 0..3 {
-                level.weighted[k] += f64::from(centre[k]) * f64::from(area);
-            }
-            level.centres.push(centre);
-        }
-    }
-    let Level {
-        area,
-        weighted,
-        centres: mut candidates,
-    } = levels
-        .into_values()
-        .max_by(|a, b| a.area.total_cmp(&b.area))?;
-    let middle = Vec3::new(
-        (weighted[0] / area) as f32,
-        (weighted[1] / area) as f32,
-        (weighted[2] / area) as f32,
-    );
-    candidates.sort_by(|a, b| {
-        a.distance_squared(middle)
-            .total_cmp(&b.distance_squared(middle))
-    });
-    let first = candidates.first().copied()?;
-    // A bounded search: the nearest few hundred with headroom, else the nearest.
-    let free = candidates
-        .into_iter()
-        .take(256)
-        .find(|&c| !covered_within(map, c, 2.0));
-    Some(free.unwrap_or(first).to_array())
-}
-
-/// Whether any triangle of the map lies above `p` within `height`.
-fn covered_within(map: &Map, p: Vec3, height: f32) -> bool {
-    map.meshes.iter().any(|mesh| {
-        mesh.vertices.chunks_exact(3).any(|t| {
-            let [a, b, c] = [t[0].pos, t[1].pos, t[2].pos].map(Vec3::from);
-            // Barycentric coordinates of p in the triangle seen from above.
-            let d = (b.x - a.x) * (c.z - a.z) - (c.x - a.x) * (b.z - a.z);
-            if d.abs() < 1e-9 {
-                return false;
-            }
-            let u = ((p.x - a.x) * (c.z - a.z) - (c.x - a.x) * (p.z - a.z)) / d;
-            let v = ((b.x - a.x) * (p.z - a.z) - (p.x - a.x) * (b.z - a.z)) / d;
-            if u < 0.0 || v < 0.0 || u + v > 1.0 {
-                return false;
-            }
-            let y = a.y + u * (b.y - a.y) + v * (c.y - a.y);
-            y > p.y + 0.05 && y < p.y + height
-        })
-    })
+    let triangles: Vec<[Vec3; 3]> = map
+        .meshes
+        .iter()
+        .flat_map(|m| m.vertices.chunks_exact(3))
+        .map(|t| [t[0].pos, t[1].pos, t[2].pos].map(Vec3::from))
+        .collect();
+    let start = crate::start::choose(&triangles)?;
+    map.spawn_pos = start.eye.to_array();
+    map.spawn_rot = start.yaw;
+    Some(start)
 }

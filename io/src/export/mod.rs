@@ -232,10 +232,11 @@ pub fn export(
     }
     map.metadata = metadata;
     map.emitters = emitters;
-    if let Some(at) = lumps::header(scene, &mut map) {
+    if let Some(start) = lumps::header(scene, &mut map) {
+        let at = start.eye;
         run.report.warnings.push(format!(
-            "no player spawn: the map starts the player on its largest floor, at ({:.1}, {:.1}, {:.1}); add a Player spawn to choose where",
-            at[0], at[1], at[2]
+            "no player spawn: the map starts the player at ({:.1}, {:.1}, {:.1}), {}; add a Player spawn to choose where",
+            at.x, at.y, at.z, start.why
         ));
     }
     let bytes = run.stage("write", |r| {

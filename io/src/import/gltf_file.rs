@@ -174,7 +174,7 @@ fn load_buffers(
                     .join(percent_decode(uri));
                 std::fs::read(&file).map_err(|source| ImportError::Read {
                     path: file.clone(),
-                    source,
+                    cause: source,
                 })?
             }
         };
@@ -884,7 +884,8 @@ fn split_glb(bytes: &[u8]) -> Result<(&[u8], Option<Vec<u8>>), String> {
             .filter(|(_, e)| *e <= total);
         let Some((start, end)) = data else {
             return Err(format!(
-                "GLB chunk at byte {at} declares {len} bytes, past the end of the file"
+                "GLB chunk at byte {at} declares {len} bytes, past the end of the file ({} bytes): the file looks truncated (an interrupted download or copy?); get it again",
+                bytes.len()
             ));
         };
         match kind {

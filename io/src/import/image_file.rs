@@ -17,12 +17,12 @@ fn decode(path: &Path) -> Result<image::DynamicImage, ImportError> {
     image::ImageReader::open(path)
         .map_err(|source| ImportError::Read {
             path: path.to_owned(),
-            source,
+            cause: source,
         })?
         .with_guessed_format()
         .map_err(|source| ImportError::Read {
             path: path.to_owned(),
-            source,
+            cause: source,
         })?
         .decode()
         .map_err(|e| {
@@ -54,7 +54,7 @@ pub fn import(path: &Path, options: &ImportOptions) -> Result<Imported, ImportEr
     // Keep the source file in the project, byte for byte.
     let bytes = std::fs::read(path).map_err(|source| ImportError::Read {
         path: path.to_owned(),
-        source,
+        cause: source,
     })?;
     let (rel, written) = textures::keep_bytes(&options.project_dir, &stem, &ext, &bytes)?;
     if written {
@@ -131,7 +131,7 @@ pub fn texture_material(path: &Path, project_dir: &Path) -> Result<(Material, bo
                 .unwrap_or_else(|| "png".into());
             let bytes = std::fs::read(path).map_err(|source| ImportError::Read {
                 path: path.to_owned(),
-                source,
+                cause: source,
             })?;
             textures::keep_bytes(project_dir, &stem, &ext, &bytes)?
         }

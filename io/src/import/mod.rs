@@ -19,15 +19,17 @@ use pebble_model::Kind;
 /// Why a file could not be imported. Every variant names the file and where in it.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}: {cause}", path.display())]
     Read {
         path: PathBuf,
-        source: std::io::Error,
+        /// Said in the message, so not the error's source (a chain would say it twice).
+        cause: std::io::Error,
     },
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}: {cause}", path.display())]
     Write {
         path: PathBuf,
-        source: std::io::Error,
+        /// Said in the message, so not the error's source (a chain would say it twice).
+        cause: std::io::Error,
     },
     #[error("{}: {message}", path.display())]
     Format { path: PathBuf, message: String },
@@ -131,7 +133,7 @@ pub fn import_file(
     let read = || {
         std::fs::read(path).map_err(|source| ImportError::Read {
             path: path.to_owned(),
-            source,
+            cause: source,
         })
     };
     match ext.as_str() {

@@ -32,7 +32,7 @@ pub(crate) fn keep_bytes(
     let dir = project_dir.join("textures");
     std::fs::create_dir_all(&dir).map_err(|source| ImportError::Write {
         path: dir.clone(),
-        source,
+        cause: source,
     })?;
     let base = safe_name(stem);
     for n in 0..10_000 {
@@ -48,7 +48,7 @@ pub(crate) fn keep_bytes(
             Err(_) => {
                 pbm::file::write_atomic(&path, bytes).map_err(|source| ImportError::Write {
                     path: path.clone(),
-                    source,
+                    cause: source,
                 })?;
                 return Ok((format!("textures/{file}"), true));
             }
@@ -56,7 +56,7 @@ pub(crate) fn keep_bytes(
     }
     Err(ImportError::Write {
         path: dir.join(base),
-        source: std::io::Error::other("too many textures with this name"),
+        cause: std::io::Error::other("too many textures with this name"),
     })
 }
 
@@ -79,7 +79,7 @@ pub(crate) fn write_png(
     )
     .map_err(|e| ImportError::Write {
         path: project_dir.join("textures").join(name),
-        source: std::io::Error::other(e.to_string()),
+        cause: std::io::Error::other(e.to_string()),
     })?;
     keep_bytes(project_dir, name, "png", &png).map(|(rel, _)| rel)
 }

@@ -413,7 +413,7 @@ pub fn import_file(
         Err(_) if options.tim.is_some() => {
             return Err(ImportError::Read {
                 path: tim_path,
-                source: std::io::Error::from(std::io::ErrorKind::NotFound),
+                cause: std::io::Error::from(std::io::ErrorKind::NotFound),
             });
         }
         Err(_) => None,

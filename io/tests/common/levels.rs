@@ -738,6 +738,68 @@ pub fn terrain() -> Level {
     }
 }
 
+/// Godot 4.3's occlusion-culling demo, shaped: one closed room as a single mesh
+/// (30 × 30 m inside, 6 m tall, walls 0.5 m thick: its outside faces out, its
+/// inside faces in), its roof's top larger than its floor; pillars and crates
+/// inside. No light, no player start: the file has neither. `start`, when
+/// given, is a `Marker3D` node named so, where the game starts the player.
+pub fn occlusion_room(start: Option<(&str, [f32; 3], [f32; 4])>) -> Level {
+    let mut rng = Rng::new(64);
+    let mut g = Glb::default();
+    let wall = picture(64, [150, 140, 130], [120, 112, 104], &mut rng);
+    let tw = g.texture("wall", &wall, false);
+    let mw = g.material("Concrete", tw, false);
+    let mut room = Part::default();
+    let (half, height, thick) = (15.0f32, 6.0f32, 0.5f32);
+    // The outside, facing out.
+    room.cuboid(
+        [-half - thick, -thick, -half - thick],
+        [half + thick, height + thick, half + thick],
+        4.0,
+    );
+    // The inside, facing in: a box's faces wound the other way.
+    let mut inside = Part::default();
+    inside.cuboid([-half, 0.0, -half], [half, height, half], 4.0);
+    let base = room.positions.len() as u32;
+    room.positions.extend(&inside.positions);
+    room.normals
+        .extend(inside.normals.iter().map(|n| [-n[0], -n[1], -n[2]]));
+    room.uvs.extend(&inside.uvs);
+    for t in inside.indices.chunks_exact(3) {
+        room.indices.extend([base + t[0], base + t[2], base + t[1]]);
+    }
+    let rm = g.mesh("OcclusionRoom", &room, mw);
+    let mut props = Part::default();
+    for _ in 0..12 {
+        let (x, z) = (rng.range(-12.0, 12.0), rng.range(-12.0, 12.0));
+        if x.abs() < 3.0 && z.abs() < 3.0 {
+            continue;
+        }
+        let size = rng.range(0.6, 1.4);
+        props.cuboid([x, 0.0, z], [x + size, size, z + size], 1.0);
+    }
+    for (x, z) in [(-7.0f32, -7.0f32), (7.0, -7.0), (-7.0, 7.0), (7.0, 7.0)] {
+        props.cylinder([x, 0.0, z], 0.6, 0.6, height, 12);
+    }
+    let pm = g.mesh("Props", &props, mw);
+    let mut roots = vec![
+        g.node(json!({ "name": "OcclusionRoom", "mesh": rm })),
+        g.node(json!({ "name": "Props", "mesh": pm })),
+    ];
+    if let Some((name, at, rotation)) = start {
+        roots.push(g.node(json!({ "name": name, "translation": at, "rotation": rotation })));
+    }
+    let root = g.node(json!({ "name": "OcclusionCulling", "children": roots }));
+    let triangles = g.triangles;
+    let asset =
+        json!({ "generator": "Godot Engine v4.3.stable.official@77dcf97d8", "version": "2.0" });
+    Level {
+        name: "occlusion_room",
+        glb: g.finish(asset, &[root], &[], &[]),
+        triangles,
+    }
+}
+
 /// All three.
 pub fn all() -> [Level; 3] {
     [arena(), town(), terrain()]

@@ -46,7 +46,7 @@ fn a_z_up_model_fitted_to_2_m_stands_upright_on_the_point() {
 
 #[path = "../../../tests/common/post_gltf.rs"]
 mod post_gltf;
-use post_gltf::{post_gltf as write_gltf, post_gltf_long};
+use post_gltf::{post_gltf as write_gltf, post_gltf_long, post_gltf_tall};
 
 /// The window in a harness, keeping what it asks for.
 fn window(dialog: ImportDialog) -> Harness<'static, (ImportDialog, Option<Outcome>)> {
@@ -162,6 +162,38 @@ fn the_window_offers_a_scale_for_units_that_look_wrong() {
             assert_eq!(placement.size, Size::Scale(0.01));
             assert_eq!(placement.up, Up::Z);
         }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A Sketchfab model in centimetres, Y up (a tree 2 471 units tall): the window
+/// sets the scale to 0.01 by itself once the size is read, and says so; one click
+/// keeps the file's size instead.
+#[test]
+fn the_window_fixes_centimetres_by_itself_and_offers_the_file_s_size() {
+    let dir = std::env::temp_dir().join(format!("pebble-import-cm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut dialog = ImportDialog::open(post_gltf_tall(&dir, 2471.0), Vec3::ZERO);
+    dialog.wait();
+    assert_eq!(
+        dialog.placement().map(|p| p.size),
+        Some(Size::Scale(0.01)),
+        "fixed at once"
+    );
+    let mut h = window(dialog);
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("most likely in centimetres: scaled by 0.01")
+            .is_some()
+    );
+    h.get_by_label("keep the file's size (scale 1)").click();
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("most likely in").is_none());
+    h.get_by_label("Import").click();
+    h.run_steps(2);
+    match h.state().1.clone() {
+        Some(Outcome::Import { placement, .. }) => assert_eq!(placement.size, Size::Scale(1.0)),
         other => panic!("{other:?}"),
     }
 }

@@ -1,0 +1,539 @@
+//! Where a player starts in a level that says nothing of it (a glTF carries no
+//! player spawn): a place a player could stand on and see the level from.
+//!
+//! The walkable surfaces (upward-facing within 45°) are laid on a grid seen from
+//! above; neighbouring cells whose floors differ by a step or less join, and the
+//! joined pieces are the level's floors. A roof, a table top, a tree stump or the
+//! top of a sphere is a small piece of its own; the ground a player walks on is
+//! the largest. A few places on the largest pieces (with head room) are then
+//! looked around from eye height: rays that meet the front of a face count for
+//! the place, rays that meet a face from behind (inside a closed mesh, which the
+//! device culls: nothing would be drawn) count against it, rays into the sky
+//! count nothing. The best place wins, facing the level's middle (or, standing
+//! there, the way that sees farthest).
+//!
+//! Written here: a 2-D grid over the triangles is all the ray casts need (a few
+//! hundred rays); the bake's BVH answers only whether a ray is blocked.
+
+use pebble_model::glam::{Vec2, Vec3};
+
+/// How the player's eye stands above the floor.
+pub const EYE_HEIGHT: f32 = pebble_play::walk::EYE_HEIGHT;
+/// Room a standing player needs over the floor.
+const HEAD_ROOM: f32 = 2.0;
+/// The highest step a walk climbs between neighbouring cells.
+const STEP: f32 = 0.6;
+/// Cells a side at most (a large level gets larger cells).
+const GRID: usize = 192;
+/// The smallest cell side, metres.
+const MIN_CELL: f32 = 0.5;
+/// Floors per cell kept (storeys).
+const FLOORS_PER_CELL: usize = 4;
+
+/// A start chosen: where the eye is, which way it looks (yaw 0 looks down −Z,
+/// positive turns right, as the map's spawn takes it), and why, to be said.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Start {
+    pub eye: Vec3,
+    pub yaw: f32,
+    pub why: String,
+    /// A face lies straight above the eye: the start is indoors (a sun does not
+    /// reach it).
+    pub roofed: bool,
+}
+
+/// The yaw that looks from `from` toward `to` (seen from above).
+pub fn yaw_toward(from: Vec3, to: Vec3) -> f32 {
+    let d = to - from;
+    d.x.atan2(-d.z)
+}
+
+/// Chooses a start among `triangles` (world positions); `None` when nothing in
+/// them is walkable.
+pub fn choose(triangles: &[[Vec3; 3]]) -> Option<Start> {
+    let grid = Grid::new(triangles)?;
+    let floors = grid.floors();
+    let pieces = floors.pieces();
+    let biggest = pieces.first()?.cells.len() as f32;
+    let centre = area_centre(triangles)?;
+    let mut best: Option<(f32, Vec3, f32, usize)> = None;
+    // The four largest pieces, a few places on each.
+    for (rank, piece) in pieces.iter().take(4).enumerate() {
+        let share = piece.cells.len() as f32 / biggest;
+        if rank > 0 && share < 0.05 {
+            break;
+        }
+        for feet in floors.places(piece, &grid, 6) {
+            let eye = feet + Vec3::Y * EYE_HEIGHT;
+            let (view, yaw) = grid.look_around(eye, centre);
+            // The largest floor counts, what is seen from it counts more.
+            let score = view * (0.5 + 0.5 * share.sqrt());
+            if best.as_ref().is_none_or(|b| score > b.0) {
+                best = Some((score, eye, yaw, rank));
+            }
+        }
+    }
+    let (score, eye, yaw, rank) = best?;
+    let roofed = grid.covered(eye, f32::INFINITY);
+    let area = pieces[rank].cells.len() as f32 * grid.cell * grid.cell;
+    let floor = if rank == 0 {
+        "the largest floor".to_owned()
+    } else {
+        format!("a floor of {area:.0} m² (the largest, seen from, shows less of the level)")
+    };
+    Some(Start {
+        eye,
+        yaw,
+        why: format!(
+            "on {floor} ({area:.0} m² a player can walk), with head room, {:.0} % of the view around it on the level, facing its middle",
+            (score.max(0.0) * 100.0).min(100.0)
+        ),
+        roofed,
+    })
+}
+
+/// Whether a face of `triangles` lies straight above `eye` (indoors).
+pub fn roofed(triangles: &[[Vec3; 3]], eye: Vec3) -> bool {
+    Grid::new(triangles).is_some_and(|g| g.covered(eye, f32::INFINITY))
+}
+
+/// The area-weighted middle of every triangle.
+fn area_centre(triangles: &[[Vec3; 3]]) -> Option<Vec3> {
+    let mut sum = Vec3::ZERO;
+    let mut area = 0.0;
+    for [a, b, c] in triangles {
+        let w = (*b - *a).cross(*c - *a).length() * 0.5;
+        if w.is_finite() {
+            sum += (*a + *b + *c) / 3.0 * w;
+            area += w;
+        }
+    }
+    (area > 0.0).then(|| sum / area)
+}
+
+/// The triangles on a grid seen from above: each cell lists the triangles whose
+/// box covers it.
+struct Grid<'a> {
+    triangles: &'a [[Vec3; 3]],
+    lo: Vec2,
+    cell: f32,
+    size: [usize; 2],
+    /// Per cell, the triangles in it: `cells[i]..cells[i + 1]` in `items`.
+    starts: Vec<u32>,
+    items: Vec<u32>,
+    y_range: (f32, f32),
+}
+
+impl<'a> Grid<'a> {
+    fn new(triangles: &'a [[Vec3; 3]]) -> Option<Self> {
+        let finite = |t: &[Vec3; 3]| t.iter().all(|p| p.is_finite());
+        let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+        for t in triangles.iter().filter(|t| finite(t)) {
+            for p in t {
+                lo = lo.min(*p);
+                hi = hi.max(*p);
+            }
+        }
+        if !lo.is_finite() || !hi.is_finite() {
+            return None;
+        }
+        let extent = (hi.x - lo.x).max(hi.z - lo.z);
+        let cell = (extent / GRID as f32).max(MIN_CELL);
+        let size = [
+            (((hi.x - lo.x) / cell) as usize + 1).min(GRID + 1),
+            (((hi.z - lo.z) / cell) as usize + 1).min(GRID + 1),
+        ];
+        let lo2 = Vec2::new(lo.x, lo.z);
+        let index = |p: Vec3| {
+            let q = (Vec2::new(p.x, p.z) - lo2) / cell;
+            [
+                (q.x.max(0.0) as usize).min(size[0] - 1),
+                (q.y.max(0.0) as usize).min(size[1] - 1),
+            ]
+        };
+        // Two passes: count per cell, then fill.
+        let mut counts = vec![0u32; size[0] * size[1] + 1];
+        let span = |t: &[Vec3; 3]| {
+            let a = index(t[0].min(t[1]).min(t[2]));
+            let b = index(t[0].max(t[1]).max(t[2]));
+            (a, b)
+        };
+        for t in triangles.iter().filter(|t| finite(t)) {
+            let (a, b) = span(t);
+            for z in a[1]..=b[1] {
+                for x in a[0]..=b[0] {
+                    counts[z * size[0] + x] += 1;
+                }
+            }
+        }
+        let mut starts = Vec::with_capacity(counts.len());
+        let mut total = 0u32;
+        for c in &counts {
+            starts.push(total);
+            total += c;
+        }
+        let mut fill = starts.clone();
+        let mut items = vec![0u32; total as usize];
+        for (k, t) in triangles.iter().enumerate().filter(|(_, t)| finite(t)) {
+            let (a, b) = span(t);
+            for z in a[1]..=b[1] {
+                for x in a[0]..=b[0] {
+                    let i = z * size[0] + x;
+                    items[fill[i] as usize] = k as u32;
+                    fill[i] += 1;
+                }
+            }
+        }
+        Some(Self {
+            triangles,
+            lo: lo2,
+            cell,
+            size,
+            starts,
+            items,
+            y_range: (lo.y, hi.y),
+        })
+    }
+
+    fn in_cell(&self, x: usize, z: usize) -> &[u32] {
+        let i = z * self.size[0] + x;
+        &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+
+    fn centre_of(&self, x: usize, z: usize) -> Vec2 {
+        self.lo + (Vec2::new(x as f32, z as f32) + 0.5) * self.cell
+    }
+
+    /// The walkable floors under each cell's middle.
+    fn floors(&self) -> Floors {
+        let mut heights = vec![[f32::NAN; FLOORS_PER_CELL]; self.size[0] * self.size[1]];
+        for z in 0..self.size[1] {
+            for x in 0..self.size[0] {
+                let c = self.centre_of(x, z);
+                let mut found: Vec<f32> = self
+                    .in_cell(x, z)
+                    .iter()
+                    .filter_map(|&k| {
+                        let t = &self.triangles[k as usize];
+                        let n = (t[1] - t[0]).cross(t[2] - t[0]);
+                        let walkable = n.y > n.length() * std::f32::consts::FRAC_1_SQRT_2;
+                        if !walkable {
+                            return None;
+                        }
+                        height_at(t, c)
+                    })
+                    .collect();
+                found.sort_by(f32::total_cmp);
+                found.dedup_by(|a, b| (*a - *b).abs() < 0.05);
+                // The floors a player fits on: head room up to the next floor.
+                let standing: Vec<f32> = found
+                    .iter()
+                    .copied()
+                    .filter(|&h| !self.covered(Vec3::new(c.x, h, c.y), HEAD_ROOM))
+                    .take(FLOORS_PER_CELL)
+                    .collect();
+                for (k, h) in standing.into_iter().enumerate() {
+                    heights[z * self.size[0] + x][k] = h;
+                }
+            }
+        }
+        Floors {
+            size: self.size,
+            heights,
+        }
+    }
+
+    /// Whether a face lies over `p` within `height`.
+    fn covered(&self, p: Vec3, height: f32) -> bool {
+        let q = (Vec2::new(p.x, p.z) - self.lo) / self.cell;
+        let (x, z) = (q.x as usize, q.y as usize);
+        if x >= self.size[0] || z >= self.size[1] {
+            return false;
+        }
+        self.in_cell(x, z).iter().any(|&k| {
+            height_at(&self.triangles[k as usize], Vec2::new(p.x, p.z))
+                .is_some_and(|y| y > p.y + 0.05 && y < p.y + height)
+        })
+    }
+
+    /// The nearest face along the ray from `o` along unit `d` within `reach`:
+    /// its distance and whether its front faces the ray.
+    fn cast(
+        &self,
+        o: Vec3,
+        d: Vec3,
+        reach: f32,
+        seen: &mut Vec<u32>,
+        stamp: u32,
+    ) -> Option<(f32, bool)> {
+        // Walk the cells the ray's shadow on the ground crosses (a DDA), nearest first.
+        let p = (Vec2::new(o.x, o.z) - self.lo) / self.cell;
+        let dir = Vec2::new(d.x, d.z);
+        let (mut x, mut z) = (p.x.floor() as i64, p.y.floor() as i64);
+        let step = [dir.x.signum() as i64, dir.y.signum() as i64];
+        let next = |v: f32, s: i64, cell: i64| {
+            if s > 0 {
+                (cell + 1) as f32 - v
+            } else {
+                v - cell as f32
+            }
+        };
+        let inv = |v: f32| {
+            if v.abs() < 1e-9 {
+                f32::INFINITY
+            } else {
+                1.0 / v.abs()
+            }
+        };
+        let mut t_max = [
+            next(p.x, step[0], x) * inv(dir.x) * self.cell,
+            next(p.y, step[1], z) * inv(dir.y) * self.cell,
+        ];
+        let t_delta = [inv(dir.x) * self.cell, inv(dir.y) * self.cell];
+        let mut best: Option<(f32, bool)> = None;
+        let mut t_cell = 0.0f32;
+        for _ in 0..(self.size[0] + self.size[1] + 2) * 2 {
+            if x >= 0 && z >= 0 && (x as usize) < self.size[0] && (z as usize) < self.size[1] {
+                for &k in self.in_cell(x as usize, z as usize) {
+                    if seen[k as usize] == stamp {
+                        continue;
+                    }
+                    seen[k as usize] = stamp;
+                    if let Some((t, front)) = hit(o, d, &self.triangles[k as usize])
+                        && t <= reach
+                        && best.is_none_or(|b| t < b.0)
+                    {
+                        best = Some((t, front));
+                    }
+                }
+            }
+            let t_exit = t_max[0].min(t_max[1]);
+            if best.is_some_and(|b| b.0 <= t_exit) || t_cell > reach {
+                break;
+            }
+            // Outside the grid and moving away: nothing more.
+            let outside = |v: i64, s: i64, n: usize| (v < 0 && s <= 0) || (v >= n as i64 && s >= 0);
+            if outside(x, step[0], self.size[0]) || outside(z, step[1], self.size[1]) {
+                break;
+            }
+            if t_max[0] < t_max[1] {
+                x += step[0];
+                t_cell = t_max[0];
+                t_max[0] += t_delta[0];
+            } else {
+                z += step[1];
+                t_cell = t_max[1];
+                t_max[1] += t_delta[1];
+            }
+            // A vertical ray stays in its cell.
+            if step == [0, 0] {
+                break;
+            }
+        }
+        best
+    }
+
+    /// How much of the view around `eye` is the level's front faces (−1 to 1: all
+    /// seen from behind to all in front), and the yaw to face: toward `centre`, or
+    /// standing on it, the way that sees farthest.
+    fn look_around(&self, eye: Vec3, centre: Vec3) -> (f32, f32) {
+        const YAWS: usize = 16;
+        const PITCHES: [f32; 3] = [0.0, -0.2, -0.45];
+        let reach = (self.size[0].max(self.size[1]) as f32 * self.cell)
+            .max(self.y_range.1 - self.y_range.0)
+            * 1.5;
+        let mut seen = vec![0u32; self.triangles.len()];
+        let mut stamp = 0;
+        let mut sum = 0.0;
+        let mut farthest = (0.0f32, 0.0f32);
+        for k in 0..YAWS {
+            let yaw = k as f32 / YAWS as f32 * std::f32::consts::TAU;
+            for pitch in PITCHES {
+                stamp += 1;
+                let d = Vec3::new(
+                    yaw.sin() * pitch.cos(),
+                    pitch.sin(),
+                    -yaw.cos() * pitch.cos(),
+                );
+                match self.cast(eye, d, reach, &mut seen, stamp) {
+                    Some((t, true)) => {
+                        sum += 1.0;
+                        if pitch == 0.0 && t > farthest.0 {
+                            farthest = (t, yaw);
+                        }
+                    }
+                    Some((_, false)) => sum -= 1.0,
+                    None => {}
+                }
+            }
+        }
+        let view = sum / (YAWS * PITCHES.len()) as f32;
+        let flat = Vec2::new(centre.x - eye.x, centre.z - eye.z);
+        let yaw = if flat.length() > 2.0 {
+            yaw_toward(eye, centre)
+        } else {
+            farthest.1
+        };
+        (view, yaw)
+    }
+}
+
+/// The height of triangle `t` over the point `p` (x, z) seen from above, if it
+/// lies over it.
+fn height_at(t: &[Vec3; 3], p: Vec2) -> Option<f32> {
+    let [a, b, c] = *t;
+    let d = (b.x - a.x) * (c.z - a.z) - (c.x - a.x) * (b.z - a.z);
+    if d.abs() < 1e-9 {
+        return None;
+    }
+    let u = ((p.x - a.x) * (c.z - a.z) - (c.x - a.x) * (p.y - a.z)) / d;
+    let v = ((b.x - a.x) * (p.y - a.z) - (p.x - a.x) * (b.z - a.z)) / d;
+    (u >= 0.0 && v >= 0.0 && u + v <= 1.0).then(|| a.y + u * (b.y - a.y) + v * (c.y - a.y))
+}
+
+/// Möller–Trumbore: the distance along `d` and whether the ray meets the front
+/// (counter-clockwise) side.
+fn hit(o: Vec3, d: Vec3, t: &[Vec3; 3]) -> Option<(f32, bool)> {
+    let e1 = t[1] - t[0];
+    let e2 = t[2] - t[0];
+    let p = d.cross(e2);
+    let det = e1.dot(p);
+    if det.abs() < 1e-12 {
+        return None;
+    }
+    let inv = 1.0 / det;
+    let s = o - t[0];
+    let u = s.dot(p) * inv;
+    if !(0.0..=1.0).contains(&u) {
+        return None;
+    }
+    let q = s.cross(e1);
+    let v = d.dot(q) * inv;
+    if v < 0.0 || u + v > 1.0 {
+        return None;
+    }
+    let dist = e2.dot(q) * inv;
+    (dist > 1e-3).then_some((dist, det > 0.0))
+}
+
+/// The floors of every cell, and how they join.
+struct Floors {
+    size: [usize; 2],
+    /// Per cell, up to [`FLOORS_PER_CELL`] floor heights (NaN: none).
+    heights: Vec<[f32; FLOORS_PER_CELL]>,
+}
+
+/// One joined piece of floor: its (cell, floor) places.
+struct Piece {
+    cells: Vec<(usize, usize)>,
+}
+
+impl Floors {
+    /// The joined pieces, largest first.
+    fn pieces(&self) -> Vec<Piece> {
+        let n = self.heights.len();
+        let mut done = vec![[false; FLOORS_PER_CELL]; n];
+        let mut pieces = Vec::new();
+        for start in 0..n {
+            for f in 0..FLOORS_PER_CELL {
+                if done[start][f] || self.heights[start][f].is_nan() {
+                    continue;
+                }
+                let mut cells = Vec::new();
+                let mut stack = vec![(start, f)];
+                done[start][f] = true;
+                while let Some((i, k)) = stack.pop() {
+                    cells.push((i, k));
+                    let h = self.heights[i][k];
+                    let (x, z) = (i % self.size[0], i / self.size[0]);
+                    let mut near = Vec::with_capacity(4);
+                    if x > 0 {
+                        near.push(i - 1);
+                    }
+                    if x + 1 < self.size[0] {
+                        near.push(i + 1);
+                    }
+                    if z > 0 {
+                        near.push(i - self.size[0]);
+                    }
+                    if z + 1 < self.size[1] {
+                        near.push(i + self.size[0]);
+                    }
+                    for j in near {
+                        for g in 0..FLOORS_PER_CELL {
+                            let other = self.heights[j][g];
+                            if !done[j][g] && !other.is_nan() && (other - h).abs() <= STEP {
+                                done[j][g] = true;
+                                stack.push((j, g));
+                            }
+                        }
+                    }
+                }
+                pieces.push(Piece { cells });
+            }
+        }
+        pieces.sort_by_key(|p| std::cmp::Reverse(p.cells.len()));
+        pieces
+    }
+
+    /// Up to `n` places on `piece` to look around from (feet positions): the cell
+    /// nearest the piece's middle, then cells spread over it.
+    fn places(&self, piece: &Piece, grid: &Grid<'_>, n: usize) -> Vec<Vec3> {
+        let at = |&(i, k): &(usize, usize)| {
+            let c = grid.centre_of(i % self.size[0], i / self.size[0]);
+            Vec3::new(c.x, self.heights[i][k], c.y)
+        };
+        // Places with floor all round (not pressed against a wall or an edge),
+        // where the piece has any.
+        let mut on: std::collections::HashSet<usize> = std::collections::HashSet::new();
+        on.extend(piece.cells.iter().map(|(i, _)| *i));
+        let w = self.size[0];
+        let inside = |i: usize| {
+            let (x, z) = (i % w, i / w);
+            x > 0
+                && z > 0
+                && on.contains(&(i - 1))
+                && on.contains(&(i + 1))
+                && on.contains(&(i - w))
+                && on.contains(&(i + w))
+        };
+        let inner: Vec<&(usize, usize)> = piece.cells.iter().filter(|(i, _)| inside(*i)).collect();
+        let points: Vec<Vec3> = if inner.is_empty() {
+            piece.cells.iter().map(at).collect()
+        } else {
+            inner.into_iter().map(at).collect()
+        };
+        let middle = points.iter().copied().sum::<Vec3>() / points.len().max(1) as f32;
+        let mut chosen: Vec<Vec3> = Vec::with_capacity(n);
+        if let Some(first) = points.iter().copied().min_by(|a, b| {
+            a.distance_squared(middle)
+                .total_cmp(&b.distance_squared(middle))
+        }) {
+            chosen.push(first);
+        }
+        // The rest far from those chosen (farthest-point sampling over a bounded
+        // subset, so a huge floor costs no more than a small one).
+        let stride = (points.len() / 512).max(1);
+        while chosen.len() < n.min(points.len()) {
+            let next = points.iter().step_by(stride).copied().max_by(|a, b| {
+                let da = chosen
+                    .iter()
+                    .map(|c| c.distance_squared(*a))
+                    .fold(f32::INFINITY, f32::min);
+                let db = chosen
+                    .iter()
+                    .map(|c| c.distance_squared(*b))
+                    .fold(f32::INFINITY, f32::min);
+                da.total_cmp(&db)
+            });
+            match next {
+                Some(p) if !chosen.contains(&p) => chosen.push(p),
+                _ => break,
+            }
+        }
+        chosen
+    }
+}
+
+#[cfg(test)]
+mod tests;
