@@ -47,6 +47,15 @@ pub struct Material {
     /// it have the default.
     #[serde(default, skip_serializing_if = "Sampling::is_default")]
     pub sampling: Sampling,
+    /// Light the surface gives off, linear RGB (a glTF's emissive factor times
+    /// its strength): the bake adds it to the vertex colours whatever the
+    /// lights, so a lava flow or a lamp's shade glows in the dark. Zero: none.
+    #[serde(default, skip_serializing_if = "is_black")]
+    pub emissive: [f32; 3],
+}
+
+fn is_black(c: &[f32; 3]) -> bool {
+    *c == [0.0; 3]
 }
 
 /// Wrap and filter, as the GE can do them: repeat or clamp per axis, bilinear or
@@ -79,6 +88,7 @@ impl Default for Material {
             tile: false,
             color: [1.0; 4],
             sampling: Sampling::default(),
+            emissive: [0.0; 3],
         }
     }
 }
@@ -87,6 +97,11 @@ impl Material {
     /// How fast the pattern moves across the surface, in metres per second.
     pub fn scroll_metres_per_second(&self) -> Vec2 {
         self.uv_scroll * self.tiling
+    }
+
+    /// Whether the surface gives off light.
+    pub fn glows(&self) -> bool {
+        self.emissive.iter().any(|c| *c > 0.0)
     }
 
     pub fn scrolls(&self) -> bool {

@@ -340,6 +340,7 @@ pub(crate) fn bake(
     run: &mut Run<'_>,
     map: &mut Map,
     normals: &[Vec<Vec3>],
+    emissive: &[Vec3],
 ) -> Result<u64, ExportError> {
     let lighting = Lighting::of(run.scene);
     let ao_rays = run.options.ao_rays;
@@ -368,9 +369,13 @@ pub(crate) fn bake(
         map.meshes
             .par_iter_mut()
             .zip(slots.par_iter())
-            .for_each(|(m, slots)| {
+            .enumerate()
+            .for_each(|(k, (m, slots))| {
+                // What the surface gives off, whatever the lights: never darker
+                // than its glow.
+                let glow = emissive.get(k).copied().unwrap_or(Vec3::ZERO);
                 for (v, s) in m.vertices.iter_mut().zip(slots) {
-                    let lit = unpack(v.color) * light[*s as usize].0;
+                    let lit = unpack(v.color) * light[*s as usize].0 + glow;
                     let b = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round() as u32;
                     v.color = b(lit.x) | b(lit.y) << 8 | b(lit.z) << 16 | (v.color & 0xFF00_0000);
                 }

@@ -64,9 +64,10 @@ impl Names {
 /// A triangle's vertices and their world-space unit normals.
 use super::slice::Tri;
 
-/// Texture id, scroll bits, draw class of a group of triangles, and whether it is
-/// drawn from both sides (opaque only: the runtime draws cutouts and blends unculled).
-type GroupKey = (i32, [u32; 2], Class, bool);
+/// Texture id, scroll bits, draw class of a group of triangles, whether it is
+/// drawn from both sides (opaque only: the runtime draws cutouts and blends
+/// unculled), and the glow its material gives off (bits; the bake adds it).
+type GroupKey = (i32, [u32; 2], Class, bool, [u32; 3]);
 
 /// What the geometry stage makes.
 pub(crate) struct Geometry {
@@ -76,6 +77,8 @@ pub(crate) struct Geometry {
     pub normals: Vec<Vec<Vec3>>,
     /// The indices of the meshes drawn from both sides (the `double_sided` lump).
     pub double_sided: Vec<u32>,
+    /// Per mesh, the light its material gives off (linear RGB; zero: none).
+    pub emissive: Vec<Vec3>,
 }
 
 fn centroid(t: &Tri) -> Vec3 {
@@ -141,7 +144,7 @@ enum Class {
 /// The meshes in draw order, their normals, and which are drawn from both sides.
 pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Geometry, ExportError> {
     let scene = run.scene;
-    let mut classes: BTreeMap<Class, Vec<(Mesh, Vec<Vec3>, bool)>> = BTreeMap::new();
+    let mut classes: BTreeMap<Class, Vec<(Mesh, Vec<Vec3>, bool, [f32; 3])>> = BTreeMap::new();
     let mut names = Names::new();
     let limits = run.options.limits;
     // Shared by all entities: what the map may still take.
@@ -280,7 +283,13 @@ pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Geometry, 
             };
             let tri: Tri = (verts, order.map(corner_normal));
             let both = material.double_sided && class == Class::Opaque;
-            let key = (tid, [scroll.x.to_bits(), scroll.y.to_bits()], class, both);
+            let key = (
+                tid,
+                [scroll.x.to_bits(), scroll.y.to_bits()],
+                class,
+                both,
+                material.emissive.map(f32::to_bits),
+            );
             let slot = match groups.iter().position(|(k, _)| *k == key) {
                 Some(i) => i,
                 None => {
@@ -302,7 +311,7 @@ pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Geometry, 
         let left = budget.triangles_left;
         let size = limits::world_size(positions.iter().map(|p| Vec3::from(*p)));
         let cell = limits::cell_for(run.options.max_extent, size);
-        for ((tid, scroll, class, both), tris) in groups {
+        for ((tid, scroll, class, both, glow), tris) in groups {
             let tris = super::slice::slice(tris, cell, &mut budget).map_err(|stop| match stop {
                 Stop::Cancelled => ExportError::Cancelled,
                 Stop::Full => ExportError::TooLarge {
@@ -329,7 +338,12 @@ pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Geometry, 
                     m.bounds_min = lo;
                     m.bounds_max = hi;
                 }
-                classes.entry(class).or_default().push((m, normals, both));
+                classes.entry(class).or_default().push((
+                    m,
+                    normals,
+                    both,
+                    glow.map(f32::from_bits),
+                ));
                 k += 1;
             }
         }
@@ -338,13 +352,15 @@ pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Geometry, 
         meshes: Vec::new(),
         normals: Vec::new(),
         double_sided: Vec::new(),
+        emissive: Vec::new(),
     };
-    for (m, normals, both) in classes.into_values().flatten() {
+    for (m, normals, both, glow) in classes.into_values().flatten() {
         if both {
             out.double_sided.push(out.meshes.len() as u32);
         }
         out.meshes.push(m);
         out.normals.push(normals);
+        out.emissive.push(Vec3::from(glow));
     }
     Ok(out)
 }

@@ -218,7 +218,9 @@ pub fn export(
     let geometry = run.stage("geometry", |r| geometry::build(r, &textures))?;
     map.meshes = geometry.meshes;
     if options.bake {
-        let rays = run.stage("bake", |r| bake::bake(r, &mut map, &geometry.normals))?;
+        let rays = run.stage("bake", |r| {
+            bake::bake(r, &mut map, &geometry.normals, &geometry.emissive)
+        })?;
         run.report.rays = rays;
     }
     map.colliders = run.stage("colliders", |r| geometry::colliders(r))?;

@@ -437,6 +437,7 @@ impl<'a> Ctx<'a> {
                 gltf::material::AlphaMode::Blend => AlphaMode::Blend,
             };
             mat.double_sided = m.double_sided();
+            self.emission(&m, &mut mat);
             if let Some(raw) = m.extras() {
                 let v: serde_json::Value = serde_json::from_str(raw.get()).unwrap_or_default();
                 if let Some([u, v]) = v["poi_uv_scroll"]
@@ -474,6 +475,71 @@ impl<'a> Ctx<'a> {
         self.materials.push(mat);
         self.material_map.insert(key, id);
         id
+    }
+
+    /// What a material gives off: `emissiveFactor` times
+    /// `KHR_materials_emissive_strength`, and an `emissiveTexture`'s mean colour.
+    /// The PSP has no emissive term: the bake adds the glow to the vertex colours,
+    /// and the texture the surface shows becomes its base with the emissive
+    /// texture added (a dark lava texture with a bright glow map shows the glow).
+    fn emission(&mut self, m: &gltf::Material<'_>, mat: &mut Material) {
+        let strength = m
+            .extensions()
+            .and_then(|x| x.get("KHR_materials_emissive_strength"))
+            .and_then(|v| v.get("emissiveStrength"))
+            .and_then(serde_json::Value::as_f64)
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .unwrap_or(1.0) as f32;
+        let factor = Vec3::from(m.emissive_factor()) * strength;
+        if factor.max_element() <= 0.0 || !factor.is_finite() {
+            return;
+        }
+        let Some(info) = m.emissive_texture() else {
+            mat.emissive = factor.to_array();
+            return;
+        };
+        // The document's own texture (its lifetime is the document's).
+        let texture = self.document.textures().nth(info.texture().index());
+        let glow = texture
+            .and_then(|t| self.texture_image(&t))
+            .and_then(|image| self.image_file(image))
+            .and_then(|rel| image::open(self.options.project_dir.join(&rel)).ok())
+            .map(|img| img.to_rgba8());
+        let Some(glow) = glow else {
+            // An emissive texture that does not read: its factor alone.
+            mat.emissive = factor.to_array();
+            return;
+        };
+        let mean = mean_linear(&glow);
+        mat.emissive = (factor * mean).to_array();
+        // The texture shown: the base plus the glow (the glow alone where the
+        // material has no base texture), written beside the others.
+        let base = mat
+            .texture
+            .as_ref()
+            .and_then(|rel| image::open(self.options.project_dir.join(rel)).ok())
+            .map(|img| img.to_rgba8());
+        let shown = add_glow(base.as_ref(), &glow, factor);
+        let name = format!("{}_glow", mat.name);
+        match super::textures::write_png(
+            &self.options.project_dir,
+            &name,
+            shown.width(),
+            shown.height(),
+            shown.as_raw(),
+        ) {
+            Ok(rel) => {
+                self.report.textures_written.push(rel.clone());
+                if mat.texture.is_none() {
+                    mat.color = [1.0; 4];
+                }
+                mat.texture = Some(rel);
+            }
+            Err(e) => self.report.warnings.push(format!(
+                "material '{}': its glow could not be written into its texture ({e})",
+                mat.name
+            )),
+        }
     }
 
     /// A glTF sampler as the GE can sample: repeat or clamp per axis (a mirrored
@@ -830,11 +896,64 @@ impl<'a> Ctx<'a> {
 }
 
 /// The glTF extensions the importer reads.
-const READ_EXTENSIONS: [&str; 3] = [
+const READ_EXTENSIONS: [&str; 4] = [
     "KHR_lights_punctual",
     "KHR_texture_transform",
     "EXT_texture_webp",
+    "KHR_materials_emissive_strength",
 ];
+
+fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+fn linear_to_srgb(c: f32) -> f32 {
+    if c <= 0.003_130_8 {
+        c * 12.92
+    } else {
+        1.055 * c.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// The mean linear colour of a picture's texels.
+fn mean_linear(img: &image::RgbaImage) -> Vec3 {
+    let n = (img.width() as usize * img.height() as usize).max(1);
+    let sum = img.pixels().fold(Vec3::ZERO, |acc, p| {
+        acc + Vec3::new(
+            srgb_to_linear(f32::from(p[0]) / 255.0),
+            srgb_to_linear(f32::from(p[1]) / 255.0),
+            srgb_to_linear(f32::from(p[2]) / 255.0),
+        )
+    });
+    sum / n as f32
+}
+
+/// `base` with `glow × factor` added (linear light, clamped), at the base's size
+/// (the glow sampled nearest, as both share the surface's UVs); the glow alone
+/// where there is no base.
+fn add_glow(
+    base: Option<&image::RgbaImage>,
+    glow: &image::RgbaImage,
+    factor: Vec3,
+) -> image::RgbaImage {
+    let (w, h) = base.map_or(glow.dimensions(), |b| b.dimensions());
+    image::RgbaImage::from_fn(w, h, |x, y| {
+        let gx = (x as u64 * u64::from(glow.width()) / u64::from(w.max(1))) as u32;
+        let gy = (y as u64 * u64::from(glow.height()) / u64::from(h.max(1))) as u32;
+        let g = glow.get_pixel(gx.min(glow.width() - 1), gy.min(glow.height() - 1));
+        let b = base.map_or(image::Rgba([0, 0, 0, 255]), |b| *b.get_pixel(x, y));
+        let channel = |k: usize| {
+            let sum = srgb_to_linear(f32::from(b[k]) / 255.0)
+                + srgb_to_linear(f32::from(g[k]) / 255.0) * factor[k];
+            (linear_to_srgb(sum.clamp(0.0, 1.0)) * 255.0).round() as u8
+        };
+        image::Rgba([channel(0), channel(1), channel(2), b[3]])
+    })
+}
 
 /// Why a file that requires `ext` is refused, and how to make one Pebble reads.
 fn required_extension(ext: &str) -> String {

@@ -349,6 +349,36 @@ impl Glb {
         self.materials.len() - 1
     }
 
+    /// Makes `material` glow as Bevy's and Blender's glTFs say it:
+    /// `emissiveFactor`, `KHR_materials_emissive_strength` when `strength` is not
+    /// 1, and an `emissiveTexture`.
+    pub fn glow(
+        &mut self,
+        material: usize,
+        factor: [f32; 3],
+        strength: f32,
+        texture: Option<usize>,
+    ) {
+        let m = &mut self.materials[material];
+        m["emissiveFactor"] = json!(factor);
+        if strength != 1.0 {
+            m["extensions"] =
+                json!({ "KHR_materials_emissive_strength": { "emissiveStrength": strength } });
+        }
+        if let Some(t) = texture {
+            m["emissiveTexture"] = json!({ "index": t });
+        }
+    }
+
+    /// A material of one colour (`baseColorFactor`), no texture.
+    pub fn plain_material(&mut self, name: &str, color: [f32; 4]) -> usize {
+        self.materials.push(json!({
+            "name": name,
+            "pbrMetallicRoughness": { "baseColorFactor": color, "metallicFactor": 0.0 },
+        }));
+        self.materials.len() - 1
+    }
+
     /// A mesh of one primitive.
     pub fn mesh(&mut self, name: &str, part: &Part, material: usize) -> usize {
         let pos = self.floats(&part.positions, "VEC3", true);
@@ -796,6 +826,77 @@ pub fn occlusion_room(start: Option<(&str, [f32; 3], [f32; 4])>) -> Level {
     Level {
         name: "occlusion_room",
         glb: g.finish(asset, &[root], &[], &[]),
+        triangles,
+    }
+}
+
+/// Bevy's lava, shaped as its example scene's glTF (exported by Blender): a pool
+/// of lava whose base texture is nearly black and whose emissive texture is
+/// bright orange at strength 20, a lamp that glows by its factor alone, and the
+/// rock floor around them; under a roof, so that no sun reaches them.
+pub fn lava_cave() -> Level {
+    let mut rng = Rng::new(20);
+    let mut g = Glb::default();
+    let dark = picture(32, [20, 8, 4], [12, 5, 3], &mut rng);
+    let hot = picture(32, [255, 120, 20], [230, 90, 10], &mut rng);
+    let rock = picture(32, [90, 85, 80], [70, 66, 62], &mut rng);
+    let (td, th, tr) = (
+        g.texture("lava_base", &dark, false),
+        g.texture("lava_emissive", &hot, false),
+        g.texture("rock", &rock, false),
+    );
+    let lava = g.material("Lava", td, false);
+    g.glow(lava, [1.0, 1.0, 1.0], 20.0, Some(th));
+    let lamp = g.plain_material("LampShade", [0.2, 0.2, 0.2, 1.0]);
+    g.glow(lamp, [1.0, 0.6, 0.2], 1.0, None);
+    let stone = g.material("Rock", tr, false);
+    let mut pool = Part::default();
+    pool.quad(
+        [
+            [-3.0, 0.05, 3.0],
+            [3.0, 0.05, 3.0],
+            [3.0, 0.05, -3.0],
+            [-3.0, 0.05, -3.0],
+        ],
+        2.0,
+    );
+    let mut shade = Part::default();
+    shade.cuboid([6.0, 0.0, 6.0], [6.6, 0.6, 6.6], 1.0);
+    let mut cave = Part::default();
+    cave.quad(
+        [
+            [-12.0, 0.0, 12.0],
+            [12.0, 0.0, 12.0],
+            [12.0, 0.0, -12.0],
+            [-12.0, 0.0, -12.0],
+        ],
+        4.0,
+    );
+    // A roof facing down, 5 m up.
+    cave.quad(
+        [
+            [-12.0, 5.0, -12.0],
+            [12.0, 5.0, -12.0],
+            [12.0, 5.0, 12.0],
+            [-12.0, 5.0, 12.0],
+        ],
+        4.0,
+    );
+    let (pm, sm, cm) = (
+        g.mesh("LavaPool", &pool, lava),
+        g.mesh("Lamp", &shade, lamp),
+        g.mesh("Cave", &cave, stone),
+    );
+    let roots = [
+        g.node(json!({ "name": "LavaPool", "mesh": pm })),
+        g.node(json!({ "name": "Lamp", "mesh": sm })),
+        g.node(json!({ "name": "Cave", "mesh": cm })),
+    ];
+    let triangles = g.triangles;
+    let asset = json!({ "generator": "Khronos glTF Blender I/O v4.1.63", "version": "2.0" });
+    Level {
+        name: "lava_cave",
+        glb: g.finish(asset, &roots, &["KHR_materials_emissive_strength"], &[]),
         triangles,
     }
 }

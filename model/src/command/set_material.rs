@@ -36,10 +36,11 @@ impl Command for SetMaterial {
             && m.offset.is_finite()
             && m.rotation.is_finite()
             && m.uv_scroll.is_finite()
-            && m.color.iter().all(|c| c.is_finite());
+            && m.color.iter().all(|c| c.is_finite())
+            && m.emissive.iter().all(|c| c.is_finite() && *c >= 0.0);
         if !finite || m.tiling.x <= 0.0 || m.tiling.y <= 0.0 {
             return Err(CommandError::Invalid(format!(
-                "material {}: tiling must be positive metres per repeat and every value finite",
+                "material {}: tiling must be positive metres per repeat, the glow not negative, and every value finite",
                 m.name
             )));
         }

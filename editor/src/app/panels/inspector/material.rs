@@ -179,6 +179,7 @@ impl MaterialEditor {
         changed |= ui
             .checkbox(&mut after.double_sided, "double-sided")
             .changed();
+        changed |= glow_ui(ui, &mut after.emissive);
         // Wrapped: in the Materials panel, narrower than the inspector, the row
         // ran past the pane's edge.
         ui.horizontal_wrapped(|ui| {
@@ -248,4 +249,35 @@ fn alpha_label(mode: AlphaMode) -> &'static str {
         AlphaMode::Cutout => "cutout (alpha test)",
         AlphaMode::Blend => "blended",
     }
+}
+
+/// The light a surface gives off, as a colour and a strength (a glTF's
+/// emissive factor and emissive strength): the bake adds it to the vertex
+/// colours whatever the lights.
+fn glow_ui(ui: &mut egui::Ui, emissive: &mut [f32; 3]) -> bool {
+    let mut strength = emissive.iter().copied().fold(0.0f32, f32::max);
+    let mut colour = if strength > 0.0 {
+        emissive.map(|c| c / strength)
+    } else {
+        [1.0; 3]
+    };
+    let mut changed = false;
+    ui.horizontal_wrapped(|ui| {
+        let l = ui.label("glow").on_hover_text(
+            "light the surface gives off (lava, a lamp's shade): the bake adds it to the vertex colours whatever the lights; 0 for none",
+        );
+        changed |= ui
+            .add(
+                egui::DragValue::new(&mut strength)
+                    .range(0.0..=50.0)
+                    .speed(0.05),
+            )
+            .labelled_by(l.id)
+            .changed();
+        changed |= ui.color_edit_button_rgb(&mut colour).changed();
+    });
+    if changed {
+        *emissive = colour.map(|c| (c * strength).max(0.0));
+    }
+    changed
 }
