@@ -665,6 +665,71 @@ fn a_materials_texture_comes_from_a_picture_chosen_in_the_file_dialog() {
     assert_eq!(floor.texture, None);
 }
 
+/// The material editor's glow: a strength typed into its field is one undoable
+/// edit, and the export's bake gives the floor at least that light at night.
+#[test]
+fn a_glow_typed_in_the_material_editor_lights_the_floor_in_the_bake() {
+    use egui::accesskit::Role;
+    let Some(mut harness) = harness_on(room_project()) else {
+        return;
+    };
+    harness.state_mut().panels.raise(Pane::Materials);
+    harness.run_steps(2);
+    harness.get_by_label_contains("Floor  ·  1 object").click();
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::SpinButton, "glow")
+        .focus();
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::SpinButton, "glow")
+        .type_text("2");
+    harness.run_steps(1);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(2);
+    let (_, floor) = material_named(harness.state(), "Floor").expect("the floor's material");
+    assert_eq!(floor.emissive, [2.0; 3], "white, strength 2");
+    let glowing = harness.state().scene().clone();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    let (_, floor) = material_named(harness.state(), "Floor").expect("the floor's material");
+    assert!(!floor.glows(), "one undo takes it back");
+    // Baked at night: the glowing floor's vertices are white, the plain one's not.
+    let floor_brightness = |scene: &pebble_model::Scene| {
+        let mut scene = scene.clone();
+        let mut settings = scene.settings().clone();
+        settings.environment = pebble_model::scene::Environment::Night;
+        use pebble_model::Command as _;
+        pebble_model::command::SetSettings::new(settings)
+            .apply(&mut scene)
+            .expect("night");
+        let dir = harness
+            .state()
+            .project_path()
+            .parent()
+            .expect("folder")
+            .to_path_buf();
+        let bytes = pebble_editor::services::export::to_bytes(&scene, dir, true).expect("exports");
+        let map = pbm::Map::read(&bytes).expect("reads").0;
+        let colours: Vec<u32> = map
+            .meshes
+            .iter()
+            .filter(|m| m.name.as_str().starts_with("Floor"))
+            .flat_map(|m| m.vertices.iter().map(|v| v.color))
+            .collect();
+        colours
+            .iter()
+            .map(|c| (c & 0xFF) + (c >> 8 & 0xFF) + (c >> 16 & 0xFF))
+            .sum::<u32>() as f32
+            / (3 * colours.len().max(1)) as f32
+    };
+    let (lit, plain) = (
+        floor_brightness(&glowing),
+        floor_brightness(harness.state().scene()),
+    );
+    assert!(lit > 250.0 && plain < 200.0, "glowing {lit}, plain {plain}");
+}
+
 /// Opens the material editor's texture list and clicks `entry` in it.
 fn choose_texture(
     harness: &mut egui_kittest::Harness<'_, pebble_editor::app::PebbleApp>,
