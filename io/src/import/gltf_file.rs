@@ -715,6 +715,66 @@ impl<'a> Ctx<'a> {
         Ok(data)
     }
 
+    /// A node's collision shape (OMI physics) as colliders under its entity
+    /// `owner`, whose world transform is `world`: an upright box a box collider,
+    /// anything else a hidden, collision-only mesh and its triangle collider.
+    fn physics_shape(
+        &mut self,
+        name: &str,
+        shape: super::gltf_physics::Shape,
+        owner: EntityId,
+        world: Affine3A,
+    ) -> Result<(), ImportError> {
+        use super::gltf_physics::Shape;
+        let (_, rotation, _) = world.to_scale_rotation_translation();
+        let upright = rotation.angle_between(Quat::IDENTITY) < 1e-3;
+        if let (Shape::Box(size), true) = (&shape, upright) {
+            let collider = Entity::new(
+                format!("{name} collider"),
+                EntityKind::Collider(Collider::Box { size: *size }),
+            )
+            .with_transform(Transform::from_translation(Vec3::new(
+                0.0,
+                -size.y * 0.5,
+                0.0,
+            )));
+            self.add(collider, Some(owner));
+            return Ok(());
+        }
+        let geometry = match shape {
+            Shape::Mesh(i) => match self.document.meshes().nth(i) {
+                Some(mesh) => self.mesh_data(mesh)?,
+                None => {
+                    self.report.warnings.push(format!(
+                        "node '{name}': its collision shape names mesh {i}, which the file does not hold (left out)"
+                    ));
+                    return Ok(());
+                }
+            },
+            other => super::gltf_physics::solid(&other),
+        };
+        let mut mesh = Entity::new(
+            format!("{name} collision"),
+            EntityKind::Mesh(MeshEntity {
+                source: GeometrySource::Authored,
+                geometry,
+                collidable: true,
+            }),
+        );
+        // Collision only: hidden in the editor and never drawn in the map.
+        mesh.visible = false;
+        mesh.exported = false;
+        let mesh_id = self.add(mesh, Some(owner));
+        self.add(
+            Entity::new(
+                format!("{name} collider"),
+                EntityKind::Collider(Collider::TriMesh { mesh: mesh_id }),
+            ),
+            Some(owner),
+        );
+        Ok(())
+    }
+
     /// Imports `node` and its children under `parent`, whose `world_from_local`
     /// is `parent_world`.
     fn node(
@@ -748,12 +808,19 @@ impl<'a> Ctx<'a> {
             .name()
             .map(str::to_owned)
             .unwrap_or_else(|| format!("Node {}", node.index()));
+        // Godot's `-col` / `-colonly` suffixes: said by the name, kept out of it.
+        let suffix = super::gltf_physics::suffix(&name).map(|(base, what)| (base.to_owned(), what));
+        let name = suffix.as_ref().map_or(name, |(base, _)| base.clone());
         let geometry = match node.mesh() {
             Some(m) => Some(self.mesh_data(m)?),
             None => None,
         };
         let lower = name.to_ascii_lowercase();
-        let is_collider = lower.starts_with("collider_");
+        let collision_only = matches!(
+            suffix,
+            Some((_, super::gltf_physics::Suffix::CollisionOnly))
+        );
+        let is_collider = lower.starts_with("collider_") || (collision_only && geometry.is_some());
         let is_trigger = name.starts_with("Trigger_");
         // A box or ramp collider, or a trigger, is the world-space box around its
         // vertices: exporters that apply transforms leave the node at the origin
@@ -792,9 +859,9 @@ impl<'a> Ctx<'a> {
             mesh: mesh.to_owned(),
         };
         let kind = if is_collider {
-            if lower.contains("box") || geometry.is_none() {
+            if !collision_only && (lower.contains("box") || geometry.is_none()) {
                 EntityKind::Collider(Collider::Box { size })
-            } else if lower.contains("ramp") {
+            } else if !collision_only && lower.contains("ramp") {
                 EntityKind::Collider(Collider::Ramp { size })
             } else {
                 let geometry = geometry.clone().unwrap_or_default();
@@ -837,13 +904,33 @@ impl<'a> Ctx<'a> {
             EntityKind::Mesh(MeshEntity {
                 source: source(&name),
                 geometry: g,
-                collidable: false,
+                collidable: suffix.is_some(),
             })
         } else {
             EntityKind::Group
         };
         // A collider's own transform already went to its hidden mesh when it had one.
-        let id = self.add(Entity::new(name, kind).with_transform(transform), parent);
+        let id = self.add(
+            Entity::new(name.clone(), kind).with_transform(transform),
+            parent,
+        );
+        match super::gltf_physics::shape_of(self.document, &node) {
+            Some(Ok(shape)) => {
+                // Godot names every shape node "CollisionShape3D": its collider
+                // is known by its body's name.
+                let body = parent
+                    .filter(|_| name.starts_with("CollisionShape"))
+                    .and_then(|p| self.entities.iter().find(|e| e.id == p))
+                    .map_or_else(|| name.clone(), |e| e.name.clone());
+                self.physics_shape(&body, shape, id, world)?;
+            }
+            Some(Err(what)) => {
+                self.report
+                    .warnings
+                    .push(format!("node '{name}': {what} (its collision is left out)"));
+            }
+            None => {}
+        }
         if let Some(light) = node.light() {
             let color = light.color();
             let intensity = light.intensity();
@@ -896,11 +983,14 @@ impl<'a> Ctx<'a> {
 }
 
 /// The glTF extensions the importer reads.
-const READ_EXTENSIONS: [&str; 4] = [
+const READ_EXTENSIONS: [&str; 7] = [
     "KHR_lights_punctual",
     "KHR_texture_transform",
     "EXT_texture_webp",
     "KHR_materials_emissive_strength",
+    "OMI_physics_body",
+    "OMI_physics_shape",
+    "OMI_collider",
 ];
 
 fn srgb_to_linear(c: f32) -> f32 {

@@ -3,6 +3,7 @@
 
 mod command;
 pub mod gltf_file;
+mod gltf_physics;
 pub mod image_file;
 pub mod pbm_map;
 mod textures;

@@ -258,6 +258,7 @@ pub struct Glb {
     /// Source triangles, all mesh instances counted.
     pub triangles: usize,
     mesh_triangles: Vec<usize>,
+    root_extensions: serde_json::Map<String, Value>,
 }
 
 impl Glb {
@@ -379,6 +380,11 @@ impl Glb {
         self.materials.len() - 1
     }
 
+    /// A document-level extension object (`OMI_physics_shape`'s shape list, …).
+    pub fn root_extension(&mut self, name: &str, value: Value) {
+        self.root_extensions.insert(name.to_owned(), value);
+    }
+
     /// A mesh of one primitive.
     pub fn mesh(&mut self, name: &str, part: &Part, material: usize) -> usize {
         let pos = self.floats(&part.positions, "VEC3", true);
@@ -433,6 +439,9 @@ impl Glb {
         });
         if !used.is_empty() {
             doc["extensionsUsed"] = json!(used);
+        }
+        if !self.root_extensions.is_empty() {
+            doc["extensions"] = Value::Object(self.root_extensions);
         }
         if !required.is_empty() {
             doc["extensionsRequired"] = json!(required);
@@ -897,6 +906,134 @@ pub fn lava_cave() -> Level {
     Level {
         name: "lava_cave",
         glb: g.finish(asset, &roots, &["KHR_materials_emissive_strength"], &[]),
+        triangles,
+    }
+}
+
+/// Godot 4.3's truck town, shaped: a street and buildings as meshes, each
+/// StaticBody3D exported with `OMI_physics_body` (motion static) over a child
+/// node whose `collider` names a shape of the document's `OMI_physics_shape`
+/// list (box, sphere, capsule, cylinder, convex and trimesh); with `old`, the
+/// same as Godot 4.1 wrote it (`OMI_collider`). A bollard carries Godot's
+/// `-col` suffix and an invisible wall `-colonly`.
+pub fn truck_town(old: bool) -> Level {
+    let mut rng = Rng::new(43);
+    let mut g = Glb::default();
+    let asphalt = picture(32, [60, 60, 64], [50, 50, 54], &mut rng);
+    let brick = picture(32, [150, 80, 60], [130, 70, 50], &mut rng);
+    let (ta, tb) = (
+        g.texture("asphalt", &asphalt, true),
+        g.texture("brick", &brick, true),
+    );
+    let (ma, mb) = (
+        g.material("Asphalt", ta, false),
+        g.material("Brick", tb, false),
+    );
+    let mut street = Part::default();
+    street.quad(
+        [
+            [-40.0, 0.0, 40.0],
+            [40.0, 0.0, 40.0],
+            [40.0, 0.0, -40.0],
+            [-40.0, 0.0, -40.0],
+        ],
+        4.0,
+    );
+    let street_mesh = g.mesh("Street", &street, ma);
+    let mut house = Part::default();
+    house.cuboid([-4.0, 0.0, -4.0], [4.0, 6.0, 4.0], 2.0);
+    let house_mesh = g.mesh("House", &house, mb);
+    let mut rock = Part::default();
+    rock.cylinder([0.0, -1.0, 0.0], 1.2, 0.4, 2.0, 8);
+    let rock_mesh = g.mesh("Rock", &rock, mb);
+    let mut post = Part::default();
+    post.cuboid([-0.2, 0.0, -0.2], [0.2, 1.0, 0.2], 1.0);
+    let post_mesh = g.mesh("Bollard", &post, mb);
+    let mut wall = Part::default();
+    wall.cuboid([-40.0, 0.0, -40.5], [40.0, 3.0, -40.0], 4.0);
+    let wall_mesh = g.mesh("EdgeWall", &wall, mb);
+    // (shape in the new spec, the same in the old one)
+    let shapes = [
+        (
+            json!({ "type": "trimesh", "trimesh": { "mesh": street_mesh } }),
+            json!({ "type": "trimesh", "mesh": street_mesh }),
+        ),
+        (
+            json!({ "type": "box", "box": { "size": [8.0, 6.0, 8.0] } }),
+            json!({ "type": "box", "size": [8.0, 6.0, 8.0] }),
+        ),
+        (
+            json!({ "type": "sphere", "sphere": { "radius": 1.5 } }),
+            json!({ "type": "sphere", "radius": 1.5 }),
+        ),
+        (
+            json!({ "type": "capsule", "capsule": { "radius": 0.4, "height": 1.8 } }),
+            json!({ "type": "capsule", "radius": 0.4, "height": 1.8 }),
+        ),
+        (
+            json!({ "type": "cylinder", "cylinder": { "radius": 0.5, "height": 3.0 } }),
+            json!({ "type": "cylinder", "radius": 0.5, "height": 3.0 }),
+        ),
+        (
+            json!({ "type": "convex", "convex": { "mesh": rock_mesh } }),
+            json!({ "type": "hull", "mesh": rock_mesh }),
+        ),
+    ];
+    if old {
+        let list: Vec<Value> = shapes.iter().map(|s| s.1.clone()).collect();
+        g.root_extension("OMI_collider", json!({ "colliders": list }));
+    } else {
+        let list: Vec<Value> = shapes.iter().map(|s| s.0.clone()).collect();
+        g.root_extension("OMI_physics_shape", json!({ "shapes": list }));
+    }
+    // A body: its mesh child and its shape child, as Godot nests them.
+    let body = |g: &mut Glb, name: &str, at: [f32; 3], mesh: Option<usize>, shape: usize| {
+        let mut children = Vec::new();
+        if let Some(m) = mesh {
+            children.push(g.node(json!({ "name": format!("{name}Mesh"), "mesh": m })));
+        }
+        // A box is centred on its node: the house's stands on the ground.
+        let lift = if shape == 1 {
+            [0.0, 3.0, 0.0]
+        } else {
+            [0.0; 3]
+        };
+        let shape_node = if old {
+            json!({ "name": "CollisionShape3D", "translation": lift,
+                    "extensions": { "OMI_collider": { "collider": shape } } })
+        } else {
+            json!({ "name": "CollisionShape3D", "translation": lift,
+                    "extensions": { "OMI_physics_body": { "collider": { "shape": shape } } } })
+        };
+        children.push(g.node(shape_node));
+        let ext = if old {
+            json!({ "OMI_physics_body": { "type": "static" } })
+        } else {
+            json!({ "OMI_physics_body": { "motion": { "type": "static" } } })
+        };
+        g.node(json!({ "name": name, "translation": at, "children": children, "extensions": ext }))
+    };
+    let roots = vec![
+        body(&mut g, "StreetBody", [0.0, 0.0, 0.0], Some(street_mesh), 0),
+        body(&mut g, "HouseBody", [10.0, 0.0, 10.0], Some(house_mesh), 1),
+        body(&mut g, "Boulder", [-10.0, 1.5, 5.0], None, 2),
+        body(&mut g, "Barrel", [-5.0, 0.9, -5.0], None, 3),
+        body(&mut g, "Pillar", [5.0, 1.5, -10.0], None, 4),
+        body(&mut g, "RockBody", [-15.0, 1.0, -15.0], Some(rock_mesh), 5),
+        g.node(json!({ "name": "Bollard-col", "mesh": post_mesh, "translation": [2.0, 0.0, 2.0] })),
+        g.node(json!({ "name": "EdgeWall-colonly", "mesh": wall_mesh })),
+    ];
+    let triangles = g.triangles;
+    let asset =
+        json!({ "generator": "Godot Engine v4.3.stable.official@77dcf97d8", "version": "2.0" });
+    let used: &[&str] = if old {
+        &["EXT_texture_webp", "OMI_collider", "OMI_physics_body"]
+    } else {
+        &["EXT_texture_webp", "OMI_physics_body", "OMI_physics_shape"]
+    };
+    Level {
+        name: if old { "truck_town_41" } else { "truck_town" },
+        glb: g.finish(asset, &roots, used, &["EXT_texture_webp"]),
         triangles,
     }
 }
