@@ -477,84 +477,109 @@ fn tiles_pack_into_atlases_edge_to_edge_and_the_rest_stays_standalone() {
     assert!(pbm::compliance::check(&map).is_empty());
 }
 
-/// A 21 m floor of two triangles is cut on the default 8 m grid (baked light and
-/// fog are per vertex on the GE), its area kept; with the cut off it stays whole
-/// (the runtime clips what crosses the GE's guard band).
+/// What the bake needs cut, and only that: a 21 m floor of two triangles lit by
+/// the sun alone stays whole (its corners light and fog it evenly; cutting it
+/// made real levels 1.2–3× their triangles); a torch (a point light reaching
+/// 4 m) over one end has it cut on the default 8 m grid (a pool of light needs
+/// vertices inside it), its area kept; a 70 m floor is cut on the coarse 32 m
+/// grid wherever it is (fog changes over that).
 #[test]
-fn large_triangles_are_cut_by_default() {
+fn large_triangles_are_cut_where_the_bake_needs_it() {
     use pebble_model::command::{AddEntities, AddMaterial};
-    use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
-    use pebble_model::{Command, Entity, Material, Primitive};
-    let mut scene = Scene::new();
-    let mut add = AddMaterial::new(Material::default());
-    add.apply(&mut scene).expect("material");
-    let mat = add.created().expect("id");
-    let p = Primitive::Plane {
-        width: 21.0,
-        depth: 9.0,
-        standoff: 0.0,
+    use pebble_model::entity::{EntityKind, GeometrySource, Light, MeshEntity};
+    use pebble_model::{Command, Entity, Material, Primitive, Transform};
+    let floor = |scene: &mut Scene, width: f32| {
+        let mut add = AddMaterial::new(Material::default());
+        add.apply(scene).expect("material");
+        let mat = add.created().expect("id");
+        let p = Primitive::Plane {
+            width,
+            depth: 9.0,
+            standoff: 0.0,
+        };
+        let geometry = p.generate(mat).expect("plane");
+        AddEntities::new(
+            "Add",
+            vec![Entity::new(
+                "Courtyard floor",
+                EntityKind::Mesh(MeshEntity {
+                    source: GeometrySource::Primitive(p),
+                    geometry,
+                    collidable: false,
+                }),
+            )],
+        )
+        .apply(scene)
+        .expect("adds");
     };
-    let geometry = p.generate(mat).expect("plane");
+    let dir = scratch("cut");
+    let options = ExportOptions {
+        bake: false,
+        ..ExportOptions::new(&dir)
+    };
+    assert_eq!(options.max_extent, 8.0);
+    let pieces = |scene: &Scene| {
+        let (bytes, _) =
+            export(scene, &options, &mut |_| {}, &AtomicBool::new(false)).expect("exports");
+        let (map, _) = Map::read(&bytes).expect("reads");
+        let mut area = 0.0f32;
+        let mut largest = 0.0f32;
+        let mut triangles = 0;
+        for m in &map.meshes {
+            for t in m.vertices.chunks_exact(3) {
+                let p = |k: usize| pebble_model::glam::Vec3::from(t[k].pos);
+                area += (p(1) - p(0)).cross(p(2) - p(0)).length() * 0.5;
+                for axis in 0..3 {
+                    let lo = t.iter().map(|v| v.pos[axis]).fold(f32::MAX, f32::min);
+                    let hi = t.iter().map(|v| v.pos[axis]).fold(f32::MIN, f32::max);
+                    largest = largest.max(hi - lo);
+                }
+                triangles += 1;
+            }
+        }
+        (triangles, largest, area)
+    };
+    let mut sunlit = Scene::new();
+    floor(&mut sunlit, 21.0);
+    let (triangles, largest, area) = pieces(&sunlit);
+    assert_eq!(triangles, 2, "whole in the sun");
+    assert!((largest - 21.0).abs() < 1e-3 && (area - 21.0 * 9.0).abs() < 1e-2);
+
+    let mut torchlit = sunlit.clone();
     AddEntities::new(
         "Add",
-        vec![Entity::new(
-            "Courtyard floor",
-            EntityKind::Mesh(MeshEntity {
-                source: GeometrySource::Primitive(p),
-                geometry,
-                collidable: false,
-            }),
-        )],
+        vec![
+            Entity::new(
+                "Torch",
+                EntityKind::Light(Light::Omni {
+                    color: [1.0, 0.8, 0.5],
+                    radius: 4.0,
+                    intensity: 1.0,
+                    shadows: false,
+                    cone: None,
+                }),
+            )
+            .with_transform(Transform::from_translation(
+                pebble_model::glam::Vec3::new(9.0, 1.5, 0.0),
+            )),
+        ],
     )
-    .apply(&mut scene)
-    .expect("adds");
-    let dir = scratch("cut");
-    let options = ExportOptions::new(&dir);
-    assert_eq!(options.max_extent, 8.0);
-    let whole = export(
-        &scene,
-        &ExportOptions {
-            bake: false,
-            max_extent: 0.0,
-            ..options.clone()
-        },
-        &mut |_| {},
-        &AtomicBool::new(false),
-    )
-    .expect("exports");
-    let (whole, _) = Map::read(&whole.0).expect("reads");
-    assert_eq!(
-        whole.meshes.iter().map(|m| m.vertices.len()).sum::<usize>(),
-        6
-    );
-    let (bytes, _) = export(
-        &scene,
-        &ExportOptions {
-            bake: false,
-            ..options
-        },
-        &mut |_| {},
-        &AtomicBool::new(false),
-    )
-    .expect("exports");
-    let (map, _) = Map::read(&bytes).expect("reads");
-    let mut area = 0.0f32;
-    let mut triangles = 0;
-    for m in &map.meshes {
-        for t in m.vertices.chunks_exact(3) {
-            let p = |k: usize| pebble_model::glam::Vec3::from(t[k].pos);
-            area += (p(1) - p(0)).cross(p(2) - p(0)).length() * 0.5;
-            for axis in 0..3 {
-                let lo = t.iter().map(|v| v.pos[axis]).fold(f32::MAX, f32::min);
-                let hi = t.iter().map(|v| v.pos[axis]).fold(f32::MIN, f32::max);
-                assert!(hi - lo <= 8.0 + 1e-4, "a triangle spans {} m", hi - lo);
-            }
-            triangles += 1;
-        }
-    }
+    .apply(&mut torchlit)
+    .expect("a torch");
+    let (triangles, largest, area) = pieces(&torchlit);
+    assert!(largest <= 8.0 + 1e-4, "a triangle spans {largest} m");
     assert!((area - 21.0 * 9.0).abs() < 1e-2, "area {area}");
     // 21 × 9 m on an 8 m grid: 3 × 2 cells, each at least one triangle.
     assert!(triangles >= 3 * 2, "{triangles} pieces");
+
+    let mut wide = Scene::new();
+    floor(&mut wide, 70.0);
+    let (triangles, largest, area) = pieces(&wide);
+    assert!(
+        largest <= 32.0 + 1e-4 && triangles >= 3,
+        "{triangles} pieces, {largest} m"
+    );
+    assert!((area - 70.0 * 9.0).abs() < 1e-1, "area {area}");
 }
 
 /// A double-sided face is written once, whatever its material: cutouts and blends

@@ -466,12 +466,23 @@ fn floor(name: &str, mat: MaterialId, n: u32, quad: f32) -> Entity {
 
 #[test]
 fn the_cutting_stops_at_the_triangle_budget_when_the_estimate_was_low() {
-    // 60 × 60 m on the diagonal, cut on a 2 m grid (grown to a sixteenth of its
-    // 82 m): the estimate (area over the largest piece a cell can hold) is below
-    // what the cutting makes, so a budget one short of that is only found out in
-    // the geometry stage.
+    // 60 × 60 m on the diagonal under a lamp reaching all of it, cut on a 2 m
+    // grid (grown to a sixteenth of its 82 m): the estimate (area over the
+    // largest piece a cell of the coarse grid can hold) is below what the cutting
+    // makes, so a budget one short of that is only found out in the geometry stage.
     let (mut scene, mat) = with_material(Material::default());
-    add(&mut scene, vec![floor("Plaza", mat, 1, 60.0)]);
+    let lamp = Entity::new(
+        "Lamp",
+        EntityKind::Light(pebble_model::entity::Light::Omni {
+            color: [1.0; 3],
+            radius: 60.0,
+            intensity: 1.0,
+            shadows: false,
+            cone: None,
+        }),
+    )
+    .with_transform(Transform::from_translation(Vec3::new(0.0, 3.0, 0.0)));
+    add(&mut scene, vec![floor("Plaza", mat, 1, 60.0), lamp]);
     let dir = scratch("plaza");
     let mut o = options(&dir);
     o.max_extent = 2.0;

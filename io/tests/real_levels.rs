@@ -1,8 +1,9 @@
 //! Levels as Blender, Sketchfab and Godot write them (`common/levels.rs`) come
-//! through import and export with the triangles they were made of: large triangles
-//! are no longer cut to 2 m (the runtime clips what reaches past the GE's guard
-//! band), the cut that remains grows with the object (a 2 km ocean is not made
-//! 131 000 triangles), and double-sided faces are written once, in meshes the
+//! through import and export with at most 5 % more triangles than they were made
+//! of: large triangles are cut only where the bake needs it (near point lights,
+//! and past 32 m for fog; the runtime clips what reaches past the GE's guard
+//! band), the cut grows with the object (a 2 km ocean is not made 131 000
+//! triangles), and double-sided faces are written once, in meshes the
 //! `double_sided` lump names, which the runtime draws unculled.
 
 use std::path::{Path, PathBuf};
@@ -47,7 +48,7 @@ fn triangles(map: &pbm::Map) -> usize {
 }
 
 #[test]
-fn real_levels_export_at_most_1_3_times_their_triangles() {
+fn real_levels_export_at_most_1_05_times_their_triangles() {
     for level in levels::all() {
         let dir = scratch(level.name);
         let path = dir.join(format!("{}.glb", level.name));
@@ -73,7 +74,7 @@ fn real_levels_export_at_most_1_3_times_their_triangles() {
             level.name
         );
         assert!(
-            ratio <= 1.3,
+            ratio <= 1.05,
             "{}: {out} triangles for {source} ({ratio:.2}×)",
             level.name
         );

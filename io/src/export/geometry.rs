@@ -158,6 +158,17 @@ pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Geometry, 
         })
         .sum();
     let mut faces_done = 0u64;
+    // The point and spot lights' reach: where the bake needs a fine cut.
+    let lights: Vec<(Vec3, f32)> = scene
+        .exported_of(pebble_model::Kind::Light)
+        .filter_map(|e| match &e.kind {
+            EntityKind::Light(pebble_model::entity::Light::Omni { radius, .. }) => Some((
+                Vec3::from(scene.world_transform(e.id).translation),
+                radius.max(0.0),
+            )),
+            _ => None,
+        })
+        .collect();
     for e in scene.exported_entities() {
         run.check_cancel()?;
         let EntityKind::Mesh(mesh) = &e.kind else {
@@ -310,17 +321,41 @@ pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Geometry, 
         let mut k = 0;
         let left = budget.triangles_left;
         let size = limits::world_size(positions.iter().map(|p| Vec3::from(*p)));
-        let cell = limits::cell_for(run.options.max_extent, size);
-        for ((tid, scroll, class, both, glow), tris) in groups {
-            let tris = super::slice::slice(tris, cell, &mut budget).map_err(|stop| match stop {
-                Stop::Cancelled => ExportError::Cancelled,
-                Stop::Full => ExportError::TooLarge {
-                    entity: e.name.clone(),
-                    size_m: size,
-                    problem: over_budget(cell, limits.max_triangles, left),
-                    limits,
+        // Fine where a point light reaches the entity (only there), coarse
+        // elsewhere: one grid per entity, so its cut triangles meet.
+        let reached = {
+            let (lo, hi) = positions.iter().fold(
+                (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+                |(lo, hi), p| (lo.min(Vec3::from(*p)), hi.max(Vec3::from(*p))),
+            );
+            lights
+                .iter()
+                .any(|(at, r)| at.clamp(lo, hi).distance_squared(*at) <= r * r)
+        };
+        let fine = limits::cell_for(run.options.max_extent, size);
+        let coarse = limits::coarse_cell_for(run.options.max_extent, size);
+        let (cell, need) = if reached {
+            (
+                fine,
+                super::slice::Need {
+                    lights: &lights,
+                    coarse,
                 },
-            })?;
+            )
+        } else {
+            (coarse, super::slice::Need::ALL)
+        };
+        for ((tid, scroll, class, both, glow), tris) in groups {
+            let tris =
+                super::slice::slice(tris, cell, need, &mut budget).map_err(|stop| match stop {
+                    Stop::Cancelled => ExportError::Cancelled,
+                    Stop::Full => ExportError::TooLarge {
+                        entity: e.name.clone(),
+                        size_m: size,
+                        problem: over_budget(cell, limits.max_triangles, left),
+                        limits,
+                    },
+                })?;
             let mut chunks = Vec::new();
             chunk(tris, &mut chunks, &budget.ticker)?;
             for c in chunks {

@@ -249,7 +249,11 @@ impl Bounds {
     }
 }
 
-/// The size of an entity's geometry after its transform (for messages).
+/// The cut away from point lights: what fog and the sky's even light need (they
+/// change over tens of metres; a triangle within this size is lit and fogged
+/// well enough from its corners).
+pub(crate) const COARSE_CELL: f32 = 32.0;
+
 /// The most pieces a cut divides an entity's longest side into.
 pub(crate) const CELLS_ACROSS: f32 = 16.0;
 
@@ -265,6 +269,17 @@ pub(crate) fn cell_for(max_extent: f32, size: [f32; 3]) -> f32 {
     }
     let longest = size.into_iter().fold(0.0f32, f32::max);
     max_extent.max(longest / CELLS_ACROSS)
+}
+
+/// The cutting grid away from point lights: [`cell_for`] grown to
+/// [`COARSE_CELL`] (no cut where the cut is turned off).
+pub(crate) fn coarse_cell_for(max_extent: f32, size: [f32; 3]) -> f32 {
+    let fine = cell_for(max_extent, size);
+    if fine.is_finite() && fine > 0.0 {
+        fine.max(COARSE_CELL)
+    } else {
+        fine
+    }
 }
 
 pub(crate) fn world_size(points: impl IntoIterator<Item = Vec3>) -> [f32; 3] {
@@ -331,7 +346,9 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
                     message: err.to_string(),
                 })?;
                 let positions = world_positions(g, &world);
-                let cell = cell_for(
+                // At least the coarse grid's pieces: the fine grid cuts only
+                // near point lights, and cuts more there.
+                let cell = coarse_cell_for(
                     run.options.max_extent,
                     world_size(positions.iter().copied().filter(|p| p.is_finite())),
                 );

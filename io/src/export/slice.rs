@@ -82,7 +82,43 @@ fn edge_key(a: &Corner, b: &Corner) -> EdgeKey {
     if ka <= kb { (ka, kb) } else { (kb, ka) }
 }
 
-/// Whether a triangle is larger than `cell` on some axis (and so is cut).
+/// What the bake needs cut: triangles larger than the coarse grid anywhere (fog
+/// and the sky's light change over tens of metres), and triangles larger than
+/// the fine grid where a point or spot light reaches (a torch's pool needs
+/// vertices inside it). Everywhere else a triangle is lit evenly and stays whole.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Need<'a> {
+    /// The point and spot lights' spheres: centre and radius.
+    pub lights: &'a [(Vec3, f32)],
+    /// Past this size a triangle is cut wherever it is.
+    pub coarse: f32,
+}
+
+impl Need<'_> {
+    /// Everything larger than the grid is cut.
+    pub(crate) const ALL: Need<'static> = Need {
+        lights: &[],
+        coarse: 0.0,
+    };
+
+    fn cuts(&self, corners: &[Corner], cell: f32) -> bool {
+        if !is_large(corners, cell) {
+            return false;
+        }
+        if is_large(corners, self.coarse) {
+            return true;
+        }
+        let (lo, hi) = corners.iter().fold(
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            |(lo, hi), c| (lo.min(Vec3::from(c.v.pos)), hi.max(Vec3::from(c.v.pos))),
+        );
+        self.lights
+            .iter()
+            .any(|(at, r)| at.clamp(lo, hi).distance_squared(*at) <= r * r)
+    }
+}
+
+/// Whether a triangle is larger than `cell` on some axis.
 fn is_large(corners: &[Corner], cell: f32) -> bool {
     (0..3).any(|axis| {
         let lo = corners
@@ -230,13 +266,18 @@ fn centroid(c: &[Corner]) -> Corner {
     }
 }
 
-/// Cuts every triangle larger than `cell` metres on some axis along the world grid
-/// of that spacing, and fans the triangles sharing an edge with one through the
+/// Cuts every triangle larger than `cell` metres on some axis that `need` says
+/// the bake needs cut ([`Need`]) along the world grid of that spacing, and fans the triangles sharing an edge with one through the
 /// points the cut put on that edge; every other triangle passes unchanged. Every
 /// piece made is taken from `budget` and every cut is a step of it, so the work and
 /// the memory are bounded by the export's limits (`Stop::Full` past them) and the
 /// cancel flag is seen every few thousand cuts, whatever the coordinates.
-pub(crate) fn slice(tris: Vec<Tri>, cell: f32, budget: &mut Budget<'_>) -> Result<Vec<Tri>, Stop> {
+pub(crate) fn slice(
+    tris: Vec<Tri>,
+    cell: f32,
+    need: Need<'_>,
+    budget: &mut Budget<'_>,
+) -> Result<Vec<Tri>, Stop> {
     if !(cell.is_finite() && cell > 0.0) {
         budget.take(tris.len() as u64)?;
         return Ok(tris);
@@ -253,7 +294,7 @@ pub(crate) fn slice(tris: Vec<Tri>, cell: f32, budget: &mut Budget<'_>) -> Resul
     let mut cut_edges = std::collections::HashSet::new();
     for t in &tris {
         let c = corners_of(t);
-        if is_large(&c, cell) {
+        if need.cuts(&c, cell) {
             budget.step()?;
             for k in 0..3 {
                 cut_edges.insert(edge_key(&c[k], &c[(k + 1) % 3]));
@@ -264,7 +305,7 @@ pub(crate) fn slice(tris: Vec<Tri>, cell: f32, budget: &mut Budget<'_>) -> Resul
     for t in tris {
         budget.step()?;
         let corners = corners_of(&t);
-        if is_large(&corners, cell) {
+        if need.cuts(&corners, cell) {
             cut_to_cells(corners, cell, budget, &mut out)?;
             continue;
         }
@@ -322,7 +363,13 @@ mod tests {
 
     fn slice(tris: Vec<Tri>, cell: f32) -> Vec<Tri> {
         let cancel = AtomicBool::new(false);
-        super::slice(tris, cell, &mut Budget::new(&cancel, &ExportLimits::PSP)).expect("fits")
+        super::slice(
+            tris,
+            cell,
+            Need::ALL,
+            &mut Budget::new(&cancel, &ExportLimits::PSP),
+        )
+        .expect("fits")
     }
 
     fn corner(p: [f32; 3], uv: [f32; 2], color: u32) -> (Vertex, Vec3) {
@@ -489,7 +536,10 @@ mod tests {
         );
         let cancel = AtomicBool::new(false);
         let mut budget = Budget::new(&cancel, &ExportLimits::PSP);
-        assert_eq!(super::slice(vec![huge], 2.0, &mut budget), Err(Stop::Full));
+        assert_eq!(
+            super::slice(vec![huge], 2.0, Need::ALL, &mut budget),
+            Err(Stop::Full)
+        );
         // A legal 1 km strip with the flag set: cancelled within the first few
         // thousand cuts.
         let strip = tri(
@@ -500,7 +550,10 @@ mod tests {
         let cancel = AtomicBool::new(true);
         let mut budget = Budget::new(&cancel, &ExportLimits::PSP);
         let many = vec![strip; 100];
-        assert_eq!(super::slice(many, 2.0, &mut budget), Err(Stop::Cancelled));
+        assert_eq!(
+            super::slice(many, 2.0, Need::ALL, &mut budget),
+            Err(Stop::Cancelled)
+        );
         assert!(budget.steps_left > ExportLimits::PSP.max_triangles);
         // Over the triangle budget: full, having kept at most the budget.
         let limits = ExportLimits {
@@ -509,6 +562,9 @@ mod tests {
         };
         let cancel = AtomicBool::new(false);
         let mut budget = Budget::new(&cancel, &limits);
-        assert_eq!(super::slice(vec![strip], 2.0, &mut budget), Err(Stop::Full));
+        assert_eq!(
+            super::slice(vec![strip], 2.0, Need::ALL, &mut budget),
+            Err(Stop::Full)
+        );
     }
 }
