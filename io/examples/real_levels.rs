@@ -1,5 +1,6 @@
-//! Writes the three test levels shaped as Blender, Sketchfab and Godot write them
-//! (`io/tests/common/levels.rs`) into a folder, for `pebble project bench`:
+//! Writes the test levels shaped as Blender, Sketchfab, Godot and Bevy's examples
+//! write them (`io/tests/common/levels.rs`) into a folder, for `pebble project
+//! bench`:
 //!
 //! ```sh
 //! cargo run -p pebble-io --example real_levels -- /tmp/levels
@@ -20,7 +21,12 @@ fn main() -> std::process::ExitCode {
         eprintln!("cannot make {}: {e}", dir.display());
         return std::process::ExitCode::FAILURE;
     }
-    for level in levels::all() {
+    let more = [
+        levels::truck_town(false),
+        levels::occlusion_room(None),
+        levels::lava_cave(),
+    ];
+    for level in levels::all().into_iter().chain(more) {
         let path = dir.join(format!("{}.glb", level.name));
         if let Err(e) = std::fs::write(&path, &level.glb) {
             eprintln!("cannot write {}: {e}", path.display());

@@ -204,36 +204,44 @@ impl<'a> Grid<'a> {
         self.lo + (Vec2::new(x as f32, z as f32) + 0.5) * self.cell
     }
 
-    /// The walkable floors under each cell's middle.
+    /// The walkable floors under each cell's middle: every face over the middle
+    /// found once, in height order, a walkable one a floor when the next face up
+    /// leaves head room.
     fn floors(&self) -> Floors {
         let mut heights = vec![[f32::NAN; FLOORS_PER_CELL]; self.size[0] * self.size[1]];
+        let mut over: Vec<(f32, bool)> = Vec::new();
         for z in 0..self.size[1] {
             for x in 0..self.size[0] {
                 let c = self.centre_of(x, z);
-                let mut found: Vec<f32> = self
-                    .in_cell(x, z)
-                    .iter()
-                    .filter_map(|&k| {
-                        let t = &self.triangles[k as usize];
-                        let n = (t[1] - t[0]).cross(t[2] - t[0]);
-                        let walkable = n.y > n.length() * std::f32::consts::FRAC_1_SQRT_2;
-                        if !walkable {
-                            return None;
-                        }
-                        height_at(t, c)
-                    })
-                    .collect();
-                found.sort_by(f32::total_cmp);
-                found.dedup_by(|a, b| (*a - *b).abs() < 0.05);
-                // The floors a player fits on: head room up to the next floor.
-                let standing: Vec<f32> = found
-                    .iter()
-                    .copied()
-                    .filter(|&h| !self.covered(Vec3::new(c.x, h, c.y), HEAD_ROOM))
-                    .take(FLOORS_PER_CELL)
-                    .collect();
-                for (k, h) in standing.into_iter().enumerate() {
-                    heights[z * self.size[0] + x][k] = h;
+                over.clear();
+                over.extend(self.in_cell(x, z).iter().filter_map(|&k| {
+                    let t = &self.triangles[k as usize];
+                    let n = (t[1] - t[0]).cross(t[2] - t[0]);
+                    let walkable = n.y > n.length() * std::f32::consts::FRAC_1_SQRT_2;
+                    height_at(t, c).map(|h| (h, walkable))
+                }));
+                if !over.iter().any(|(_, w)| *w) {
+                    continue;
+                }
+                over.sort_by(|a, b| a.0.total_cmp(&b.0));
+                let cell = &mut heights[z * self.size[0] + x];
+                let mut k = 0;
+                for (i, &(h, walkable)) in over.iter().enumerate() {
+                    if !walkable || k == FLOORS_PER_CELL {
+                        continue;
+                    }
+                    // The same floor twice (two faces meeting over the middle).
+                    if k > 0 && (h - cell[k - 1]).abs() < 0.05 {
+                        continue;
+                    }
+                    let next = over[i + 1..]
+                        .iter()
+                        .map(|(y, _)| *y)
+                        .find(|y| *y > h + 0.05);
+                    if next.is_none_or(|y| y >= h + HEAD_ROOM) {
+                        cell[k] = h;
+                        k += 1;
+                    }
                 }
             }
         }

@@ -54,13 +54,15 @@ fn check_town(old: bool) {
             _ => unreachable!(),
         })
         .collect();
-    // Six bodies and the -colonly wall (the -col bollard's mesh collides itself).
-    assert_eq!(colliders.len(), 7, "{colliders:#?}");
+    // Six bodies, the 60 blocks' and the -colonly wall (the -col bollard's mesh
+    // collides itself).
+    const BLOCKS: usize = 60;
+    assert_eq!(colliders.len(), 7 + BLOCKS, "{colliders:#?}");
     let boxes = colliders
         .iter()
         .filter(|(_, c)| matches!(c, Collider::Box { .. }))
         .count();
-    assert_eq!(boxes, 1, "the house's box: {colliders:#?}");
+    assert_eq!(boxes, 1 + BLOCKS, "the house's and the blocks' boxes");
     let bollard = scene
         .entities()
         .find(|e| e.name == "Bollard")
@@ -81,10 +83,10 @@ fn check_town(old: bool) {
     let (bytes, _) =
         export(&scene, &options, &mut |_| {}, &AtomicBool::new(false)).expect("exports");
     let map = pbm::Map::read(&bytes).expect("reads").0;
-    // Seven, and the bollard's mesh.
+    // Those, and the bollard's mesh.
     assert_eq!(
         map.colliders.len(),
-        8,
+        8 + BLOCKS,
         "{:#?}",
         map.colliders
             .iter()

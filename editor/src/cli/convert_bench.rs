@@ -1,6 +1,8 @@
 //! `pebble project bench MODEL`: a model's way into a project and a map, timed.
-//! Each run imports the model, exports the scene without baking (GLB to PBM, end
-//! to end, in this process), saves the project and opens it again. It prints each
+//! Each run imports the model as `pebble import` does (a player start and lights
+//! added where the file has none), exports the scene as `pebble export` does,
+//! light baked (`--no-bake` leaves it out; GLB to PBM, end to end, in this
+//! process), saves the project and opens it again. It prints each
 //! figure's median and p95, the project's size against the model's, the triangles
 //! the map draws against the model's, and the process's peak memory.
 //!
@@ -29,6 +31,9 @@ pub struct BenchArgs {
     /// Runs measured (each figure's median and p95 over them).
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
+    /// Export without baking the light (the bake is most of a lit level's export).
+    #[arg(long)]
+    pub no_bake: bool,
 }
 
 /// Median and p95 in milliseconds.
@@ -92,7 +97,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         let options = ImportOptions::new(work.clone());
         let imported = import_file(&args.model, &options, &mut |_| {})?;
         let mut scene = Scene::new();
-        History::default().execute(&mut scene, imported.command)?;
+        let mut command = imported.command;
+        command.add_what_the_project_lacks(&scene);
+        History::default().execute(&mut scene, command)?;
         source_triangles = scene
             .entities()
             .filter_map(|e| match &e.kind {
@@ -100,7 +107,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 _ => None,
             })
             .sum();
-        map = crate::services::export::to_bytes(&scene, work.clone(), false)?;
+        map = crate::services::export::to_bytes(&scene, work.clone(), !args.no_bake)?;
         convert.push(start.elapsed());
         let start = Instant::now();
         project::save(&project_path, &scene)?;
@@ -131,8 +138,13 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         args.model.display(),
         args.runs
     );
+    let bake = if args.no_bake {
+        "no bake"
+    } else {
+        "light baked"
+    };
     println!(
-        "  pebble import + export (no bake): median {c50:.1} ms  p95 {c95:.1} ms  ({ours} vertices in the map)"
+        "  pebble import + export ({bake}): median {c50:.1} ms  p95 {c95:.1} ms  ({ours} vertices in the map)"
     );
     println!(
         "  triangles: {source_triangles} in the model, {} in the map ({:.3}×); peak memory {}",

@@ -301,12 +301,23 @@ fn light_at(
         // Cosine-weighted hemisphere around n.
         let (t1, t2) = n.any_orthonormal_pair();
         let mut hits = 0;
+        let mut cast = 0;
         // Directions a batch at a time, apart from the walks: their square roots
         // and divisions then overlap instead of waiting on one another.
         const BATCH: u32 = 16;
+        // The first few rays decide for most points: all free (open ground, the
+        // top of a wall) or all blocked (deep in a corner), the rest would agree;
+        // a point they disagree on gets every ray.
+        const FIRST: u32 = 8;
         let mut dirs = [Vec3::ZERO; BATCH as usize];
-        for first in (0..ao_rays).step_by(BATCH as usize) {
-            let batch = &mut dirs[..(ao_rays - first).min(BATCH) as usize];
+        let mut first = 0;
+        while first < ao_rays {
+            let len = if first == 0 {
+                FIRST.min(ao_rays)
+            } else {
+                BATCH.min(ao_rays - first)
+            };
+            let batch = &mut dirs[..len as usize];
             for (i, d) in (first..).zip(batch.iter_mut()) {
                 let (u1, u2) = (rnd(key, i, 0), rnd(key, i, 1));
                 let r = u1.sqrt();
@@ -319,9 +330,14 @@ fn light_at(
                     hits += 1;
                 }
             }
+            first += len;
+            cast = first;
+            if cast == FIRST && (hits == 0 || hits == FIRST) {
+                break;
+            }
         }
-        ambient *= 1.0 - l.ao_strength * hits as f32 / ao_rays as f32;
-        rays += u64::from(ao_rays);
+        ambient *= 1.0 - l.ao_strength * hits as f32 / cast.max(1) as f32;
+        rays += u64::from(cast);
     }
     (sum + ambient, rays)
 }

@@ -1013,7 +1013,7 @@ pub fn truck_town(old: bool) -> Level {
         };
         g.node(json!({ "name": name, "translation": at, "children": children, "extensions": ext }))
     };
-    let roots = vec![
+    let mut roots = vec![
         body(&mut g, "StreetBody", [0.0, 0.0, 0.0], Some(street_mesh), 0),
         body(&mut g, "HouseBody", [10.0, 0.0, 10.0], Some(house_mesh), 1),
         body(&mut g, "Boulder", [-10.0, 1.5, 5.0], None, 2),
@@ -1023,6 +1023,57 @@ pub fn truck_town(old: bool) -> Level {
         g.node(json!({ "name": "Bollard-col", "mesh": post_mesh, "translation": [2.0, 0.0, 2.0] })),
         g.node(json!({ "name": "EdgeWall-colonly", "mesh": wall_mesh })),
     ];
+    // The town's blocks: a detailed house (a few hundred triangles, its body a
+    // box) repeated along the streets, as linked duplicates.
+    let mut block = Part::default();
+    block.cuboid([-4.0, 0.0, -4.0], [4.0, 6.0, 4.0], 2.0);
+    // A pitched roof: two slopes and the gables.
+    block.quad(
+        [
+            [-4.2, 6.0, 4.2],
+            [4.2, 6.0, 4.2],
+            [4.2, 8.0, 0.0],
+            [-4.2, 8.0, 0.0],
+        ],
+        2.0,
+    );
+    block.quad(
+        [
+            [4.2, 6.0, -4.2],
+            [-4.2, 6.0, -4.2],
+            [-4.2, 8.0, 0.0],
+            [4.2, 8.0, 0.0],
+        ],
+        2.0,
+    );
+    block.triangle([[4.0, 6.0, 4.0], [4.0, 6.0, -4.0], [4.0, 8.0, 0.0]]);
+    block.triangle([[-4.0, 6.0, -4.0], [-4.0, 6.0, 4.0], [-4.0, 8.0, 0.0]]);
+    // Window frames on every wall, two storeys, and a chimney.
+    for storey in [1.2f32, 3.8] {
+        for k in [-2.5f32, -0.8, 0.8, 2.5] {
+            block.cuboid([k - 0.4, storey, 4.0], [k + 0.4, storey + 1.0, 4.12], 1.0);
+            block.cuboid([k - 0.4, storey, -4.12], [k + 0.4, storey + 1.0, -4.0], 1.0);
+            block.cuboid([4.0, storey, k - 0.4], [4.12, storey + 1.0, k + 0.4], 1.0);
+            block.cuboid([-4.12, storey, k - 0.4], [-4.0, storey + 1.0, k + 0.4], 1.0);
+        }
+    }
+    block.cuboid([1.5, 6.5, -1.0], [2.3, 8.8, -0.2], 1.0);
+    let block_mesh = g.mesh("Block", &block, mb);
+    for j in 0..8 {
+        for i in 0..8 {
+            let at = [-35.0 + i as f32 * 10.0, 0.0, 25.0 + j as f32 * 10.0];
+            if j < 2 && i < 2 {
+                continue;
+            }
+            roots.push(body(
+                &mut g,
+                &format!("Block{i}_{j}"),
+                at,
+                Some(block_mesh),
+                1,
+            ));
+        }
+    }
     let triangles = g.triangles;
     let asset =
         json!({ "generator": "Godot Engine v4.3.stable.official@77dcf97d8", "version": "2.0" });
@@ -1047,7 +1098,10 @@ pub fn jam() -> Level {
     let mut g = Glb::default();
     let grass = picture(64, [80, 140, 60], [70, 120, 50], &mut rng);
     let wood = picture(32, [140, 100, 60], [120, 85, 50], &mut rng);
-    let (tg, tw) = (g.texture("grass", &grass, false), g.texture("wood", &wood, false));
+    let (tg, tw) = (
+        g.texture("grass", &grass, false),
+        g.texture("wood", &wood, false),
+    );
     let (mg, mw) = (g.material("Grass", tg, true), g.material("Wood", tw, true));
     let mut ground = Part::default();
     for j in 0..4 {
