@@ -375,3 +375,100 @@ fn mesh_bounds(scene: &pebble_model::Scene) -> pebble_model::Aabb {
         .collect();
     pebble_model::Aabb::from_points(boxes.iter().flat_map(|b| [b.min, b.max])).expect("meshes")
 }
+
+/// Godot's occlusion room imported from the command line starts the player
+/// inside on its floor, and `pebble render` (from the spawn, as the game starts)
+/// draws the room, not empty sky: the summary said where and why.
+#[test]
+fn an_imported_level_renders_from_a_start_that_shows_it() {
+    if pebble_render::gpu::test_gpu("an_imported_level_renders_from_a_start_that_shows_it")
+        .is_none()
+    {
+        return;
+    }
+    let dir = scratch("render-start");
+    let level = crate::levels::occlusion_room(None);
+    std::fs::write(dir.join("room.glb"), &level.glb).expect("writes");
+    let stdout = succeeds(&["import", "room.glb", "--into", "room.pebble.ron"], &dir);
+    assert!(
+        stdout.contains("player start added at") && stdout.contains("head room"),
+        "{stdout}"
+    );
+    let stdout = succeeds(
+        &[
+            "render",
+            "room.pebble.ron",
+            "--psp",
+            "--size",
+            "480x272",
+            "-o",
+            "room.png",
+        ],
+        &dir,
+    );
+    let img = image::open(dir.join("room.png")).expect("a PNG").to_rgb8();
+    // The environment's clear colour (day): 0x382218 as 0xBBGGRR.
+    let sky = |p: &image::Rgb<u8>| {
+        (i32::from(p[0]) - 0x18).abs()
+            + (i32::from(p[1]) - 0x22).abs()
+            + (i32::from(p[2]) - 0x38).abs()
+            < 24
+    };
+    let walls = img.pixels().filter(|p| !sky(p)).count();
+    assert!(
+        walls > img.pixels().count() * 9 / 10,
+        "the room fills the view ({walls} pixels not sky): {stdout}"
+    );
+}
+
+/// The warnings the import window shows, on the command line too: a texture
+/// 4096 texels wide is cut down by the export.
+#[test]
+fn the_command_line_import_says_what_the_window_warns_of() {
+    let dir = scratch("warnings");
+    let wide = image::RgbaImage::from_pixel(4096, 8, image::Rgba([120, 120, 120, 255]));
+    wide.save(dir.join("wide.png")).expect("a picture");
+    let mut bin = Vec::new();
+    for p in [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]] {
+        for c in p {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    for uv in [[0.0f32, 0.0], [1.0, 0.0], [0.0, 1.0]] {
+        for c in uv {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    std::fs::write(dir.join("sign.bin"), &bin).expect("bin");
+    let json = serde_json::json!({
+        "asset": { "version": "2.0", "generator": "Khronos glTF Blender I/O v4.2.69" },
+        "scene": 0,
+        "scenes": [{ "nodes": [0] }],
+        "nodes": [{ "name": "Sign", "mesh": 0 }],
+        "meshes": [{ "name": "Sign", "primitives": [{
+            "attributes": { "POSITION": 0, "TEXCOORD_0": 1 }, "material": 0 }] }],
+        "materials": [{ "name": "Banner", "pbrMetallicRoughness": { "baseColorTexture": { "index": 0 } } }],
+        "textures": [{ "source": 0 }],
+        "images": [{ "uri": "wide.png" }],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+              "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0] },
+            { "bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC2" }
+        ],
+        "bufferViews": [
+            { "buffer": 0, "byteLength": 36 },
+            { "buffer": 0, "byteOffset": 36, "byteLength": 24 }
+        ],
+        "buffers": [{ "byteLength": 60, "uri": "sign.bin" }]
+    });
+    std::fs::write(
+        dir.join("sign.gltf"),
+        serde_json::to_vec(&json).expect("json"),
+    )
+    .expect("gltf");
+    let stdout = succeeds(&["import", "sign.gltf", "--into", "sign.pebble.ron"], &dir);
+    assert!(
+        stdout.contains("warnings (") && stdout.contains("is 4096 × 8: the export cuts it down"),
+        "{stdout}"
+    );
+}

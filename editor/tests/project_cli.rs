@@ -194,7 +194,7 @@ fn bench_times_a_model_into_a_project_and_a_map() {
     );
     assert!(stdout.contains("2 runs"), "{stdout}");
     assert!(
-        stdout.contains("import + export (no bake): median")
+        stdout.contains("import + export (light baked): median")
             && stdout.contains("(6 vertices in the map)"),
         "{stdout}"
     );

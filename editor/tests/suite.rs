@@ -6,6 +6,10 @@
 //! each alone (see `Cargo.toml`'s `[[test]]` list).
 
 mod common;
+// Levels shaped as Blender, Godot and Sketchfab write them (the io tests' own).
+#[path = "../../io/tests/common/levels.rs"]
+#[allow(dead_code)]
+mod levels;
 
 mod afternoon;
 mod cli;
