@@ -350,7 +350,7 @@ fn big_glb(triangles: usize) -> Vec<u8> {
         "buffers": [{ "byteLength": bin.len() }]
     });
     let mut json = serde_json::to_vec(&json).expect("json");
-    while json.len() % 4 != 0 {
+    while !json.len().is_multiple_of(4) {
         json.push(b' ');
     }
     let mut out = Vec::new();

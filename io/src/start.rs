@@ -271,7 +271,7 @@ impl<'a> Grid<'a> {
         o: Vec3,
         d: Vec3,
         reach: f32,
-        seen: &mut Vec<u32>,
+        seen: &mut [u32],
         stamp: u32,
     ) -> Option<(f32, bool)> {
         // Walk the cells the ray's shadow on the ground crosses (a DDA), nearest first.
@@ -396,7 +396,7 @@ fn height_at(t: &[Vec3; 3], p: Vec2) -> Option<f32> {
     }
     let u = ((p.x - a.x) * (c.z - a.z) - (c.x - a.x) * (p.y - a.z)) / d;
     let v = ((b.x - a.x) * (p.y - a.z) - (p.x - a.x) * (b.z - a.z)) / d;
-    (u >= 0.0 && v >= 0.0 && u + v <= 1.0).then(|| a.y + u * (b.y - a.y) + v * (c.y - a.y))
+    (u >= 0.0 && v >= 0.0 && u + v <= 1.0).then_some(a.y + u * (b.y - a.y) + v * (c.y - a.y))
 }
 
 /// Möller–Trumbore: the distance along `d` and whether the ray meets the front
@@ -468,10 +468,11 @@ impl Floors {
                         near.push(i + self.size[0]);
                     }
                     for j in near {
-                        for g in 0..FLOORS_PER_CELL {
-                            let other = self.heights[j][g];
-                            if !done[j][g] && !other.is_nan() && (other - h).abs() <= STEP {
-                                done[j][g] = true;
+                        for (g, (other, seen)) in
+                            self.heights[j].iter().zip(done[j].iter_mut()).enumerate()
+                        {
+                            if !*seen && !other.is_nan() && (other - h).abs() <= STEP {
+                                *seen = true;
                                 stack.push((j, g));
                             }
                         }

@@ -69,6 +69,10 @@ use super::slice::Tri;
 /// unculled), and the glow its material gives off (bits; the bake adds it).
 type GroupKey = (i32, [u32; 2], Class, bool, [u32; 3]);
 
+/// A mesh built, its vertex normals, whether it is drawn from both sides, and
+/// its material's glow.
+type Built = (Mesh, Vec<Vec3>, bool, [f32; 3]);
+
 /// What the geometry stage makes.
 pub(crate) struct Geometry {
     /// The meshes in draw order.
@@ -144,7 +148,7 @@ enum Class {
 /// The meshes in draw order, their normals, and which are drawn from both sides.
 pub(crate) fn build(run: &mut Run<'_>, textures: &Textures) -> Result<Geometry, ExportError> {
     let scene = run.scene;
-    let mut classes: BTreeMap<Class, Vec<(Mesh, Vec<Vec3>, bool, [f32; 3])>> = BTreeMap::new();
+    let mut classes: BTreeMap<Class, Vec<Built>> = BTreeMap::new();
     let mut names = Names::new();
     let limits = run.options.limits;
     // Shared by all entities: what the map may still take.
