@@ -21,11 +21,7 @@ fn main() -> std::process::ExitCode {
         eprintln!("cannot make {}: {e}", dir.display());
         return std::process::ExitCode::FAILURE;
     }
-    let more = [
-        levels::truck_town(false),
-        levels::occlusion_room(None),
-        levels::lava_cave(),
-    ];
+    let more = [levels::occlusion_room(None), levels::lava_cave()];
     for level in levels::all().into_iter().chain(more) {
         let path = dir.join(format!("{}.glb", level.name));
         if let Err(e) = std::fs::write(&path, &level.glb) {

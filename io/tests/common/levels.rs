@@ -474,6 +474,17 @@ pub struct Level {
 
 /// Blender 4.2: every material double-sided, one node per object.
 pub fn arena() -> Level {
+    arena_as(false)
+}
+
+/// The arena as Godot 4.3's global-illumination demo ships its level: WebP
+/// textures through `EXT_texture_webp`, and 24 omni lights (`KHR_lights_punctual`,
+/// 10 m range) over the floor, the walls and the platforms.
+pub fn gi_arena() -> Level {
+    arena_as(true)
+}
+
+fn arena_as(godot: bool) -> Level {
     let mut rng = Rng::new(58);
     let mut g = Glb::default();
     let tex: Vec<usize> = [
@@ -485,13 +496,13 @@ pub fn arena() -> Level {
     .iter()
     .map(|(n, a, b)| {
         let img = picture(64, *a, *b, &mut rng);
-        g.texture(n, &img, false)
+        g.texture(n, &img, godot)
     })
     .collect();
     let mats: Vec<usize> = ["Tiles", "Stone", "Crate", "Rock"]
         .iter()
         .enumerate()
-        .map(|(k, n)| g.material(n, tex[k], true))
+        .map(|(k, n)| g.material(n, tex[k], !godot))
         .collect();
     let mut roots = Vec::new();
     let mut floor = Part::default();
@@ -575,6 +586,39 @@ pub fn arena() -> Level {
         roots.push(
             g.node(json!({ "name": format!("Platform.{k:03}"), "mesh": m, "translation": at })),
         );
+    }
+    if godot {
+        let lights: Vec<Value> = (0..24)
+            .map(|k| {
+                json!({ "type": "point", "color": [1.0, 0.85, 0.6],
+                        "intensity": 2.0, "range": 10.0, "name": format!("OmniLight3D{k}") })
+            })
+            .collect();
+        g.root_extension("KHR_lights_punctual", json!({ "lights": lights }));
+        for k in 0..24 {
+            let at = [
+                (k % 6) as f32 * 20.0 - 50.0,
+                rng.range(2.5, 6.0),
+                (k / 6) as f32 * 28.0 - 42.0,
+            ];
+            roots.push(g.node(json!({
+                "name": format!("OmniLight3D{k}"), "translation": at,
+                "extensions": { "KHR_lights_punctual": { "light": k } },
+            })));
+        }
+        let triangles = g.triangles;
+        let asset =
+            json!({ "generator": "Godot Engine v4.3.stable.official@77dcf97d8", "version": "2.0" });
+        return Level {
+            name: "gi_arena",
+            glb: g.finish(
+                asset,
+                &roots,
+                &["EXT_texture_webp", "KHR_lights_punctual"],
+                &["EXT_texture_webp"],
+            ),
+            triangles,
+        };
     }
     let triangles = g.triangles;
     let asset = json!({ "generator": "Khronos glTF Blender I/O v4.2.70", "version": "2.0" });
@@ -1074,7 +1118,8 @@ pub fn truck_town(old: bool) -> Level {
             ));
         }
     }
-    let triangles = g.triangles;
+    // Drawn triangles: the -colonly wall collides and is not drawn.
+    let triangles = g.triangles - wall.triangles();
     let asset =
         json!({ "generator": "Godot Engine v4.3.stable.official@77dcf97d8", "version": "2.0" });
     let used: &[&str] = if old {
@@ -1141,6 +1186,13 @@ pub fn jam() -> Level {
 }
 
 /// The levels the triangle counts and `pebble project bench` are measured on.
-pub fn all() -> [Level; 4] {
-    [arena(), town(), terrain(), jam()]
+pub fn all() -> [Level; 6] {
+    [
+        arena(),
+        gi_arena(),
+        town(),
+        truck_town(false),
+        terrain(),
+        jam(),
+    ]
 }
