@@ -326,44 +326,21 @@ fn a_truncated_glb_says_it_looks_truncated() {
 }
 
 /// A GLB as Blender writes one: one mesh of `triangles` separate triangles in a
-/// strip along X on the ground, JSON and binary chunks padded to four bytes.
+/// strip along X on the ground (the io tests' GLB writer).
 fn big_glb(triangles: usize) -> Vec<u8> {
-    let mut bin = Vec::new();
+    use crate::levels::{Glb, Part};
+    let mut part = Part::default();
     for k in 0..triangles {
         let x = k as f32 * 0.1;
-        for p in [[x, 0.0, 0.0], [x, 0.0, 1.0], [x + 0.1, 0.0, 0.0]] {
-            for c in p {
-                bin.extend_from_slice(&f32::to_le_bytes(c));
-            }
-        }
+        part.triangle([[x, 0.0, 0.0], [x, 0.0, 1.0], [x + 0.1, 0.0, 0.0]]);
     }
-    let n = triangles * 3;
-    let json = serde_json::json!({
-        "asset": { "version": "2.0", "generator": "Khronos glTF Blender I/O v4.2.69" },
-        "scene": 0,
-        "scenes": [{ "nodes": [0] }],
-        "nodes": [{ "name": "Ground", "mesh": 0 }],
-        "meshes": [{ "name": "Ground", "primitives": [{ "attributes": { "POSITION": 0 } }] }],
-        "accessors": [{ "bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3",
-                        "min": [0.0, 0.0, 0.0], "max": [triangles as f32 * 0.1, 0.0, 1.0] }],
-        "bufferViews": [{ "buffer": 0, "byteLength": bin.len() }],
-        "buffers": [{ "byteLength": bin.len() }]
-    });
-    let mut json = serde_json::to_vec(&json).expect("json");
-    while !json.len().is_multiple_of(4) {
-        json.push(b' ');
-    }
-    let mut out = Vec::new();
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&((12 + 8 + json.len() + 8 + bin.len()) as u32).to_le_bytes());
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
-    out
+    let mut g = Glb::default();
+    let m = g.plain_material("Ground", [0.5, 0.5, 0.5, 1.0]);
+    let mesh = g.mesh("Ground", &part, m);
+    let root = g.node(serde_json::json!({ "name": "Ground", "mesh": mesh }));
+    let asset =
+        serde_json::json!({ "generator": "Khronos glTF Blender I/O v4.2.69", "version": "2.0" });
+    g.finish(asset, &[root], &[], &[])
 }
 
 /// The bounds of the project's meshes (the start and lights an import adds to a

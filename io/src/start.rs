@@ -399,29 +399,9 @@ fn height_at(t: &[Vec3; 3], p: Vec2) -> Option<f32> {
     (u >= 0.0 && v >= 0.0 && u + v <= 1.0).then_some(a.y + u * (b.y - a.y) + v * (c.y - a.y))
 }
 
-/// Möller–Trumbore: the distance along `d` and whether the ray meets the front
-/// (counter-clockwise) side.
+/// The distance along `d` to triangle `t` and whether the ray meets its front.
 fn hit(o: Vec3, d: Vec3, t: &[Vec3; 3]) -> Option<(f32, bool)> {
-    let e1 = t[1] - t[0];
-    let e2 = t[2] - t[0];
-    let p = d.cross(e2);
-    let det = e1.dot(p);
-    if det.abs() < 1e-12 {
-        return None;
-    }
-    let inv = 1.0 / det;
-    let s = o - t[0];
-    let u = s.dot(p) * inv;
-    if !(0.0..=1.0).contains(&u) {
-        return None;
-    }
-    let q = s.cross(e1);
-    let v = d.dot(q) * inv;
-    if v < 0.0 || u + v > 1.0 {
-        return None;
-    }
-    let dist = e2.dot(q) * inv;
-    (dist > 1e-3).then_some((dist, det > 0.0))
+    pebble_model::math::ray_triangle(o, d, *t, 1e-3)
 }
 
 /// The floors of every cell, and how they join.

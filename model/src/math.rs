@@ -1,5 +1,6 @@
-//! Transforms and bounds. Names follow `world_from_local` style: a transform maps
-//! points from the entity's space into its parent's.
+//! Transforms, bounds and a ray against a triangle. Names follow
+//! `world_from_local` style: a transform maps points from the entity's space into
+//! its parent's.
 
 use glam::{Affine3A, Mat4, Quat, Vec3};
 use serde::{Deserialize, Serialize};
@@ -97,4 +98,34 @@ impl Aabb {
         let pts = self.corners().map(|c| world_from_local.transform_point3(c));
         Self::from_points(pts).unwrap_or(*self)
     }
+}
+
+/// Where the ray from `origin` along `dir` meets triangle `[p0, p1, p2]`
+/// (Möller–Trumbore): its distance in `dir`'s lengths, past `min_t`, and whether
+/// it meets the front (counter-clockwise) side.
+pub fn ray_triangle(
+    origin: Vec3,
+    dir: Vec3,
+    [p0, p1, p2]: [Vec3; 3],
+    min_t: f32,
+) -> Option<(f32, bool)> {
+    let (e1, e2) = (p1 - p0, p2 - p0);
+    let h = dir.cross(e2);
+    let det = e1.dot(h);
+    if det.abs() < 1e-12 {
+        return None;
+    }
+    let inv = 1.0 / det;
+    let s = origin - p0;
+    let u = s.dot(h) * inv;
+    if !(0.0..=1.0).contains(&u) {
+        return None;
+    }
+    let q = s.cross(e1);
+    let v = dir.dot(q) * inv;
+    if v < 0.0 || u + v > 1.0 {
+        return None;
+    }
+    let t = e2.dot(q) * inv;
+    (t > min_t).then_some((t, det > 0.0))
 }

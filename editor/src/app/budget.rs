@@ -172,16 +172,7 @@ pub struct Row {
     pub note: &'static str,
 }
 
-/// "12.3k", "950".
-fn count(n: u64) -> String {
-    if n >= 10_000 && n.is_multiple_of(1000) {
-        format!("{}k", n / 1000)
-    } else if n >= 10_000 {
-        format!("{:.1}k", n as f64 / 1000.0)
-    } else {
-        n.to_string()
-    }
-}
+use crate::services::import_review::count;
 
 fn bytes(n: u64) -> String {
     let mib = n as f64 / (1024.0 * 1024.0);

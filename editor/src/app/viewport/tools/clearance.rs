@@ -147,24 +147,6 @@ pub fn first_hit(scene: &Scene, origin: Vec3, dir: Vec3, max: f32) -> Option<(Ve
 }
 
 /// How far along the ray the triangle is hit (either side), if it is.
-fn ray_distance(origin: Vec3, dir: Vec3, [p0, p1, p2]: [Vec3; 3]) -> Option<f32> {
-    let (e1, e2) = (p1 - p0, p2 - p0);
-    let h = dir.cross(e2);
-    let det = e1.dot(h);
-    if det.abs() < 1e-9 {
-        return None;
-    }
-    let inv = 1.0 / det;
-    let s = origin - p0;
-    let u = s.dot(h) * inv;
-    if !(0.0..=1.0).contains(&u) {
-        return None;
-    }
-    let q = s.cross(e1);
-    let v = dir.dot(q) * inv;
-    if v < 0.0 || u + v > 1.0 {
-        return None;
-    }
-    let t = e2.dot(q) * inv;
-    (t > 1e-4).then_some(t)
+fn ray_distance(origin: Vec3, dir: Vec3, tri: [Vec3; 3]) -> Option<f32> {
+    pebble_model::math::ray_triangle(origin, dir, tri, 1e-4).map(|(t, _)| t)
 }
