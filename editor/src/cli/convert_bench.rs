@@ -100,8 +100,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         let mut command = imported.command;
         command.add_what_the_project_lacks(&scene);
         History::default().execute(&mut scene, command)?;
+        // The drawn meshes (a collision shape's hidden mesh is not drawn).
         source_triangles = scene
-            .entities()
+            .exported_entities()
             .filter_map(|e| match &e.kind {
                 pebble_model::entity::EntityKind::Mesh(m) => Some(m.geometry.faces.len()),
                 _ => None,
