@@ -71,11 +71,79 @@ fn nothing_points_outside_the_repository_or_names_a_registry_host() {
 
 /// ARCHITECTURE.md names every source file: the editor window's by name in its
 /// tree, the others by their path inside their package's `src/`.
+/// Every source path ARCHITECTURE.md's file lists name, whole: each list is a
+/// code block under a `` `crate/src/` `` line (the editor's `app/` tree under
+/// none), a name ending in `/` is a folder whose lines below (two spaces deeper)
+/// are inside it, and a description's `x.rs` or `dir/x.rs` is a file beside the
+/// line's own (inside a folder line's folder).
+fn architecture_paths(text: &str) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut base: Option<String> = None;
+    let mut in_block = false;
+    let mut stack: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            // A header names the one block after it.
+            if in_block {
+                base = None;
+            }
+            in_block = !in_block;
+            stack.clear();
+            continue;
+        }
+        if !in_block {
+            if let Some(rest) = line.strip_prefix('`')
+                && let Some(at) = rest.find("/src/")
+                && !rest[..at].contains(' ')
+            {
+                base = Some(format!("{}/src/", &rest[..at]));
+            } else if line.starts_with('#') {
+                base = None;
+            }
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let mut words = line.split_whitespace();
+        let Some(token) = words.next() else { continue };
+        let desc: Vec<&str> = words.collect();
+        let root = match (&base, token) {
+            (Some(b), _) => b.clone(),
+            (None, "app/") => "editor/src/".to_owned(),
+            (None, _) if stack.first().is_some_and(|d| d == "app/") => "editor/src/".to_owned(),
+            _ => continue,
+        };
+        stack.truncate(indent / 2);
+        let parent = format!("{root}{}", stack.concat());
+        let here = if token.ends_with('/') {
+            stack.push(token.to_owned());
+            format!("{root}{}", stack.concat())
+        } else {
+            out.insert(format!("{parent}{token}"));
+            // A file line's own folder part (`action/keys.rs`).
+            match token.rfind('/') {
+                Some(at) => format!("{parent}{}", &token[..=at]),
+                None => parent.clone(),
+            }
+        };
+        for word in desc {
+            let word = word
+                .trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '/' || c == '.'));
+            let word = word.trim_end_matches('.');
+            if word.ends_with(".rs") || word.ends_with(".wgsl") {
+                let from = if token.ends_with('/') { &here } else { &parent };
+                out.insert(format!("{from}{word}"));
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn architecture_names_every_source_file() {
     let root = root();
     let architecture =
         std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let named = architecture_paths(&architecture);
     let mut all = Vec::new();
     for package in ["pbm", "model", "io", "play", "render", "editor"] {
         files(&root.join(package).join("src"), &mut all);
@@ -89,35 +157,38 @@ fn architecture_names_every_source_file() {
             continue;
         }
         let rel = path.strip_prefix(&root).expect("inside");
-        let mut parts = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned());
-        let _package = parts.next();
-        let _src = parts.next();
-        let inside: Vec<String> = parts.collect();
-        let named = if inside.first().map(String::as_str) == Some("app") {
-            let name = inside.last().expect("a file name");
-            names_word(&architecture, name)
-        } else {
-            architecture.contains(&inside.join("/"))
-        };
-        if !named {
-            missing.push(rel.display().to_string());
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        if !named.contains(&rel) {
+            missing.push(rel);
         }
     }
     assert!(all.len() > 150, "{} files read", all.len());
     assert!(
         missing.is_empty(),
-        "ARCHITECTURE.md does not name: {missing:#?}"
+        "ARCHITECTURE.md does not name these by their whole path: {missing:#?}"
     );
 }
 
-/// Whether `name` stands in `text` as a word of its own (not inside a longer name).
-fn names_word(text: &str, name: &str) -> bool {
-    let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-    text.match_indices(name).any(|(at, _)| {
-        !part(text[..at].chars().next_back()) && !part(text[at + name.len()..].chars().next())
-    })
+/// The reader of ARCHITECTURE.md's lists: folders nest by indentation, and a
+/// bare name elsewhere does not stand for a file it does not list.
+#[test]
+fn the_architecture_reader_takes_whole_paths() {
+    let text = "`io/src/`\n\n```\nexport/bake.rs   the bake\nlib.rs  root (start/tests.rs)\n```\n\n```\napp/\n  mod.rs   x (see bench.rs)\n  tools/\n    snap.rs  y\n  gizmo/   maths (mod.rs: handles; tests.rs)\n```\n";
+    let named = architecture_paths(text);
+    for want in [
+        "io/src/export/bake.rs",
+        "io/src/lib.rs",
+        "io/src/start/tests.rs",
+        "editor/src/app/mod.rs",
+        "editor/src/app/bench.rs",
+        "editor/src/app/tools/snap.rs",
+        "editor/src/app/gizmo/mod.rs",
+        "editor/src/app/gizmo/tests.rs",
+    ] {
+        assert!(named.contains(want), "{want}: {named:?}");
+    }
+    assert!(!named.contains("editor/src/app/snap.rs"), "{named:?}");
+    assert!(!named.contains("io/src/bake.rs"), "{named:?}");
 }
 
 /// With `autotests = false`, a test file that is neither a module of `suite.rs` nor a

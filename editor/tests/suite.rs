@@ -25,6 +25,7 @@ mod hot_reload;
 mod import_cli;
 mod import_window;
 mod live_link;
+mod module_graph;
 mod number_fields;
 mod orientation;
 mod orientation_window;

@@ -12,6 +12,7 @@ pub mod diagnostics;
 pub mod entity;
 pub mod history;
 pub mod id;
+pub mod limit;
 pub mod material;
 pub mod math;
 pub mod mesh;

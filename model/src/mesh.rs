@@ -18,7 +18,7 @@ pub struct Face {
 }
 
 /// Serialised as its fields, or, inside a project save with a binary file, a big
-/// one as `sidecar: (at, len)`, its span there (`crate::sidecar`).
+/// one as `sidecar: (at, len)`, its span there (`crate::sidecar` owns both ways).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MeshData {
     pub positions: Vec<Vec3>,
@@ -28,84 +28,6 @@ pub struct MeshData {
     /// otherwise faces are flat.
     pub normals: Option<Vec<Vec3>>,
     pub faces: Vec<Face>,
-}
-
-impl Serialize for MeshData {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct as _;
-        if let Some(span) = crate::sidecar::store(self) {
-            let mut st = s.serialize_struct("MeshData", 1)?;
-            st.serialize_field("sidecar", &span)?;
-            return st.end();
-        }
-        let fields = 2 + usize::from(self.colors.is_some()) + usize::from(self.normals.is_some());
-        let mut st = s.serialize_struct("MeshData", fields)?;
-        st.serialize_field("positions", &self.positions)?;
-        match &self.colors {
-            // As `Some(…)`, as an optional field was always written.
-            Some(_) => st.serialize_field("colors", &self.colors)?,
-            None => st.skip_field("colors")?,
-        }
-        match &self.normals {
-            Some(_) => st.serialize_field("normals", &self.normals)?,
-            None => st.skip_field("normals")?,
-        }
-        st.serialize_field("faces", &self.faces)?;
-        st.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for MeshData {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Fields;
-        impl<'de> serde::de::Visitor<'de> for Fields {
-            type Value = MeshData;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a mesh: positions and faces (colors, normals), or a sidecar span")
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<MeshData, A::Error> {
-                use serde::de::Error as _;
-                let (mut positions, mut colors, mut normals, mut faces, mut sidecar) =
-                    (None, None, None, None, None::<(u64, u64)>);
-                while let Some(key) = map.next_key::<String>()? {
-                    match key.as_str() {
-                        "positions" => positions = Some(map.next_value()?),
-                        "colors" => colors = map.next_value()?,
-                        "normals" => normals = map.next_value()?,
-                        "faces" => faces = Some(map.next_value()?),
-                        "sidecar" => sidecar = Some(map.next_value()?),
-                        _ => {
-                            map.next_value::<serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                if let Some((at, len)) = sidecar {
-                    if positions.is_some() || faces.is_some() {
-                        return Err(A::Error::custom(
-                            "a mesh has both its geometry and a sidecar span",
-                        ));
-                    }
-                    return crate::sidecar::fetch(at, len).map_err(A::Error::custom);
-                }
-                Ok(MeshData {
-                    positions: positions.ok_or_else(|| A::Error::missing_field("positions"))?,
-                    colors,
-                    normals,
-                    faces: faces.ok_or_else(|| A::Error::missing_field("faces"))?,
-                })
-            }
-        }
-        d.deserialize_struct(
-            "MeshData",
-            &["positions", "colors", "normals", "faces", "sidecar"],
-            Fields,
-        )
-    }
 }
 
 /// Geometry that refers to something that is not there.

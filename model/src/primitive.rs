@@ -6,8 +6,8 @@ use std::f32::consts::PI;
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::entity::{Limit, limits};
 use crate::id::MaterialId;
+use crate::limit::{Limit, limits};
 use crate::mesh::{MeshBuilder, MeshData};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -253,6 +253,29 @@ impl Scene {
             .filter(move |e| e.kind.kind() == kind)
     }
 
+    /// The meshes an exported triangle-mesh collider names (they collide through
+    /// it, not on their own).
+    pub fn trimesh_collider_meshes(&self) -> std::collections::HashSet<EntityId> {
+        self.exported_entities()
+            .filter_map(|e| match e.kind {
+                EntityKind::Collider(crate::entity::Collider::TriMesh { mesh }) => Some(mesh),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A name no material has: `base`, else `base 2`, `base 3`…
+    pub fn free_material_name(&self, base: &str) -> String {
+        let taken = |n: &str| self.materials().any(|(_, m)| m.name == n);
+        if !taken(base) {
+            return base.to_string();
+        }
+        (2..)
+            .map(|n| format!("{base} {n}"))
+            .find(|n| !taken(n))
+            .unwrap_or_else(|| base.to_string())
+    }
+
     /// Counts per kind.
     pub fn counts(&self) -> BTreeMap<Kind, usize> {
         let mut out = BTreeMap::new();

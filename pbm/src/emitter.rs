@@ -228,7 +228,7 @@ impl EmitterRecord {
         let size = self.size_min.max(self.size_max);
         let grow = 1.0f32.max(self.size_mid).max(self.size_end);
         let speed = self.speed_min.abs().max(self.speed_max.abs());
-        let g = crate::particle::length(self.gravity);
+        let g = crate::vec3::length(self.gravity);
         let life = self.life_max;
         let reach = self.spawn_radius
             + self.wobble_amp
@@ -466,7 +466,7 @@ pub fn sanitize(
     r.name = r.name.normalized();
     c.finite("pos", &mut r.pos);
     c.finite("gravity", &mut r.gravity);
-    let len = crate::particle::length(r.dir);
+    let len = crate::vec3::length(r.dir);
     if len.is_finite() && len > 1e-20 {
         r.dir = r.dir.map(|x| x / len);
     } else {

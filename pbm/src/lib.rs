@@ -39,6 +39,7 @@ pub mod sampler;
 pub mod scroll;
 pub mod tag;
 pub mod texture;
+mod vec3;
 pub mod view;
 
 pub use emitter::{EmitterLump, EmitterRecord};

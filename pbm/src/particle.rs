@@ -7,6 +7,7 @@ use core::f32::consts::TAU;
 
 use crate::emitter::{EmitterLump, EmitterRecord, flags, sanitize_all};
 use crate::error::Warning;
+use crate::vec3::{add, cross, dot, length, scale, sub};
 
 /// The format's integer hash (u32 wrapping arithmetic).
 pub fn hash32(mut x: u32) -> u32 {
@@ -22,34 +23,6 @@ pub fn hash32(mut x: u32) -> u32 {
 pub fn rand(seed: u32, i: u32, c: u32) -> f32 {
     let h = hash32(seed ^ i.wrapping_mul(0x9E37_79B9) ^ c.wrapping_mul(0x85EB_CA6B));
     (h >> 8) as f32 * (1.0 / 16_777_216.0)
-}
-
-pub(crate) fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-pub(crate) fn length(a: [f32; 3]) -> f32 {
-    libm::sqrtf(dot(a, a))
-}
-
-pub(crate) fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn add(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn scale(a: [f32; 3], s: f32) -> [f32; 3] {
-    [a[0] * s, a[1] * s, a[2] * s]
 }
 
 /// `a` scaled to unit length, or `None` when it has (almost) none.

@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 use crate::level::{Level, PitSpec};
 use crate::vec::{self, V3};
 
-pub const MAX_BALLS: usize = 64;
+pub use crate::level::MAX_BALLS;
 const SUB_STEP: f32 = 1.0 / 240.0;
 
 #[derive(Debug, Clone, PartialEq)]

@@ -11,6 +11,9 @@ use pbm::{ColliderKind, MapView, tag};
 use crate::json::Json;
 use crate::vec::{self, V3};
 
+/// The most balls one pit simulates (a pit asking for more gets this many).
+pub const MAX_BALLS: usize = 64;
+
 /// Triangles whose normal's Y is at least this are ground (about 53° of slope).
 const GROUND_NY: f32 = 0.6;
 
@@ -310,7 +313,7 @@ impl Level {
 }
 
 fn balls_cap() -> u32 {
-    crate::balls::MAX_BALLS as u32
+    MAX_BALLS as u32
 }
 
 fn unreadable(tag: &str, parsed: Option<Result<Json, usize>>) -> String {

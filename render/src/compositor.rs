@@ -5,7 +5,7 @@
 //! egui: it takes a `wgpu::RenderPass`, the target's format and the frame's view.
 
 use crate::RenderError;
-use crate::context::{sampler_entry, texture_entry};
+use crate::pipelines::{sampler_entry, texture_entry};
 
 /// The compositor's shader: the shared full-screen triangle, then the copy.
 const COMPOSITOR_WGSL: &str = concat!(

@@ -8,37 +8,14 @@
 //! devices by an id that repeats across instances (two editor windows' devices
 //! compare equal), and a pipeline used on another device's pass panics in wgpu.
 
-use std::num::NonZeroU64;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::RenderError;
 use crate::compositor::Compositor;
 use crate::gpu::Gpu;
-use crate::gpu_scene::upload_levels;
-use crate::pipelines::{DrawUniform, FrameUniform, Pipelines};
+use crate::pipelines::{Layouts, Pipelines};
 use crate::scene::TextureSampling;
-
-/// The bind group layouts the pipelines are built against.
-#[derive(Debug)]
-pub(crate) struct Layouts {
-    /// Group 0: the frame uniform.
-    pub frame: wgpu::BindGroupLayout,
-    /// Group 1: a draw's uniform, at a dynamic offset.
-    pub draw: wgpu::BindGroupLayout,
-    /// Group 2: a texture and its sampler.
-    pub texture: wgpu::BindGroupLayout,
-    /// The PSP quantise pass's input frame; also group 3 of the PSP look's blends,
-    /// the frame they mix with.
-    pub psp: wgpu::BindGroupLayout,
-}
-
-/// The samplers: every wrap (repeat or clamp per axis) and filter (bilinear or
-/// nearest) a texture can ask for (`TextureSampling::index`); clamped bilinear for
-/// atlases and emitters.
-#[derive(Debug)]
-pub(crate) struct Samplers {
-    table: Vec<wgpu::Sampler>,
-}
+use crate::textures::{Samplers, upload_levels};
 
 /// The device-wide half of a renderer: see the module documentation.
 #[derive(Debug)]
@@ -102,112 +79,6 @@ impl RenderContext {
         let compositor = Arc::new(Compositor::new(&self.gpu.device, format)?);
         compositors.push(Arc::clone(&compositor));
         Ok(compositor)
-    }
-}
-
-impl Layouts {
-    fn new(device: &wgpu::Device) -> Self {
-        let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
-            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some(label),
-                entries,
-            })
-        };
-        Self {
-            frame: layout(
-                "frame",
-                &[uniform_entry(
-                    0,
-                    false,
-                    std::mem::size_of::<FrameUniform>() as u64,
-                )],
-            ),
-            draw: layout(
-                "draw",
-                &[uniform_entry(
-                    0,
-                    true,
-                    std::mem::size_of::<DrawUniform>() as u64,
-                )],
-            ),
-            texture: layout("texture", &[texture_entry(0, true), sampler_entry(1)]),
-            psp: layout("psp", &[texture_entry(0, false)]),
-        }
-    }
-}
-
-impl Samplers {
-    fn new(device: &wgpu::Device) -> Self {
-        // Both views select the nearest mip level (the GE's LINEAR_MIPMAP_NEAREST):
-        // the editor shows the device's texture detail, and a software rasteriser
-        // does half the texel fetches of trilinear filtering.
-        let address = |clamp: bool| {
-            if clamp {
-                wgpu::AddressMode::ClampToEdge
-            } else {
-                wgpu::AddressMode::Repeat
-            }
-        };
-        let table = (0..8)
-            .map(|k| {
-                let (u, v, nearest) = (k & 1 != 0, k & 2 != 0, k & 4 != 0);
-                let filter = if nearest {
-                    wgpu::FilterMode::Nearest
-                } else {
-                    wgpu::FilterMode::Linear
-                };
-                device.create_sampler(&wgpu::SamplerDescriptor {
-                    label: Some("scene sampler"),
-                    address_mode_u: address(u),
-                    address_mode_v: address(v),
-                    address_mode_w: address(u),
-                    mag_filter: filter,
-                    min_filter: filter,
-                    mipmap_filter: wgpu::MipmapFilterMode::Nearest,
-                    ..Default::default()
-                })
-            })
-            .collect();
-        Self { table }
-    }
-
-    pub fn get(&self, sampling: TextureSampling) -> &wgpu::Sampler {
-        &self.table[sampling.index()]
-    }
-}
-
-fn uniform_entry(binding: u32, dynamic: bool, size: u64) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: dynamic,
-            min_binding_size: NonZeroU64::new(size),
-        },
-        count: None,
-    }
-}
-
-pub(crate) fn sampler_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-        count: None,
-    }
-}
-
-pub(crate) fn texture_entry(binding: u32, filterable: bool) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Texture {
-            sample_type: wgpu::TextureSampleType::Float { filterable },
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        },
-        count: None,
     }
 }
 

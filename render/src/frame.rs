@@ -7,7 +7,6 @@
 use std::sync::atomic::AtomicU64;
 use std::sync::{Mutex, PoisonError};
 
-use image::RgbaImage;
 use pebble_model::glam::{Mat4, Vec3};
 use rayon::prelude::*;
 
@@ -18,9 +17,7 @@ use crate::frustum::Frustum;
 use crate::gpu_scene::GpuScene;
 use crate::occlusion::{self, DepthMap};
 use crate::overlay::Overlay;
-use crate::passes::{self, Recorded};
 use crate::pipelines::{DEPTH_FORMAT, DRAW_STRIDE, DrawUniform, FRAME_FORMAT, FrameUniform};
-use crate::readback::read_back;
 use crate::scene::Pass;
 
 /// The GE's alpha reference for cutouts (alpha test GREATER 0x10).
@@ -521,59 +518,6 @@ pub(crate) fn occlusion_cull(
         .collect();
     let occluded = list.len() - kept.len();
     (kept, occluded)
-}
-
-/// Records and submits one frame; with `read`, reads it back (upscaled with
-/// nearest filtering to the asked size in the PSP look), else waits for the GPU.
-pub(crate) fn submit(
-    context: &RenderContext,
-    scene: &GpuScene,
-    frame: &FrameState,
-    camera: &Camera,
-    options: &RenderOptions,
-    extras: &Extras<'_>,
-    read: bool,
-) -> Result<(Option<RgbaImage>, FrameStats), RenderError> {
-    let gpu = &context.gpu;
-    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let Recorded {
-        encoder,
-        out,
-        stats,
-        width,
-        height,
-    } = match passes::record(context, scene, frame, camera, options, extras) {
-        Ok(r) => r,
-        Err(e) => {
-            let _ = pollster::block_on(scope.pop());
-            return Err(e);
-        }
-    };
-    if !read {
-        gpu.queue.submit([encoder.finish()]);
-        gpu.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| RenderError::Readback(e.to_string()))?;
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(RenderError::Gpu(e.to_string()));
-        }
-        return Ok((None, stats));
-    }
-    let image = read_back(gpu, encoder, &out, width, height)?;
-    if let Some(e) = pollster::block_on(scope.pop()) {
-        return Err(RenderError::Gpu(e.to_string()));
-    }
-    let image = if options.psp && (options.width, options.height) != (width, height) {
-        image::imageops::resize(
-            &image,
-            options.width,
-            options.height,
-            image::imageops::FilterType::Nearest,
-        )
-    } else {
-        image
-    };
-    Ok((Some(image), stats))
 }
 
 #[cfg(test)]

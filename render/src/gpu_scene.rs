@@ -16,14 +16,12 @@ use pebble_model::glam::Vec3;
 use wgpu::util::DeviceExt;
 
 use crate::camera::Camera;
-use crate::context::{RenderContext, Samplers};
+use crate::context::RenderContext;
 use crate::frustum::Frustum;
 use crate::gpu::Gpu;
 use crate::pipelines::{DRAW_STRIDE, DrawUniform};
 use crate::scene::{Batch, Chunk, DrawScene, GpuVertex, SceneTexture};
-
-/// Scene textures' format.
-const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+use crate::textures::{Samplers, TextureGroups, upload_levels};
 
 /// A batch on the GPU: its vertices and, on the CPU, its chunks and the vertex
 /// positions occlusion culling rasterises.
@@ -37,16 +35,6 @@ pub(crate) struct GpuBatch {
     /// Per chunk, each triangle's neighbours, found the first time the chunk
     /// occludes.
     pub neighbours: Vec<OnceLock<Vec<[u32; 3]>>>,
-}
-
-/// How one texture can be bound: as surfaces sample it (repeat, or clamp for an
-/// atlas), as a single-cell emitter samples it (clamped chain) and as a flipbook
-/// samples it (clamped level 0).
-#[derive(Debug)]
-pub(crate) struct TextureGroups {
-    pub surface: wgpu::BindGroup,
-    pub emitter: wgpu::BindGroup,
-    pub flipbook: wgpu::BindGroup,
 }
 
 /// One emitter's particles in the frame's particle vertex buffer.
@@ -88,79 +76,6 @@ fn upload_texture(
         )
     } else {
         upload_levels(gpu, layout, samplers, sampling, &levels)
-    }
-}
-
-/// Uploads mip levels (base first) and makes its bind groups.
-pub(crate) fn upload_levels(
-    gpu: &Gpu,
-    layout: &wgpu::BindGroupLayout,
-    samplers: &Samplers,
-    sampling: TextureSampling,
-    levels: &[(u32, u32, &[u8])],
-) -> TextureGroups {
-    let device = &gpu.device;
-    let (width, height) = (levels[0].0, levels[0].1);
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("scene texture"),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: levels.len() as u32,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: COLOR_FORMAT,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    for (level, (w, h, rgba)) in levels.iter().enumerate() {
-        gpu.queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &texture,
-                mip_level: level as u32,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            rgba,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(4 * w),
-                rows_per_image: Some(*h),
-            },
-            wgpu::Extent3d {
-                width: *w,
-                height: *h,
-                depth_or_array_layers: 1,
-            },
-        );
-    }
-    let group = |view: &wgpu::TextureView, sampler: &wgpu::Sampler| {
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("texture"),
-            layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(sampler),
-                },
-            ],
-        })
-    };
-    let chain = texture.create_view(&wgpu::TextureViewDescriptor::default());
-    let base = texture.create_view(&wgpu::TextureViewDescriptor {
-        mip_level_count: Some(1),
-        ..Default::default()
-    });
-    TextureGroups {
-        surface: group(&chain, samplers.get(sampling)),
-        emitter: group(&chain, samplers.get(TextureSampling::CLAMP)),
-        flipbook: group(&base, samplers.get(TextureSampling::CLAMP)),
     }
 }
 

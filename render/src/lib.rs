@@ -36,6 +36,7 @@ mod readback;
 pub mod renderer;
 pub mod scene;
 pub mod scene_model;
+mod textures;
 
 pub use camera::{Camera, ViewAxis};
 pub use compositor::Compositor;

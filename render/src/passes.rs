@@ -10,6 +10,8 @@ use std::sync::atomic::Ordering;
 
 use wgpu::util::DeviceExt;
 
+use image::RgbaImage;
+
 use crate::RenderError;
 use crate::camera::{Camera, PSP_ASPECT, PSP_HEIGHT, PSP_WIDTH};
 use crate::context::RenderContext;
@@ -22,6 +24,7 @@ use crate::gpu_scene::{GpuScene, ParticleBatch};
 use crate::overlay::Overlay;
 use crate::pipelines::{DRAW_STRIDE, ScenePipelines};
 use crate::psp_layers::{self, LayerDraw};
+use crate::readback::read_back;
 use crate::scene::{GpuVertex, Pass};
 
 /// A frame recorded but not yet submitted.
@@ -583,6 +586,59 @@ fn quantise(
     pass.set_pipeline(&context.pipelines.psp_quantise);
     pass.set_bind_group(0, &group, &[]);
     pass.draw(0..3, 0..1);
+}
+
+/// Records and submits one frame; with `read`, reads it back (upscaled with
+/// nearest filtering to the asked size in the PSP look), else waits for the GPU.
+pub(crate) fn submit(
+    context: &RenderContext,
+    scene: &GpuScene,
+    frame: &FrameState,
+    camera: &Camera,
+    options: &RenderOptions,
+    extras: &Extras<'_>,
+    read: bool,
+) -> Result<(Option<RgbaImage>, FrameStats), RenderError> {
+    let gpu = &context.gpu;
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let Recorded {
+        encoder,
+        out,
+        stats,
+        width,
+        height,
+    } = match record(context, scene, frame, camera, options, extras) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = pollster::block_on(scope.pop());
+            return Err(e);
+        }
+    };
+    if !read {
+        gpu.queue.submit([encoder.finish()]);
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(RenderError::Gpu(e.to_string()));
+        }
+        return Ok((None, stats));
+    }
+    let image = read_back(gpu, encoder, &out, width, height)?;
+    if let Some(e) = pollster::block_on(scope.pop()) {
+        return Err(RenderError::Gpu(e.to_string()));
+    }
+    let image = if options.psp && (options.width, options.height) != (width, height) {
+        image::imageops::resize(
+            &image,
+            options.width,
+            options.height,
+            image::imageops::FilterType::Nearest,
+        )
+    } else {
+        image
+    };
+    Ok((Some(image), stats))
 }
 
 #[cfg(test)]

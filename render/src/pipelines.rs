@@ -2,7 +2,6 @@
 //! shaders: target formats, the vertex layout and the uniform blocks. Built once
 //! per device by [`RenderContext`](crate::context::RenderContext), never per scene.
 
-use crate::context::Layouts;
 use crate::overlay::LineVertex;
 use crate::scene::GpuVertex;
 
@@ -417,6 +416,86 @@ fn overlay_pipelines(
         pipeline(wgpu::PrimitiveTopology::LineList, false),
         pipeline(wgpu::PrimitiveTopology::TriangleList, false),
     ]
+}
+
+/// The bind group layouts the pipelines are built against.
+#[derive(Debug)]
+pub(crate) struct Layouts {
+    /// Group 0: the frame uniform.
+    pub frame: wgpu::BindGroupLayout,
+    /// Group 1: a draw's uniform, at a dynamic offset.
+    pub draw: wgpu::BindGroupLayout,
+    /// Group 2: a texture and its sampler.
+    pub texture: wgpu::BindGroupLayout,
+    /// The PSP quantise pass's input frame; also group 3 of the PSP look's blends,
+    /// the frame they mix with.
+    pub psp: wgpu::BindGroupLayout,
+}
+
+impl Layouts {
+    pub(crate) fn new(device: &wgpu::Device) -> Self {
+        let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(label),
+                entries,
+            })
+        };
+        Self {
+            frame: layout(
+                "frame",
+                &[uniform_entry(
+                    0,
+                    false,
+                    std::mem::size_of::<FrameUniform>() as u64,
+                )],
+            ),
+            draw: layout(
+                "draw",
+                &[uniform_entry(
+                    0,
+                    true,
+                    std::mem::size_of::<DrawUniform>() as u64,
+                )],
+            ),
+            texture: layout("texture", &[texture_entry(0, true), sampler_entry(1)]),
+            psp: layout("psp", &[texture_entry(0, false)]),
+        }
+    }
+}
+
+fn uniform_entry(binding: u32, dynamic: bool, size: u64) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: dynamic,
+            min_binding_size: std::num::NonZeroU64::new(size),
+        },
+        count: None,
+    }
+}
+
+pub(crate) fn sampler_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+        count: None,
+    }
+}
+
+pub(crate) fn texture_entry(binding: u32, filterable: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
 }
 
 #[cfg(test)]

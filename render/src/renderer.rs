@@ -18,7 +18,7 @@ use crate::RenderError;
 use crate::camera::Camera;
 use crate::context::RenderContext;
 use crate::environment::Environment;
-use crate::frame::{self, FrameState, ShownFrame};
+use crate::frame::{FrameState, ShownFrame};
 use crate::gpu::Gpu;
 use crate::gpu_scene::GpuScene;
 use crate::passes;
@@ -265,7 +265,7 @@ impl Renderer {
         extras: &Extras<'_>,
         read: bool,
     ) -> Result<(Option<RgbaImage>, FrameStats), RenderError> {
-        frame::submit(
+        passes::submit(
             &self.context,
             &self.scene,
             &self.frame,

@@ -7,7 +7,7 @@ use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
 use super::create::CreateItem;
 use super::edit_ops::{Axis, ColliderFit, Edge};
-use super::panels::Pane;
+use super::pane::Pane;
 use super::viewport::overlay::Layer;
 
 mod keys;

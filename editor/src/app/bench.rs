@@ -15,7 +15,7 @@
 //! report.
 
 mod edits;
-pub mod sections;
+use super::profiling as sections;
 pub mod uv_drag;
 
 use std::path::PathBuf;

@@ -12,7 +12,16 @@ use std::path::{Path, PathBuf};
 
 use eframe::egui;
 
-use super::files::DialogKind;
+/// What a file dialog is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DialogKind {
+    Open,
+    SaveAs,
+    Import,
+    Export,
+    /// A picture for a material's texture (`Some`), or for a new material.
+    Texture(Option<pebble_model::MaterialId>),
+}
 
 /// One row of the listing.
 #[derive(Debug, Clone, PartialEq, Eq)]

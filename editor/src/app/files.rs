@@ -19,16 +19,7 @@ use pebble_model::project::RecoveryInfo;
 /// How many recent files the File menu keeps.
 pub const RECENT_MAX: usize = 10;
 
-/// What a file dialog is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DialogKind {
-    Open,
-    SaveAs,
-    Import,
-    Export,
-    /// A picture for a material's texture (`Some`), or for a new material.
-    Texture(Option<pebble_model::MaterialId>),
-}
+pub use super::file_dialog::DialogKind;
 
 /// Where a file dialog is drawn.
 #[derive(Debug)]

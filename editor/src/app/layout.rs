@@ -81,7 +81,7 @@ impl PebbleApp {
         keys_taken: bool,
     ) {
         let ctx = ui.ctx().clone();
-        super::bench::sections::time(pane.title(), || {
+        super::profiling::time(pane.title(), || {
             self.pane_contents(ui, frame, pane, keys_taken, &ctx)
         });
     }

@@ -13,7 +13,7 @@ use pebble_model::material::AlphaMode;
 use pebble_model::{EntityId, Material, MaterialId, Scene};
 
 use super::PebbleApp;
-use super::panels::{AssetDrag, DropScope, FaceDrop, Pane, materials::unique_name};
+use super::panels::{AssetDrag, DropScope, FaceDrop, Pane};
 
 /// The faces a drop on face `face` of `entity` reaches, by scope: the polygon
 /// under it, the whole object, or every face of any mesh with the material that
@@ -70,7 +70,7 @@ pub fn texture_choice(
     {
         Some((id, _)) => Ok(MaterialChoice::Existing(id)),
         None => make().map(|mut m| {
-            m.name = unique_name(scene, &m.name);
+            m.name = scene.free_material_name(&m.name);
             MaterialChoice::New(m)
         }),
     }
@@ -143,7 +143,7 @@ impl PebbleApp {
     pub(super) fn new_material_from_texture(&mut self, texture: String) {
         match material_from_project_texture(self.doc.path(), &texture) {
             Ok(mut m) => {
-                m.name = unique_name(self.doc.scene(), &m.name);
+                m.name = self.doc.scene().free_material_name(&m.name);
                 self.new_material(m);
             }
             Err(e) => self.status.error(format!("cannot make a material: {e}")),
@@ -177,7 +177,7 @@ impl PebbleApp {
             }
             None => {
                 let mut m = made;
-                m.name = unique_name(self.doc.scene(), &m.name);
+                m.name = self.doc.scene().free_material_name(&m.name);
                 self.new_material(m);
             }
         }
@@ -234,7 +234,7 @@ impl PebbleApp {
                             });
                         } else {
                             let mut m = m;
-                            m.name = unique_name(self.doc.scene(), &m.name);
+                            m.name = self.doc.scene().free_material_name(&m.name);
                             self.new_material(m);
                         }
                     }

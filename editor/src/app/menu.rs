@@ -6,7 +6,7 @@
 use eframe::egui;
 
 use super::action::Action;
-use super::panels::Pane;
+use super::pane::Pane;
 use super::viewport::gizmo;
 use super::{PebbleApp, create};
 

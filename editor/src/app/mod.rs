@@ -33,11 +33,13 @@ pub mod materials;
 mod menu;
 mod modals;
 pub mod number_field;
+pub mod pane;
 pub mod panels;
 pub mod play;
 pub mod ppsspp;
 pub mod preferences;
 pub mod presets;
+pub mod profiling;
 mod run_action;
 pub mod status;
 pub mod ui_cache;
@@ -549,7 +551,7 @@ impl eframe::App for PebbleApp {
             return;
         }
         self.keyboard_focus.before_keys(&ctx);
-        bench::sections::time("before layout", || self.before_layout(&ctx, frame, dt));
+        profiling::time("before layout", || self.before_layout(&ctx, frame, dt));
         self.layout(ui, frame);
         self.keyboard_focus.after_frame(&ctx);
         if let Some(echo) = &mut self.frame_echo {

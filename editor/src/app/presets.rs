@@ -483,7 +483,7 @@ pub fn material_for_project(
 pub fn name_after_preset(scene: &pebble_model::Scene, current: &str, preset: &str) -> String {
     let made_up = matches!(pebble_model::naming::stem(current), "Material" | "Default");
     if made_up {
-        crate::app::panels::materials::unique_name(scene, preset)
+        scene.free_material_name(preset)
     } else {
         current.to_string()
     }

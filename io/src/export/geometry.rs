@@ -439,23 +439,11 @@ fn bounds(points: impl IntoIterator<Item = [f32; 3]>) -> ([f32; 3], [f32; 3]) {
     pbm::map::bounds_of(points).unwrap_or(([0.0; 3], [0.0; 3]))
 }
 
-/// The meshes a TRIMESH collider entity names (they collide through it, not on
-/// their own).
-pub(crate) fn trimesh_collider_meshes(scene: &Scene) -> HashSet<EntityId> {
-    scene
-        .exported_entities()
-        .filter_map(|e| match e.kind {
-            EntityKind::Collider(Collider::TriMesh { mesh }) => Some(mesh),
-            _ => None,
-        })
-        .collect()
-}
-
 pub(crate) fn colliders(run: &mut Run<'_>) -> Result<Vec<PbmCollider>, ExportError> {
     let scene = run.scene;
     let mut out = Vec::new();
     let mut names = Names::new();
-    let referenced = trimesh_collider_meshes(scene);
+    let referenced = scene.trimesh_collider_meshes();
     for e in scene.exported_entities() {
         run.check_cancel()?;
         let world = scene.world_transform(e.id);

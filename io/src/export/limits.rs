@@ -329,7 +329,7 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
     let scene = run.scene;
     let limits = run.options.limits;
     let mut ticker = Ticker::new(run.cancel);
-    let referenced = super::geometry::trimesh_collider_meshes(scene);
+    let referenced = scene.trimesh_collider_meshes();
     let mut out = Estimate::default();
     // The entity with the most drawn triangles, for the message when the total is over.
     let mut most: Option<(&str, [f32; 3], u64)> = None;

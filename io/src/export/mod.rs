@@ -183,7 +183,7 @@ impl Run<'_> {
 /// collider reads (an importer's collision-only meshes: they are in the map as
 /// collision).
 fn left_out(scene: &Scene) -> Vec<String> {
-    let collision = geometry::trimesh_collider_meshes(scene);
+    let collision = scene.trimesh_collider_meshes();
     scene
         .entities()
         .filter(|e| !e.exported && !collision.contains(&e.id))

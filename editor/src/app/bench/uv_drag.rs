@@ -9,11 +9,11 @@ use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::mesh::MeshBuilder;
 use pebble_model::{EditKey, Entity, Transform};
 
-use super::sections::time;
 use crate::app::PebbleApp;
 use crate::app::document::Document;
 use crate::app::panels::Pane;
 use crate::app::panels::uv_dock::{current_uvs, moved_uvs};
+use crate::app::profiling::time;
 
 /// Quads along each side of the grid: 71² quads, 10 082 triangles.
 const SIDE: usize = 71;

@@ -34,18 +34,6 @@ pub struct MaterialsContext<'a> {
     pub textures: &'a [String],
 }
 
-/// A name no material of `scene` has: `base`, else `base 2`, `base 3`…
-pub fn unique_name(scene: &Scene, base: &str) -> String {
-    let taken = |n: &str| scene.materials().any(|(_, m)| m.name == n);
-    if !taken(base) {
-        return base.to_string();
-    }
-    (2..)
-        .map(|n| format!("{base} {n}"))
-        .find(|n| !taken(n))
-        .unwrap_or_else(|| base.to_string())
-}
-
 /// Whether material `m` matches the search text (name or texture, any case).
 fn matches(m: &Material, search: &str) -> bool {
     let search = search.trim().to_lowercase();
@@ -74,7 +62,7 @@ impl MaterialsPanel {
         ui.horizontal_wrapped(|ui| {
             if ui.button("New material").clicked() {
                 intents.push(Intent::NewMaterial(Material {
-                    name: unique_name(scene, "Material"),
+                    name: scene.free_material_name("Material"),
                     ..Material::default()
                 }));
             }
@@ -102,7 +90,7 @@ impl MaterialsPanel {
                 && let Some((_, m)) = chosen
             {
                 intents.push(Intent::NewMaterial(Material {
-                    name: unique_name(scene, &format!("{} copy", m.name)),
+                    name: scene.free_material_name(&format!("{} copy", m.name)),
                     ..m.clone()
                 }));
             }

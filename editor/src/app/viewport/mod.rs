@@ -240,7 +240,7 @@ impl Viewport {
         };
         let path = frame.doc.path().to_path_buf();
         let loader = crate::app::loader(&path);
-        crate::app::bench::sections::time("viewport: scene sync", || {
+        crate::app::profiling::time("viewport: scene sync", || {
             res.sync.sync(&mut res.renderer, frame.doc.scene(), &loader)
         });
         let last_stats = res.last_stats;
@@ -268,7 +268,7 @@ impl Viewport {
             repaint: false,
             context_menu: None,
         };
-        let cancelled = crate::app::bench::sections::time("viewport: tools", || {
+        let cancelled = crate::app::profiling::time("viewport: tools", || {
             self.tools.handle(&mut cx, events, pointer)
         });
         let latest = ui.ctx().pointer_latest_pos().filter(|p| rect.contains(*p));
@@ -305,7 +305,7 @@ impl Viewport {
             ui.ctx().request_repaint();
         }
         // The tools may have changed the scene: draw it as it is now.
-        crate::app::bench::sections::time("viewport: scene sync", || {
+        crate::app::profiling::time("viewport: scene sync", || {
             res.sync.sync(&mut res.renderer, doc.scene(), &loader)
         });
         let camera = self.view.orbit.camera();
@@ -320,11 +320,11 @@ impl Viewport {
             .or(latest.filter(|_| dragging_asset))
             .map(to_pixels);
         let view = View { camera, size };
-        crate::app::bench::sections::time("viewport: hover", || {
+        crate::app::profiling::time("viewport: hover", || {
             self.hover
                 .update(ui.input(|i| i.time), cursor, &pick, response.dragged())
         });
-        let tool_overlay = crate::app::bench::sections::time("viewport: tool overlay", || {
+        let tool_overlay = crate::app::profiling::time("viewport: tool overlay", || {
             self.tools.overlay(&OverlayContext {
                 doc,
                 prefs,
@@ -335,7 +335,7 @@ impl Viewport {
         });
         let playing = self.tools.playing();
         let overlay = self.frame_overlay(doc, prefs, camera, &tool_overlay);
-        if crate::app::bench::sections::time("viewport: solids", || {
+        if crate::app::profiling::time("viewport: solids", || {
             self.solids.update(doc.scene(), doc.folder())
         }) {
             ui.ctx()
@@ -444,7 +444,7 @@ impl Viewport {
             .map(pebble_model::EntityId)
             .filter(|_| !playing);
         let outline = self.outlines.frame(doc.scene(), hovered, camera.eye);
-        crate::app::bench::sections::time("viewport: overlay", || {
+        crate::app::profiling::time("viewport: overlay", || {
             self.overlay.frame(
                 doc.scene(),
                 self.looks.overlays && !playing,

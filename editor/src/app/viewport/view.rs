@@ -8,8 +8,7 @@ use pebble_model::Aabb;
 use pebble_model::glam::{IVec3, Mat4, Vec2, Vec3};
 use pebble_render::Camera;
 
-use super::navigation::{Face, OrbitCamera};
-use super::view_cube;
+use super::navigation::{Face, OrbitCamera, PITCH_LIMIT};
 
 /// Easing time constants: a wheel zoom settles in ~120 ms, a framing or a view
 /// change in ~220 ms (95 % of the way in three of them).
@@ -56,12 +55,12 @@ impl View {
     /// World length of the handles at `pivot`, so they keep their size on screen.
     pub fn handle_length(&self, pivot: Vec3) -> f32 {
         if self.camera.ortho_height > 0.0 {
-            return self.camera.ortho_height * 0.5 * super::gizmo::SCREEN_SIZE;
+            return self.camera.ortho_height * 0.5 * SCREEN_SIZE;
         }
         let depth = (pivot - self.camera.eye)
             .dot(self.camera.forward())
             .max(self.camera.near);
-        depth * (self.camera.fov_y_deg.to_radians() * 0.5).tan() * super::gizmo::SCREEN_SIZE
+        depth * (self.camera.fov_y_deg.to_radians() * 0.5).tan() * SCREEN_SIZE
     }
 
     /// Metres a pixel spans at `p`'s depth (the same everywhere when orthographic).
@@ -162,14 +161,14 @@ impl ViewState {
     /// and projection.
     pub fn look_from(&mut self, dir: IVec3) {
         let mut to = self.goal();
-        (to.yaw, to.pitch) = view_cube::yaw_pitch_from(dir);
+        (to.yaw, to.pitch) = yaw_pitch_from(dir);
         self.go_to(to);
     }
 
     /// The view cube's home: an iso view from front-right-top framing `bounds`.
     pub fn home(&mut self, bounds: Option<Aabb>) {
         let mut to = self.goal();
-        (to.yaw, to.pitch) = view_cube::yaw_pitch_from(IVec3::new(1, 1, 1));
+        (to.yaw, to.pitch) = yaw_pitch_from(IVec3::new(1, 1, 1));
         to.ortho = false;
         if let Some(b) = bounds {
             to.frame_fit(b.min, b.max, self.aspect);
@@ -205,6 +204,33 @@ impl ViewState {
         }
         true
     }
+}
+
+/// The gizmo's handle length as a fraction of the viewport's half height.
+pub const SCREEN_SIZE: f32 = 0.22;
+
+/// Whether `p` lies inside the convex quad `q` (either winding).
+pub(super) fn inside_quad(p: Vec2, q: [Vec2; 4]) -> bool {
+    let s: [f32; 4] = std::array::from_fn(|k| (q[(k + 1) % 4] - q[k]).perp_dot(p - q[k]));
+    s.iter().all(|v| *v >= 0.0) || s.iter().all(|v| *v <= 0.0)
+}
+
+/// The yaw and pitch that look at the centre from `dir` (pitch within the
+/// navigation's ±89°).
+pub fn yaw_pitch_from(dir: IVec3) -> (f32, f32) {
+    let forward = -dir.as_vec3().normalize_or(Vec3::Z);
+    let pitch = forward
+        .y
+        .clamp(-1.0, 1.0)
+        .asin()
+        .clamp(-PITCH_LIMIT, PITCH_LIMIT);
+    // Straight up or down: keep looking "north" (yaw 0).
+    let yaw = if forward.x.abs() + forward.z.abs() < 1e-6 {
+        0.0
+    } else {
+        forward.x.atan2(-forward.z)
+    };
+    (yaw, pitch)
 }
 
 #[cfg(test)]

@@ -8,7 +8,6 @@ use eframe::egui;
 use pebble_model::Aabb;
 use pebble_model::glam::{IVec3, Vec2, Vec3};
 
-use super::navigation::PITCH_LIMIT;
 use super::view::ViewState;
 
 /// The cube's size in points, and how far its projection reaches (in cube
@@ -144,27 +143,11 @@ pub fn label_fits(quad: &[Vec2; 4]) -> bool {
 pub fn hit(yaw: f32, pitch: f32, p: Vec2) -> Option<Cell> {
     visible(yaw, pitch)
         .into_iter()
-        .find(|(_, q)| super::gizmo::inside_quad(p, *q))
+        .find(|(_, q)| super::view::inside_quad(p, *q))
         .map(|(c, _)| c)
 }
 
-/// The yaw and pitch that look at the centre from `dir` (pitch within the
-/// navigation's ±89°).
-pub fn yaw_pitch_from(dir: IVec3) -> (f32, f32) {
-    let forward = -dir.as_vec3().normalize_or(Vec3::Z);
-    let pitch = forward
-        .y
-        .clamp(-1.0, 1.0)
-        .asin()
-        .clamp(-PITCH_LIMIT, PITCH_LIMIT);
-    // Straight up or down: keep looking "north" (yaw 0).
-    let yaw = if forward.x.abs() + forward.z.abs() < 1e-6 {
-        0.0
-    } else {
-        forward.x.atan2(-forward.z)
-    };
-    (yaw, pitch)
-}
+pub use super::view::yaw_pitch_from;
 
 /// Where the view cube is drawn in a viewport at `viewport`, in points.
 pub fn rect(viewport: egui::Rect) -> egui::Rect {

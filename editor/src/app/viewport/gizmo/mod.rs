@@ -9,8 +9,8 @@ use pebble_model::glam::{Affine3A, Quat, Vec2, Vec3};
 
 pub use super::view::View;
 
-/// Handle length as a fraction of the viewport's half height.
-pub const SCREEN_SIZE: f32 = 0.22;
+pub use super::view::SCREEN_SIZE;
+use super::view::inside_quad;
 /// Pixels within which a handle counts as hit.
 pub const HIT_PIXELS: f32 = 9.0;
 /// Plane handles span this part of the axes (fractions of the handle length).
@@ -143,12 +143,6 @@ fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
     let ab = b - a;
     let t = ((p - a).dot(ab) / ab.length_squared().max(1e-9)).clamp(0.0, 1.0);
     (a + ab * t).distance(p)
-}
-
-/// Whether `p` lies inside the convex quad `q` (either winding).
-pub(super) fn inside_quad(p: Vec2, q: [Vec2; 4]) -> bool {
-    let s: [f32; 4] = std::array::from_fn(|k| (q[(k + 1) % 4] - q[k]).perp_dot(p - q[k]));
-    s.iter().all(|v| *v >= 0.0) || s.iter().all(|v| *v <= 0.0)
 }
 
 /// The distance on screen from `pixel` to a closed ring of world points.

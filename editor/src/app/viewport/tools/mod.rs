@@ -675,7 +675,7 @@ impl Tools {
             }
             let tool = self.tool(k);
             let at_work = self.active == Some(k) || self.following == Some(k);
-            crate::app::bench::sections::time(tool.name(), || tool.overlay(cx, at_work, &mut out));
+            crate::app::profiling::time(tool.name(), || tool.overlay(cx, at_work, &mut out));
         }
         out
     }

@@ -1,6 +1,8 @@
-//! Where an editor frame of the benchmark goes: named parts of the frame timed
-//! while the bench measures an editor frame, each part's median over the frames
-//! printed with the report. Outside the bench a part costs one thread-local read.
+//! Where a frame's time goes: named parts of the frame (the viewport's picking,
+//! the layout, …) timed while a measurement is on (`pebble bench-editor` turns it
+//! on for its measured frames), each part's median over the frames kept for the
+//! report. Off, a part costs one thread-local read. Any part of the editor may
+//! time itself here; nothing here knows the benchmark.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -55,9 +57,18 @@ pub fn medians() -> Vec<(&'static str, &'static str, f64, usize)> {
         r.borrow()
             .frames
             .iter()
-            .map(|((what, name), times)| (*what, *name, super::stats(times).0, times.len()))
+            .map(|((what, name), times)| (*what, *name, median_ms(times), times.len()))
             .collect()
     })
+}
+
+/// The median of `times`, ms (0 for none).
+pub fn median_ms(times: &[Duration]) -> f64 {
+    let mut ms: Vec<f64> = times.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+    ms.sort_by(f64::total_cmp);
+    ms.get(ms.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or(0.0)
 }
 
 #[cfg(test)]
