@@ -19,14 +19,13 @@ use super::profiling as sections;
 pub mod uv_drag;
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use eframe::egui;
 
 use super::PebbleApp;
 use super::viewport::callback::{self, ViewportCallback, ViewportResources};
-use pebble_render::{Camera, Extras, Overlay, RenderOptions};
+use pebble_render::Extras;
 use serde::Serialize;
 
 /// What to measure.
@@ -54,17 +53,7 @@ pub struct BenchOptions {
     pub uv_drag: bool,
 }
 
-/// The view the viewport drew last: what the baselines repeat.
-#[derive(Debug, Clone)]
-pub struct LastView {
-    pub camera: Camera,
-    pub options: RenderOptions,
-    pub overlay: Option<Arc<Overlay>>,
-    pub selected: Vec<u32>,
-    pub solids: Arc<Vec<pebble_render::SolidVertex>>,
-    /// Where the viewport was in the window, in points.
-    pub rect: egui::Rect,
-}
+pub use super::viewport::LastView;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {

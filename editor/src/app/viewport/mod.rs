@@ -24,7 +24,6 @@ use eframe::egui_wgpu::RenderState;
 use pebble_model::glam::{IVec3, Vec2, Vec3};
 use pebble_render::RenderOptions;
 
-use crate::app::bench::LastView;
 use crate::app::document::Document;
 use crate::app::preferences::Preferences;
 use crate::app::status::Status;
@@ -64,6 +63,18 @@ impl Default for Looks {
             back_faces: true,
         }
     }
+}
+
+/// The view the viewport drew last (the bench's baselines repeat it).
+#[derive(Debug, Clone)]
+pub struct LastView {
+    pub camera: pebble_render::Camera,
+    pub options: pebble_render::RenderOptions,
+    pub overlay: Option<std::sync::Arc<pebble_render::overlay::Overlay>>,
+    pub selected: Vec<u32>,
+    pub solids: std::sync::Arc<Vec<pebble_render::SolidVertex>>,
+    /// Where the viewport was in the window, in points.
+    pub rect: egui::Rect,
 }
 
 /// What the viewport needs from the rest of the app this frame.
