@@ -673,10 +673,7 @@ fn a_glow_typed_in_the_material_editor_lights_the_floor_in_the_bake() {
     let Some(mut harness) = harness_on(room_project()) else {
         return;
     };
-    harness.state_mut().panels.raise(Pane::Materials);
-    harness.run_steps(2);
-    harness.get_by_label_contains("Floor  ·  1 object").click();
-    harness.run_steps(2);
+    open_floor_material(&mut harness);
     harness
         .get_by_role_and_label(Role::SpinButton, "glow")
         .focus();
@@ -730,6 +727,14 @@ fn a_glow_typed_in_the_material_editor_lights_the_floor_in_the_bake() {
     assert!(lit > 250.0 && plain < 200.0, "glowing {lit}, plain {plain}");
 }
 
+/// The Materials panel raised and the floor's material open in its editor.
+fn open_floor_material(harness: &mut egui_kittest::Harness<'_, pebble_editor::app::PebbleApp>) {
+    harness.state_mut().panels.raise(Pane::Materials);
+    harness.run_steps(2);
+    harness.get_by_label_contains("Floor  ·  1 object").click();
+    harness.run_steps(2);
+}
+
 /// Opens the material editor's texture list and clicks `entry` in it.
 fn choose_texture(
     harness: &mut egui_kittest::Harness<'_, pebble_editor::app::PebbleApp>,
@@ -749,10 +754,7 @@ fn clamp_and_nearest_are_ticked_in_the_material_editor_undone_and_exported() {
     let Some(mut harness) = harness_on(room_project()) else {
         return;
     };
-    harness.state_mut().panels.raise(Pane::Materials);
-    harness.run_steps(2);
-    harness.get_by_label_contains("Floor  ·  1 object").click();
-    harness.run_steps(2);
+    open_floor_material(&mut harness);
     harness.get_by_label("clamp U").click();
     harness.run_steps(2);
     harness.get_by_label("nearest texels").click();

@@ -284,15 +284,8 @@ impl PebbleApp {
         });
         ui.horizontal(|ui| {
             ui.label("Panels:");
-            for pane in [
-                Pane::Outliner,
-                Pane::Inspector,
-                Pane::Assets,
-                Pane::Materials,
-                Pane::Uv,
-                Pane::History,
-                Pane::Log,
-            ] {
+            // Every panel but the viewport, which is always there.
+            for pane in Pane::ALL.into_iter().filter(|p| *p != Pane::Viewport) {
                 let action = Action::ShowPanel(pane);
                 if ui.small_button(action.label()).clicked() {
                     self.run_action(&ctx, action);
