@@ -21,7 +21,8 @@ use pebble_model::glam::{Vec2, Vec3};
 pub const EYE_HEIGHT: f32 = pebble_play::walk::EYE_HEIGHT;
 /// Room a standing player needs over the floor.
 const HEAD_ROOM: f32 = 2.0;
-/// The highest step a walk climbs between neighbouring cells.
+/// The highest step a walk climbs between neighbouring cells (a slope of 35°
+/// between the middles of larger cells climbs more).
 const STEP: f32 = 0.6;
 /// Cells a side at most (a large level gets larger cells).
 const GRID: usize = 192;
@@ -51,12 +52,15 @@ pub fn yaw_toward(from: Vec3, to: Vec3) -> f32 {
 /// Chooses a start among `triangles` (world positions); `None` when nothing in
 /// them is walkable.
 pub fn choose(triangles: &[[Vec3; 3]]) -> Option<Start> {
-    let grid = Grid::new(triangles)?;
-    let floors = grid.floors();
+    let bounds = level_bounds(triangles);
+    let grid = Grid::new(triangles, Some(bounds))?;
+    let floors = grid.floors(&bounds);
     let pieces = floors.pieces();
     let biggest = pieces.first()?.cells.len() as f32;
     let centre = area_centre(triangles)?;
-    let mut best: Option<(f32, Vec3, f32, usize)> = None;
+    let middle = (bounds.0 + bounds.1) * 0.5;
+    let radius = ((bounds.1 - bounds.0) * 0.5).length().max(1.0);
+    let mut best: Option<(f32, Vec3, f32, usize, bool)> = None;
     // The four largest pieces, a few places on each.
     for (rank, piece) in pieces.iter().take(4).enumerate() {
         let share = piece.cells.len() as f32 / biggest;
@@ -65,27 +69,34 @@ pub fn choose(triangles: &[[Vec3; 3]]) -> Option<Start> {
         }
         for feet in floors.places(piece, &grid, 6) {
             let eye = feet + Vec3::Y * EYE_HEIGHT;
-            let (view, yaw) = grid.look_around(eye, centre);
-            // The largest floor counts, what is seen from it counts more.
-            let score = view * (0.5 + 0.5 * share.sqrt());
+            let (view, yaw, facing) = grid.look_around(eye, centre);
+            // The largest floor counts, what is seen from it counts more, and
+            // the middle of the level is a better start than its edge.
+            let off = (Vec2::new(eye.x, eye.z) - middle).length() / radius;
+            let score = view * (0.5 + 0.5 * share.sqrt()) * (1.0 - 0.3 * off.min(1.0));
             if best.as_ref().is_none_or(|b| score > b.0) {
-                best = Some((score, eye, yaw, rank));
+                best = Some((score, eye, yaw, rank, facing));
             }
         }
     }
-    let (score, eye, yaw, rank) = best?;
+    let (score, eye, yaw, rank, facing) = best?;
+    let looking = if facing {
+        "facing the level's middle"
+    } else {
+        "looking the clearest way near the level's middle"
+    };
     let roofed = grid.covered(eye, f32::INFINITY);
     let area = pieces[rank].cells.len() as f32 * grid.cell * grid.cell;
     let floor = if rank == 0 {
         "the largest floor".to_owned()
     } else {
-        format!("a floor of {area:.0} m² (the largest, seen from, shows less of the level)")
+        format!("a floor of {area:.0} m² (the level shows better from it than from the largest)")
     };
     Some(Start {
         eye,
         yaw,
         why: format!(
-            "on {floor} ({area:.0} m² a player can walk), with head room, {:.0} % of the view around it on the level, facing its middle",
+            "on {floor} ({area:.0} m² a player can walk), with head room, {looking} (its view of the level scores {:.0} %: faces in front, many of them, room to look)",
             (score.max(0.0) * 100.0).min(100.0)
         ),
         roofed,
@@ -94,7 +105,32 @@ pub fn choose(triangles: &[[Vec3; 3]]) -> Option<Start> {
 
 /// Whether a face of `triangles` lies straight above `eye` (indoors).
 pub fn roofed(triangles: &[[Vec3; 3]], eye: Vec3) -> bool {
-    Grid::new(triangles).is_some_and(|g| g.covered(eye, f32::INFINITY))
+    Grid::new(triangles, None).is_some_and(|g| g.covered(eye, f32::INFINITY))
+}
+
+/// Where the level is, seen from above: the middle 95 % of the triangles' centres
+/// along x and along z, and a tenth more each way. A 2 km ocean or ground plane
+/// of two triangles around a 500 m island is backdrop, not where a player starts.
+fn level_bounds(triangles: &[[Vec3; 3]]) -> (Vec2, Vec2) {
+    let centres: Vec<Vec2> = triangles
+        .iter()
+        .map(|[a, b, c]| (*a + *b + *c) / 3.0)
+        .filter(|c| c.is_finite())
+        .map(|c| Vec2::new(c.x, c.z))
+        .collect();
+    if centres.is_empty() {
+        return (Vec2::splat(f32::NEG_INFINITY), Vec2::splat(f32::INFINITY));
+    }
+    let range = |pick: fn(&Vec2) -> f32| {
+        let mut v: Vec<f32> = centres.iter().map(pick).collect();
+        v.sort_by(f32::total_cmp);
+        let at = |q: f32| v[((v.len() - 1) as f32 * q).round() as usize];
+        let (lo, hi) = (at(0.025), at(0.975));
+        let margin = (hi - lo) * 0.1;
+        (lo - margin, hi + margin)
+    };
+    let (x, z) = (range(|c| c.x), range(|c| c.y));
+    (Vec2::new(x.0, z.0), Vec2::new(x.1, z.1))
 }
 
 /// The area-weighted middle of every triangle.
@@ -125,7 +161,10 @@ struct Grid<'a> {
 }
 
 impl<'a> Grid<'a> {
-    fn new(triangles: &'a [[Vec3; 3]]) -> Option<Self> {
+    /// The grid over `triangles`, seen from above within `within` (x, z) where
+    /// given (the level's own bounds: cells as fine as the level, not as the
+    /// backdrop around it).
+    fn new(triangles: &'a [[Vec3; 3]], within: Option<(Vec2, Vec2)>) -> Option<Self> {
         let finite = |t: &[Vec3; 3]| t.iter().all(|p| p.is_finite());
         let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
         for t in triangles.iter().filter(|t| finite(t)) {
@@ -136,6 +175,16 @@ impl<'a> Grid<'a> {
         }
         if !lo.is_finite() || !hi.is_finite() {
             return None;
+        }
+        if let Some((a, b)) = within
+            && a.is_finite()
+            && b.is_finite()
+        {
+            lo = Vec3::new(lo.x.max(a.x), lo.y, lo.z.max(a.y));
+            hi = Vec3::new(hi.x.min(b.x), hi.y, hi.z.min(b.y));
+            if lo.x > hi.x || lo.z > hi.z {
+                return None;
+            }
         }
         let extent = (hi.x - lo.x).max(hi.z - lo.z);
         let cell = (extent / GRID as f32).max(MIN_CELL);
@@ -207,26 +256,31 @@ impl<'a> Grid<'a> {
     /// The walkable floors under each cell's middle: every face over the middle
     /// found once, in height order, a walkable one a floor when the next face up
     /// leaves head room.
-    fn floors(&self) -> Floors {
+    fn floors(&self, within: &(Vec2, Vec2)) -> Floors {
         let mut heights = vec![[f32::NAN; FLOORS_PER_CELL]; self.size[0] * self.size[1]];
-        let mut over: Vec<(f32, bool)> = Vec::new();
+        // Each face over the cell's middle: its height, whether a player can
+        // stand on it, whether its front faces down (a ceiling).
+        let mut over: Vec<(f32, bool, bool)> = Vec::new();
         for z in 0..self.size[1] {
             for x in 0..self.size[0] {
                 let c = self.centre_of(x, z);
+                if c.cmplt(within.0).any() || c.cmpgt(within.1).any() {
+                    continue;
+                }
                 over.clear();
                 over.extend(self.in_cell(x, z).iter().filter_map(|&k| {
                     let t = &self.triangles[k as usize];
                     let n = (t[1] - t[0]).cross(t[2] - t[0]);
                     let walkable = n.y > n.length() * std::f32::consts::FRAC_1_SQRT_2;
-                    height_at(t, c).map(|h| (h, walkable))
+                    height_at(t, c).map(|h| (h, walkable, n.y < 0.0))
                 }));
-                if !over.iter().any(|(_, w)| *w) {
+                if !over.iter().any(|(_, w, _)| *w) {
                     continue;
                 }
                 over.sort_by(|a, b| a.0.total_cmp(&b.0));
                 let cell = &mut heights[z * self.size[0] + x];
                 let mut k = 0;
-                for (i, &(h, walkable)) in over.iter().enumerate() {
+                for (i, &(h, walkable, _)) in over.iter().enumerate() {
                     if !walkable || k == FLOORS_PER_CELL {
                         continue;
                     }
@@ -234,11 +288,11 @@ impl<'a> Grid<'a> {
                     if k > 0 && (h - cell[k - 1]).abs() < 0.05 {
                         continue;
                     }
-                    let next = over[i + 1..]
-                        .iter()
-                        .map(|(y, _)| *y)
-                        .find(|y| *y > h + 0.05);
-                    if next.is_none_or(|y| y >= h + HEAD_ROOM) {
+                    // The next face up leaves head room, and is a ceiling (its
+                    // front toward the floor): under the top of the ground or a
+                    // roof seen from below, a player is inside the level's solid.
+                    let next = over[i + 1..].iter().find(|(y, _, _)| *y > h + 0.05);
+                    if next.is_none_or(|(y, _, down)| *y >= h + HEAD_ROOM && *down) {
                         cell[k] = h;
                         k += 1;
                     }
@@ -247,6 +301,7 @@ impl<'a> Grid<'a> {
         }
         Floors {
             size: self.size,
+            cell: self.cell,
             heights,
         }
     }
@@ -273,7 +328,7 @@ impl<'a> Grid<'a> {
         reach: f32,
         seen: &mut [u32],
         stamp: u32,
-    ) -> Option<(f32, bool)> {
+    ) -> Option<(f32, bool, u32)> {
         // Walk the cells the ray's shadow on the ground crosses (a DDA), nearest first.
         let p = (Vec2::new(o.x, o.z) - self.lo) / self.cell;
         let dir = Vec2::new(d.x, d.z);
@@ -298,7 +353,7 @@ impl<'a> Grid<'a> {
             next(p.y, step[1], z) * inv(dir.y) * self.cell,
         ];
         let t_delta = [inv(dir.x) * self.cell, inv(dir.y) * self.cell];
-        let mut best: Option<(f32, bool)> = None;
+        let mut best: Option<(f32, bool, u32)> = None;
         let mut t_cell = 0.0f32;
         for _ in 0..(self.size[0] + self.size[1] + 2) * 2 {
             if x >= 0 && z >= 0 && (x as usize) < self.size[0] && (z as usize) < self.size[1] {
@@ -311,7 +366,7 @@ impl<'a> Grid<'a> {
                         && t <= reach
                         && best.is_none_or(|b| t < b.0)
                     {
-                        best = Some((t, front));
+                        best = Some((t, front, k));
                     }
                 }
             }
@@ -341,10 +396,13 @@ impl<'a> Grid<'a> {
         best
     }
 
-    /// How much of the view around `eye` is the level's front faces (−1 to 1: all
-    /// seen from behind to all in front), and the yaw to face: toward `centre`, or
-    /// standing on it, the way that sees farthest.
-    fn look_around(&self, eye: Vec3, centre: Vec3) -> (f32, f32) {
+    /// How much of the level the view around `eye` shows (−1 to 1): the share of
+    /// rays meeting a face's front (less those meeting one from behind: inside a
+    /// closed mesh), and how many different faces they meet (the detailed part of
+    /// a level, not the corner of a 2 km ocean plane or an empty hall's walls);
+    /// and the yaw to face: toward `centre` where that way is clear, else the
+    /// clearest way near it.
+    fn look_around(&self, eye: Vec3, centre: Vec3) -> (f32, f32, bool) {
         const YAWS: usize = 16;
         const PITCHES: [f32; 3] = [0.0, -0.2, -0.45];
         let reach = (self.size[0].max(self.size[1]) as f32 * self.cell)
@@ -353,7 +411,9 @@ impl<'a> Grid<'a> {
         let mut seen = vec![0u32; self.triangles.len()];
         let mut stamp = 0;
         let mut sum = 0.0;
-        let mut farthest = (0.0f32, 0.0f32);
+        let mut faces = std::collections::HashSet::new();
+        // Per yaw, how far the level-headed ray goes before it meets a face.
+        let mut open = [reach; YAWS];
         for k in 0..YAWS {
             let yaw = k as f32 / YAWS as f32 * std::f32::consts::TAU;
             for pitch in PITCHES {
@@ -364,25 +424,62 @@ impl<'a> Grid<'a> {
                     -yaw.cos() * pitch.cos(),
                 );
                 match self.cast(eye, d, reach, &mut seen, stamp) {
-                    Some((t, true)) => {
-                        sum += 1.0;
-                        if pitch == 0.0 && t > farthest.0 {
-                            farthest = (t, yaw);
+                    Some((t, front, face)) => {
+                        if front {
+                            sum += 1.0;
+                            faces.insert(face);
+                        } else {
+                            sum -= 1.0;
+                        }
+                        if pitch == 0.0 {
+                            open[k] = t;
                         }
                     }
-                    Some((_, false)) => sum -= 1.0,
                     None => {}
                 }
             }
         }
-        let view = sum / (YAWS * PITCHES.len()) as f32;
-        let flat = Vec2::new(centre.x - eye.x, centre.z - eye.z);
-        let yaw = if flat.length() > 2.0 {
-            yaw_toward(eye, centre)
+        let rays = (YAWS * PITCHES.len()) as f32;
+        let facing = sum / rays;
+        let variety = faces.len() as f32 / rays;
+        let view = if facing < 0.0 {
+            facing
         } else {
-            farthest.1
+            0.4 * facing + 0.6 * variety
         };
-        (view, yaw)
+        // Room to look: a wall a step away is no first view.
+        const CLEAR: f32 = 30.0;
+        let clear = |k: usize| open[k].min(CLEAR) / CLEAR;
+        let room = (0..YAWS).map(clear).sum::<f32>() / YAWS as f32;
+        let view = view * (0.7 + 0.3 * room);
+        // Toward the level's middle, turned aside where something stands close.
+        let flat = Vec2::new(centre.x - eye.x, centre.z - eye.z);
+        let toward = (flat.length() > 2.0).then(|| yaw_toward(eye, centre));
+        let best = (0..YAWS)
+            .map(|k| {
+                let yaw = k as f32 / YAWS as f32 * std::f32::consts::TAU;
+                let aim = toward.map_or(0.0, |m| 0.5 * (yaw - m).cos());
+                (clear(k) + aim, yaw)
+            })
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map_or(0.0, |(_, yaw)| yaw);
+        // Straight at the middle when that way is as clear as the best.
+        let facing_middle;
+        let yaw = match toward {
+            Some(m) => {
+                let k = ((m.rem_euclid(std::f32::consts::TAU)) / std::f32::consts::TAU
+                    * YAWS as f32)
+                    .round() as usize
+                    % YAWS;
+                facing_middle = clear(k) >= 0.99;
+                if facing_middle { m } else { best }
+            }
+            None => {
+                facing_middle = false;
+                best
+            }
+        };
+        (view, yaw, facing_middle)
     }
 }
 
@@ -407,6 +504,8 @@ fn hit(o: Vec3, d: Vec3, t: &[Vec3; 3]) -> Option<(f32, bool)> {
 /// The floors of every cell, and how they join.
 struct Floors {
     size: [usize; 2],
+    /// The cells' side, metres.
+    cell: f32,
     /// Per cell, up to [`FLOORS_PER_CELL`] floor heights (NaN: none).
     heights: Vec<[f32; FLOORS_PER_CELL]>,
 }
@@ -420,6 +519,7 @@ impl Floors {
     /// The joined pieces, largest first.
     fn pieces(&self) -> Vec<Piece> {
         let n = self.heights.len();
+        let step = STEP.max(self.cell * 0.7);
         let mut done = vec![[false; FLOORS_PER_CELL]; n];
         let mut pieces = Vec::new();
         for start in 0..n {
@@ -451,7 +551,7 @@ impl Floors {
                         for (g, (other, seen)) in
                             self.heights[j].iter().zip(done[j].iter_mut()).enumerate()
                         {
-                            if !*seen && !other.is_nan() && (other - h).abs() <= STEP {
+                            if !*seen && !other.is_nan() && (other - h).abs() <= step {
                                 *seen = true;
                                 stack.push((j, g));
                             }
@@ -477,14 +577,21 @@ impl Floors {
         let mut on: std::collections::HashSet<usize> = std::collections::HashSet::new();
         on.extend(piece.cells.iter().map(|(i, _)| *i));
         let w = self.size[0];
+        // Floor all round for a metre (at least the next cell) each way.
+        let reach = ((1.0 / grid.cell).ceil() as usize).max(1);
+        let h = self.size[1];
         let inside = |i: usize| {
             let (x, z) = (i % w, i / w);
-            x > 0
-                && z > 0
-                && on.contains(&(i - 1))
-                && on.contains(&(i + 1))
-                && on.contains(&(i - w))
-                && on.contains(&(i + w))
+            x >= reach
+                && z >= reach
+                && x + reach < w
+                && z + reach < h
+                && (1..=reach).all(|r| {
+                    on.contains(&(i - r))
+                        && on.contains(&(i + r))
+                        && on.contains(&(i - r * w))
+                        && on.contains(&(i + r * w))
+                })
         };
         let inner: Vec<&(usize, usize)> = piece.cells.iter().filter(|(i, _)| inside(*i)).collect();
         let points: Vec<Vec3> = if inner.is_empty() {
