@@ -414,7 +414,7 @@ impl<'a> Grid<'a> {
         let mut faces = std::collections::HashSet::new();
         // Per yaw, how far the level-headed ray goes before it meets a face.
         let mut open = [reach; YAWS];
-        for k in 0..YAWS {
+        for (k, clear_to) in open.iter_mut().enumerate() {
             let yaw = k as f32 / YAWS as f32 * std::f32::consts::TAU;
             for pitch in PITCHES {
                 stamp += 1;
@@ -423,19 +423,16 @@ impl<'a> Grid<'a> {
                     pitch.sin(),
                     -yaw.cos() * pitch.cos(),
                 );
-                match self.cast(eye, d, reach, &mut seen, stamp) {
-                    Some((t, front, face)) => {
-                        if front {
-                            sum += 1.0;
-                            faces.insert(face);
-                        } else {
-                            sum -= 1.0;
-                        }
-                        if pitch == 0.0 {
-                            open[k] = t;
-                        }
+                if let Some((t, front, face)) = self.cast(eye, d, reach, &mut seen, stamp) {
+                    if front {
+                        sum += 1.0;
+                        faces.insert(face);
+                    } else {
+                        sum -= 1.0;
                     }
-                    None => {}
+                    if pitch == 0.0 {
+                        *clear_to = t;
+                    }
                 }
             }
         }
