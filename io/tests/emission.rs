@@ -4,7 +4,6 @@
 //! black. The PSP has no emissive term: the glow goes into the texture shown and
 //! the bake adds it to the vertex colours, lights or none.
 
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use pebble_io::export::{ExportOptions, export};
@@ -15,13 +14,6 @@ use pebble_model::{History, Scene};
 // Each test binary uses some of the levels.
 #[allow(dead_code)]
 mod levels;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pebble-glow-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
-    dir
-}
 
 /// The mean sRGB brightness (0–255) of a project texture.
 fn texture_brightness(path: &std::path::Path) -> f32 {
@@ -51,7 +43,7 @@ fn vertex_brightness(map: &pbm::Map, prefix: &str) -> f32 {
 
 #[test]
 fn lava_and_a_lamp_glow_in_the_bake_and_the_texture_under_a_roof() {
-    let dir = scratch("lava");
+    let dir = levels::scratch("lava");
     let level = levels::lava_cave();
     let path = dir.join("lava_cave.glb");
     std::fs::write(&path, &level.glb).expect("writes");

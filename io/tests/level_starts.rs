@@ -3,7 +3,7 @@
 //! (`common/levels.rs`), imported into a new project as `pebble import` and File ›
 //! Import do, then exported.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use pebble_io::export::{ExportOptions, export};
@@ -16,13 +16,6 @@ use pebble_model::{History, Kind, Scene};
 // Each test binary uses some of the levels.
 #[allow(dead_code)]
 mod levels;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pebble-starts-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
-    dir
-}
 
 /// `level` imported into `scene` with what the project lacks added; the lines said.
 fn import_into(level: &levels::Level, dir: &Path, scene: &mut Scene) -> Vec<String> {
@@ -51,7 +44,7 @@ fn spawn(scene: &Scene) -> (Vec3, f32) {
 /// room; the summary says where and why; the export starts the player there.
 #[test]
 fn an_imported_closed_room_starts_inside_on_its_floor() {
-    let dir = scratch("room");
+    let dir = levels::scratch("room");
     let mut scene = Scene::new();
     let said = import_into(&levels::occlusion_room(None), &dir, &mut scene);
     let (eye, _) = spawn(&scene);
@@ -88,7 +81,7 @@ fn an_imported_closed_room_starts_inside_on_its_floor() {
 /// the export's own choice is the same kind of place.
 #[test]
 fn an_export_without_a_spawn_starts_inside_the_closed_room_too() {
-    let dir = scratch("room-export");
+    let dir = levels::scratch("room-export");
     let level = levels::occlusion_room(None);
     let path = dir.join("room.glb");
     std::fs::write(&path, &level.glb).expect("writes");
@@ -123,7 +116,7 @@ fn an_export_without_a_spawn_starts_inside_the_closed_room_too() {
 /// look along +X) wins over any choice: the start stands there, looking its way.
 #[test]
 fn a_node_named_like_a_start_wins() {
-    let dir = scratch("marker");
+    let dir = levels::scratch("marker");
     let mut scene = Scene::new();
     // A quarter turn about Y, −90°: −Z turns to +X.
     let h = std::f32::consts::FRAC_1_SQRT_2;
@@ -151,7 +144,7 @@ fn a_node_named_like_a_start_wins() {
 /// neither (a prop imported into a lit level).
 #[test]
 fn an_unlit_level_gets_a_sun_and_sky_and_a_lit_project_gets_nothing() {
-    let dir = scratch("lights");
+    let dir = levels::scratch("lights");
     let mut scene = Scene::new();
     let said = import_into(&levels::occlusion_room(None), &dir, &mut scene);
     assert!(

@@ -3,7 +3,6 @@
 //! users name it (`-col`, `-colonly`): the truck town came in with 0 colliders.
 //! Files made as Godot writes them (`common/levels.rs`).
 
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use pebble_io::export::{ExportOptions, export};
@@ -15,13 +14,6 @@ use pebble_model::{History, Kind, Scene};
 // Each test binary uses some of the levels.
 #[allow(dead_code)]
 mod levels;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pebble-physics-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
-    dir
-}
 
 fn import(
     level: &levels::Level,
@@ -39,7 +31,7 @@ fn import(
 
 fn check_town(old: bool) {
     let level = levels::truck_town(old);
-    let dir = scratch(level.name);
+    let dir = levels::scratch(level.name);
     let (scene, report) = import(&level, &dir);
     assert!(
         !report.dropped.iter().any(|d| d.contains("OMI")),

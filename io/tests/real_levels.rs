@@ -6,7 +6,7 @@
 //! triangles), and double-sided faces are written once, in meshes the
 //! `double_sided` lump names, which the runtime draws unculled.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use pebble_io::export::{ExportOptions, export};
@@ -17,13 +17,6 @@ use pebble_model::{History, Scene};
 // Each test binary uses some of the levels.
 #[allow(dead_code)]
 mod levels;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pebble-levels-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
-    dir
-}
 
 fn import(path: &Path, dir: &Path) -> Scene {
     let imported = import_file(path, &ImportOptions::new(dir), &mut |_| {}).expect("imports");
@@ -50,7 +43,7 @@ fn triangles(map: &pbm::Map) -> usize {
 #[test]
 fn real_levels_export_at_most_1_05_times_their_triangles() {
     for level in levels::all() {
-        let dir = scratch(level.name);
+        let dir = levels::scratch(level.name);
         let path = dir.join(format!("{}.glb", level.name));
         std::fs::write(&path, &level.glb).expect("writes the level");
         let scene = import(&path, &dir);
@@ -90,7 +83,7 @@ fn real_levels_export_at_most_1_05_times_their_triangles() {
 #[test]
 fn double_sided_faces_are_written_once_and_named_in_the_lump() {
     let level = levels::arena();
-    let dir = scratch("double-sided");
+    let dir = levels::scratch("double-sided");
     let path = dir.join("arena.glb");
     std::fs::write(&path, &level.glb).expect("writes the level");
     let scene = import(&path, &dir);
@@ -141,7 +134,7 @@ fn double_sided_faces_are_written_once_and_named_in_the_lump() {
 #[test]
 fn the_cut_grows_with_the_object() {
     let level = levels::terrain();
-    let dir = scratch("ocean");
+    let dir = levels::scratch("ocean");
     let path = dir.join("terrain.glb");
     std::fs::write(&path, &level.glb).expect("writes the level");
     let scene = import(&path, &dir);

@@ -17,6 +17,14 @@
 
 use serde_json::{Value, json};
 
+/// A fresh, empty folder for one test's files (named by `label` and the process).
+pub fn scratch(label: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pebble-levels-{label}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
 /// A small deterministic generator (an LCG), so the levels need no crate.
 pub struct Rng(u64);
 
