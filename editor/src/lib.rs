@@ -3,4 +3,3 @@
 
 pub mod app;
 pub mod cli;
-pub mod services;

@@ -159,8 +159,8 @@ fn one_esc_closes_the_context_menu_and_keeps_the_selection() {
 /// deploys succeeded. The status line says how the last deploy went.
 #[test]
 fn a_good_deploy_after_a_failed_one_clears_the_red_status() {
-    use pebble_editor::app::action::Action;
-    use pebble_editor::app::status::Level;
+    use pebble_core::action::Action;
+    use pebble_core::status::Level;
     let Some(mut harness) = room() else { return };
     let dir = std::env::temp_dir().join(format!("pebble-deploy-status-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -200,7 +200,7 @@ fn a_good_deploy_after_a_failed_one_clears_the_red_status() {
 /// them to the floor). Hidden, its balls are neither drawn nor picked.
 #[test]
 fn a_hidden_ball_pit_draws_no_balls() {
-    use pebble_editor::app::action::Action;
+    use pebble_core::action::Action;
     let Some(mut harness) = common::harness() else {
         return;
     };
@@ -351,7 +351,7 @@ fn a_click_picks_what_is_drawn_before_invisible_volumes_and_the_route_on_the_flo
 /// presses them; the key list shows them, and which keys are free.
 #[test]
 fn the_blender_preset_brings_blenders_keys() {
-    use pebble_editor::app::action::{self, Action};
+    use pebble_core::action::{self, Action};
     let Some(mut harness) = room() else { return };
     let blender = harness
         .state()
@@ -414,7 +414,7 @@ fn the_blender_preset_brings_blenders_keys() {
     );
     let free = action::free_keys(&blender);
     assert!(
-        !free.contains(&egui::Key::G) && free.contains(&egui::Key::B),
+        !free.contains(&pebble_core::keys::Key::G) && free.contains(&pebble_core::keys::Key::B),
         "{free:?}"
     );
 }
@@ -499,7 +499,7 @@ fn shift_a_opens_the_add_menu_at_the_cursor() {
     assert!(harness.state().viewport.context_menu.is_none());
     assert_eq!(
         harness.state().viewport.tools.armed_create(),
-        Some(pebble_editor::app::create::CreateItem::Stairs)
+        Some(pebble_core::create::CreateItem::Stairs)
     );
 }
 

@@ -7,8 +7,8 @@
 use crate::common;
 
 use egui_kittest::kittest::Queryable as _;
+use pebble_core::create::CreateItem;
 use pebble_editor::app::PebbleApp;
-use pebble_editor::app::create::CreateItem;
 use pebble_editor::app::viewport::navigation::OrbitCamera;
 use pebble_model::entity::{EntityKind, GeometrySource};
 use pebble_model::glam::Vec3;
@@ -187,7 +187,7 @@ fn a_room_is_built_only_by_dragging_and_exports_strictly_valid() {
     );
 
     // The map: exported with the project's settings, strictly valid.
-    let bytes = pebble_editor::services::export::to_bytes(
+    let bytes = pebble_core::services::export::to_bytes(
         &scene,
         harness
             .state()

@@ -12,7 +12,8 @@ use common::{click, drag_line, entity, harness_on, wait_for};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use pebble_editor::app::{PebbleApp, showcase_path};
+use pebble_core::services::showcase::showcase_path;
+use pebble_editor::app::PebbleApp;
 use pebble_model::project;
 
 /// A copy of the showcase project (and its textures) in a fresh folder.

@@ -10,7 +10,8 @@ use common::{click, drag_line, entity, harness, screen, visible_checkbox, wait_f
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use pebble_editor::app::{PebbleApp, showcase_path};
+use pebble_core::services::showcase::showcase_path;
+use pebble_editor::app::PebbleApp;
 use pebble_model::glam::Vec3;
 
 #[test]

@@ -3,7 +3,7 @@
 //! a lump comes back from the map as that kind. A new kind that is missing from
 //! the exporter or the `.pbm` importer fails here.
 
-use pebble_editor::app::create::{self, CreateItem};
+use pebble_core::create::{self, CreateItem};
 use pebble_io::import::{ImportOptions, import_file};
 use pebble_model::command::{AddEntities, AddMaterial};
 use pebble_model::glam::Vec3;
@@ -48,7 +48,7 @@ fn every_kind_is_written_where_the_exporter_says_and_read_back() {
 
     let dir = scratch("export");
     let bytes =
-        pebble_editor::services::export::to_bytes(&scene, dir.clone(), false).expect("exports");
+        pebble_core::services::export::to_bytes(&scene, dir.clone(), false).expect("exports");
     let (view, warnings) = pbm::MapView::parse(&bytes).expect("reads");
     assert!(warnings.is_empty(), "{warnings:?}");
     let path = dir.join("kinds.pbm");

@@ -11,7 +11,8 @@ use eframe::egui::Key;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 
-use pebble_editor::app::{PebbleApp, showcase_path};
+use pebble_core::services::showcase::showcase_path;
+use pebble_editor::app::PebbleApp;
 
 fn menu(harness: &mut Harness<'_, PebbleApp>, item: &str) {
     harness.get_by_label("File").click();

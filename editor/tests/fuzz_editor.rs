@@ -34,10 +34,11 @@ use std::time::{Duration, Instant};
 
 use eframe::egui;
 use egui_kittest::Harness;
-use pebble_editor::app::action::{self, Action, UvAction};
-use pebble_editor::app::create::CreateItem;
+use pebble_core::action::{self, Action, UvAction};
+use pebble_core::create::CreateItem;
+use pebble_core::services::showcase::showcase_path;
+use pebble_editor::app::PebbleApp;
 use pebble_editor::app::panels::Pane;
-use pebble_editor::app::{PebbleApp, showcase_path};
 use pebble_model::{Scene, project};
 
 /// Seeds that once found something, with the steps they took, run every time.
@@ -535,7 +536,7 @@ fn sequence(project: PathBuf, seed: u64, steps: usize) {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    match pebble_editor::services::export::to_bytes(&scene, folder, false) {
+    match pebble_core::services::export::to_bytes(&scene, folder, false) {
         Ok(map) => {
             let (view, warnings) = pbm::MapView::parse(&map).expect("a map that reads");
             assert!(warnings.is_empty(), "{warnings:?}; {}", said());

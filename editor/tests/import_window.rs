@@ -5,7 +5,7 @@
 use crate::common;
 
 use egui_kittest::kittest::Queryable as _;
-use pebble_editor::app::showcase_path;
+use pebble_core::services::showcase::showcase_path;
 use pebble_model::glam::Vec3;
 
 use common::{harness_on, wait_for};

@@ -7,7 +7,7 @@
 use crate::common;
 
 use common::{harness_on, showcase_copy, wait_for};
-use pebble_editor::app::create::CreateItem;
+use pebble_core::create::CreateItem;
 
 /// The deployed map's triangle count.
 fn triangles(map: &std::path::Path) -> u32 {
@@ -86,7 +86,7 @@ fn every_save_deploys_with_the_live_link_on_and_the_last_save_wins() {
         "two more boxes of 12 triangles each: {first} → {last}"
     );
     let app = harness.state();
-    let now = pebble_editor::services::export::to_bytes(
+    let now = pebble_core::services::export::to_bytes(
         app.scene(),
         app.project_path().parent().expect("folder").to_path_buf(),
         true,

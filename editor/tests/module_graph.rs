@@ -20,7 +20,9 @@ fn root() -> PathBuf {
 
 /// The crates whose sources are checked (the PSP runtime builds apart, with its
 /// own toolchain, and is checked the same way).
-const CRATES: [&str; 7] = ["pbm", "model", "io", "play", "render", "editor", "psp"];
+const CRATES: [&str; 8] = [
+    "pbm", "model", "io", "play", "render", "core", "editor", "psp",
+];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {

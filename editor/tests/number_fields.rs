@@ -359,7 +359,7 @@ fn a_scale_of_zero_is_refused() {
 /// edits leaves its recovery file there, not beside the bundled showcase (where the
 /// next start of every other test would offer it back).
 fn showcase_copy(tag: &str) -> std::path::PathBuf {
-    let source = pebble_editor::app::showcase_path();
+    let source = pebble_core::services::showcase::showcase_path();
     let from = source.parent().expect("the showcase folder");
     let dir =
         std::env::temp_dir().join(format!("pebble-number-fields-{tag}-{}", std::process::id()));

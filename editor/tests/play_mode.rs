@@ -275,9 +275,7 @@ fn a_map_with_nothing_to_stand_on_says_so_instead_of_falling() {
 
 use std::sync::Arc;
 
-use pebble_editor::app::play::{
-    LOOK_SPEED, PITCH_LIMIT, PlayKeys, PlaySession, TURN_SPEED, build_level,
-};
+use pebble_core::play::{LOOK_SPEED, PITCH_LIMIT, PlayKeys, PlaySession, TURN_SPEED, build_level};
 use pebble_play::Level;
 
 fn level() -> Arc<Level> {

@@ -145,7 +145,7 @@ fn architecture_names_every_source_file() {
         std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
     let named = architecture_paths(&architecture);
     let mut all = Vec::new();
-    for package in ["pbm", "model", "io", "play", "render", "editor"] {
+    for package in ["pbm", "model", "io", "play", "render", "core", "editor"] {
         files(&root.join(package).join("src"), &mut all);
     }
     let mut missing = Vec::new();

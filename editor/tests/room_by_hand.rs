@@ -171,7 +171,7 @@ fn a_room_is_built_in_the_real_window_in_at_most_30_inputs_and_its_corners_close
 
     // The map, exported from the saved project as the editor exports it.
     let scene = project::load(&path).expect("the saved project loads");
-    let bytes = pebble_editor::services::export::to_bytes(&scene, dir.clone(), false)
+    let bytes = pebble_core::services::export::to_bytes(&scene, dir.clone(), false)
         .expect("the room exports");
     let (map, _) = pbm::Map::read(&bytes).expect("a valid map");
     let named = |prefix: &str| -> Vec<(Vec3, Vec3)> {

@@ -140,7 +140,7 @@ fn the_showcase_exports_to_a_map_with_everything_it_promises() {
 /// hold the user's edits).
 #[test]
 fn without_the_source_tree_the_showcase_is_generated_into_the_data_folder() {
-    use pebble_editor::app::{default_project_in, showcase_path};
+    use pebble_core::services::showcase::{default_project_in, showcase_path};
     // With the source tree: its copy.
     assert_eq!(
         default_project_in(&showcase_path(), None).expect("found"),

@@ -200,7 +200,7 @@ fn the_four_walls_are_textured_face_by_face_by_drag_and_drop_alone() {
         .parent()
         .expect("a folder")
         .to_path_buf();
-    let bytes = pebble_editor::services::export::to_bytes(&scene, folder, false).expect("exports");
+    let bytes = pebble_core::services::export::to_bytes(&scene, folder, false).expect("exports");
     let (view, warnings) = pbm::MapView::parse(&bytes).expect("a valid map");
     assert!(warnings.is_empty(), "{warnings:?}");
     let issues = pbm::compliance::check(&pbm::Map::from_view(&view));
@@ -375,7 +375,7 @@ fn preview(
 
 #[test]
 fn a_room_textured_per_face_exports_strictly_and_draws_on_the_psp_as_in_the_editor() {
-    use pebble_editor::app::faces::{FaceSelection, UvOp};
+    use pebble_core::faces::{FaceSelection, UvOp};
     use pebble_model::command::{ApplyMaterial, MaterialChoice};
     let Some(gpu) = pebble_render::gpu::test_gpu("texturing") else {
         return;
@@ -471,7 +471,7 @@ fn a_room_textured_per_face_exports_strictly_and_draws_on_the_psp_as_in_the_edit
     };
     let editor = preview(&gpu, &scene, &folder, &camera, &options);
     let unbaked =
-        pebble_editor::services::export::to_bytes(&scene, folder.clone(), false).expect("exports");
+        pebble_core::services::export::to_bytes(&scene, folder.clone(), false).expect("exports");
     let (map, _) = pbm::Map::read(&unbaked).expect("reads");
     let renderer = pebble_render::Renderer::new(&gpu, pebble_render::DrawScene::from_map(&map))
         .expect("draws");
@@ -706,7 +706,7 @@ fn a_glow_typed_in_the_material_editor_lights_the_floor_in_the_bake() {
             .parent()
             .expect("folder")
             .to_path_buf();
-        let bytes = pebble_editor::services::export::to_bytes(&scene, dir, true).expect("exports");
+        let bytes = pebble_core::services::export::to_bytes(&scene, dir, true).expect("exports");
         let map = pbm::Map::read(&bytes).expect("reads").0;
         let colours: Vec<u32> = map
             .meshes

@@ -10,7 +10,7 @@ use crate::common;
 
 use common::{fresh_data_dir, harness_with_data_dir};
 use egui_kittest::kittest::Queryable as _;
-use pebble_editor::app::showcase_path;
+use pebble_core::services::showcase::showcase_path;
 use pebble_model::project;
 
 #[test]
@@ -38,7 +38,7 @@ fn untitled_work_is_autosaved_to_the_data_folder_and_offered_back() {
     // Some work, then more than the autosave interval.
     harness
         .state_mut()
-        .create(pebble_editor::app::create::CreateItem::Box);
+        .create(pebble_core::create::CreateItem::Box);
     harness.run_steps(2);
     assert!(harness.state().is_dirty());
     // The autosave comes once the interval has passed: waited for, frame by frame.
@@ -138,7 +138,7 @@ fn a_crash_keeps_the_unsaved_work_for_the_next_start() {
         let mut harness = harness_with_data_dir(path, true, d).expect("the app starts");
         harness
             .state_mut()
-            .create(pebble_editor::app::create::CreateItem::Box);
+            .create(pebble_core::create::CreateItem::Box);
         harness.run_steps(2);
         assert!(harness.state().is_dirty());
         panic!("a crash in the middle of work");

@@ -7,8 +7,8 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use pebble_editor::app::action::{self, ALL};
-use pebble_editor::app::create;
+use pebble_core::action::{self, ALL};
+use pebble_core::create;
 
 const MENUS: [&str; 7] = ["File", "Edit", "View", "Create", "Tools", "Help", "Deploy"];
 

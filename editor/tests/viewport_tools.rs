@@ -5,7 +5,7 @@
 use crate::common;
 
 use eframe::egui;
-use pebble_editor::app::showcase_path;
+use pebble_core::services::showcase::showcase_path;
 
 use common::harness_on;
 

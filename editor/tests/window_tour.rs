@@ -157,8 +157,8 @@ fn tour() -> Option<Vec<Step>> {
         ),
         (
             "Create",
-            pebble_editor::app::create::all()
-                .map(pebble_editor::app::create::CreateItem::label)
+            pebble_core::create::all()
+                .map(pebble_core::create::CreateItem::label)
                 .collect(),
         ),
         ("Edit", vec!["Undo", "Redo"]),

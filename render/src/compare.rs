@@ -238,3 +238,57 @@ mod tests {
         assert_eq!(m.get_pixel(3, 0), &Rgb([0, 0, 96]));
     }
 }
+
+/// Where and when a device capture was taken, as its sidecar says.
+#[derive(Debug, Clone, Copy)]
+pub struct CaptureView<'a> {
+    pub position: pebble_model::glam::Vec3,
+    /// Radians.
+    pub yaw: f32,
+    pub pitch: f32,
+    /// Degrees, vertical.
+    pub fov: f32,
+    pub time: f64,
+    /// The environment preset's name.
+    pub environment: &'a str,
+}
+
+/// The editor's PSP-look picture of `map` for a capture taken at `view`, at the
+/// capture's size, with the runtime's moving entities (`solids`: triangles'
+/// corners and 0xAABBGGRR colours) where they were;
+/// drawn on `gpu` (the editor passes its own device; the command line opens one).
+pub fn editor_picture(
+    gpu: &crate::Gpu,
+    map: &pbm::Map,
+    view: &CaptureView,
+    size: (u32, u32),
+    lod_bias: f32,
+    solids: &[([f32; 3], u32)],
+) -> Result<RgbImage, crate::RenderError> {
+    let solids: Vec<crate::SolidVertex> = solids
+        .iter()
+        .map(|&(pos, color)| crate::SolidVertex { pos, color })
+        .collect();
+    let mut scene = crate::DrawScene::from_map(map);
+    scene.environment = crate::environment::Environment::preset(view.environment);
+    let renderer = crate::Renderer::new(gpu, scene)?;
+    let mut camera = crate::Camera::psp(view.position, view.yaw, view.pitch);
+    camera.fov_y_deg = view.fov;
+    let options = crate::RenderOptions {
+        width: size.0,
+        height: size.1,
+        time: view.time,
+        psp: true,
+        lod_bias,
+        ..Default::default()
+    };
+    let (image, _) = renderer.render_with(
+        &camera,
+        &options,
+        &crate::Extras {
+            solids: &solids,
+            ..Default::default()
+        },
+    )?;
+    Ok(image::DynamicImage::ImageRgba8(image).to_rgb8())
+}

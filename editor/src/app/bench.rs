@@ -15,7 +15,7 @@
 //! report.
 
 mod edits;
-use super::profiling as sections;
+use pebble_core::profiling as sections;
 pub mod uv_drag;
 
 use std::path::PathBuf;

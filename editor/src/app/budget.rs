@@ -18,7 +18,7 @@ use pebble_model::Scene;
 use pebble_render::Camera;
 use pebble_render::frustum::Frustum;
 
-use super::jobs::Job;
+use pebble_core::jobs::Job;
 
 /// How long the scene must stay unchanged before it is measured again.
 pub const SETTLE: Duration = Duration::from_millis(400);
@@ -172,7 +172,7 @@ pub struct Row {
     pub note: &'static str,
 }
 
-use crate::services::import_review::count;
+use pebble_core::services::import_review::count;
 
 fn bytes(n: u64) -> String {
     let mib = n as f64 / (1024.0 * 1024.0);
@@ -254,7 +254,7 @@ pub fn rows(cost: &MapCost, camera: &Camera) -> Vec<Row> {
     ]
 }
 
-pub use crate::services::import_review::{HUGE_TEXTURE_SIDE, warnings as import_warnings};
+pub use pebble_core::services::import_review::{HUGE_TEXTURE_SIDE, warnings as import_warnings};
 
 /// The live readout: the newest measurement and the one in progress.
 #[derive(Debug, Default)]
@@ -265,7 +265,7 @@ pub struct Budget {
     pub refused: Option<(u64, String)>,
     job: Option<(u64, Job<MapCost>)>,
     /// Since when the scene stands still.
-    still: super::jobs::Still,
+    still: pebble_core::jobs::Still,
     pub window_open: bool,
 }
 
@@ -297,7 +297,7 @@ impl Budget {
             let scene = scene.clone();
             let dir = project_dir.to_path_buf();
             let job = Job::spawn(dir.clone(), "measuring", move |job| {
-                let mut options = crate::services::export::options(&scene, dir);
+                let mut options = pebble_core::services::export::options(&scene, dir);
                 options.bake = false;
                 let (bytes, _) =
                     pebble_io::export::export(&scene, &options, &mut |_| {}, job.cancel_flag())
@@ -318,7 +318,7 @@ impl Budget {
         }
         self.cost = None;
         self.refused = None;
-        self.still = super::jobs::Still::default();
+        self.still = pebble_core::jobs::Still::default();
     }
 
     /// The worst level of the figures with a limit (red when refused).

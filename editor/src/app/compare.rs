@@ -11,8 +11,8 @@ use pebble_model::Scene;
 use pebble_render::Gpu;
 use pebble_render::compare::{self, Comparison};
 
-use super::jobs::Job;
-use crate::services::preview::{Sidecar, preview, read_sidecar};
+use pebble_core::jobs::Job;
+use pebble_core::services::preview::{Sidecar, read_sidecar};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
@@ -271,7 +271,7 @@ fn compute(
     scene: &Scene,
     project_dir: PathBuf,
     gpu: &Gpu,
-    job: &super::jobs::JobContext<Computed>,
+    job: &pebble_core::jobs::JobContext<Computed>,
 ) -> anyhow::Result<Computed> {
     use anyhow::Context as _;
     let device = image::open(path)
@@ -279,16 +279,23 @@ fn compute(
         .to_rgb8();
     let sidecar = read_sidecar(&path.with_extension("json"))?;
     job.progress("exporting the map", None);
-    let bytes = crate::services::export::to_bytes(scene, project_dir, true)?;
+    let bytes = pebble_core::services::export::to_bytes(scene, project_dir, true)?;
     let (map, _) = pbm::Map::read(&bytes).map_err(|e| anyhow::anyhow!("{e}"))?;
     job.progress("drawing the preview", None);
-    let editor = preview(
+    let editor = pebble_render::compare::editor_picture(
         gpu,
         &map,
-        &sidecar,
-        device.width(),
-        device.height(),
+        &pebble_render::compare::CaptureView {
+            position: sidecar.position,
+            yaw: sidecar.yaw,
+            pitch: sidecar.pitch,
+            fov: sidecar.fov,
+            time: sidecar.time,
+            environment: &sidecar.environment,
+        },
+        (device.width(), device.height()),
         sidecar.lod_bias.unwrap_or(1.0),
+        &pebble_core::services::preview::entity_solids(&map, sidecar.time),
     )?;
     let figures = compare::compare(&device, &editor, &[], 32).map_err(anyhow::Error::msg)?;
     Ok(Computed {

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use super::jobs::Job;
+use pebble_core::jobs::Job;
 
 use pebble_io::export::{ExportProgress, export_to_file};
 use pebble_io::import::{ImportOptions, Imported, import_file};
@@ -185,7 +185,7 @@ pub fn start_export(scene: &Scene, project_dir: PathBuf, path: PathBuf) -> Expor
     let scene = scene.clone();
     let out = path.clone();
     Job::spawn(path, "starting", move |job| {
-        let options = crate::services::export::options(&scene, project_dir);
+        let options = pebble_core::services::export::options(&scene, project_dir);
         let mut on_progress = |p: ExportProgress| {
             let f = if p.total == 0 {
                 0.0
@@ -381,7 +381,7 @@ mod tests {
 /// where the user last worked, else their Documents folder, else their home;
 /// never inside the bundled showcase.
 pub fn dialog_start(recent: &[PathBuf], home: Option<PathBuf>) -> Option<PathBuf> {
-    let showcase = super::showcase_path();
+    let showcase = pebble_core::services::showcase::showcase_path();
     let bundled = showcase.parent().map(Path::to_path_buf);
     recent
         .iter()
@@ -405,7 +405,7 @@ mod dialog_start_tests {
         let home = std::env::temp_dir().join(format!("pebble-dialog-home-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&home);
         std::fs::create_dir_all(&home).expect("home");
-        let showcase = super::super::showcase_path();
+        let showcase = pebble_core::services::showcase::showcase_path();
         assert_eq!(
             dialog_start(std::slice::from_ref(&showcase), Some(home.clone())),
             Some(home.clone())

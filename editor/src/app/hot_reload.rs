@@ -167,7 +167,7 @@ impl super::PebbleApp {
             return;
         };
         let path = self.doc.path().to_path_buf();
-        let loader = super::loader(&path);
+        let loader = pebble_core::services::texture_loader(&path);
         let mut guard = rs.renderer.write();
         let Some(res) = guard
             .callback_resources

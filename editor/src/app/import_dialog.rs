@@ -11,9 +11,11 @@ use eframe::egui;
 use pebble_model::glam::Vec3;
 use pebble_model::{Aabb, History, Scene};
 
-use super::jobs::Job;
+use pebble_core::jobs::Job;
 
-pub use crate::services::placement::{PictureOrientation, PicturePlacement, Placement, Size, Up};
+pub use pebble_core::services::placement::{
+    PictureOrientation, PicturePlacement, Placement, Size, Up,
+};
 
 /// How a finished import is put in place: a model as the import window says, a
 /// picture as the picture window says.
@@ -275,12 +277,14 @@ impl ImportDialog {
             // fixed at once, and said (the command line does the same).
             if let Ok(raw) = &r
                 && self.size == Size::Scale(1.0)
-                && let Some((scale, units)) = crate::services::placement::units_hint(raw, self.up)
-                && crate::services::placement::fixed_at_import(scale)
+                && let Some((scale, units)) =
+                    pebble_core::services::placement::units_hint(raw, self.up)
+                && pebble_core::services::placement::fixed_at_import(scale)
             {
                 self.scale = scale;
                 self.size = Size::Scale(scale);
-                let line = crate::services::placement::units_fixed_line(raw, self.up, scale, units);
+                let line =
+                    pebble_core::services::placement::units_fixed_line(raw, self.up, scale, units);
                 self.units_fixed = Some((scale, line));
             }
             self.raw = Some(r);
@@ -381,7 +385,7 @@ impl ImportDialog {
         if let Some(Ok(raw)) = &self.raw
             && self.units_fixed.is_none()
             && self.size == Size::Scale(1.0)
-            && let Some((scale, units)) = crate::services::placement::units_hint(raw, self.up)
+            && let Some((scale, units)) = pebble_core::services::placement::units_hint(raw, self.up)
         {
             ui.horizontal_wrapped(|ui| {
                 ui.colored_label(

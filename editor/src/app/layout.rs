@@ -6,10 +6,10 @@
 use eframe::egui;
 use pebble_model::EntityId;
 
-use super::PebbleApp;
 use super::panels::{Pane, history};
 use super::viewport::ViewportFrame;
 use super::viewport::callback::ViewportResources;
+use super::{PebbleApp, status_line};
 
 /// The status bar's changing figures (frame rate, clock, renderer counts),
 /// refreshed twice a second: readable, and an unchanged UI can be drawn from the
@@ -81,7 +81,7 @@ impl PebbleApp {
         keys_taken: bool,
     ) {
         let ctx = ui.ctx().clone();
-        super::profiling::time(pane.title(), || {
+        pebble_core::profiling::time(pane.title(), || {
             self.pane_contents(ui, frame, pane, keys_taken, &ctx)
         });
     }
@@ -223,14 +223,14 @@ impl PebbleApp {
                 ui.colored_label(egui::Color32::LIGHT_RED, e);
             }
             ui.separator();
-            self.status.ui(ui);
+            status_line::show(ui, &self.status);
             if let Some(status) = &self.jobs.deploy.status {
                 ui.separator();
-                status.ui(ui);
+                status_line::show(ui, status);
             }
             if let Some(status) = &self.jobs.ppsspp.status {
                 ui.separator();
-                status.ui(ui);
+                status_line::show(ui, status);
             }
         });
     }

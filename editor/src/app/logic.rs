@@ -5,8 +5,8 @@
 
 use eframe::egui;
 
-use super::action::{self, Action};
-use super::{PebbleApp, files};
+use super::{PebbleApp, files, keys};
+use pebble_core::action::{self, Action};
 
 impl PebbleApp {
     pub(super) fn before_layout(
@@ -60,7 +60,7 @@ impl PebbleApp {
                 // stayed red through two good deploys.
                 match done {
                     Ok(said) => {
-                        let failure_shown = self.status.level == super::status::Level::Error
+                        let failure_shown = self.status.level == pebble_core::status::Level::Error
                             && self.status.text.starts_with("deploy failed");
                         if failure_shown {
                             self.status.info(said);
@@ -135,13 +135,13 @@ impl PebbleApp {
             }
             // egui-winit makes a paste event of Ctrl+V alone: Ctrl+Shift+V comes as
             // a plain key, taken here (with the text last copied or pasted).
-            if !playing && i.consume_shortcut(&action::PASTE_UNDER_CURSOR) {
+            if !playing && i.consume_shortcut(&keys::egui_shortcut(&action::PASTE_UNDER_CURSOR)) {
                 pressed.push(Action::PasteUnderCursor);
             }
-            if !playing && i.consume_shortcut(&action::REDO_ALSO) {
+            if !playing && i.consume_shortcut(&keys::egui_shortcut(&action::REDO_ALSO)) {
                 pressed.push(Action::Redo);
             }
-            if !playing && i.consume_shortcut(&action::DELETE_ALSO) {
+            if !playing && i.consume_shortcut(&keys::egui_shortcut(&action::DELETE_ALSO)) {
                 pressed.push(Action::Delete);
             }
             // The navigation scheme's own keys (Blender's G, R, S…) come first,
@@ -153,7 +153,7 @@ impl PebbleApp {
                 {
                     continue;
                 }
-                if i.consume_shortcut(&shortcut) {
+                if i.consume_shortcut(&keys::egui_shortcut(&shortcut)) {
                     pressed.push(a);
                 }
             }
@@ -170,7 +170,7 @@ impl PebbleApp {
                 {
                     continue;
                 }
-                if i.consume_shortcut(&shortcut) {
+                if i.consume_shortcut(&keys::egui_shortcut(&shortcut)) {
                     pressed.push(a);
                 }
             }
@@ -231,7 +231,7 @@ impl PebbleApp {
                 ));
             return;
         }
-        let session = super::play::PlaySession::start(std::sync::Arc::new(level), from);
+        let session = pebble_core::play::PlaySession::start(std::sync::Arc::new(level), from);
         let editing = self.viewport.view.orbit;
         self.doc.faces.clear();
         self.viewport.tools.start_play(session, editing);

@@ -11,7 +11,7 @@ use pebble_model::scene::{Environment, SceneSettings};
 use pebble_model::{Command, CommandGroup, Entity, Scene};
 
 use super::panels::Intent;
-use super::presets::{EnvironmentPreset, ExportParts, Presets};
+use pebble_core::presets::{EnvironmentPreset, ExportParts, Presets};
 
 mod tunables;
 pub use tunables::{Tunable, TunableKind, Tunables};
@@ -204,7 +204,7 @@ impl MapSettingsWindow {
         }
         if let Some(name) = save_as_preset(ui, "export", &mut self.preset_names[1]) {
             out.push(Intent::SavePreset(super::panels::SavePreset::Export(
-                super::presets::ExportPreset {
+                pebble_core::presets::ExportPreset {
                     name,
                     about: String::new(),
                     export: ExportParts::of(&settings.export),
@@ -309,7 +309,7 @@ pub fn environment_of(scene: &Scene, name: String) -> Option<EnvironmentPreset> 
                 intensity,
                 ..
             }) if sun.is_none() => {
-                sun = Some(super::presets::Sun {
+                sun = Some(pebble_core::presets::Sun {
                     direction: *direction,
                     color: *color,
                     intensity: *intensity,
@@ -321,7 +321,7 @@ pub fn environment_of(scene: &Scene, name: String) -> Option<EnvironmentPreset> 
                 ao_strength,
                 ao_radius,
             }) if sky.is_none() => {
-                sky = Some(super::presets::Sky {
+                sky = Some(pebble_core::presets::Sky {
                     sky: *s,
                     ground: *ground,
                     ao_strength: *ao_strength,

@@ -5,10 +5,12 @@
 
 use eframe::egui;
 
-use super::action::Action;
-use super::pane::Pane;
+use super::PebbleApp;
 use super::viewport::gizmo;
-use super::{PebbleApp, create};
+use pebble_core::action::Action;
+use pebble_core::create;
+use pebble_core::deploy::DeployState;
+use pebble_core::pane::Pane;
 
 impl PebbleApp {
     /// A menu entry for `action`, carried out when clicked.
@@ -96,7 +98,7 @@ impl PebbleApp {
                         .is_some_and(|e| e.kind.kind() == pebble_model::Kind::Mesh)
                 });
                 ui.menu_button("Collider from selection", |ui| {
-                    for fit in super::edit_ops::ColliderFit::ALL {
+                    for fit in pebble_core::edit_ops::ColliderFit::ALL {
                         self.action_button(ui, Action::FitCollider(fit), meshes);
                     }
                 });
@@ -122,11 +124,11 @@ impl PebbleApp {
                         self.action_button(ui, action, faces);
                     }
                     ui.separator();
-                    for mode in super::faces::PickMode::ALL {
+                    for mode in pebble_core::faces::PickMode::ALL {
                         self.action_button(ui, Action::Pick(mode), true);
                     }
                     ui.separator();
-                    for op in super::action::UvAction::ALL {
+                    for op in pebble_core::action::UvAction::ALL {
                         self.action_button(ui, Action::Uv(op), faces);
                     }
                 });
@@ -164,7 +166,7 @@ impl PebbleApp {
         }
         ui.separator();
         let some = !self.doc.scene().selection().is_empty();
-        for action in super::action::ON_SELECTION {
+        for action in pebble_core::action::ON_SELECTION {
             self.action_button(ui, action, some);
         }
         ui.separator();
@@ -184,7 +186,7 @@ impl PebbleApp {
         }
         ui.separator();
         ui.menu_button("Arrange", |ui| {
-            use super::edit_ops::{Axis, Edge};
+            use pebble_core::edit_ops::{Axis, Edge};
             for axis in Axis::ALL {
                 for edge in Edge::ALL {
                     self.action_button(ui, Action::Align(axis, edge), some);
@@ -328,7 +330,7 @@ impl PebbleApp {
                     .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside),
             )
             .ui(ui, |ui| {
-                deploy_now = self.jobs.deploy.menu_ui(ui);
+                deploy_now = deploy_menu(&mut self.jobs.deploy, ui);
                 if deploy_now {
                     ui.close();
                 }
@@ -368,7 +370,7 @@ impl PebbleApp {
                     "close PPSSPP (Esc in PPSSPP does too); the captures taken come into captures/"
                         .to_string()
                 } else {
-                    match crate::services::ppsspp::find_program(program, std::env::var_os("PATH")) {
+                    match pebble_core::services::ppsspp::find_program(program, std::env::var_os("PATH")) {
                         Ok(p) => format!(
                             "export, stage a memory stick with the runtime and the map, and play it in {} (Ctrl+F5); captures taken there come into captures/",
                             p.display()
@@ -459,8 +461,10 @@ impl PebbleApp {
             let mut chosen = None;
             for (k, listed) in self.presets.emitters.iter().enumerate() {
                 let text = match listed.origin {
-                    super::presets::Origin::Bundled => listed.preset.name.clone(),
-                    super::presets::Origin::User(_) => format!("{} (yours)", listed.preset.name),
+                    pebble_core::presets::Origin::Bundled => listed.preset.name.clone(),
+                    pebble_core::presets::Origin::User(_) => {
+                        format!("{} (yours)", listed.preset.name)
+                    }
                 };
                 let button = ui.button(text);
                 let button = if listed.preset.about.is_empty() {
@@ -488,7 +492,7 @@ impl PebbleApp {
     /// The toolbar's shapes to draw in the viewport; the armed one shows
     /// pressed, and pressing it again lets go.
     fn create_buttons(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
-        use super::create::CreateItem;
+        use pebble_core::create::CreateItem;
         let armed = self.viewport.tools.armed_create();
         for (item, short) in [
             (CreateItem::Box, "Box"),
@@ -603,4 +607,41 @@ impl PebbleApp {
             );
         });
     }
+}
+
+/// The Deploy menu: sticks found, the target folder, Export & Deploy.
+fn deploy_menu(state: &mut DeployState, ui: &mut egui::Ui) -> bool {
+    if ui.button("Find memory sticks").clicked()
+        || state.found.is_empty() && state.target.is_empty()
+    {
+        state.found =
+            pebble_io::deploy::find_targets(pebble_core::services::deploy::DEFAULT_FOLDER);
+    }
+    if state.found.is_empty() {
+        ui.label("No PSP found (USB Connection mode shows its memory stick).");
+    }
+    for t in state.found.clone() {
+        let label = format!("{} — {}", t.label, t.root.display());
+        if ui
+            .selectable_label(state.target == t.root.display().to_string(), label)
+            .clicked()
+        {
+            state.target = t.root.display().to_string();
+        }
+    }
+    ui.horizontal(|ui| {
+        let label = ui.label("Folder:");
+        ui.add(
+            egui::TextEdit::singleline(&mut state.target)
+                .hint_text("the memory stick's root, e.g. /media/PSP")
+                .desired_width(260.0),
+        )
+        .labelled_by(label.id);
+    });
+    ui.checkbox(&mut state.live_link, "Live link: deploy on every save")
+        .on_hover_text(
+            "with PSPLink, serve this folder with usbhostfs_pc: the runtime on the PSP notices each new map within a second and reloads it where you stand",
+        );
+    ui.add_enabled(!state.busy(), egui::Button::new("Export & Deploy"))
+        .clicked()
 }

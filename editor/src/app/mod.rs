@@ -8,24 +8,16 @@
 //! [`run_action`], and every change to the scene is a command applied through the
 //! document.
 
-pub mod action;
 pub mod bench;
 pub mod budget;
-pub mod clipboard;
 pub mod compare;
-pub mod create;
-pub mod deploy;
-pub mod document;
-pub mod edit_ops;
-pub mod faces;
 pub mod file_dialog;
 pub mod files;
 pub mod frame_echo;
-pub mod gamepad;
 pub mod hot_reload;
 pub mod import_dialog;
-pub mod jobs;
 mod keyboard_focus;
+pub mod keys;
 mod layout;
 mod logic;
 pub mod map_settings;
@@ -33,15 +25,10 @@ pub mod materials;
 mod menu;
 mod modals;
 pub mod number_field;
-pub mod pane;
 pub mod panels;
-pub mod play;
-pub mod ppsspp;
 pub mod preferences;
-pub mod presets;
-pub mod profiling;
 mod run_action;
-pub mod status;
+pub mod status_line;
 pub mod ui_cache;
 pub mod viewport;
 
@@ -56,43 +43,21 @@ use eframe::egui;
 use pebble_model::{EntityId, Scene, project};
 use pebble_render::{Gpu, SceneSync};
 
-use document::Document;
 use panels::Panels;
+use pebble_core::document::Document;
 use preferences::Preferences;
 use viewport::Viewport;
 use viewport::callback::ViewportResources;
-
-/// The bundled showcase, opened when no project is named.
-pub fn showcase_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/showcase/showcase.pebble.ron")
-}
 
 /// The project `pebble` opens without arguments: the bundled showcase in the
 /// source tree (`cargo run`), else, for an installed binary that carries no source
 /// tree, a copy generated once into the user's data folder (`pebble showcase DIR`
 /// writes the same files anywhere).
 pub fn default_project() -> anyhow::Result<PathBuf> {
-    default_project_in(&showcase_path(), eframe::storage_dir("pebble"))
-}
-
-/// [`default_project`] with the source tree's showcase at `source` and the user's
-/// data folder `data` (`None`: the temporary folder). A copy already there is
-/// opened as it is: it may hold the user's edits.
-pub fn default_project_in(source: &Path, data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    if source.is_file() {
-        return Ok(source.to_path_buf());
-    }
-    let dir = data.unwrap_or_else(std::env::temp_dir).join("showcase");
-    let project = dir.join(crate::services::showcase::PROJECT_FILE);
-    if !project.is_file() {
-        crate::services::showcase::write(&dir).with_context(|| {
-            format!(
-                "cannot write the showcase project into {} (open a project instead: pebble open PROJECT)",
-                dir.display()
-            )
-        })?;
-    }
-    Ok(project)
+    pebble_core::services::showcase::default_project_in(
+        &pebble_core::services::showcase::showcase_path(),
+        eframe::storage_dir("pebble"),
+    )
 }
 
 /// The user's data folder: `PEBBLE_DATA_DIR` when set, else eframe's storage
@@ -191,7 +156,7 @@ fn install_viewport(
     rs: &eframe::egui_wgpu::RenderState,
     scene: &Scene,
     path: &Path,
-) -> anyhow::Result<status::Status> {
+) -> anyhow::Result<pebble_core::status::Status> {
     let gpu = Gpu {
         device: rs.device.clone(),
         queue: rs.queue.clone(),
@@ -200,14 +165,14 @@ fn install_viewport(
     let (renderer, sync) = SceneSync::renderer_with(
         viewport::callback::render_context(rs, &gpu)?,
         scene,
-        &loader(path),
+        &pebble_core::services::texture_loader(path),
     )?;
     // The log's subscriber must be in place before the warnings go to it.
     log::buffer();
     for w in &sync.warnings {
         tracing::warn!(target: "pebble", "{w}");
     }
-    let mut message = status::Status::default();
+    let mut message = pebble_core::status::Status::default();
     match sync.warnings.first() {
         Some(w) => message.warn(format!("{} warning(s): {w}", sync.warnings.len())),
         None => message.info(format!("opened {}", path.display())),
@@ -222,16 +187,6 @@ fn install_viewport(
             sync,
         ));
     Ok(message)
-}
-
-/// Loads project-relative textures for the viewport.
-pub(crate) fn loader(project: &Path) -> impl Fn(&str) -> Result<image::RgbaImage, String> + '_ {
-    move |relative: &str| {
-        let path = project::resolve_asset(project, relative);
-        image::open(&path)
-            .map(|i| i.to_rgba8())
-            .map_err(|e| format!("{}: {e}", path.display()))
-    }
 }
 
 /// The scene clock: particles and scrolling textures animate with it.
@@ -268,11 +223,11 @@ pub struct Jobs {
     /// Where the model being imported goes (the import window's choice).
     pub import_placement: Option<import_dialog::Placing>,
     /// Export & Deploy: the target and the running job.
-    pub deploy: deploy::DeployState,
+    pub deploy: pebble_core::deploy::DeployState,
     /// Play in PPSSPP: the running launch.
-    pub ppsspp: ppsspp::PpssppState,
+    pub ppsspp: pebble_core::ppsspp::PpssppState,
     /// Play: the level being built, and whether the game starts from the camera.
-    pub play: Option<(jobs::Job<pebble_play::Level>, bool)>,
+    pub play: Option<(pebble_core::jobs::Job<pebble_play::Level>, bool)>,
 }
 
 /// The windows over the layout (Tools, Help, Preferences).
@@ -301,7 +256,7 @@ pub struct PebbleApp {
     /// What is saved between runs (navigation, snapping, recent files…).
     pub prefs: Preferences,
     /// The status line.
-    status: status::Status,
+    status: pebble_core::status::Status,
     pub clock: Clock,
     /// Which control may take keys besides a text field (keyboard_focus.rs).
     keyboard_focus: keyboard_focus::KeyboardFocus,
@@ -331,7 +286,7 @@ pub struct PebbleApp {
     /// what the Edit menu's Paste pastes.
     pub clipboard: Option<String>,
     /// The bundled and the user's presets.
-    pub presets: presets::Presets,
+    pub presets: pebble_core::presets::Presets,
     /// The files the project uses, watched for changes.
     reload: hot_reload::HotReload,
     /// The exported map's cost on the PSP, kept current.
@@ -406,7 +361,7 @@ impl PebbleApp {
             viewport.view.orbit = view;
         }
         let info = rs.adapter.get_info();
-        let presets = presets::Presets::load(&data_dir.join("presets"));
+        let presets = pebble_core::presets::Presets::load(&data_dir.join("presets"));
         for problem in &presets.problems {
             tracing::warn!(target: "pebble", "{problem}");
         }
@@ -489,7 +444,7 @@ impl PebbleApp {
     }
 
     /// The status line's message.
-    pub fn status(&self) -> &status::Status {
+    pub fn status(&self) -> &pebble_core::status::Status {
         &self.status
     }
 
@@ -551,7 +506,7 @@ impl eframe::App for PebbleApp {
             return;
         }
         self.keyboard_focus.before_keys(&ctx);
-        profiling::time("before layout", || self.before_layout(&ctx, frame, dt));
+        pebble_core::profiling::time("before layout", || self.before_layout(&ctx, frame, dt));
         self.layout(ui, frame);
         self.keyboard_focus.after_frame(&ctx);
         if let Some(echo) = &mut self.frame_echo {

@@ -6,8 +6,8 @@ use eframe::egui;
 use pebble_model::project;
 use pebble_render::Gpu;
 
-use super::action::{self, Action};
 use super::{PebbleApp, files, navigation};
+use pebble_core::action::{self, Action};
 
 impl PebbleApp {
     /// The windows opened from the menus.

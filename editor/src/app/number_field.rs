@@ -16,6 +16,7 @@
 //! exponents is about eighty lines.
 
 use eframe::egui;
+use pebble_core::intent::FieldId;
 use pebble_model::entity::Limit;
 
 /// Longest expression accepted (characters).
@@ -458,7 +459,12 @@ impl<'a> NumberField<'a> {
             .flatten()
             .map(|reason| format!("the stored value {current} {reason}"));
         let error = edit.error.clone();
-        ctx.data_mut(|d| d.insert_temp(id, edit));
+        ctx.data_mut(|d| {
+            d.insert_temp(id, edit);
+            if committed.is_some() {
+                d.insert_temp(registry_key(field_id(id)), id);
+            }
+        });
         Field {
             committed,
             error,
@@ -472,11 +478,23 @@ impl<'a> NumberField<'a> {
 /// Refuses a value the field committed but the command would not take (a rule
 /// across fields, such as an arch's thickness against its width): the typed text
 /// stays, with `reason` in red.
-pub fn reject(ctx: &egui::Context, id: egui::Id, reason: String) {
+pub fn reject(ctx: &egui::Context, field: FieldId, reason: String) {
     ctx.data_mut(|d| {
-        let edit = d.get_temp_mut_or_default::<Edit>(id);
-        edit.error = Some(reason);
+        if let Some(id) = d.get_temp::<egui::Id>(registry_key(field)) {
+            let edit = d.get_temp_mut_or_default::<Edit>(id);
+            edit.error = Some(reason);
+        }
     });
+}
+
+/// A field's id as intents carry it (they know nothing of egui).
+pub fn field_id(id: egui::Id) -> FieldId {
+    FieldId(id.value())
+}
+
+/// Where a field that committed leaves its widget id, for [`reject`] to find.
+fn registry_key(field: FieldId) -> egui::Id {
+    egui::Id::unique(("pebble.number_field.committed", field.0))
 }
 
 #[cfg(test)]

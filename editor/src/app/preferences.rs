@@ -140,7 +140,7 @@ impl Preferences {
             LegacyPreset::UnityUnreal => Some("Unity / Unreal"),
         };
         if let Some(name) = name {
-            self.navigation = crate::app::presets::bundled_scheme(name).unwrap_or_default();
+            self.navigation = pebble_core::presets::bundled_scheme(name).unwrap_or_default();
         }
         let ok = |v: f32, lo: f32, hi: f32| v.is_finite() && (lo..=hi).contains(&v);
         if !ok(self.zoom_step, 0.02, 0.4) {
@@ -169,7 +169,7 @@ impl Preferences {
     pub fn navigation_ui(
         &mut self,
         ui: &mut egui::Ui,
-        schemes: &[crate::app::presets::Listed<Scheme>],
+        schemes: &[pebble_core::presets::Listed<Scheme>],
     ) {
         for listed in schemes {
             let s = &listed.preset;
@@ -187,7 +187,7 @@ impl Preferences {
     }
 
     /// The Preferences window's contents.
-    pub fn ui(&mut self, ui: &mut egui::Ui, schemes: &[crate::app::presets::Listed<Scheme>]) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, schemes: &[pebble_core::presets::Listed<Scheme>]) {
         egui::Grid::new("preferences grid")
             .num_columns(2)
             .spacing([16.0, 6.0])
@@ -279,7 +279,7 @@ impl Preferences {
                             .desired_width(320.0),
                     )
                     .labelled_by(label.id);
-                    let found = crate::services::ppsspp::find_program(
+                    let found = pebble_core::services::ppsspp::find_program(
                         &self.ppsspp_program,
                         std::env::var_os("PATH"),
                     );
@@ -322,7 +322,7 @@ mod tests {
     #[test]
     fn preferences_round_trip_and_bad_values_fall_back() {
         let p = Preferences {
-            navigation: crate::app::presets::bundled_scheme("Blender").expect("bundled"),
+            navigation: pebble_core::presets::bundled_scheme("Blender").expect("bundled"),
             zoom_step: 0.2,
             snap_steps: Snap {
                 step: 0.5,

@@ -9,10 +9,11 @@ use std::path::PathBuf;
 use eframe::egui;
 use pebble_model::{Scene, project};
 
-use super::action::Action;
 use super::panels::Intent;
 use super::viewport::gizmo;
-use super::{PebbleApp, create, files, number_field};
+use super::{PebbleApp, files, number_field};
+use pebble_core::action::Action;
+use pebble_core::create;
 
 impl PebbleApp {
     /// Carries out a user action (from a menu, a key or a test): the one place each
@@ -61,7 +62,7 @@ impl PebbleApp {
                 match self
                     .doc
                     .faces
-                    .mesh_step(self.doc.scene(), super::faces::MeshOp::Delete)
+                    .mesh_step(self.doc.scene(), pebble_core::faces::MeshOp::Delete)
                 {
                     Ok(step) => match self.doc.execute_boxed(step, None) {
                         Ok(()) => self.doc.faces.clear(),
@@ -70,7 +71,7 @@ impl PebbleApp {
                     Err(e) => self.status.warn(e),
                 }
             }
-            Action::Delete => self.edit(super::edit_ops::delete),
+            Action::Delete => self.edit(pebble_core::edit_ops::delete),
             Action::Duplicate => match self.viewport.tools.duplicate_following(&mut self.doc) {
                 Ok(copies) => self.status.info(match copies.len() {
                     1 => "the copy follows the mouse: click to put it down, Esc takes it back"
@@ -81,12 +82,12 @@ impl PebbleApp {
                 }),
                 Err(e) => self.status.warn(e),
             },
-            Action::Copy | Action::Cut => match super::clipboard::copy(&self.doc) {
+            Action::Copy | Action::Cut => match pebble_core::clipboard::copy(&self.doc) {
                 Some(text) => {
                     ctx.copy_text(text.clone());
                     self.clipboard = Some(text);
                     if action == Action::Cut {
-                        self.edit(super::edit_ops::delete);
+                        self.edit(pebble_core::edit_ops::delete);
                     }
                 }
                 None => self.status.warn("nothing selected to copy"),
@@ -94,36 +95,38 @@ impl PebbleApp {
             Action::Paste | Action::PasteUnderCursor => {
                 let under = self.viewport.paste_at.take().or(self.viewport.hover.point);
                 let place = match (action, under) {
-                    (Action::PasteUnderCursor, Some(p)) => super::clipboard::Place::At(p),
-                    _ => super::clipboard::Place::AsTheyWere,
+                    (Action::PasteUnderCursor, Some(p)) => pebble_core::clipboard::Place::At(p),
+                    _ => pebble_core::clipboard::Place::AsTheyWere,
                 };
                 match self.clipboard.clone() {
-                    Some(text) => match super::clipboard::paste(&mut self.doc, &text, place) {
-                        Ok(n) => self.status.info(format!(
-                            "pasted {n} {}",
-                            if n == 1 { "entity" } else { "entities" }
-                        )),
-                        Err(e) => self.status.warn(e),
-                    },
+                    Some(text) => {
+                        match pebble_core::clipboard::paste(&mut self.doc, &text, place) {
+                            Ok(n) => self.status.info(format!(
+                                "pasted {n} {}",
+                                if n == 1 { "entity" } else { "entities" }
+                            )),
+                            Err(e) => self.status.warn(e),
+                        }
+                    }
                     None => self.status.warn("nothing to paste (copy something first)"),
                 }
             }
-            Action::SelectAll => super::edit_ops::select_all(&mut self.doc),
+            Action::SelectAll => pebble_core::edit_ops::select_all(&mut self.doc),
             Action::SelectNone => self.select(Vec::new()),
-            Action::SelectInverse => super::edit_ops::select_inverse(&mut self.doc),
-            Action::SelectSameKind => self.edit(super::edit_ops::select_same_kind),
-            Action::SelectSameMaterial => self.edit(super::edit_ops::select_same_material),
-            Action::HideSelected => self.edit(super::edit_ops::hide_selected),
-            Action::UnhideAll => self.edit(super::edit_ops::unhide_all),
-            Action::Isolate => self.edit(super::edit_ops::isolate),
-            Action::Group => self.edit(super::edit_ops::group),
-            Action::Ungroup => self.edit(super::edit_ops::ungroup),
-            Action::DropToFloor => self.edit(super::edit_ops::drop_to_floor),
-            Action::TurnQuarter => self.edit(super::edit_ops::turn_quarter),
-            Action::Align(axis, edge) => self.edit(|d| super::edit_ops::align(d, axis, edge)),
-            Action::Distribute(axis) => self.edit(|d| super::edit_ops::distribute(d, axis)),
+            Action::SelectInverse => pebble_core::edit_ops::select_inverse(&mut self.doc),
+            Action::SelectSameKind => self.edit(pebble_core::edit_ops::select_same_kind),
+            Action::SelectSameMaterial => self.edit(pebble_core::edit_ops::select_same_material),
+            Action::HideSelected => self.edit(pebble_core::edit_ops::hide_selected),
+            Action::UnhideAll => self.edit(pebble_core::edit_ops::unhide_all),
+            Action::Isolate => self.edit(pebble_core::edit_ops::isolate),
+            Action::Group => self.edit(pebble_core::edit_ops::group),
+            Action::Ungroup => self.edit(pebble_core::edit_ops::ungroup),
+            Action::DropToFloor => self.edit(pebble_core::edit_ops::drop_to_floor),
+            Action::TurnQuarter => self.edit(pebble_core::edit_ops::turn_quarter),
+            Action::Align(axis, edge) => self.edit(|d| pebble_core::edit_ops::align(d, axis, edge)),
+            Action::Distribute(axis) => self.edit(|d| pebble_core::edit_ops::distribute(d, axis)),
             Action::FitCollider(fit) => {
-                self.edit(|d| super::edit_ops::collider_from_selection(d, fit));
+                self.edit(|d| pebble_core::edit_ops::collider_from_selection(d, fit));
             }
             Action::NudgeLeft
             | Action::NudgeRight
@@ -133,7 +136,7 @@ impl PebbleApp {
             | Action::NudgeDown => {
                 let direction = nudge_direction(action, &self.viewport.view.orbit);
                 let step = self.prefs.snap_steps.step;
-                self.edit(|d| super::edit_ops::nudge(d, direction, step));
+                self.edit(|d| pebble_core::edit_ops::nudge(d, direction, step));
             }
             Action::FrameSelection => view.frame(self.doc.selection_bounds()),
             Action::FrameAll => view.frame(self.doc.scene().bounds()),
@@ -211,7 +214,7 @@ impl PebbleApp {
             | Action::FlipFaces
             | Action::SplitEdges
             | Action::MergeVertices => {
-                use super::faces::MeshOp;
+                use pebble_core::faces::MeshOp;
                 let op = match action {
                     Action::ExtrudeFaces => MeshOp::Extrude(self.prefs.snap_steps.step),
                     Action::FlipFaces => MeshOp::Flip,
@@ -256,10 +259,11 @@ impl PebbleApp {
                 } else if self.jobs.play.is_none() {
                     let scene = self.doc.scene().clone();
                     let folder = self.doc.folder();
-                    let job =
-                        super::jobs::Job::spawn(folder.clone(), "building the level", move |_| {
-                            super::play::build_level(&scene, folder)
-                        });
+                    let job = pebble_core::jobs::Job::spawn(
+                        folder.clone(),
+                        "building the level",
+                        move |_| pebble_core::play::build_level(&scene, folder),
+                    );
                     self.jobs.play = Some((job, action == Action::PlayFromCamera));
                     self.status.info("building the level to play…");
                 }
@@ -286,7 +290,10 @@ impl PebbleApp {
     }
 
     /// Runs an Edit-menu operation; what it refused goes to the status line.
-    fn edit(&mut self, op: impl FnOnce(&mut super::document::Document) -> Result<(), String>) {
+    fn edit(
+        &mut self,
+        op: impl FnOnce(&mut pebble_core::document::Document) -> Result<(), String>,
+    ) {
         if let Err(e) = op(&mut self.doc) {
             self.status.warn(e);
         }
@@ -378,7 +385,7 @@ impl PebbleApp {
 
     /// Writes a user preset and lists it from now on.
     fn save_preset(&mut self, preset: super::panels::SavePreset) {
-        use super::presets;
+        use pebble_core::presets;
         let root = self.presets_root();
         let saved = match &preset {
             super::panels::SavePreset::Emitter(name, emitter) => presets::save(
@@ -420,10 +427,11 @@ impl PebbleApp {
         let Some(current) = self.doc.scene().material(id) else {
             return;
         };
-        match super::presets::material_for_project(listed, &self.doc.folder()) {
+        match pebble_core::presets::material_for_project(listed, &self.doc.folder()) {
             Ok(mut m) => {
                 let name = listed.preset.name.clone();
-                m.name = super::presets::name_after_preset(self.doc.scene(), &current.name, &name);
+                m.name =
+                    pebble_core::presets::name_after_preset(self.doc.scene(), &current.name, &name);
                 self.run_command(pebble_model::command::SetMaterial::new(id, m));
                 self.status.info(format!("material preset {name} applied"));
             }
@@ -566,7 +574,8 @@ impl PebbleApp {
     /// first surface below it (one undo step, selected).
     pub fn create(&mut self, item: create::CreateItem) {
         let pivot = self.viewport.view.goal().pivot;
-        let floor = super::edit_ops::floor_below(self.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
+        let floor =
+            pebble_core::edit_ops::floor_below(self.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
         let at = pebble_model::glam::Vec3::new(pivot.x, floor + item.lift(), pivot.z);
         match create::create_in(&mut self.doc, item, |m| create::entity(item, at, m)) {
             Ok(()) => self
@@ -614,7 +623,8 @@ impl PebbleApp {
         // Where the view looks, on the surface under it.
         let view = self.viewport.view.goal();
         let pivot = view.pivot;
-        let floor = super::edit_ops::floor_below(self.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
+        let floor =
+            pebble_core::edit_ops::floor_below(self.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
         let at = pebble_model::glam::Vec3::new(pivot.x, floor, pivot.z);
         if super::panels::thumbnails::is_image(&path) {
             let (at, yaw) = super::import_dialog::picture_place(self.doc.scene(), &view, at);
@@ -665,9 +675,9 @@ impl PebbleApp {
             ),
             _ => None,
         };
-        let bundled = self.doc.path() == super::showcase_path().as_path()
+        let bundled = self.doc.path() == pebble_core::services::showcase::showcase_path().as_path()
             || std::fs::canonicalize(self.doc.path()).ok()
-                == std::fs::canonicalize(super::showcase_path()).ok();
+                == std::fs::canonicalize(pebble_core::services::showcase::showcase_path()).ok();
         let dir = if self.doc.is_untitled() || bundled {
             files::dialog_start(
                 &self.prefs.recent,
@@ -726,7 +736,7 @@ impl PebbleApp {
             self.status.info("closing PPSSPP…");
             return;
         }
-        let launch = super::ppsspp::Launch {
+        let launch = pebble_core::ppsspp::Launch {
             program: self.prefs.ppsspp_program.clone(),
             stick: self.prefs.ppsspp_stick.clone(),
             project_dir: self.doc.folder(),

@@ -23,7 +23,7 @@ pub struct ImportArgs {
     #[arg(long)]
     pub project: PathBuf,
     /// The game folder's name under `PSP/GAME/` when FROM is a stick's root.
-    #[arg(long, default_value = crate::services::deploy::DEFAULT_FOLDER)]
+    #[arg(long, default_value = pebble_core::services::deploy::DEFAULT_FOLDER)]
     pub name: String,
     /// For a single BMP: the camera, x,y,z,yawDeg,pitchDeg.
     #[arg(long, allow_hyphen_values = true)]

@@ -10,7 +10,7 @@ use anyhow::{Context as _, bail};
 use clap::Args;
 use pebble_render::compare::{self, Comparison, Mask};
 
-use crate::services::preview::{preview, read_sidecar};
+use pebble_core::services::preview::read_sidecar;
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {
@@ -101,13 +101,20 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     }
     let lod_bias = args.lod_bias.or(sidecar.lod_bias).unwrap_or(1.0);
     let gpu = pebble_render::Gpu::headless()?;
-    let editor = preview(
+    let editor = pebble_render::compare::editor_picture(
         &gpu,
         &map,
-        &sidecar,
-        device.width(),
-        device.height(),
+        &pebble_render::compare::CaptureView {
+            position: sidecar.position,
+            yaw: sidecar.yaw,
+            pitch: sidecar.pitch,
+            fov: sidecar.fov,
+            time: sidecar.time,
+            environment: &sidecar.environment,
+        },
+        (device.width(), device.height()),
         lod_bias,
+        &pebble_core::services::preview::entity_solids(&map, sidecar.time),
     )?;
     let c =
         compare::compare(&device, &editor, &masks, args.threshold).map_err(anyhow::Error::msg)?;
@@ -165,7 +172,7 @@ fn write_report(
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let png = |name: &str, img: &image::RgbImage| -> anyhow::Result<()> {
         let rgba = image::DynamicImage::ImageRgb8(img.clone()).to_rgba8();
-        crate::services::write_png(&dir.join(name), &rgba)
+        pebble_core::services::write_png(&dir.join(name), &rgba)
     };
     png("device.png", device)?;
     png("editor.png", editor)?;

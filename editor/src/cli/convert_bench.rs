@@ -108,7 +108,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 _ => None,
             })
             .sum();
-        map = crate::services::export::to_bytes(&scene, work.clone(), !args.no_bake)?;
+        map = pebble_core::services::export::to_bytes(&scene, work.clone(), !args.no_bake)?;
         convert.push(start.elapsed());
         let start = Instant::now();
         project::save(&project_path, &scene)?;

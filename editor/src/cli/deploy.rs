@@ -11,7 +11,7 @@ use anyhow::bail;
 use clap::Args;
 use pebble_io::deploy::{self, DeployFile, DirVolume, Plan};
 
-use crate::services::deploy::{DEFAULT_FOLDER, plan};
+use pebble_core::services::deploy::{DEFAULT_FOLDER, plan};
 
 #[derive(Debug, Args)]
 pub struct DeployArgs {

@@ -39,7 +39,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         std::fs::create_dir_all(dir)
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     }
-    let mut options = crate::services::export::options(&scene, project_dir);
+    let mut options = pebble_core::services::export::options(&scene, project_dir);
     options.bake &= !args.no_bake;
     options.ao_rays = args.ao_rays.unwrap_or(scene.settings().export.ao_rays);
     options.threads = args.threads;

@@ -10,7 +10,7 @@ use clap::Args;
 use pebble_io::import::{ImportOptions, Progress, import_file};
 use pebble_model::{History, Kind, Scene, project};
 
-use crate::services::placement::{self, Placement, Size, Up};
+use pebble_core::services::placement::{self, Placement, Size, Up};
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -202,7 +202,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     if scale != 1.0 || up != Up::Y {
         command.place_roots(|t| placement::about_origin(scale, up, t));
     }
-    let review = crate::services::import_review::warnings(
+    let review = pebble_core::services::import_review::warnings(
         command.entities(),
         command.materials(),
         &project_dir,

@@ -139,7 +139,7 @@ pub(crate) fn map_bytes(path: &Path, bake: bool) -> anyhow::Result<Vec<u8>> {
     }
     let scene = project::load(path)?;
     let dir = pebble_model::project::folder_of(path);
-    crate::services::export::to_bytes(&scene, dir, bake)
+    pebble_core::services::export::to_bytes(&scene, dir, bake)
         .with_context(|| format!("cannot export {}", path.display()))
 }
 
@@ -193,7 +193,11 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
     if args.bench {
         return bench(&gpu, &renderer, &options, lo, hi);
     }
-    let solids = crate::services::preview::entity_solids(&map, args.time);
+    let solids: Vec<pebble_render::SolidVertex> =
+        pebble_core::services::preview::entity_solids(&map, args.time)
+            .into_iter()
+            .map(|(pos, color)| pebble_render::SolidVertex { pos, color })
+            .collect();
     let (image, stats) = renderer.render_with(
         &camera,
         &options,
@@ -203,7 +207,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         },
     )?;
     let output = args.output.as_deref().context("--output is required")?;
-    crate::services::write_png(output, &image)?;
+    pebble_core::services::write_png(output, &image)?;
     let mode = if args.psp {
         format!("PSP look {PSP_WIDTH}×{PSP_HEIGHT} → {width}×{height}")
     } else {

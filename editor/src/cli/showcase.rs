@@ -12,7 +12,7 @@ pub struct ShowcaseArgs {
 }
 
 pub fn run(args: ShowcaseArgs) -> anyhow::Result<ExitCode> {
-    let path = crate::services::showcase::write(&args.dir)?;
+    let path = pebble_core::services::showcase::write(&args.dir)?;
     super::emit(&format!("wrote the showcase project {}\n", path.display()))?;
     Ok(ExitCode::SUCCESS)
 }

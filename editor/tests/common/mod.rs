@@ -17,7 +17,8 @@ use std::path::PathBuf;
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use pebble_editor::app::{PebbleApp, showcase_path};
+use pebble_core::services::showcase::showcase_path;
+use pebble_editor::app::PebbleApp;
 use pebble_model::glam::Vec3;
 use pebble_model::{EntityId, project};
 

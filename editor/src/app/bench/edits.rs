@@ -8,10 +8,10 @@ use pebble_model::command::{AddEntities, AddMaterial};
 use pebble_model::glam::Vec3;
 use pebble_model::{Primitive, Scene};
 
-use crate::app::clipboard::{self, Place};
-use crate::app::create::{self, CreateItem};
-use crate::app::document::Document;
-use crate::app::edit_ops;
+use pebble_core::clipboard::{self, Place};
+use pebble_core::create::{self, CreateItem};
+use pebble_core::document::Document;
+use pebble_core::edit_ops;
 
 /// How many times each edit is timed.
 const RUNS: usize = 9;
@@ -109,8 +109,9 @@ pub fn readout_time(
 ) -> Result<f64, String> {
     use crate::app::budget::{MapCost, rows};
     if budget.cost.as_ref().map(|(r, _)| *r) != Some(scene.revision()) {
-        let bytes = crate::services::export::to_bytes(scene, project_dir.to_path_buf(), false)
-            .map_err(|e| e.to_string())?;
+        let bytes =
+            pebble_core::services::export::to_bytes(scene, project_dir.to_path_buf(), false)
+                .map_err(|e| e.to_string())?;
         budget.cost = Some((scene.revision(), MapCost::of_bytes(&bytes)?));
     }
     let mut times = Vec::new();

@@ -9,7 +9,7 @@ use pebble_model::glam::Vec3;
 use pebble_model::{Command, Entity, History, Transform};
 
 use super::*;
-use crate::app::create::{CreateItem, entity};
+use pebble_core::create::{CreateItem, entity};
 
 /// A box (12 triangles, clear of the exporter's 2 m cutting grid), an emitter of
 /// 10 particles, a patrol.
@@ -23,7 +23,7 @@ fn small_scene() -> Scene {
         "Fire",
         EntityKind::Emitter(Emitter {
             count: 10,
-            ..crate::app::presets::default_emitter()
+            ..pebble_core::presets::default_emitter()
         }),
     );
     let guard = Entity::new(
@@ -45,7 +45,7 @@ fn small_scene() -> Scene {
 }
 
 fn export(scene: &Scene) -> Vec<u8> {
-    crate::services::export::to_bytes(scene, std::env::temp_dir(), false).expect("exports")
+    pebble_core::services::export::to_bytes(scene, std::env::temp_dir(), false).expect("exports")
 }
 
 #[test]

@@ -14,7 +14,7 @@ use pebble_model::{Material, MaterialId, Scene};
 use super::inspector::material::{MaterialContext, MaterialEditor};
 use super::thumbnails::{SIDE, Thumbnails};
 use super::{AssetDrag, Intent};
-use crate::app::presets::Presets;
+use pebble_core::presets::Presets;
 
 #[derive(Debug, Default)]
 pub struct MaterialsPanel {

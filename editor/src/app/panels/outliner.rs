@@ -95,7 +95,7 @@ impl OutlinerPanel {
                             intents.push(Intent::Select(vec![id]));
                         }
                         row.context_menu(|ui| {
-                            for action in crate::app::action::ON_SELECTION {
+                            for action in pebble_core::action::ON_SELECTION {
                                 if ui.button(action.menu_text()).clicked() {
                                     intents.push(Intent::Run(action));
                                     ui.close();

@@ -348,7 +348,7 @@ impl CallbackTrait for UiCacheCallback {
             res.quad_count = self.rects.len() as u32;
             res.written = Some(self.rects.clone());
         }
-        let commands = crate::app::profiling::time("UI cache: redraw on the GPU", || {
+        let commands = pebble_core::profiling::time("UI cache: redraw on the GPU", || {
             self.redraw(device, queue, screen, encoder, res)
         });
         // Copied after the pass when the painter can (see `TargetCopies`):

@@ -172,7 +172,7 @@ impl egui::Plugin for UiCachePlugin {
     }
 
     fn output_hook(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
-        crate::app::profiling::time("UI cache: what changed, tessellated", || {
+        pebble_core::profiling::time("UI cache: what changed, tessellated", || {
             self.cache_output(ctx, output)
         });
     }
@@ -246,8 +246,9 @@ impl UiCachePlugin {
                     (redraw_shapes(&ui_shapes, regions, ppp, panel_fill), false)
                 }
             };
-            let tessellated =
-                crate::app::profiling::time("UI cache: tessellate", || ctx.tessellate(shapes, ppp));
+            let tessellated = pebble_core::profiling::time("UI cache: tessellate", || {
+                ctx.tessellate(shapes, ppp)
+            });
             (tessellated, clear)
         });
         counts[match update {

@@ -152,7 +152,7 @@ impl ViewportCallback {
             Some(baked) if self.baked => baked,
             _ => &res.renderer,
         };
-        let submitted = crate::app::profiling::time("viewport: encode the GPU frame", || {
+        let submitted = pebble_core::profiling::time("viewport: encode the GPU frame", || {
             renderer.submit_frame(&self.camera, &self.options, &extras)
         });
         match submitted {

@@ -7,8 +7,8 @@
 use eframe::egui;
 use pebble_model::glam::Vec3;
 
-use crate::app::action::{Action, ON_SELECTION};
 use crate::app::panels::Intent;
+use pebble_core::action::{Action, ON_SELECTION};
 
 /// An open context menu.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,7 +52,7 @@ pub fn ui(
                 ui.style_mut().spacing.button_padding = egui::vec2(6.0, 3.0);
                 if menu.create {
                     ui.weak("Add");
-                    for (k, (_, items)) in crate::app::create::GROUPS.iter().enumerate() {
+                    for (k, (_, items)) in pebble_core::create::GROUPS.iter().enumerate() {
                         if k > 0 {
                             ui.separator();
                         }

@@ -54,7 +54,7 @@ pub(super) fn drops(
         let at = hit.map(|(_, world)| world).or_else(|| {
             let pivot = cx.view.goal().pivot;
             let floor =
-                crate::app::edit_ops::floor_below(cx.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
+                pebble_core::edit_ops::floor_below(cx.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
             Some(Vec3::new(pivot.x, floor, pivot.z))
         });
         out.push(Intent::DroppedFiles {

@@ -24,11 +24,11 @@ use eframe::egui_wgpu::RenderState;
 use pebble_model::glam::{IVec3, Vec2, Vec3};
 use pebble_render::RenderOptions;
 
-use crate::app::document::Document;
 use crate::app::preferences::Preferences;
-use crate::app::status::Status;
 use callback::{ViewportCallback, ViewportResources};
 use input::{context_menu_at, drops, fly_keys, pointer_events, wheel_zoom};
+use pebble_core::document::Document;
+use pebble_core::status::Status;
 use picking::{Hover, RendererPick};
 use texts::{hud_ui, paint_texts};
 use tools::{OverlayContext, ToolContext, Tools};
@@ -250,8 +250,8 @@ impl Viewport {
             return None;
         };
         let path = frame.doc.path().to_path_buf();
-        let loader = crate::app::loader(&path);
-        crate::app::profiling::time("viewport: scene sync", || {
+        let loader = pebble_core::services::texture_loader(&path);
+        pebble_core::profiling::time("viewport: scene sync", || {
             res.sync.sync(&mut res.renderer, frame.doc.scene(), &loader)
         });
         let last_stats = res.last_stats;
@@ -279,7 +279,7 @@ impl Viewport {
             repaint: false,
             context_menu: None,
         };
-        let cancelled = crate::app::profiling::time("viewport: tools", || {
+        let cancelled = pebble_core::profiling::time("viewport: tools", || {
             self.tools.handle(&mut cx, events, pointer)
         });
         let latest = ui.ctx().pointer_latest_pos().filter(|p| rect.contains(*p));
@@ -316,7 +316,7 @@ impl Viewport {
             ui.ctx().request_repaint();
         }
         // The tools may have changed the scene: draw it as it is now.
-        crate::app::profiling::time("viewport: scene sync", || {
+        pebble_core::profiling::time("viewport: scene sync", || {
             res.sync.sync(&mut res.renderer, doc.scene(), &loader)
         });
         let camera = self.view.orbit.camera();
@@ -331,11 +331,11 @@ impl Viewport {
             .or(latest.filter(|_| dragging_asset))
             .map(to_pixels);
         let view = View { camera, size };
-        crate::app::profiling::time("viewport: hover", || {
+        pebble_core::profiling::time("viewport: hover", || {
             self.hover
                 .update(ui.input(|i| i.time), cursor, &pick, response.dragged())
         });
-        let tool_overlay = crate::app::profiling::time("viewport: tool overlay", || {
+        let tool_overlay = pebble_core::profiling::time("viewport: tool overlay", || {
             self.tools.overlay(&OverlayContext {
                 doc,
                 prefs,
@@ -346,7 +346,7 @@ impl Viewport {
         });
         let playing = self.tools.playing();
         let overlay = self.frame_overlay(doc, prefs, camera, &tool_overlay);
-        if crate::app::profiling::time("viewport: solids", || {
+        if pebble_core::profiling::time("viewport: solids", || {
             self.solids.update(doc.scene(), doc.folder())
         }) {
             ui.ctx()
@@ -455,7 +455,7 @@ impl Viewport {
             .map(pebble_model::EntityId)
             .filter(|_| !playing);
         let outline = self.outlines.frame(doc.scene(), hovered, camera.eye);
-        crate::app::profiling::time("viewport: overlay", || {
+        pebble_core::profiling::time("viewport: overlay", || {
             self.overlay.frame(
                 doc.scene(),
                 self.looks.overlays && !playing,
@@ -567,7 +567,7 @@ impl Viewport {
                     .to_string()
             })
             .unwrap_or_default();
-        session.hud(crate::app::play::HudFigures {
+        session.hud(pebble_core::play::HudFigures {
             fps: 1.0 / ui.input(|i| i.stable_dt).max(1e-3),
             triangles: last_stats.triangles,
             draws: last_stats.draw_calls,
@@ -591,7 +591,7 @@ impl Viewport {
         if chosen.iter().any(|i| {
             matches!(
                 i,
-                crate::app::panels::Intent::Run(crate::app::action::Action::PasteUnderCursor)
+                crate::app::panels::Intent::Run(pebble_core::action::Action::PasteUnderCursor)
             )
         }) {
             self.paste_at = menu.point;

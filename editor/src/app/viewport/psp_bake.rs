@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use pebble_model::Scene;
 use pebble_render::DrawScene;
 
-use crate::app::jobs::Job;
+use pebble_core::jobs::Job;
 
 /// How long the scene must stay unchanged before it is baked again.
 pub const SETTLE: Duration = Duration::from_millis(300);
@@ -27,7 +27,7 @@ pub struct PspBake {
     shown: Option<u64>,
     job: Option<(u64, Job<DrawScene>)>,
     /// Since when the scene stands still.
-    still: crate::app::jobs::Still,
+    still: pebble_core::jobs::Still,
     /// Why the last bake failed (the export refused the scene), and of which
     /// revision.
     pub failed: Option<(u64, String)>,
@@ -62,7 +62,7 @@ impl PspBake {
             let scene = scene.clone();
             let dir = project_dir.to_path_buf();
             let job = Job::spawn(dir.clone(), "baking the PSP preview", move |job| {
-                let options = crate::services::export::options(&scene, dir);
+                let options = pebble_core::services::export::options(&scene, dir);
                 let (bytes, _) =
                     pebble_io::export::export(&scene, &options, &mut |_| {}, job.cancel_flag())
                         .map_err(|e| e.to_string())?;

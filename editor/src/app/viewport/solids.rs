@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use pebble_model::{Kind, Scene};
 use pebble_render::SolidVertex;
 
-use crate::app::jobs::Job;
+use pebble_core::jobs::Job;
 
 /// How long the scene must stay unchanged before the level is built again (a
 /// gizmo drag changes it every frame).
@@ -161,8 +161,9 @@ impl Solids {
             let scene = scene.clone();
             let job = Job::spawn(folder.clone(), "building the level", move |_| {
                 let level = |scene: &Scene| {
-                    let bytes = crate::services::export::to_bytes(scene, folder.clone(), false)
-                        .map_err(|e| format!("{e:#}"))?;
+                    let bytes =
+                        pebble_core::services::export::to_bytes(scene, folder.clone(), false)
+                            .map_err(|e| format!("{e:#}"))?;
                     let (view, _) = pbm::MapView::parse(&bytes)
                         .map_err(|e| format!("the exported map: {e}"))?;
                     Ok::<_, String>(pebble_play::Level::from_view(&view).0)
@@ -307,7 +308,7 @@ mod tests {
     /// clock puts them — the clock running on, and scrubbed back.
     #[test]
     fn the_spheres_are_where_the_runtime_puts_them_frame_by_frame() {
-        let path = crate::app::showcase_path();
+        let path = pebble_core::services::showcase::showcase_path();
         let scene = pebble_model::project::load(&path).expect("the showcase");
         let folder = pebble_model::project::folder_of(&path);
         let mut solids = Solids::default();
@@ -348,7 +349,7 @@ mod tests {
     /// once, naming what stops the export — not again frame after frame.
     #[test]
     fn a_scene_the_psp_cannot_hold_still_shows_its_spheres_and_says_so_once() {
-        let path = crate::app::showcase_path();
+        let path = pebble_core::services::showcase::showcase_path();
         let showcase = pebble_model::project::load(&path).expect("the showcase");
         let folder = pebble_model::project::folder_of(&path);
         let mut data = showcase.data().clone();
@@ -359,7 +360,7 @@ mod tests {
             .expect("the showcase's back wall");
         wall.transform.translation.x = 5000.0;
         let scene = Scene::from_data(data, showcase.ids().clone());
-        assert!(crate::services::export::to_bytes(&scene, folder.clone(), false).is_err());
+        assert!(pebble_core::services::export::to_bytes(&scene, folder.clone(), false).is_err());
         let mut solids = Solids::default();
         let deadline = Instant::now() + Duration::from_secs(60);
         while !solids.ready(&scene) {

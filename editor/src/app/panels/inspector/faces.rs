@@ -11,10 +11,10 @@ use pebble_model::{MaterialId, Scene};
 
 use super::InspectorPanel;
 use super::form::Form;
-use crate::app::action::{Action, UvAction};
-use crate::app::faces::{FaceSelection, MappingField, UvOp};
 use crate::app::panels::Intent;
-use crate::app::presets::Presets;
+use pebble_core::action::{Action, UvAction};
+use pebble_core::faces::{FaceSelection, MappingField, UvOp};
+use pebble_core::presets::Presets;
 
 const OFFSET: Limit = Limit::new(-1000.0, 1000.0, " m");
 const ROTATION: Limit = Limit::new(-360.0, 360.0, "°");
@@ -40,7 +40,7 @@ impl InspectorPanel {
         ui.heading("Face mode");
         ui.horizontal(|ui| {
             ui.label("pick");
-            for mode in crate::app::faces::PickMode::ALL {
+            for mode in pebble_core::faces::PickMode::ALL {
                 let action = Action::Pick(mode);
                 let hover = action.shortcut_text().unwrap_or_default();
                 if ui
@@ -52,10 +52,10 @@ impl InspectorPanel {
                 }
             }
         });
-        if faces.mode != crate::app::faces::PickMode::Faces {
+        if faces.mode != pebble_core::faces::PickMode::Faces {
             let (v, e) = faces.element_counts();
             let (count, what, op, label) = match faces.mode {
-                crate::app::faces::PickMode::Vertices => {
+                pebble_core::faces::PickMode::Vertices => {
                     (v, "vertex(es)", Action::MergeVertices, "Merge")
                 }
                 _ => (e, "edge(s)", Action::SplitEdges, "Split"),

@@ -12,7 +12,7 @@ use crate::app::number_field::{self, Field, NumberField};
 /// shown.
 pub(super) struct Form {
     pub(super) base: egui::Id,
-    pub(super) committed: Option<egui::Id>,
+    pub(super) committed: Option<pebble_core::intent::FieldId>,
     /// Its name, for the undo step ("Edit radius").
     pub(super) committed_name: String,
     /// The fields are several things' (values they do not share show as mixed).
@@ -69,7 +69,7 @@ impl Form {
         }
         let f = field.show(ui);
         if f.committed.is_some() {
-            self.committed = Some(f.id);
+            self.committed = Some(crate::app::number_field::field_id(f.id));
             self.committed_name = key.to_owned();
         }
         f

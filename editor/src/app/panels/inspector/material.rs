@@ -14,7 +14,7 @@ use pebble_model::{EditKey, MaterialId, Scene};
 
 use super::form::Form;
 use crate::app::panels::Intent;
-use crate::app::presets::Presets;
+use pebble_core::presets::Presets;
 
 /// What the editor reads besides the material.
 #[derive(Debug, Clone, Copy)]

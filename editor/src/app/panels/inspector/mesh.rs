@@ -19,7 +19,7 @@ impl InspectorPanel {
         scene: &Scene,
         entity: &Entity,
         mesh: &MeshEntity,
-        presets: &crate::app::presets::Presets,
+        presets: &pebble_core::presets::Presets,
     ) {
         let id = entity.id;
         let mut collidable = mesh.collidable;
@@ -66,7 +66,7 @@ impl InspectorPanel {
         &mut self,
         ui: &mut egui::Ui,
         scene: &Scene,
-        presets: &crate::app::presets::Presets,
+        presets: &pebble_core::presets::Presets,
         materials: Vec<pebble_model::MaterialId>,
     ) {
         for mid in materials {

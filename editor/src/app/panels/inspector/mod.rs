@@ -15,7 +15,7 @@ use pebble_model::glam::{EulerRot, Quat};
 use pebble_model::{Command, EditKey, Entity, EntityId, Scene};
 
 use super::{Intent, SavePreset};
-use crate::app::presets::{Origin, Presets};
+use pebble_core::presets::{Origin, Presets};
 
 mod faces;
 mod form;
@@ -82,7 +82,7 @@ impl InspectorPanel {
         ui: &mut egui::Ui,
         scene: &Scene,
         presets: &Presets,
-        faces: Option<&crate::app::faces::FaceSelection>,
+        faces: Option<&pebble_core::faces::FaceSelection>,
     ) -> Vec<Intent> {
         if ui.input(|i| i.pointer.any_released()) {
             self.intents.push(Intent::EndEdit);
@@ -397,7 +397,7 @@ mod tests {
     /// (the count used to change their total height).
     #[test]
     fn changing_the_step_count_keeps_the_flight() {
-        use crate::app::create::{CreateItem, entity};
+        use pebble_core::create::{CreateItem, entity};
         use pebble_model::Primitive;
         use pebble_model::command::AddMaterial;
         use pebble_model::entity::GeometrySource;
@@ -546,7 +546,7 @@ mod tests {
         let mut scene = Scene::new();
         let emitter = Entity::new(
             "Fire",
-            EntityKind::Emitter(crate::app::presets::default_emitter()),
+            EntityKind::Emitter(pebble_core::presets::default_emitter()),
         );
         History::new(10)
             .execute(&mut scene, AddEntities::new("Create", vec![emitter]))

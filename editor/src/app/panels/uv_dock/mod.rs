@@ -20,8 +20,8 @@ mod fill;
 
 use super::Intent;
 use super::thumbnails::Thumbnails;
-use crate::app::faces::FaceSelection;
 use fill::{FILL_CELL, FILL_TRIANGLES_UP_TO, covered_runs};
+use pebble_core::faces::FaceSelection;
 
 /// Up to this many picked triangles the dock draws every edge; up to
 /// [`EDGES_UP_TO`] the islands' outlines; beyond, the fill alone.

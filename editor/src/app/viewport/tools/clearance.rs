@@ -9,7 +9,7 @@ use pebble_model::entity::EntityKind;
 use pebble_model::glam::Vec3;
 use pebble_model::{Kind, Scene};
 
-use crate::app::create::CreateItem;
+use pebble_core::create::CreateItem;
 
 /// How high above the floor the way between two points is looked along (a
 /// kerb or a rug does not block it; a wall does).
@@ -77,7 +77,7 @@ fn pit_place(scene: &Scene, place: Vec3) -> Vec3 {
 
 /// The floor under a point (from a little above it).
 fn floor_at(scene: &Scene, p: Vec3) -> Option<f32> {
-    crate::app::edit_ops::floor_below(scene, p + Vec3::Y * KNEE, &[])
+    pebble_core::edit_ops::floor_below(scene, p + Vec3::Y * KNEE, &[])
 }
 
 /// Whether `to` stands on the floor `from` stands on and the way between them,

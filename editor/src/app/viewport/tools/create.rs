@@ -17,9 +17,9 @@ use pebble_render::PickHit;
 
 use super::snap::{Snap, feature_edges, snap_corner, snap_xz};
 use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
-use crate::app::create::{self, CreateItem, Drawn};
 use crate::app::viewport::navigation::Button;
 use crate::app::viewport::view::View;
+use pebble_core::create::{self, CreateItem, Drawn};
 
 /// The shape's lines in the overlay (0xAABBGGRR: orange).
 const PREVIEW: u32 = 0xFF_30_A0_FF;
@@ -349,7 +349,7 @@ impl Tool for CreateTool {
 
     /// Another action came while the height follows the mouse: the shape in
     /// progress is dropped (nothing of it is in the scene yet).
-    fn settle(&mut self, _doc: &mut crate::app::document::Document) {
+    fn settle(&mut self, _doc: &mut pebble_core::document::Document) {
         if matches!(self.stage, Stage::Height { .. }) {
             self.stage = Stage::Waiting;
             self.armed = None;
@@ -523,7 +523,7 @@ fn ground_under(scene: &Scene, pick: &dyn super::Pick, view: &View, pixel: Vec2)
                 on_surface: true,
             });
         }
-        if let Some(y) = crate::app::edit_ops::floor_below(
+        if let Some(y) = pebble_core::edit_ops::floor_below(
             scene,
             hit.world + Vec3::Y * 0.01,
             &[pebble_model::EntityId(hit.id)],

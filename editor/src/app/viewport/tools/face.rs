@@ -10,8 +10,8 @@ use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::{EntityId, EntityKind};
 
 use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
-use crate::app::faces::PickMode;
 use crate::app::viewport::navigation::Button;
+use pebble_core::faces::PickMode;
 
 /// Picked faces' outline and fill (0xAABBGGRR: orange).
 const OUTLINE: u32 = 0xFF_28_A0_FF;
@@ -62,7 +62,7 @@ struct MeshInputs {
 /// An FNV-1a fold over 32-bit words: a fingerprint every frame, not a defence
 /// against crafted input, so it need not be SipHash (several times slower here).
 fn picked_elements(
-    faces: &crate::app::faces::FaceSelection,
+    faces: &pebble_core::faces::FaceSelection,
 ) -> (u64, std::collections::BTreeSet<pebble_model::EntityId>) {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut word = |w: u32| {
@@ -97,7 +97,7 @@ fn world_bits(scene: &pebble_model::Scene, id: pebble_model::EntityId) -> [u32; 
 }
 
 impl PickedInputs {
-    fn of(scene: &pebble_model::Scene, faces: &crate::app::faces::FaceSelection) -> Self {
+    fn of(scene: &pebble_model::Scene, faces: &pebble_core::faces::FaceSelection) -> Self {
         let (picked, ids) = picked_elements(faces);
         let meshes = ids
             .into_iter()
@@ -121,7 +121,11 @@ impl PickedInputs {
     }
 
     /// Whether the scene and picks still give these inputs (nothing copied).
-    fn still(&self, scene: &pebble_model::Scene, faces: &crate::app::faces::FaceSelection) -> bool {
+    fn still(
+        &self,
+        scene: &pebble_model::Scene,
+        faces: &pebble_core::faces::FaceSelection,
+    ) -> bool {
         let (picked, ids) = picked_elements(faces);
         picked == self.picked
             && ids.len() == self.meshes.len()
@@ -146,7 +150,7 @@ impl PickedInputs {
 impl PickedShape {
     fn build(
         scene: &pebble_model::Scene,
-        faces: &crate::app::faces::FaceSelection,
+        faces: &pebble_core::faces::FaceSelection,
         inputs: PickedInputs,
     ) -> Self {
         let mut fill = Vec::new();

@@ -14,9 +14,9 @@ use pebble_model::glam::{Affine3A, Quat, Vec3};
 use pebble_model::{Command, CommandGroup, EditKey, EntityId, MeshData, Transform};
 
 use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
-use crate::app::document::Document;
 use crate::app::viewport::gizmo::{self, Gizmo};
 use crate::app::viewport::navigation::Button;
+use pebble_core::document::Document;
 
 /// How wide the gizmo's handles are drawn, pixels (one more when lit).
 const HANDLE_PIXELS: f32 = 3.0;
@@ -251,9 +251,9 @@ impl GizmoTool {
                 })
                 .collect();
             let what = match cx.doc.faces.mode {
-                crate::app::faces::PickMode::Faces => "faces",
-                crate::app::faces::PickMode::Edges => "edges",
-                crate::app::faces::PickMode::Vertices => "vertices",
+                pebble_core::faces::PickMode::Faces => "faces",
+                pebble_core::faces::PickMode::Edges => "edges",
+                pebble_core::faces::PickMode::Vertices => "vertices",
             };
             let verb = match g.mode {
                 gizmo::Mode::Translate => format!("Move {what}"),

@@ -134,7 +134,7 @@ impl Tool for Measure {
         true
     }
 
-    fn settle(&mut self, _doc: &mut crate::app::document::Document) {
+    fn settle(&mut self, _doc: &mut pebble_core::document::Document) {
         if let Stage::Following { from, to } = self.stage {
             self.stage = Stage::Done { from, to };
         }

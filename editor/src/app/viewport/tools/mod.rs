@@ -18,9 +18,9 @@ use pebble_render::overlay::LineVertex;
 use super::gizmo;
 use super::navigation::Button;
 use super::view::{View, ViewState};
-use crate::app::document::Document;
 use crate::app::preferences::Preferences;
-use crate::app::status::Status;
+use pebble_core::document::Document;
+use pebble_core::status::Status;
 
 mod box_select;
 pub(crate) mod clearance;
@@ -409,7 +409,7 @@ impl Tools {
     /// Starts a game: the viewport is the player's view until Esc or F5.
     pub fn start_play(
         &mut self,
-        session: crate::app::play::PlaySession,
+        session: pebble_core::play::PlaySession,
         editing: super::navigation::OrbitCamera,
     ) {
         self.settle_none();
@@ -432,13 +432,13 @@ impl Tools {
     }
 
     /// The game in progress and whether its HUD is on.
-    pub fn play_hud(&mut self) -> Option<(&crate::app::play::PlaySession, bool)> {
+    pub fn play_hud(&mut self) -> Option<(&pebble_core::play::PlaySession, bool)> {
         let hud = self.play.hud;
         self.play.session().map(|s| (s, hud))
     }
 
     /// The game in progress.
-    pub fn play_session(&mut self) -> Option<&crate::app::play::PlaySession> {
+    pub fn play_session(&mut self) -> Option<&pebble_core::play::PlaySession> {
         self.play.session()
     }
 
@@ -521,7 +521,7 @@ impl Tools {
     }
 
     /// Arms creation for `item`: the next press in the viewport draws it.
-    pub fn arm_create(&mut self, item: crate::app::create::CreateItem) {
+    pub fn arm_create(&mut self, item: pebble_core::create::CreateItem) {
         self.create = CreateTool::default();
         self.create.arm(item);
         if self.following == Some(ToolId::Create) {
@@ -539,7 +539,7 @@ impl Tools {
     }
 
     /// What creation is armed for (the toolbar shows it pressed).
-    pub fn armed_create(&self) -> Option<crate::app::create::CreateItem> {
+    pub fn armed_create(&self) -> Option<pebble_core::create::CreateItem> {
         self.create.armed()
     }
 
@@ -675,7 +675,7 @@ impl Tools {
             }
             let tool = self.tool(k);
             let at_work = self.active == Some(k) || self.following == Some(k);
-            crate::app::profiling::time(tool.name(), || tool.overlay(cx, at_work, &mut out));
+            pebble_core::profiling::time(tool.name(), || tool.overlay(cx, at_work, &mut out));
         }
         out
     }

@@ -10,8 +10,8 @@ use pebble_model::glam::{Affine3A, Vec3};
 use pebble_model::{EditKey, EntityId, Transform};
 
 use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
-use crate::app::document::Document;
-use crate::app::edit_ops::moved_by;
+use pebble_core::document::Document;
+use pebble_core::edit_ops::moved_by;
 
 /// Copies being placed: their placements when they were made, the point that
 /// follows the cursor and where the cursor was then.

@@ -6,9 +6,9 @@
 //! was, and the scene was never touched.
 
 use super::{OverlayContext, Pointer, Tool, ToolContext, ToolOverlay};
-use crate::app::gamepad::Gamepads;
-use crate::app::play::{PlayKeys, PlaySession};
 use crate::app::viewport::navigation::OrbitCamera;
+use pebble_core::gamepad::Gamepads;
+use pebble_core::play::{PlayKeys, PlaySession};
 
 /// Radians a pixel of mouse drag turns the view.
 const MOUSE_TURN: f32 = 0.004;

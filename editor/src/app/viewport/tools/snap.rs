@@ -227,8 +227,8 @@ mod tests {
     use pebble_model::Transform;
 
     use super::*;
-    use crate::app::create::{self, CreateItem};
     use crate::app::viewport::navigation::OrbitCamera;
+    use pebble_core::create::{self, CreateItem};
 
     /// A wall (4 × 3 × 0.5 m, its base at y = 0.5 on a floor) seen from above: a
     /// corner drawn near one of its corners lands on it, near its long edge on the

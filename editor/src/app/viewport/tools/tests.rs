@@ -403,8 +403,8 @@ fn box_select_takes_markers_by_their_place_and_hidden_meshes_through_walls() {
             .expect("material");
         w.doc.scene().materials().map(|(id, _)| id).next()
     };
-    let mesh = crate::app::create::entity(
-        crate::app::create::CreateItem::Box,
+    let mesh = pebble_core::create::entity(
+        pebble_core::create::CreateItem::Box,
         Vec3::new(0.0, 0.0, -1.0),
         material,
     )
@@ -455,7 +455,7 @@ fn box_select_takes_markers_by_their_place_and_hidden_meshes_through_walls() {
 #[test]
 fn an_orbit_cancelled_with_esc_puts_the_camera_back() {
     let mut w = World::new(&[Vec3::ZERO]);
-    w.prefs.navigation = crate::app::presets::bundled_scheme("Blender").expect("bundled");
+    w.prefs.navigation = pebble_core::presets::bundled_scheme("Blender").expect("bundled");
     let before = w.view.orbit;
     // Blender orbits with the middle button.
     w.drag(
@@ -630,7 +630,7 @@ fn v_while_moving_puts_the_nearest_vertex_onto_another_object_s() {
         .expect("material");
     let material = w.doc.scene().materials().map(|(id, _)| id).next();
     let boxed = |at: Vec3| {
-        crate::app::create::entity(crate::app::create::CreateItem::Box, at, material)
+        pebble_core::create::entity(pebble_core::create::CreateItem::Box, at, material)
             .expect("a box")
     };
     w.doc

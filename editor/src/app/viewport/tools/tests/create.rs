@@ -6,8 +6,8 @@ use pebble_model::entity::Collider;
 use pebble_model::{Kind, Primitive};
 
 use super::*;
-use crate::app::create::CreateItem;
 use crate::app::viewport::navigation::OrbitCamera;
+use pebble_core::create::CreateItem;
 
 /// A world looking down at the origin from the south-east, half a metre grid.
 fn looking_down() -> World {
@@ -219,7 +219,7 @@ fn a_collider_drawn_on_a_surface_stands_on_it_and_may_sink_below() {
         .execute(pebble_model::command::AddMaterial::new(Default::default()))
         .expect("material");
     let material = w.doc.scene().materials().map(|(id, _)| id).next();
-    let top = crate::app::create::entity(CreateItem::Plane, Vec3::new(0.0, 1.25, 0.0), material)
+    let top = pebble_core::create::entity(CreateItem::Plane, Vec3::new(0.0, 1.25, 0.0), material)
         .expect("a plane");
     w.doc
         .execute(AddEntities::new("Create", vec![top]).without_selecting())
@@ -422,7 +422,7 @@ fn the_height_matches_the_top_of_a_wall_nearby() {
         ))
         .expect("material");
     let material = w.doc.scene().materials().map(|(id, _)| id).next();
-    let mut wall = crate::app::create::entity(CreateItem::Box, Vec3::new(3.0, 0.0, 0.0), material)
+    let mut wall = pebble_core::create::entity(CreateItem::Box, Vec3::new(3.0, 0.0, 0.0), material)
         .expect("a box");
     let size = Vec3::new(0.3, 2.75, 4.0);
     if let EntityKind::Mesh(m) = &mut wall.kind {
@@ -470,7 +470,7 @@ fn add_box(w: &mut World, name: &str, size: Vec3, at: Vec3) {
             .expect("material");
     }
     let material = w.doc.scene().materials().map(|(id, _)| id).next();
-    let mut e = crate::app::create::entity(CreateItem::Box, at, material).expect("a box");
+    let mut e = pebble_core::create::entity(CreateItem::Box, at, material).expect("a box");
     e.name = name.into();
     if let EntityKind::Mesh(m) = &mut e.kind {
         let p = Primitive::Box { size };

@@ -35,7 +35,7 @@ pub struct PlayKeys {
 
 impl PlayKeys {
     /// The keys with a gamepad's sticks added (clamped) and its buttons held too.
-    pub fn with_pad(self, pad: &crate::app::gamepad::PadState) -> Self {
+    pub fn with_pad(self, pad: &crate::gamepad::PadState) -> Self {
         let ([forward, strafe, turn, look], jump, run) = pad.controls();
         let add = |a: f32, b: f32| (a + b).clamp(-1.0, 1.0);
         Self {

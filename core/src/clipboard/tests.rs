@@ -6,7 +6,7 @@ use pebble_model::command::{AddEntities, AddMaterial};
 use pebble_model::{Material, Scene};
 
 use super::*;
-use crate::app::create::{CreateItem, entity};
+use crate::create::{CreateItem, entity};
 
 /// A project folder of its own (removed at the end) with a document in it.
 struct Project {

@@ -149,7 +149,7 @@ pub fn isolate(doc: &mut Document) -> Result<(), Refusal> {
 
 /// An entity's local transform moved by `by` (world metres), from its placement
 /// (local, world and parent's world transforms); rotation and scale untouched.
-pub(crate) fn moved_by(
+pub fn moved_by(
     (local, world, parent): (
         Transform,
         pebble_model::glam::Affine3A,
@@ -202,7 +202,7 @@ pub fn turn_quarter(doc: &mut Document) -> Result<(), Refusal> {
 
 /// The height of the first surface below `from` (straight down) among the drawn
 /// meshes not in `skip`; else the ground (y = 0) when `from` is above it.
-pub(crate) fn floor_below(scene: &Scene, from: Vec3, skip: &[EntityId]) -> Option<f32> {
+pub fn floor_below(scene: &Scene, from: Vec3, skip: &[EntityId]) -> Option<f32> {
     let mut best: Option<f32> = None;
     for e in scene.entities_of(Kind::Mesh) {
         if skip.contains(&e.id) || !scene.is_drawn(e.id) {

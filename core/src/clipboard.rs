@@ -142,7 +142,7 @@ pub fn paste(doc: &mut Document, text: &str, place: Place) -> Result<usize, Stri
         // The point comes from the depth buffer, a hair above or below the
         // surface (-0.0002 under a floor): it lands on the surface itself.
         if let Some(surface) =
-            crate::app::edit_ops::floor_below(doc.scene(), point + Vec3::Y * SURFACE_SNAP, &[])
+            crate::edit_ops::floor_below(doc.scene(), point + Vec3::Y * SURFACE_SNAP, &[])
             && (surface - point.y).abs() <= SURFACE_SNAP
         {
             point.y = surface;

@@ -9,7 +9,7 @@ use pebble_model::glam::Vec3;
 use pebble_model::{Command, CommandGroup, Entity, Transform};
 
 use super::Refusal;
-use crate::app::document::Document;
+use crate::document::Document;
 
 /// The shape a fitted collider takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

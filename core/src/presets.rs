@@ -20,126 +20,114 @@ use serde::{Deserialize, Serialize};
 const EMITTERS: &[(&str, &str)] = &[
     (
         "campfire.ron",
-        include_str!("../../../presets/emitters/campfire.ron"),
+        include_str!("../../presets/emitters/campfire.ron"),
     ),
     (
         "torch.ron",
-        include_str!("../../../presets/emitters/torch.ron"),
+        include_str!("../../presets/emitters/torch.ron"),
     ),
     (
         "candle.ron",
-        include_str!("../../../presets/emitters/candle.ron"),
+        include_str!("../../presets/emitters/candle.ron"),
     ),
-    (
-        "mist.ron",
-        include_str!("../../../presets/emitters/mist.ron"),
-    ),
+    ("mist.ron", include_str!("../../presets/emitters/mist.ron")),
     (
         "waterfall_spray.ron",
-        include_str!("../../../presets/emitters/waterfall_spray.ron"),
+        include_str!("../../presets/emitters/waterfall_spray.ron"),
     ),
     (
         "sparks.ron",
-        include_str!("../../../presets/emitters/sparks.ron"),
+        include_str!("../../presets/emitters/sparks.ron"),
     ),
     (
         "smoke.ron",
-        include_str!("../../../presets/emitters/smoke.ron"),
+        include_str!("../../presets/emitters/smoke.ron"),
     ),
-    (
-        "dust.ron",
-        include_str!("../../../presets/emitters/dust.ron"),
-    ),
+    ("dust.ron", include_str!("../../presets/emitters/dust.ron")),
 ];
 const MATERIALS: &[(&str, &str)] = &[
     (
         "water_scroll.ron",
-        include_str!("../../../presets/materials/water_scroll.ron"),
+        include_str!("../../presets/materials/water_scroll.ron"),
     ),
-    (
-        "lava.ron",
-        include_str!("../../../presets/materials/lava.ron"),
-    ),
+    ("lava.ron", include_str!("../../presets/materials/lava.ron")),
     (
         "glass.ron",
-        include_str!("../../../presets/materials/glass.ron"),
+        include_str!("../../presets/materials/glass.ron"),
     ),
     (
         "foliage_cutout.ron",
-        include_str!("../../../presets/materials/foliage_cutout.ron"),
+        include_str!("../../presets/materials/foliage_cutout.ron"),
     ),
 ];
 const MATERIAL_TEXTURES: &[(&str, &[u8])] = &[
     (
         "water.png",
-        include_bytes!("../../../presets/materials/textures/water.png"),
+        include_bytes!("../../presets/materials/textures/water.png"),
     ),
     (
         "lava.png",
-        include_bytes!("../../../presets/materials/textures/lava.png"),
+        include_bytes!("../../presets/materials/textures/lava.png"),
     ),
     (
         "glass.png",
-        include_bytes!("../../../presets/materials/textures/glass.png"),
+        include_bytes!("../../presets/materials/textures/glass.png"),
     ),
     (
         "leaves.png",
-        include_bytes!("../../../presets/materials/textures/leaves.png"),
+        include_bytes!("../../presets/materials/textures/leaves.png"),
     ),
 ];
 const ENVIRONMENTS: &[(&str, &str)] = &[
     (
         "bright_day.ron",
-        include_str!("../../../presets/environments/bright_day.ron"),
+        include_str!("../../presets/environments/bright_day.ron"),
     ),
     (
         "golden_hour.ron",
-        include_str!("../../../presets/environments/golden_hour.ron"),
+        include_str!("../../presets/environments/golden_hour.ron"),
     ),
     (
         "dawn_mist.ron",
-        include_str!("../../../presets/environments/dawn_mist.ron"),
+        include_str!("../../presets/environments/dawn_mist.ron"),
     ),
     (
         "overcast.ron",
-        include_str!("../../../presets/environments/overcast.ron"),
+        include_str!("../../presets/environments/overcast.ron"),
     ),
     (
         "moonlit_night.ron",
-        include_str!("../../../presets/environments/moonlit_night.ron"),
+        include_str!("../../presets/environments/moonlit_night.ron"),
     ),
 ];
 const EXPORTS: &[(&str, &str)] = &[
     (
         "quick_preview.ron",
-        include_str!("../../../presets/export/quick_preview.ron"),
+        include_str!("../../presets/export/quick_preview.ron"),
     ),
     (
         "standard.ron",
-        include_str!("../../../presets/export/standard.ron"),
+        include_str!("../../presets/export/standard.ron"),
     ),
-    (
-        "final.ron",
-        include_str!("../../../presets/export/final.ron"),
-    ),
+    ("final.ron", include_str!("../../presets/export/final.ron")),
     (
         "crisp_textures.ron",
-        include_str!("../../../presets/export/crisp_textures.ron"),
+        include_str!("../../presets/export/crisp_textures.ron"),
     ),
 ];
 
 const NAVIGATION: &[(&str, &str)] = &[
     (
         "fusion360.ron",
-        include_str!("../../../presets/navigation/fusion360.ron"),
+        include_str!("../../presets/navigation/fusion360.ron"),
     ),
     (
         "blender.ron",
-        include_str!("../../../presets/navigation/blender.ron"),
+        include_str!("../../presets/navigation/blender.ron"),
     ),
     (
         "unity_unreal.ron",
-        include_str!("../../../presets/navigation/unity_unreal.ron"),
+        include_str!("../../presets/navigation/unity_unreal.ron"),
     ),
 ];
 
@@ -260,7 +248,7 @@ pub struct Presets {
     pub environments: Vec<Listed<EnvironmentPreset>>,
     pub exports: Vec<Listed<ExportPreset>>,
     /// Mouse navigation schemes.
-    pub navigation: Vec<Listed<crate::app::viewport::navigation::Scheme>>,
+    pub navigation: Vec<Listed<crate::scheme::Scheme>>,
     /// Files that did not read, and why.
     pub problems: Vec<String>,
 }
@@ -360,9 +348,9 @@ impl Presets {
 
 /// A bundled navigation scheme by name (for preferences saved before the schemes
 /// were files, which named one of the three).
-pub fn bundled_scheme(name: &str) -> Option<crate::app::viewport::navigation::Scheme> {
+pub fn bundled_scheme(name: &str) -> Option<crate::scheme::Scheme> {
     NAVIGATION.iter().find_map(|(_, text)| {
-        ron::from_str::<crate::app::viewport::navigation::Scheme>(text)
+        ron::from_str::<crate::scheme::Scheme>(text)
             .ok()
             .filter(|s| s.name == name)
     })

@@ -6,7 +6,6 @@
 
 use std::path::PathBuf;
 
-use eframe::egui;
 use pebble_io::deploy::{self, DirVolume, Target};
 use pebble_model::Scene;
 
@@ -101,41 +100,5 @@ impl DeployState {
     /// (Ok: what was done; Err: why not).
     pub fn poll(&mut self) -> Option<Result<String, String>> {
         Status::follow(&mut self.job, &mut self.status, "deploy failed: ")
-    }
-
-    /// The Deploy menu: sticks found, the target folder, Export & Deploy.
-    pub fn menu_ui(&mut self, ui: &mut egui::Ui) -> bool {
-        if ui.button("Find memory sticks").clicked()
-            || self.found.is_empty() && self.target.is_empty()
-        {
-            self.found = deploy::find_targets(crate::services::deploy::DEFAULT_FOLDER);
-        }
-        if self.found.is_empty() {
-            ui.label("No PSP found (USB Connection mode shows its memory stick).");
-        }
-        for t in self.found.clone() {
-            let label = format!("{} — {}", t.label, t.root.display());
-            if ui
-                .selectable_label(self.target == t.root.display().to_string(), label)
-                .clicked()
-            {
-                self.target = t.root.display().to_string();
-            }
-        }
-        ui.horizontal(|ui| {
-            let label = ui.label("Folder:");
-            ui.add(
-                egui::TextEdit::singleline(&mut self.target)
-                    .hint_text("the memory stick's root, e.g. /media/PSP")
-                    .desired_width(260.0),
-            )
-            .labelled_by(label.id);
-        });
-        ui.checkbox(&mut self.live_link, "Live link: deploy on every save")
-            .on_hover_text(
-                "with PSPLink, serve this folder with usbhostfs_pc: the runtime on the PSP notices each new map within a second and reloads it where you stand",
-            );
-        ui.add_enabled(!self.busy(), egui::Button::new("Export & Deploy"))
-            .clicked()
     }
 }

@@ -1,13 +1,11 @@
-//! The editor's PSP-look preview of a device capture: what the capture's sidecar
-//! says (camera, scene time, environment), the picture the editor draws for it, and
-//! the runtime's moving entities at a frozen time.
+//! A device capture's sidecar: what it says (camera, scene time, environment),
+//! and the runtime's moving entities at that frozen time; `pebble_render::compare::
+//! editor_picture` draws the editor's picture for it.
 
 use std::path::Path;
 
 use anyhow::Context as _;
 use pebble_model::glam::Vec3;
-use pebble_render::environment::Environment;
-use pebble_render::{Camera, DrawScene, Extras, Gpu, RenderOptions, Renderer};
 
 /// What a capture's sidecar says.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,44 +68,9 @@ pub fn read_sidecar(path: &Path) -> anyhow::Result<Sidecar> {
     })
 }
 
-/// The editor's PSP-look picture of `map` for a capture's sidecar, at the capture's
-/// size, drawn on `gpu` (the editor passes its own device; the command line opens one).
-pub fn preview(
-    gpu: &Gpu,
-    map: &pbm::Map,
-    sidecar: &Sidecar,
-    width: u32,
-    height: u32,
-    lod_bias: f32,
-) -> anyhow::Result<image::RgbImage> {
-    let mut scene = DrawScene::from_map(map);
-    scene.environment = Environment::preset(&sidecar.environment);
-    let renderer = Renderer::new(gpu, scene)?;
-    let mut camera = Camera::psp(sidecar.position, sidecar.yaw, sidecar.pitch);
-    camera.fov_y_deg = sidecar.fov;
-    let options = RenderOptions {
-        width,
-        height,
-        time: sidecar.time,
-        psp: true,
-        lod_bias,
-        ..Default::default()
-    };
-    let solids = entity_solids(map, sidecar.time);
-    let (image, _) = renderer.render_with(
-        &camera,
-        &options,
-        &Extras {
-            solids: &solids,
-            ..Default::default()
-        },
-    )?;
-    Ok(image::DynamicImage::ImageRgba8(image).to_rgb8())
-}
-
 /// The map's patrol spheres and balls where a frozen clock at `t` puts them (the
 /// runtime's own rules from `pebble-play`), as triangles to draw.
-pub fn entity_solids(map: &pbm::Map, t: f64) -> Vec<pebble_render::SolidVertex> {
+pub fn entity_solids(map: &pbm::Map, t: f64) -> Vec<([f32; 3], u32)> {
     let Ok(bytes) = map.to_bytes() else {
         return Vec::new();
     };
@@ -118,6 +81,5 @@ pub fn entity_solids(map: &pbm::Map, t: f64) -> Vec<pebble_render::SolidVertex> 
     pebble_play::shapes::entities_at(&level, t)
         .iter()
         .flat_map(pebble_play::shapes::sphere_triangles)
-        .map(|(pos, color)| pebble_render::SolidVertex { pos, color })
         .collect()
 }

@@ -3,8 +3,6 @@
 //! shows the history); the level is said where the message is made, never guessed
 //! from its words.
 
-use eframe::egui;
-
 /// How much a message matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Level {
@@ -83,58 +81,11 @@ impl Status {
         self.level = level;
         self.text = text;
     }
-
-    /// The message in the status bar, coloured by its level: cut at the window's
-    /// edge when it is long, and shown whole on hover.
-    pub fn ui(&self, ui: &mut egui::Ui) {
-        let visuals = ui.visuals();
-        let text = egui::RichText::new(&self.text);
-        let text = match self.level {
-            Level::Info => text,
-            Level::Warning => text.color(visuals.warn_fg_color),
-            Level::Error => text.color(visuals.error_fg_color),
-        };
-        // Elided labels show their whole text on hover.
-        ui.add(egui::Label::new(text).truncate());
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use egui_kittest::Harness;
-    use egui_kittest::kittest::Queryable as _;
-
-    /// A message longer than the bar is cut at its edge (not drawn past the
-    /// window) and shown whole in a tooltip on hover.
-    #[test]
-    fn a_long_message_stays_in_the_bar_and_shows_whole_on_hover() {
-        let text = format!(
-            "deployed to /media/user/PSP/PSP/GAME/PEBBLE: {}",
-            "map.pbm, ".repeat(20)
-        );
-        let mut status = Status::default();
-        status.warn(text.clone());
-        let mut harness = Harness::builder()
-            .with_size(egui::vec2(300.0, 60.0))
-            .build_ui(move |ui| {
-                ui.horizontal(|ui| status.ui(ui));
-            });
-        harness.run();
-        let label = harness.get_by_label(&text);
-        assert!(
-            label.rect().max.x <= 300.5,
-            "drawn to x = {}",
-            label.rect().max.x
-        );
-        label.hover();
-        harness.run();
-        harness.run();
-        assert!(
-            harness.query_all_by_label(&text).count() >= 2,
-            "the whole message in a tooltip"
-        );
-    }
 
     #[test]
     fn the_level_is_the_one_given_and_outcomes_map_to_info_or_error() {

@@ -29,3 +29,15 @@ pub fn write_png(path: &std::path::Path, image: &image::RgbaImage) -> anyhow::Re
     ::pbm::file::write_atomic(path, &png)
         .with_context(|| format!("cannot write {}", path.display()))
 }
+
+/// Loads project-relative textures for the viewport.
+pub fn texture_loader(
+    project: &std::path::Path,
+) -> impl Fn(&str) -> Result<image::RgbaImage, String> + '_ {
+    move |relative: &str| {
+        let path = pebble_model::project::resolve_asset(project, relative);
+        image::open(&path)
+            .map(|i| i.to_rgba8())
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+}

@@ -588,3 +588,28 @@ pub fn write(dir: &Path) -> anyhow::Result<PathBuf> {
     project::save(&project_path, &scene()?)?;
     Ok(project_path)
 }
+
+/// The bundled showcase, opened when no project is named.
+pub fn showcase_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/showcase/showcase.pebble.ron")
+}
+
+/// `pebble`'s default project (the editor's `default_project`) with the source tree's showcase at `source` and the user's
+/// data folder `data` (`None`: the temporary folder). A copy already there is
+/// opened as it is: it may hold the user's edits.
+pub fn default_project_in(source: &Path, data: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    if source.is_file() {
+        return Ok(source.to_path_buf());
+    }
+    let dir = data.unwrap_or_else(std::env::temp_dir).join("showcase");
+    let project = dir.join(PROJECT_FILE);
+    if !project.is_file() {
+        write(&dir).with_context(|| {
+            format!(
+                "cannot write the showcase project into {} (open a project instead: pebble open PROJECT)",
+                dir.display()
+            )
+        })?;
+    }
+    Ok(project)
+}

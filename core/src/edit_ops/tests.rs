@@ -9,7 +9,7 @@ use pebble_model::glam::Vec3;
 use pebble_model::{Entity, EntityId, EntityKind, Scene, Transform};
 
 use super::*;
-use crate::app::create::{CreateItem, entity};
+use crate::create::{CreateItem, entity};
 
 /// A document with a floor slab (top at y = 0.5), a box standing over it in mid
 /// air, and a spawn marker.

@@ -34,7 +34,7 @@ mod tests {
     use pebble_model::{History, Material};
 
     use super::*;
-    use crate::app::create::{CreateItem, entity};
+    use crate::create::{CreateItem, entity};
 
     /// Map settings' "bake lighting" was shown and saved but never read: every
     /// export baked. Off, the map keeps the colours as authored (white here); on,

@@ -557,7 +557,7 @@ mod tests {
 
     #[test]
     fn a_pad_adds_to_the_keys() {
-        let keys = crate::app::play::PlayKeys {
+        let keys = crate::play::PlayKeys {
             forward: 1.0,
             strafe: 0.0,
             turn: -1.0,

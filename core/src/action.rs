@@ -3,12 +3,12 @@
 //! `PebbleApp::run_action` is the one place an action is carried out, so a label,
 //! a shortcut and what it does cannot drift apart.
 
-use eframe::egui::{Key, KeyboardShortcut, Modifiers};
+use crate::keys::{Key, Modifiers, Shortcut};
 
 use super::create::CreateItem;
 use super::edit_ops::{Axis, ColliderFit, Edge};
 use super::pane::Pane;
-use super::viewport::overlay::Layer;
+use crate::layer::Layer;
 
 mod keys;
 pub use keys::{by_name, effective_shortcuts, free_keys, parse_shortcut, scheme_keys};
@@ -109,7 +109,7 @@ pub enum Action {
     /// Face mode: the picked faces turned to face the other way.
     FlipFaces,
     /// Face mode: what clicks pick (vertices, edges or faces).
-    Pick(crate::app::faces::PickMode),
+    Pick(crate::faces::PickMode),
     /// Face mode: the picked edges split at their middles.
     SplitEdges,
     /// Face mode: the picked vertices merged into one at their middle.
@@ -293,9 +293,9 @@ pub const ALL: &[Action] = &[
     Action::GrowFaces,
     Action::ExtrudeFaces,
     Action::FlipFaces,
-    Action::Pick(crate::app::faces::PickMode::Vertices),
-    Action::Pick(crate::app::faces::PickMode::Edges),
-    Action::Pick(crate::app::faces::PickMode::Faces),
+    Action::Pick(crate::faces::PickMode::Vertices),
+    Action::Pick(crate::faces::PickMode::Edges),
+    Action::Pick(crate::faces::PickMode::Faces),
     Action::SplitEdges,
     Action::MergeVertices,
     Action::Play,
@@ -361,9 +361,9 @@ pub const KEYED: &[Action] = &[
     Action::ToggleTextureLock,
     Action::ExtrudeFaces,
     Action::FlipFaces,
-    Action::Pick(crate::app::faces::PickMode::Vertices),
-    Action::Pick(crate::app::faces::PickMode::Edges),
-    Action::Pick(crate::app::faces::PickMode::Faces),
+    Action::Pick(crate::faces::PickMode::Vertices),
+    Action::Pick(crate::faces::PickMode::Edges),
+    Action::Pick(crate::faces::PickMode::Faces),
     Action::FaceMode,
     Action::NudgeLeft,
     Action::NudgeRight,
@@ -388,11 +388,11 @@ pub const KEYED: &[Action] = &[
 
 /// Ctrl+Y redoes as well as Ctrl+Shift+Z.
 /// Paste under the cursor's chord (see `pressed_shortcuts`).
-pub const PASTE_UNDER_CURSOR: KeyboardShortcut =
-    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::V);
-pub const REDO_ALSO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+pub const PASTE_UNDER_CURSOR: Shortcut =
+    Shortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::V);
+pub const REDO_ALSO: Shortcut = Shortcut::new(Modifiers::COMMAND, Key::Y);
 /// Backspace deletes as well as Delete.
-pub const DELETE_ALSO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::Backspace);
+pub const DELETE_ALSO: Shortcut = Shortcut::new(Modifiers::NONE, Key::Backspace);
 
 impl Action {
     /// What menus and Help call it.
@@ -488,9 +488,9 @@ impl Action {
             Self::Uv(op) => op.op().label(),
             Self::ExtrudeFaces => "Extrude the picked faces",
             Self::FlipFaces => "Flip the picked faces",
-            Self::Pick(crate::app::faces::PickMode::Vertices) => "Pick vertices",
-            Self::Pick(crate::app::faces::PickMode::Edges) => "Pick edges",
-            Self::Pick(crate::app::faces::PickMode::Faces) => "Pick faces",
+            Self::Pick(crate::faces::PickMode::Vertices) => "Pick vertices",
+            Self::Pick(crate::faces::PickMode::Edges) => "Pick edges",
+            Self::Pick(crate::faces::PickMode::Faces) => "Pick faces",
             Self::SplitEdges => "Split the picked edges",
             Self::MergeVertices => "Merge the picked vertices",
             Self::Play => "Play from the spawn",
@@ -505,7 +505,7 @@ impl Action {
     }
 
     /// Its key, if it has one.
-    pub fn shortcut(self) -> Option<KeyboardShortcut> {
+    pub fn shortcut(self) -> Option<Shortcut> {
         let (modifiers, key) = match self {
             Self::New => (Modifiers::COMMAND, Key::N),
             Self::Open => (Modifiers::COMMAND, Key::O),
@@ -531,9 +531,9 @@ impl Action {
             Self::ToggleTextureLock => (Modifiers::SHIFT, Key::T),
             Self::ExtrudeFaces => (Modifiers::ALT, Key::E),
             Self::FlipFaces => (Modifiers::ALT, Key::F),
-            Self::Pick(crate::app::faces::PickMode::Vertices) => (Modifiers::ALT, Key::Num1),
-            Self::Pick(crate::app::faces::PickMode::Edges) => (Modifiers::ALT, Key::Num2),
-            Self::Pick(crate::app::faces::PickMode::Faces) => (Modifiers::ALT, Key::Num3),
+            Self::Pick(crate::faces::PickMode::Vertices) => (Modifiers::ALT, Key::Num1),
+            Self::Pick(crate::faces::PickMode::Edges) => (Modifiers::ALT, Key::Num2),
+            Self::Pick(crate::faces::PickMode::Faces) => (Modifiers::ALT, Key::Num3),
             Self::MergeVertices => (Modifiers::ALT, Key::M),
             Self::Play => (Modifiers::NONE, Key::F5),
             Self::PlayFromCamera => (Modifiers::SHIFT, Key::F5),
@@ -593,7 +593,7 @@ impl Action {
             | Self::SplitEdges
             | Self::Create(_) => return None,
         };
-        Some(KeyboardShortcut::new(modifiers, key))
+        Some(Shortcut::new(modifiers, key))
     }
 
     /// Keys of the viewport (gizmo and view): not while flying with the right
@@ -682,19 +682,8 @@ impl Action {
 }
 
 /// "Ctrl+Shift+S", "Home", "7".
-pub fn shortcut_text(s: &KeyboardShortcut) -> String {
-    let mut text = String::new();
-    if s.modifiers.command || s.modifiers.ctrl {
-        text.push_str("Ctrl+");
-    }
-    if s.modifiers.alt {
-        text.push_str("Alt+");
-    }
-    if s.modifiers.shift {
-        text.push_str("Shift+");
-    }
-    text.push_str(s.logical_key.symbol_or_name());
-    text
+pub fn shortcut_text(s: &Shortcut) -> String {
+    s.text()
 }
 
 #[cfg(test)]
@@ -707,10 +696,7 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for a in &all {
             let s = a.shortcut().unwrap_or_else(|| panic!("{a:?} is keyed"));
-            assert!(
-                seen.insert((s.modifiers, s.logical_key)),
-                "{a:?} repeats a key"
-            );
+            assert!(seen.insert((s.modifiers, s.key)), "{a:?} repeats a key");
         }
         // Every action with a shortcut is matched, and every matched one is listed.
         for a in ALL {
@@ -721,7 +707,7 @@ mod tests {
         for (i, a) in all.iter().enumerate() {
             for b in &all[i + 1..] {
                 let (sa, sb) = (a.shortcut().expect("keyed"), b.shortcut().expect("keyed"));
-                let later_contains_earlier = sa.logical_key == sb.logical_key
+                let later_contains_earlier = sa.key == sb.key
                     && sb.modifiers.contains(sa.modifiers)
                     && sb.modifiers != sa.modifiers;
                 assert!(

@@ -5,7 +5,7 @@
 use pebble_io::export::MAX_TRIANGLES;
 
 /// "12.3k", "950".
-pub(crate) fn count(n: u64) -> String {
+pub fn count(n: u64) -> String {
     if n >= 10_000 && n.is_multiple_of(1000) {
         format!("{}k", n / 1000)
     } else if n >= 10_000 {
