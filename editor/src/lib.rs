@@ -1,5 +1,4 @@
-//! Pebble's editor application and command line, as a library so that tests can
-//! drive the real app (egui_kittest) and the binary stays a thin `main`.
+//! Pebble's editor window as a library, so that tests can drive the real app
+//! (egui_kittest) and the `pebble` binary (in `pebble-cli`) opens it.
 
 pub mod app;
-pub mod cli;

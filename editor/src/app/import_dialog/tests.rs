@@ -44,7 +44,7 @@ fn a_z_up_model_fitted_to_2_m_stands_upright_on_the_point() {
     assert!(near(b.max - b.min, Vec3::new(0.01, 0.02, 0.1)));
 }
 
-#[path = "../../../tests/common/post_gltf.rs"]
+#[path = "../../../../cli/tests/common/post_gltf.rs"]
 mod post_gltf;
 use post_gltf::{post_gltf as write_gltf, post_gltf_long, post_gltf_tall};
 

@@ -5,7 +5,9 @@
 //! Every failure is reported on stderr as one clear message with a non-zero exit
 //! code; nothing here panics on user input.
 
-use pebble_editor::{app, cli};
+use pebble_cli as cli;
+#[cfg(feature = "window")]
+use pebble_editor::app;
 
 use std::process::ExitCode;
 
@@ -37,6 +39,7 @@ struct OpenArgs {
     fov: f32,
 }
 
+#[cfg(feature = "window")]
 impl OpenArgs {
     /// The camera asked for, if any.
     fn view(&self) -> anyhow::Result<Option<app::viewport::navigation::OrbitCamera>> {
@@ -154,15 +157,49 @@ fn main() -> ExitCode {
     install_panic_hook();
     let args = Args::parse();
     let result = match args.command {
-        None => app::default_project()
+        None => window::showcase(),
+        Some(Command::Open(args)) => window::open(args),
+        Some(Command::BenchEditor(args)) => window::bench(args),
+        Some(Command::Pbm(cmd)) => cli::pbm::run(cmd),
+        Some(Command::Project(cmd)) => cli::project::run(cmd),
+        Some(Command::Import(args)) => cli::import::run(args),
+        Some(Command::Export(args)) => cli::export::run(args),
+        Some(Command::Render(args)) => cli::render::run(args),
+        Some(Command::Showcase(args)) => cli::showcase::run(args),
+        Some(Command::New(args)) => cli::new::run(args),
+        Some(Command::Compare(args)) => cli::compare::run(args),
+        Some(Command::Capture(cmd)) => cli::capture::run(cmd),
+        Some(Command::Deploy(args)) => cli::deploy::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The editor window's subcommands: `pebble`, `pebble open`, `pebble bench-editor`.
+#[cfg(feature = "window")]
+mod window {
+    use super::{BenchEditorArgs, OpenArgs, app};
+    use std::process::ExitCode;
+
+    pub fn showcase() -> anyhow::Result<ExitCode> {
+        app::default_project()
             .and_then(|project| app::run(project, None, None))
-            .map(|()| ExitCode::SUCCESS),
-        Some(Command::Open(args)) => args
-            .view()
+            .map(|()| ExitCode::SUCCESS)
+    }
+
+    pub fn open(args: OpenArgs) -> anyhow::Result<ExitCode> {
+        args.view()
             .and_then(|view| app::run(args.project, None, view))
-            .map(|()| ExitCode::SUCCESS),
-        Some(Command::BenchEditor(args)) => args
-            .project
+            .map(|()| ExitCode::SUCCESS)
+    }
+
+    pub fn bench(args: BenchEditorArgs) -> anyhow::Result<ExitCode> {
+        args.project
             .map_or_else(app::default_project, Ok)
             .and_then(|project| {
                 app::run(
@@ -181,24 +218,34 @@ fn main() -> ExitCode {
                     None,
                 )
             })
-            .map(|()| ExitCode::SUCCESS),
-        Some(Command::Pbm(cmd)) => cli::pbm::run(cmd),
-        Some(Command::Project(cmd)) => cli::project::run(cmd),
-        Some(Command::Import(args)) => cli::import::run(args),
-        Some(Command::Export(args)) => cli::export::run(args),
-        Some(Command::Render(args)) => cli::render::run(args),
-        Some(Command::Showcase(args)) => cli::showcase::run(args),
-        Some(Command::New(args)) => cli::new::run(args),
-        Some(Command::Compare(args)) => cli::compare::run(args),
-        Some(Command::Capture(cmd)) => cli::capture::run(cmd),
-        Some(Command::Deploy(args)) => cli::deploy::run(args),
-    };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
+            .map(|()| ExitCode::SUCCESS)
+    }
+}
+
+/// A headless `pebble` (built without the `window` feature) says so when asked
+/// for the window, and how to get one.
+#[cfg(not(feature = "window"))]
+mod window {
+    use super::{BenchEditorArgs, OpenArgs};
+    use std::process::ExitCode;
+
+    fn refused() -> anyhow::Result<ExitCode> {
+        anyhow::bail!(
+            "this pebble is the headless command line (built without the editor window); \
+             run a subcommand (pebble --help lists them), or install the editor: cargo install --path cli"
+        )
+    }
+
+    pub fn showcase() -> anyhow::Result<ExitCode> {
+        refused()
+    }
+
+    pub fn open(_: OpenArgs) -> anyhow::Result<ExitCode> {
+        refused()
+    }
+
+    pub fn bench(_: BenchEditorArgs) -> anyhow::Result<ExitCode> {
+        refused()
     }
 }
 

@@ -145,7 +145,9 @@ fn architecture_names_every_source_file() {
         std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
     let named = architecture_paths(&architecture);
     let mut all = Vec::new();
-    for package in ["pbm", "model", "io", "play", "render", "core", "editor"] {
+    for package in [
+        "pbm", "model", "io", "play", "render", "core", "editor", "cli",
+    ] {
         files(&root.join(package).join("src"), &mut all);
     }
     let mut missing = Vec::new();
@@ -194,13 +196,13 @@ fn the_architecture_reader_takes_whole_paths() {
 /// With `autotests = false`, a test file that is neither a module of `suite.rs` nor a
 /// `[[test]]` of its own would never run: every one is one or the other.
 #[test]
-fn every_editor_test_file_runs() {
-    let tests = root().join("editor/tests");
+fn every_test_file_of_the_program_runs() {
+    let tests = root().join("cli/tests");
     let suite = std::fs::read_to_string(tests.join("suite.rs")).expect("suite.rs");
-    let manifest = std::fs::read_to_string(root().join("editor/Cargo.toml")).expect("Cargo.toml");
+    let manifest = std::fs::read_to_string(root().join("cli/Cargo.toml")).expect("Cargo.toml");
     let mut lost = Vec::new();
     let mut count = 0;
-    for e in std::fs::read_dir(&tests).expect("editor/tests").flatten() {
+    for e in std::fs::read_dir(&tests).expect("cli/tests").flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let Some(stem) = name.strip_suffix(".rs") else {
             continue;
@@ -217,6 +219,6 @@ fn every_editor_test_file_runs() {
     assert!(count > 25, "only {count} test files found");
     assert!(
         lost.is_empty(),
-        "each test file is a `mod` line in editor/tests/suite.rs or a [[test]] in editor/Cargo.toml, not both: {lost:?}"
+        "each test file is a `mod` line in cli/tests/suite.rs or a [[test]] in cli/Cargo.toml, not both: {lost:?}"
     );
 }

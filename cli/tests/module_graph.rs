@@ -20,8 +20,8 @@ fn root() -> PathBuf {
 
 /// The crates whose sources are checked (the PSP runtime builds apart, with its
 /// own toolchain, and is checked the same way).
-const CRATES: [&str; 8] = [
-    "pbm", "model", "io", "play", "render", "core", "editor", "psp",
+const CRATES: [&str; 9] = [
+    "pbm", "model", "io", "play", "render", "core", "editor", "cli", "psp",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
