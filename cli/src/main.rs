@@ -42,7 +42,7 @@ struct OpenArgs {
 #[cfg(feature = "window")]
 impl OpenArgs {
     /// The camera asked for, if any.
-    fn view(&self) -> anyhow::Result<Option<app::viewport::navigation::OrbitCamera>> {
+    fn view(&self) -> anyhow::Result<Option<pebble_viewport::navigation::OrbitCamera>> {
         let Some(text) = &self.cam else {
             return Ok(None);
         };
@@ -53,7 +53,7 @@ impl OpenArgs {
             );
         }
         let (eye, yaw, pitch) = cli::render::parse_pose(text)?;
-        Ok(Some(app::viewport::navigation::OrbitCamera::from_eye(
+        Ok(Some(pebble_viewport::navigation::OrbitCamera::from_eye(
             eye, yaw, pitch, self.fov,
         )))
     }

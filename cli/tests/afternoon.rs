@@ -258,7 +258,7 @@ fn one_wheel_click_is_one_notch_of_the_documented_step() {
     harness.run_steps(90);
     let (after, _) = harness.state().view();
     let ratio = after.eye.distance(anchor) / before.eye.distance(anchor);
-    let step = pebble_editor::app::viewport::navigation::ZOOM_STEP;
+    let step = pebble_viewport::navigation::ZOOM_STEP;
     let want = (1.0 - step).powi(3);
     assert!(
         (ratio - want).abs() < 0.005,
@@ -270,7 +270,7 @@ fn one_wheel_click_is_one_notch_of_the_documented_step() {
 /// camera. Leaving a project keeps its camera; opening it again starts there.
 #[test]
 fn a_reopened_project_starts_where_the_camera_was_left() {
-    use pebble_editor::app::viewport::navigation::OrbitCamera;
+    use pebble_viewport::navigation::OrbitCamera;
     let Some(mut harness) = room() else { return };
     let first = harness.state().project_path().to_path_buf();
     let left = OrbitCamera {
@@ -326,7 +326,7 @@ fn a_click_picks_what_is_drawn_before_invisible_volumes_and_the_route_on_the_flo
     // Looking down at the courtyard, so the campfire and the route are in view.
     {
         let app = harness.state_mut();
-        app.viewport.view.orbit = pebble_editor::app::viewport::navigation::OrbitCamera {
+        app.viewport.view.orbit = pebble_viewport::navigation::OrbitCamera {
             pivot: Vec3::new(-3.0, 0.0, 0.0),
             distance: 16.0,
             yaw: 0.3,
@@ -424,8 +424,8 @@ fn the_blender_preset_brings_blenders_keys() {
 /// of its surface (it stood upright where the view met the wall, in it).
 #[test]
 fn an_imported_picture_hangs_on_the_wall_in_view_not_in_it() {
-    use pebble_editor::app::viewport::navigation::OrbitCamera;
     use pebble_model::glam::Vec3;
+    use pebble_viewport::navigation::OrbitCamera;
     let Some(mut harness) = room() else { return };
     // The north wall's inner face is at z = −4.6, facing +Z; the view looks at it
     // head-on, a little from the side.

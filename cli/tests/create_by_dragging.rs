@@ -9,10 +9,10 @@ use crate::common;
 use egui_kittest::kittest::Queryable as _;
 use pebble_core::create::CreateItem;
 use pebble_editor::app::PebbleApp;
-use pebble_editor::app::viewport::navigation::OrbitCamera;
 use pebble_model::entity::{EntityKind, GeometrySource};
 use pebble_model::glam::Vec3;
 use pebble_model::{Kind, Primitive, Scene, project};
+use pebble_viewport::navigation::OrbitCamera;
 
 use common::{click, drag_line, harness_on, screen};
 

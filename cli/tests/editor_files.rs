@@ -281,7 +281,7 @@ fn the_log_panel_shows_what_happened() {
     harness
         .state_mut()
         .panels
-        .raise(pebble_editor::app::Pane::Log);
+        .raise(pebble_core::pane::Pane::Log);
     harness.run_steps(3);
     // The status bar says it, and the log panel lists it with its level.
     assert!(

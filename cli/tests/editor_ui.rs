@@ -335,7 +335,7 @@ fn the_history_window_jumps_through_the_undo_list() {
     harness
         .state_mut()
         .panels
-        .raise(pebble_editor::app::Pane::History);
+        .raise(pebble_core::pane::Pane::History);
     harness.run_steps(2);
     harness.get_by_label("(opened)").click();
     harness.run_steps(2);
@@ -372,9 +372,9 @@ fn the_assets_window_lists_textures_and_meshes() {
     harness
         .state_mut()
         .panels
-        .raise(pebble_editor::app::Pane::Assets);
+        .raise(pebble_core::pane::Pane::Assets);
     harness.run_steps(3);
-    let textures = pebble_editor::app::assets::AssetsState::textures(
+    let textures = pebble_panels::assets::AssetsState::textures(
         harness.state().scene(),
         &harness.state().doc.folder(),
     );
@@ -518,7 +518,7 @@ fn the_view_cube_turns_the_view() {
 /// centre grows it uniformly; each drag is one undo entry.
 #[test]
 fn the_rotate_and_scale_gizmos_turn_and_grow_the_selection() {
-    use pebble_editor::app::gizmo;
+    use pebble_viewport::gizmo;
     let Some(mut harness) = harness() else { return };
     let id = entity(harness.state(), "Back wall");
     let at = screen(harness.state(), Vec3::new(-7.0, 3.0, -10.0));

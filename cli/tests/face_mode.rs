@@ -9,9 +9,9 @@ use crate::common;
 
 use egui_kittest::kittest::Queryable as _;
 use pebble_editor::app::PebbleApp;
-use pebble_editor::app::viewport::navigation::OrbitCamera;
 use pebble_model::EntityKind;
 use pebble_model::glam::{Vec2, Vec3};
+use pebble_viewport::navigation::OrbitCamera;
 
 use common::room::{WALLS, room_project};
 use common::{entity, harness_on, screen};
@@ -425,9 +425,9 @@ fn vertices_and_edges_are_picked_moved_split_and_merged() {
         "a top corner: {corner_at}"
     );
     // The gizmo stands on it: its Y arrow, two thirds of the way up.
-    let g = pebble_editor::app::viewport::tools::gizmo_on_faces(
+    let g = pebble_viewport::tools::gizmo_on_faces(
         &harness.state().doc,
-        pebble_editor::app::gizmo::Mode::Translate,
+        pebble_viewport::gizmo::Mode::Translate,
     )
     .expect("a gizmo on the vertex");
     assert!(
@@ -436,7 +436,7 @@ fn vertices_and_edges_are_picked_moved_split_and_merged() {
         g.pivot
     );
     let (camera, rect) = harness.state().view();
-    let view = pebble_editor::app::gizmo::View {
+    let view = pebble_viewport::gizmo::View {
         camera,
         size: pebble_model::glam::Vec2::new(rect.width(), rect.height()),
     };

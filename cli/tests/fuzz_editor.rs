@@ -38,8 +38,8 @@ use pebble_core::action::{self, Action, UvAction};
 use pebble_core::create::CreateItem;
 use pebble_core::services::showcase::showcase_path;
 use pebble_editor::app::PebbleApp;
-use pebble_editor::app::panels::Pane;
 use pebble_model::{Scene, project};
+use pebble_panels::Pane;
 
 /// Seeds that once found something, with the steps they took, run every time.
 const REGRESSIONS: &[(u64, usize)] = &[

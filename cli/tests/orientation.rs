@@ -167,7 +167,7 @@ pub(crate) fn mask_view_cube(
 /// geometry from every view, in its working look and its PSP preview.
 #[test]
 fn the_viewport_and_its_psp_preview_show_the_faces_geometry_predicts() {
-    use pebble_editor::app::viewport::navigation::OrbitCamera;
+    use pebble_viewport::navigation::OrbitCamera;
     let scene = Scene::new();
     let dir = tempdir("viewport");
     let path = orientation_project(&scene, &dir);

@@ -7,11 +7,11 @@
 use crate::common;
 
 use pebble_editor::app::PebbleApp;
-use pebble_editor::app::viewport::navigation::OrbitCamera;
 use pebble_model::command::{AddEntities, AddMaterial};
 use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity, PlayerSpawn, Trigger};
 use pebble_model::glam::Vec3;
 use pebble_model::{Command, Entity, Material, Primitive, Scene, Transform, project};
+use pebble_viewport::navigation::OrbitCamera;
 
 use common::{harness_on, wait_for};
 

@@ -8,11 +8,12 @@
 use crate::common;
 
 use egui_kittest::kittest::Queryable as _;
-use pebble_editor::app::viewport::navigation::OrbitCamera;
-use pebble_editor::app::{Pane, PebbleApp};
+use pebble_core::pane::Pane;
+use pebble_editor::app::PebbleApp;
 use pebble_model::entity::EntityKind;
 use pebble_model::glam::Vec3;
 use pebble_model::{Material, MaterialId};
+use pebble_viewport::navigation::OrbitCamera;
 
 use common::room::{WALLS, room_project};
 use common::{harness_on, screen};
@@ -822,7 +823,7 @@ fn a_material_dragged_by_its_thumbnail_reaches_the_face_under_it() {
     look_at(&mut harness, inner, yaw_into(-inward));
     let label = harness.get_by_label_contains("Floor  ·  1 object").rect();
     // The thumbnail sits just left of the name.
-    let half = pebble_editor::app::panels::thumbnails::SIDE as f32 * 0.66 * 0.5;
+    let half = pebble_panels::thumbnails::SIDE as f32 * 0.66 * 0.5;
     let from = egui::pos2(label.left() - 4.0 - half, label.center().y);
     let to = screen(harness.state(), inner);
     drag_and_drop(&mut harness, from, to, egui::Modifiers::NONE);

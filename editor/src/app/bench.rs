@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 use eframe::egui;
 
 use super::PebbleApp;
-use super::viewport::callback::{self, ViewportCallback, ViewportResources};
 use pebble_render::Extras;
+use pebble_viewport::callback::{self, ViewportCallback, ViewportResources};
 use serde::Serialize;
 
 /// What to measure.
@@ -53,7 +53,7 @@ pub struct BenchOptions {
     pub uv_drag: bool,
 }
 
-pub use super::viewport::LastView;
+pub use pebble_viewport::LastView;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -281,9 +281,9 @@ fn pick_times(
     view: &LastView,
     scene: &pebble_model::Scene,
 ) -> Result<(f64, f64, f64, f64), String> {
-    use crate::app::viewport::picking::marker_triangles;
+    use pebble_viewport::picking::marker_triangles;
     let (w, h) = (view.options.width, view.options.height);
-    let camera_view = crate::app::viewport::view::View {
+    let camera_view = pebble_viewport::view::View {
         camera: view.camera,
         size: pebble_model::glam::Vec2::new(w as f32, h as f32),
     };

@@ -58,7 +58,7 @@ pub fn filter(kind: DialogKind) -> (&'static str, &'static [&'static str]) {
         DialogKind::Export => ("Pebble maps (*.pbm)", &["pbm"]),
         DialogKind::Texture(_) => (
             "Pictures (PNG, JPEG, TGA, BMP)",
-            super::panels::thumbnails::IMAGE_EXTENSIONS,
+            pebble_panels::thumbnails::IMAGE_EXTENSIONS,
         ),
     }
 }

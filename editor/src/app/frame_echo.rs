@@ -53,7 +53,7 @@ impl FrameEcho {
                     egui::Event::Key { pressed: true, .. } => self.keys += 1,
                     egui::Event::MouseWheel { unit, delta, .. } => {
                         self.wheel_events += 1;
-                        self.notches += crate::app::viewport::wheel_notches(*unit, *delta);
+                        self.notches += pebble_viewport::wheel_notches(*unit, *delta);
                     }
                     _ => {}
                 }

@@ -171,7 +171,7 @@ impl super::PebbleApp {
         let mut guard = rs.renderer.write();
         let Some(res) = guard
             .callback_resources
-            .get_mut::<super::viewport::callback::ViewportResources>()
+            .get_mut::<pebble_viewport::callback::ViewportResources>()
         else {
             return;
         };

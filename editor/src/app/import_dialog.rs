@@ -63,10 +63,10 @@ pub enum PictureOutcome {
 /// to the view. Its lower edge's middle, and the yaw it faces along.
 pub fn picture_place(
     scene: &pebble_model::Scene,
-    view: &crate::app::viewport::navigation::OrbitCamera,
+    view: &pebble_viewport::navigation::OrbitCamera,
     floor: Vec3,
 ) -> (Vec3, f32) {
-    let hit = crate::app::viewport::tools::clearance::first_hit(
+    let hit = pebble_viewport::tools::clearance::first_hit(
         scene,
         view.eye(),
         view.forward(),

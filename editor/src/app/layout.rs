@@ -6,10 +6,10 @@
 use eframe::egui;
 use pebble_model::EntityId;
 
-use super::panels::{Pane, history};
-use super::viewport::ViewportFrame;
-use super::viewport::callback::ViewportResources;
 use super::{PebbleApp, status_line};
+use pebble_panels::{Pane, history};
+use pebble_viewport::ViewportFrame;
+use pebble_viewport::callback::ViewportResources;
 
 /// The status bar's changing figures (frame rate, clock, renderer counts),
 /// refreshed twice a second: readable, and an unchanged UI can be drawn from the
@@ -140,7 +140,7 @@ impl PebbleApp {
                 let panels = &mut self.panels;
                 panels.materials.ui(
                     ui,
-                    super::panels::materials::MaterialsContext {
+                    pebble_panels::materials::MaterialsContext {
                         scene,
                         project: self.doc.path(),
                         presets: &self.presets,
@@ -153,7 +153,7 @@ impl PebbleApp {
                 let panels = &mut self.panels;
                 panels.uv_dock.ui(
                     ui,
-                    super::panels::uv_dock::UvContext {
+                    pebble_panels::uv_dock::UvContext {
                         scene,
                         faces: &self.doc.faces,
                         project: self.doc.path(),

@@ -10,8 +10,8 @@ use pebble_model::entity::{EntityKind, Light};
 use pebble_model::scene::{Environment, SceneSettings};
 use pebble_model::{Command, CommandGroup, Entity, Scene};
 
-use super::panels::Intent;
 use pebble_core::presets::{EnvironmentPreset, ExportParts, Presets};
+use pebble_panels::Intent;
 
 mod tunables;
 pub use tunables::{Tunable, TunableKind, Tunables};
@@ -111,7 +111,7 @@ impl MapSettingsWindow {
                 },
             );
         }
-        let chosen = super::panels::inspector::preset_menu(
+        let chosen = pebble_panels::inspector::preset_menu(
             ui,
             ("environment preset", 0),
             presets
@@ -129,7 +129,7 @@ impl MapSettingsWindow {
         if let Some(name) = save_as_preset(ui, "environment", &mut self.preset_names[0])
             && let Some(preset) = environment_of(scene, name)
         {
-            out.push(Intent::SavePreset(super::panels::SavePreset::Environment(
+            out.push(Intent::SavePreset(pebble_panels::SavePreset::Environment(
                 preset,
             )));
         }
@@ -186,7 +186,7 @@ impl MapSettingsWindow {
             e.chunk_vertices = chunk * 3;
         });
         set(out, after);
-        let chosen = super::panels::inspector::preset_menu(
+        let chosen = pebble_panels::inspector::preset_menu(
             ui,
             ("export preset", 0),
             presets
@@ -203,7 +203,7 @@ impl MapSettingsWindow {
             ui.weak("differs from Pebble's standard export");
         }
         if let Some(name) = save_as_preset(ui, "export", &mut self.preset_names[1]) {
-            out.push(Intent::SavePreset(super::panels::SavePreset::Export(
+            out.push(Intent::SavePreset(pebble_panels::SavePreset::Export(
                 pebble_core::presets::ExportPreset {
                     name,
                     about: String::new(),

@@ -13,7 +13,7 @@ use pebble_model::material::AlphaMode;
 use pebble_model::{EntityId, Material, MaterialId, Scene};
 
 use super::PebbleApp;
-use super::panels::{AssetDrag, DropScope, FaceDrop, Pane};
+use pebble_panels::{AssetDrag, DropScope, FaceDrop, Pane};
 
 /// The faces a drop on face `face` of `entity` reaches, by scope: the polygon
 /// under it, the whole object, or every face of any mesh with the material that
@@ -221,7 +221,7 @@ impl PebbleApp {
         scope: DropScope,
     ) {
         for path in files {
-            if super::panels::thumbnails::is_image(&path) {
+            if pebble_panels::thumbnails::is_image(&path) {
                 match material_from_picture(self.doc.path(), &path) {
                     Ok(m) => {
                         let texture = m.texture.clone().unwrap_or_default();

@@ -6,11 +6,11 @@
 use eframe::egui;
 
 use super::PebbleApp;
-use super::viewport::gizmo;
 use pebble_core::action::Action;
 use pebble_core::create;
 use pebble_core::deploy::DeployState;
 use pebble_core::pane::Pane;
+use pebble_viewport::gizmo;
 
 impl PebbleApp {
     /// A menu entry for `action`, carried out when clicked.
@@ -256,7 +256,7 @@ impl PebbleApp {
             self.toggle_entry(ui, action);
         }
         ui.menu_button("Overlay layers", |ui| {
-            for layer in super::viewport::overlay::Layer::ALL {
+            for layer in pebble_viewport::overlay::Layer::ALL {
                 self.toggle_entry(ui, Action::ToggleLayer(layer));
             }
         });
@@ -297,7 +297,7 @@ impl PebbleApp {
         self.action_button(ui, Action::ResetLayout, true);
         ui.separator();
         ui.label("Navigation");
-        self.prefs.navigation_ui(ui, &self.presets.navigation);
+        super::preferences_window::navigation_ui(&mut self.prefs, ui, &self.presets.navigation);
         ui.add(
             egui::Slider::new(&mut self.prefs.zoom_step, 0.02..=0.4)
                 .text("zoom per notch")

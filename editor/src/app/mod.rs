@@ -24,17 +24,12 @@ pub mod map_settings;
 pub mod materials;
 mod menu;
 mod modals;
-pub mod number_field;
-pub mod panels;
-pub mod preferences;
+pub mod preferences_window;
 mod run_action;
 pub mod status_line;
 pub mod ui_cache;
-pub mod viewport;
 
 // The viewport's and the panels' parts keep their short paths.
-pub use panels::{Pane, assets, default_layout, log};
-pub use viewport::{gizmo, navigation, view_cube};
 
 use std::path::{Path, PathBuf};
 
@@ -43,11 +38,12 @@ use eframe::egui;
 use pebble_model::{EntityId, Scene, project};
 use pebble_render::{Gpu, SceneSync};
 
-use panels::Panels;
 use pebble_core::document::Document;
-use preferences::Preferences;
-use viewport::Viewport;
-use viewport::callback::ViewportResources;
+use pebble_core::pane::Pane;
+use pebble_panels::Panels;
+use pebble_viewport::Viewport;
+use pebble_viewport::callback::ViewportResources;
+use pebble_viewport::preferences::Preferences;
 
 /// The project `pebble` opens without arguments: the bundled showcase in the
 /// source tree (`cargo run`), else, for an installed binary that carries no source
@@ -77,7 +73,7 @@ pub fn data_dir() -> PathBuf {
 pub fn run(
     project: PathBuf,
     bench: Option<bench::BenchOptions>,
-    view: Option<viewport::navigation::OrbitCamera>,
+    view: Option<pebble_viewport::navigation::OrbitCamera>,
 ) -> anyhow::Result<()> {
     if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
         anyhow::bail!(
@@ -123,7 +119,7 @@ pub fn run(
             if let Some(options) = bench {
                 app.ui_cache.allow_transfers(options.transfers);
                 // The same start whatever was saved: the default layout and view.
-                app.panels.layout = default_layout();
+                app.panels.layout = pebble_panels::default_layout();
                 app.recovery = None;
                 app.clock.playing = !options.paused;
                 let scene = app.doc.scene();
@@ -163,12 +159,12 @@ fn install_viewport(
         info: rs.adapter.get_info(),
     };
     let (renderer, sync) = SceneSync::renderer_with(
-        viewport::callback::render_context(rs, &gpu)?,
+        pebble_viewport::callback::render_context(rs, &gpu)?,
         scene,
         &pebble_core::services::texture_loader(path),
     )?;
     // The log's subscriber must be in place before the warnings go to it.
-    log::buffer();
+    pebble_panels::log::buffer();
     for w in &sync.warnings {
         tracing::warn!(target: "pebble", "{w}");
     }
@@ -341,14 +337,14 @@ impl PebbleApp {
         files::probe_system_dialog();
         let mut prefs = cc
             .storage
-            .and_then(|s| eframe::get_value::<Preferences>(s, preferences::KEY))
+            .and_then(|s| eframe::get_value::<Preferences>(s, pebble_viewport::preferences::KEY))
             .map(Preferences::sanitized)
             .unwrap_or_default();
         let layout = cc
             .storage
-            .and_then(|s| eframe::get_value::<egui_tiles::Tree<Pane>>(s, panels::LAYOUT_KEY))
-            .filter(panels::layout_is_complete)
-            .unwrap_or_else(default_layout);
+            .and_then(|s| eframe::get_value::<egui_tiles::Tree<Pane>>(s, pebble_panels::LAYOUT_KEY))
+            .filter(pebble_panels::layout_is_complete)
+            .unwrap_or_else(pebble_panels::default_layout);
         // The opened project's unsaved work first, else the newest untitled
         // project a session left unsaved (killed before its first save).
         let recovery = project::find_recovery(&path)
@@ -529,7 +525,7 @@ impl eframe::App for PebbleApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, preferences::KEY, &self.prefs);
-        eframe::set_value(storage, panels::LAYOUT_KEY, &self.panels.layout);
+        eframe::set_value(storage, pebble_viewport::preferences::KEY, &self.prefs);
+        eframe::set_value(storage, pebble_panels::LAYOUT_KEY, &self.panels.layout);
     }
 }

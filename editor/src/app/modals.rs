@@ -6,8 +6,9 @@ use eframe::egui;
 use pebble_model::project;
 use pebble_render::Gpu;
 
-use super::{PebbleApp, files, navigation};
+use super::{PebbleApp, files, preferences_window};
 use pebble_core::action::{self, Action};
+use pebble_viewport::navigation;
 
 impl PebbleApp {
     /// The windows opened from the menus.
@@ -42,7 +43,9 @@ impl PebbleApp {
             egui::Window::new("Preferences")
                 .open(&mut windows.preferences)
                 .collapsible(false)
-                .show(ctx, |ui| self.prefs.ui(ui, &self.presets.navigation));
+                .show(ctx, |ui| {
+                    preferences_window::ui(&mut self.prefs, ui, &self.presets.navigation)
+                });
         }
         let intents = self
             .windows

@@ -9,17 +9,18 @@ use std::path::PathBuf;
 use eframe::egui;
 use pebble_model::{Scene, project};
 
-use super::panels::Intent;
-use super::viewport::gizmo;
-use super::{PebbleApp, files, number_field};
+use super::{PebbleApp, files};
 use pebble_core::action::Action;
 use pebble_core::create;
+use pebble_panels::Intent;
+use pebble_panels::number_field;
+use pebble_viewport::gizmo;
 
 impl PebbleApp {
     /// Carries out a user action (from a menu, a key or a test): the one place each
     /// action's effect is written.
     pub fn run_action(&mut self, ctx: &egui::Context, action: Action) {
-        use super::navigation::Face;
+        use pebble_viewport::navigation::Face;
         // Copies following the mouse (or a shape's height) stay where they are
         // when another edit comes.
         if action.waits_for_tools()
@@ -165,7 +166,7 @@ impl PebbleApp {
             Action::ToggleBackFaces => self.viewport.looks.back_faces ^= true,
             Action::ToggleLayer(layer) => *self.viewport.looks.layers.get_mut(layer) ^= true,
             Action::ShowPanel(pane) => self.panels.raise(pane),
-            Action::ResetLayout => self.panels.layout = super::default_layout(),
+            Action::ResetLayout => self.panels.layout = pebble_panels::default_layout(),
             Action::PlayPause => self.clock.playing ^= true,
             Action::ExportAndDeploy => self.export_and_deploy(),
             Action::PlayInPpsspp => self.play_in_ppsspp(),
@@ -277,7 +278,7 @@ impl PebbleApp {
                     .pointer_latest_pos()
                     .filter(|p| rect.contains(*p))
                     .unwrap_or(rect.center());
-                self.viewport.context_menu = Some(super::viewport::context_menu::ContextMenu {
+                self.viewport.context_menu = Some(pebble_viewport::context_menu::ContextMenu {
                     at,
                     point: self.viewport.hover.point,
                     under: Vec::new(),
@@ -384,11 +385,11 @@ impl PebbleApp {
     }
 
     /// Writes a user preset and lists it from now on.
-    fn save_preset(&mut self, preset: super::panels::SavePreset) {
+    fn save_preset(&mut self, preset: pebble_panels::SavePreset) {
         use pebble_core::presets;
         let root = self.presets_root();
         let saved = match &preset {
-            super::panels::SavePreset::Emitter(name, emitter) => presets::save(
+            pebble_panels::SavePreset::Emitter(name, emitter) => presets::save(
                 &root,
                 presets::EMITTER_FOLDER,
                 name,
@@ -398,13 +399,13 @@ impl PebbleApp {
                     emitter: emitter.clone(),
                 },
             ),
-            super::panels::SavePreset::Material(name, material) => {
+            pebble_panels::SavePreset::Material(name, material) => {
                 presets::save_material(&root, &self.doc.folder(), name, material)
             }
-            super::panels::SavePreset::Environment(p) => {
+            pebble_panels::SavePreset::Environment(p) => {
                 presets::save(&root, presets::ENVIRONMENT_FOLDER, &p.name, p)
             }
-            super::panels::SavePreset::Export(p) => {
+            pebble_panels::SavePreset::Export(p) => {
                 presets::save(&root, presets::EXPORT_FOLDER, &p.name, p)
             }
         };
@@ -626,7 +627,7 @@ impl PebbleApp {
         let floor =
             pebble_core::edit_ops::floor_below(self.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
         let at = pebble_model::glam::Vec3::new(pivot.x, floor, pivot.z);
-        if super::panels::thumbnails::is_image(&path) {
+        if pebble_panels::thumbnails::is_image(&path) {
             let (at, yaw) = super::import_dialog::picture_place(self.doc.scene(), &view, at);
             self.windows.import_picture = Some(super::import_dialog::PictureDialog::open(
                 path,
@@ -773,7 +774,7 @@ impl PebbleApp {
 /// right) or its forward on the ground (away, nearer), or up and down.
 fn nudge_direction(
     action: Action,
-    orbit: &super::navigation::OrbitCamera,
+    orbit: &pebble_viewport::navigation::OrbitCamera,
 ) -> pebble_model::glam::Vec3 {
     use pebble_model::glam::Vec3;
     let forward = orbit.forward();

@@ -10,10 +10,10 @@ use pebble_model::mesh::MeshBuilder;
 use pebble_model::{EditKey, Entity, Transform};
 
 use crate::app::PebbleApp;
-use crate::app::panels::Pane;
-use crate::app::panels::uv_dock::{current_uvs, moved_uvs};
 use pebble_core::document::Document;
 use pebble_core::profiling::time;
+use pebble_panels::Pane;
+use pebble_panels::uv_dock::{current_uvs, moved_uvs};
 
 /// Quads along each side of the grid: 71² quads, 10 082 triangles.
 const SIDE: usize = 71;

@@ -181,7 +181,7 @@ fn the_export_settings_are_saved_as_a_preset_under_the_typed_name() {
         .click();
     h.run_steps(2);
     let saved = h.state_mut().3.drain(..).find_map(|i| match i {
-        Intent::SavePreset(super::super::panels::SavePreset::Export(p)) => Some(p),
+        Intent::SavePreset(pebble_panels::SavePreset::Export(p)) => Some(p),
         _ => None,
     });
     let p = saved.expect("asked to save");

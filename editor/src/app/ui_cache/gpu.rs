@@ -105,7 +105,7 @@ impl UiCacheResources {
                 count: None,
             }],
         });
-        let copy = crate::app::viewport::callback::copy_pipeline(
+        let copy = pebble_viewport::callback::copy_pipeline(
             device,
             "ui cache copy",
             COPY,
