@@ -6,6 +6,7 @@
 
 use crate::common;
 
+use egui_kittest::kittest::Queryable as _;
 use pebble_editor::app::PebbleApp;
 use pebble_model::command::{AddEntities, AddMaterial};
 use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity, PlayerSpawn, Trigger};
@@ -149,6 +150,38 @@ fn the_map_is_played_in_the_viewport_and_esc_gives_the_editor_back() {
     assert_eq!(harness.state().viewport.view.orbit, editing);
     assert_eq!(harness.state().history_names(), steps);
     assert_eq!(harness.state().scene(), &scene);
+}
+
+/// The action table's contexts: a text field being typed in keeps its keys
+/// (Delete deletes a letter, not the selection), but F5 is never text and starts
+/// Play there too (`Context::Anywhere`).
+#[test]
+fn in_a_text_field_delete_is_text_and_f5_still_plays() {
+    let Some(mut harness) = harness_on(arena()) else {
+        return;
+    };
+    let id = common::entity(harness.state(), "Floor");
+    harness.get_by_label("Floor  (mesh)").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().scene().selection(), &[id]);
+    let field = harness
+        .query_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.value().as_deref() == Some("Floor"))
+        .map(|n| n.rect().center())
+        .expect("the inspector's name field");
+    common::click(&mut harness, field);
+    harness.run_steps(1);
+    harness.key_press(egui::Key::End);
+    harness.key_press(egui::Key::Delete);
+    harness.key_press(egui::Key::Backspace);
+    harness.run_steps(2);
+    assert!(
+        harness.state().scene().entity(id).is_some(),
+        "Delete and Backspace in a text field are the field's"
+    );
+    assert!(!harness.state().viewport.tools.playing());
+    harness.key_press(egui::Key::F5);
+    wait_for(&mut harness, |app| app.viewport.tools.playing());
 }
 
 #[test]

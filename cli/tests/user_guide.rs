@@ -38,7 +38,10 @@ fn between(text: &str, open: &str, close: &str) -> Vec<String> {
 
 /// Every key the action table gives: shortcuts, the menu's hints, the second keys.
 fn keys() -> HashSet<String> {
-    let mut keys: HashSet<String> = ALL.iter().filter_map(|a| a.shortcut_text()).collect();
+    let mut keys: HashSet<String> = ALL
+        .iter()
+        .flat_map(|a| a.shortcuts().iter().map(action::shortcut_text))
+        .collect();
     for a in ALL {
         let text = a.menu_text();
         if let Some(hint) = text
@@ -48,13 +51,6 @@ fn keys() -> HashSet<String> {
         {
             keys.insert(hint.to_owned());
         }
-    }
-    for also in [
-        action::DELETE_ALSO,
-        action::REDO_ALSO,
-        action::PASTE_UNDER_CURSOR,
-    ] {
-        keys.insert(action::shortcut_text(&also));
     }
     keys
 }

@@ -329,105 +329,247 @@ pub const ON_SELECTION: [Action; 9] = [
     Action::FrameSelection,
 ];
 
-/// The actions with a shortcut, in the order keys are matched: a shortcut with
-/// more modifiers comes before the one it contains (Ctrl+Shift+S before Ctrl+S),
-/// since egui lets a pattern without Shift match with Shift held.
-pub const KEYED: &[Action] = &[
-    Action::SaveAs,
-    Action::Save,
-    Action::Open,
-    Action::New,
-    Action::Export,
-    Action::Redo,
-    Action::Undo,
-    Action::SelectNone,
-    Action::SelectAll,
-    Action::AddMenu,
-    Action::Ungroup,
-    Action::Group,
-    Action::Duplicate,
-    Action::SelectInverse,
-    Action::TurnQuarter,
-    Action::UnhideAll,
-    Action::HideSelected,
-    Action::Isolate,
-    Action::Delete,
-    Action::DropToFloor,
-    Action::PlayInPpsspp,
-    Action::PlayFromCamera,
-    Action::Play,
-    Action::MergeVertices,
-    Action::Measure,
-    Action::ToggleTextureLock,
-    Action::ExtrudeFaces,
-    Action::FlipFaces,
-    Action::Pick(crate::faces::PickMode::Vertices),
-    Action::Pick(crate::faces::PickMode::Edges),
-    Action::Pick(crate::faces::PickMode::Faces),
-    Action::FaceMode,
-    Action::NudgeLeft,
-    Action::NudgeRight,
-    Action::NudgeAway,
-    Action::NudgeNearer,
-    Action::NudgeUp,
-    Action::NudgeDown,
-    Action::FrameSelection,
-    Action::FrameAll,
-    Action::GizmoMove,
-    Action::GizmoRotate,
-    Action::GizmoScale,
-    Action::ToggleGizmoSpace,
-    Action::ViewBottom,
-    Action::ViewBack,
-    Action::ViewLeft,
-    Action::ViewTop,
-    Action::ViewFront,
-    Action::ViewRight,
-    Action::ToggleProjection,
-];
+/// Modifiers as the table writes them.
+const NONE: Modifiers = Modifiers::NONE;
+const CTRL: Modifiers = Modifiers::COMMAND;
+const SHIFT: Modifiers = Modifiers::SHIFT;
+const ALT: Modifiers = Modifiers::ALT;
+const CTRL_SHIFT: Modifiers = Modifiers::COMMAND.plus(Modifiers::SHIFT);
 
-/// Ctrl+Y redoes as well as Ctrl+Shift+Z.
-/// Paste under the cursor's chord (see `pressed_shortcuts`).
-pub const PASTE_UNDER_CURSOR: Shortcut =
-    Shortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::V);
-pub const REDO_ALSO: Shortcut = Shortcut::new(Modifiers::COMMAND, Key::Y);
-/// Backspace deletes as well as Delete.
-pub const DELETE_ALSO: Shortcut = Shortcut::new(Modifiers::NONE, Key::Backspace);
+/// A `'static` list of shortcuts: `keys![CTRL => S, NONE => F5]`.
+macro_rules! keys {
+    ($($m:ident => $k:ident),* $(,)?) => {{
+        const KEYS: &[Shortcut] = &[$(Shortcut::new($m, Key::$k)),*];
+        KEYS
+    }};
+}
+
+/// Where an action's keys are taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    /// Wherever the keyboard is, a text field being typed in too: keys that are
+    /// never text (F5 starts and stops Play).
+    Anywhere,
+    /// Anywhere but in a text field, whose keys are text (Ctrl+A selects its
+    /// text, Delete deletes a letter).
+    Window,
+    /// The viewport's keys: as `Window`, and not while a right-button flight
+    /// steers with W/A/S/D/Q/E.
+    Viewport,
+}
+
+/// What an action needs to be able to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    Nothing,
+    /// Something selected.
+    Selection,
+    /// A mesh among the selection.
+    SelectedMesh,
+    /// Face mode with faces picked.
+    PickedFaces,
+    /// Something copied.
+    Clipboard,
+    /// A step to undo, or to redo.
+    Undo,
+    Redo,
+    /// No import, or no export, already running.
+    NoImport,
+    NoExport,
+}
+
+/// What the editor is doing now, as far as the actions' [`Needs`] ask; the shell
+/// fills it when it draws a menu.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct State {
+    pub selection: bool,
+    pub selected_mesh: bool,
+    pub picked_faces: bool,
+    pub clipboard: bool,
+    pub can_undo: bool,
+    pub can_redo: bool,
+    pub importing: bool,
+    pub exporting: bool,
+}
+
+impl Needs {
+    pub fn met(self, now: &State) -> bool {
+        match self {
+            Needs::Nothing => true,
+            Needs::Selection => now.selection,
+            Needs::SelectedMesh => now.selected_mesh,
+            Needs::PickedFaces => now.picked_faces,
+            Needs::Clipboard => now.clipboard,
+            Needs::Undo => now.can_undo,
+            Needs::Redo => now.can_redo,
+            Needs::NoImport => !now.importing,
+            Needs::NoExport => !now.exporting,
+        }
+    }
+}
+
+/// An action as the table declares it (see [`Action::spec`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Spec {
+    /// What menus and Help call it.
+    pub label: &'static str,
+    /// The keys that run it; menus show the first.
+    pub keys: &'static [Shortcut],
+    pub context: Context,
+    /// Waits while a viewport tool drags (the selection or the history would
+    /// change under the drag).
+    pub waits_for_tools: bool,
+    pub needs: Needs,
+    /// What a menu shows after the label where no key is: a clipboard key that
+    /// arrives as a clipboard event, or what a dialog takes.
+    pub hint: Option<&'static str>,
+}
+
+impl Spec {
+    const fn new(label: &'static str) -> Self {
+        Spec {
+            label,
+            keys: &[],
+            context: Context::Window,
+            waits_for_tools: false,
+            needs: Needs::Nothing,
+            hint: None,
+        }
+    }
+
+    const fn keys(mut self, keys: &'static [Shortcut]) -> Self {
+        self.keys = keys;
+        self
+    }
+
+    const fn context(mut self, context: Context) -> Self {
+        self.context = context;
+        self
+    }
+
+    const fn waits_for_tools(mut self) -> Self {
+        self.waits_for_tools = true;
+        self
+    }
+
+    const fn needs(mut self, needs: Needs) -> Self {
+        self.needs = needs;
+        self
+    }
+
+    const fn hint(mut self, hint: &'static str) -> Self {
+        self.hint = Some(hint);
+        self
+    }
+}
+
+/// Every key of the table with its action, in the order keys are matched: a
+/// shortcut with more modifiers before the one it contains (Ctrl+Shift+S before
+/// Ctrl+S), since egui lets a pattern without Shift match with Shift held.
+pub fn keyed() -> Vec<(Shortcut, Action)> {
+    let mut keyed: Vec<(Shortcut, Action)> = ALL
+        .iter()
+        .flat_map(|&a| a.shortcuts().iter().map(move |&s| (s, a)))
+        .collect();
+    let held = |s: &Shortcut| {
+        let m = s.modifiers;
+        u8::from(m.alt) + u8::from(m.command) + u8::from(m.shift)
+    };
+    keyed.sort_by_key(|(s, _)| std::cmp::Reverse(held(s)));
+    keyed
+}
 
 impl Action {
-    /// What menus and Help call it.
-    pub fn label(self) -> &'static str {
+    /// Everything the table says of it, declared together: label, keys, where
+    /// the keys work, whether it waits for a viewport drag, when it can run, and
+    /// the menu's hint. `PebbleApp::run_action` carries it out.
+    pub fn spec(self) -> Spec {
         match self {
-            Self::New => "New",
-            Self::Open => "Open…",
-            Self::Save => "Save",
-            Self::SaveAs => "Save As…",
-            Self::Import => "Import…",
-            Self::Export => "Export .pbm…",
-            Self::MapSettings => "Map settings…",
-            Self::Preferences => "Preferences…",
-            Self::Quit => "Quit",
-            Self::Undo => "Undo",
-            Self::Redo => "Redo",
-            Self::Delete => "Delete",
-            Self::Duplicate => "Duplicate",
-            Self::Copy => "Copy",
-            Self::Cut => "Cut",
-            Self::Paste => "Paste",
-            Self::PasteUnderCursor => "Paste under the cursor",
-            Self::SelectAll => "Select all",
-            Self::SelectNone => "Select none",
-            Self::SelectInverse => "Invert the selection",
-            Self::SelectSameKind => "Select all of the same kind",
-            Self::SelectSameMaterial => "Select all with the same material",
-            Self::HideSelected => "Hide the selection",
-            Self::UnhideAll => "Unhide all",
-            Self::Isolate => "Isolate the selection",
-            Self::Group => "Group",
-            Self::Ungroup => "Ungroup",
-            Self::DropToFloor => "Drop to the floor",
-            Self::TurnQuarter => "Turn 90° about Y",
-            Self::Align(axis, edge) => match (axis, edge) {
+            Self::New => Spec::new("New").keys(keys![CTRL => N]),
+            Self::Open => Spec::new("Open…").keys(keys![CTRL => O]),
+            Self::Save => Spec::new("Save").keys(keys![CTRL => S]),
+            Self::SaveAs => Spec::new("Save As…").keys(keys![CTRL_SHIFT => S]),
+            Self::Import => Spec::new("Import…")
+                .needs(Needs::NoImport)
+                .hint("glTF, TMD, image, .pbm"),
+            Self::Export => Spec::new("Export .pbm…")
+                .keys(keys![CTRL => E])
+                .needs(Needs::NoExport),
+            Self::MapSettings => Spec::new("Map settings…"),
+            Self::Preferences => Spec::new("Preferences…"),
+            Self::Quit => Spec::new("Quit"),
+            Self::Undo => Spec::new("Undo")
+                .keys(keys![CTRL => Z])
+                .waits_for_tools()
+                .needs(Needs::Undo),
+            Self::Redo => Spec::new("Redo")
+                .keys(keys![CTRL_SHIFT => Z, CTRL => Y])
+                .waits_for_tools()
+                .needs(Needs::Redo),
+            Self::Delete => Spec::new("Delete")
+                .keys(keys![NONE => Delete, NONE => Backspace])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::Duplicate => Spec::new("Duplicate")
+                .keys(keys![CTRL => D])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::Copy => Spec::new("Copy").needs(Needs::Selection).hint("Ctrl+C"),
+            Self::Cut => Spec::new("Cut")
+                .waits_for_tools()
+                .needs(Needs::Selection)
+                .hint("Ctrl+X"),
+            Self::Paste => Spec::new("Paste")
+                .waits_for_tools()
+                .needs(Needs::Clipboard)
+                .hint("Ctrl+V"),
+            Self::PasteUnderCursor => Spec::new("Paste under the cursor")
+                .keys(keys![CTRL_SHIFT => V])
+                .waits_for_tools()
+                .needs(Needs::Clipboard),
+            Self::SelectAll => Spec::new("Select all")
+                .keys(keys![CTRL => A])
+                .waits_for_tools(),
+            Self::SelectNone => Spec::new("Select none")
+                .keys(keys![CTRL_SHIFT => A])
+                .waits_for_tools(),
+            Self::SelectInverse => Spec::new("Invert the selection")
+                .keys(keys![CTRL => I])
+                .waits_for_tools(),
+            Self::SelectSameKind => {
+                Spec::new("Select all of the same kind").needs(Needs::Selection)
+            }
+            Self::SelectSameMaterial => {
+                Spec::new("Select all with the same material").needs(Needs::Selection)
+            }
+            Self::HideSelected => Spec::new("Hide the selection")
+                .keys(keys![NONE => H])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::UnhideAll => Spec::new("Unhide all")
+                .keys(keys![ALT => H])
+                .waits_for_tools(),
+            Self::Isolate => Spec::new("Isolate the selection")
+                .keys(keys![NONE => Slash])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::Group => Spec::new("Group")
+                .keys(keys![CTRL => G])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::Ungroup => Spec::new("Ungroup")
+                .keys(keys![CTRL_SHIFT => G])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::DropToFloor => Spec::new("Drop to the floor")
+                .keys(keys![NONE => End])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::TurnQuarter => Spec::new("Turn 90° about Y")
+                .keys(keys![CTRL => R])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::Align(axis, edge) => Spec::new(match (axis, edge) {
                 (Axis::X, Edge::Min) => "Align left (X min)",
                 (Axis::X, Edge::Centre) => "Align centres on X",
                 (Axis::X, Edge::Max) => "Align right (X max)",
@@ -437,221 +579,178 @@ impl Action {
                 (Axis::Z, Edge::Min) => "Align backs (Z min)",
                 (Axis::Z, Edge::Centre) => "Align centres on Z",
                 (Axis::Z, Edge::Max) => "Align fronts (Z max)",
-            },
-            Self::Distribute(axis) => match axis {
+            })
+            .needs(Needs::Selection),
+            Self::Distribute(axis) => Spec::new(match axis {
                 Axis::X => "Distribute along X",
                 Axis::Y => "Distribute along Y",
                 Axis::Z => "Distribute along Z",
-            },
-            Self::FitCollider(fit) => match fit {
+            })
+            .needs(Needs::Selection),
+            Self::FitCollider(fit) => Spec::new(match fit {
                 ColliderFit::Box => "Box collider from selection",
                 ColliderFit::Ramp => "Ramp collider from selection",
                 ColliderFit::TriangleMesh => "Triangle-mesh collider from selection",
-            },
-            Self::NudgeLeft => "Nudge left",
-            Self::NudgeRight => "Nudge right",
-            Self::NudgeAway => "Nudge away",
-            Self::NudgeNearer => "Nudge nearer",
-            Self::NudgeUp => "Nudge up",
-            Self::NudgeDown => "Nudge down",
-            Self::FrameSelection => "Frame selection",
-            Self::FrameAll => "Frame all",
-            Self::GizmoMove => "Move gizmo",
-            Self::GizmoRotate => "Rotate gizmo",
-            Self::GizmoScale => "Scale gizmo",
-            Self::ToggleGizmoSpace => "World or local axes",
-            Self::ViewTop => "Top view",
-            Self::ViewBottom => "Bottom view",
-            Self::ViewFront => "Front view",
-            Self::ViewBack => "Back view",
-            Self::ViewRight => "Right view",
-            Self::ViewLeft => "Left view",
-            Self::ToggleProjection => "Perspective or orthographic",
-            Self::TogglePspPreview => "PSP preview",
-            Self::TogglePreviewLight => "Preview light (unbaked)",
-            Self::ToggleOverlays => "Overlays",
-            Self::ToggleSnap => "Snap (Ctrl inverts while dragging)",
-            Self::ToggleBoxThroughWalls => "Box select through walls (Alt at the release inverts)",
-            Self::ToggleFog => "Fog in the viewport",
-            Self::ToggleBackFaces => "Show back faces",
-            Self::ToggleLayer(layer) => layer.label(),
-            Self::ShowPanel(pane) => pane.title(),
-            Self::ResetLayout => "Reset the panel layout",
-            Self::PlayPause => "Play or pause the scene clock",
-            Self::ExportAndDeploy => "Export & Deploy",
-            Self::Measure => "Measure distance",
-            Self::FaceMode => "Face mode",
-            Self::ToggleTextureLock => "Texture lock",
-            Self::PickCoplanarFaces => "Pick coplanar faces",
-            Self::PickSameMaterialFaces => "Pick faces with the same material",
-            Self::GrowFaces => "Grow the picked faces",
-            Self::Uv(op) => op.op().label(),
-            Self::ExtrudeFaces => "Extrude the picked faces",
-            Self::FlipFaces => "Flip the picked faces",
-            Self::Pick(crate::faces::PickMode::Vertices) => "Pick vertices",
-            Self::Pick(crate::faces::PickMode::Edges) => "Pick edges",
-            Self::Pick(crate::faces::PickMode::Faces) => "Pick faces",
-            Self::SplitEdges => "Split the picked edges",
-            Self::MergeVertices => "Merge the picked vertices",
-            Self::Play => "Play from the spawn",
-            Self::PlayFromCamera => "Play from the camera",
-            Self::PlayInPpsspp => "Play in PPSSPP",
-            Self::CompareCapture => "Compare a device capture…",
-            Self::KeyboardHelp => "Keyboard and mouse",
-            Self::About => "About Pebble",
-            Self::AddMenu => "Add at the cursor…",
-            Self::Create(item) => item.label(),
+            })
+            .needs(Needs::SelectedMesh),
+            Self::NudgeLeft => Spec::new("Nudge left")
+                .keys(keys![NONE => ArrowLeft])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::NudgeRight => Spec::new("Nudge right")
+                .keys(keys![NONE => ArrowRight])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::NudgeAway => Spec::new("Nudge away")
+                .keys(keys![NONE => ArrowUp])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::NudgeNearer => Spec::new("Nudge nearer")
+                .keys(keys![NONE => ArrowDown])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::NudgeUp => Spec::new("Nudge up")
+                .keys(keys![NONE => PageUp])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::NudgeDown => Spec::new("Nudge down")
+                .keys(keys![NONE => PageDown])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::FrameSelection => Spec::new("Frame selection")
+                .keys(keys![NONE => F])
+                .needs(Needs::Selection),
+            Self::FrameAll => Spec::new("Frame all").keys(keys![NONE => Home]),
+            Self::GizmoMove => Spec::new("Move gizmo")
+                .keys(keys![NONE => W])
+                .context(Context::Viewport)
+                .waits_for_tools(),
+            Self::GizmoRotate => Spec::new("Rotate gizmo")
+                .keys(keys![NONE => E])
+                .context(Context::Viewport)
+                .waits_for_tools(),
+            Self::GizmoScale => Spec::new("Scale gizmo")
+                .keys(keys![NONE => R])
+                .context(Context::Viewport)
+                .waits_for_tools(),
+            Self::ToggleGizmoSpace => Spec::new("World or local axes")
+                .keys(keys![NONE => Q])
+                .context(Context::Viewport)
+                .waits_for_tools(),
+            Self::ViewTop => Spec::new("Top view")
+                .keys(keys![NONE => Num7])
+                .context(Context::Viewport),
+            Self::ViewBottom => Spec::new("Bottom view")
+                .keys(keys![CTRL => Num7])
+                .context(Context::Viewport),
+            Self::ViewFront => Spec::new("Front view")
+                .keys(keys![NONE => Num1])
+                .context(Context::Viewport),
+            Self::ViewBack => Spec::new("Back view")
+                .keys(keys![CTRL => Num1])
+                .context(Context::Viewport),
+            Self::ViewRight => Spec::new("Right view")
+                .keys(keys![NONE => Num3])
+                .context(Context::Viewport),
+            Self::ViewLeft => Spec::new("Left view")
+                .keys(keys![CTRL => Num3])
+                .context(Context::Viewport),
+            Self::ToggleProjection => Spec::new("Perspective or orthographic")
+                .keys(keys![NONE => Num5])
+                .context(Context::Viewport),
+            Self::TogglePspPreview => Spec::new("PSP preview"),
+            Self::TogglePreviewLight => Spec::new("Preview light (unbaked)"),
+            Self::ToggleOverlays => Spec::new("Overlays"),
+            Self::ToggleSnap => Spec::new("Snap (Ctrl inverts while dragging)"),
+            Self::ToggleBoxThroughWalls => {
+                Spec::new("Box select through walls (Alt at the release inverts)")
+            }
+            Self::ToggleFog => Spec::new("Fog in the viewport"),
+            Self::ToggleBackFaces => Spec::new("Show back faces"),
+            Self::ToggleLayer(layer) => Spec::new(layer.label()),
+            Self::ShowPanel(pane) => Spec::new(pane.title()),
+            Self::ResetLayout => Spec::new("Reset the panel layout"),
+            Self::PlayPause => Spec::new("Play or pause the scene clock"),
+            Self::ExportAndDeploy => Spec::new("Export & Deploy"),
+            Self::Measure => Spec::new("Measure distance")
+                .keys(keys![NONE => M])
+                .context(Context::Viewport),
+            Self::FaceMode => Spec::new("Face mode")
+                .keys(keys![NONE => T])
+                .context(Context::Viewport),
+            Self::ToggleTextureLock => Spec::new("Texture lock").keys(keys![SHIFT => T]),
+            Self::PickCoplanarFaces => Spec::new("Pick coplanar faces").needs(Needs::PickedFaces),
+            Self::PickSameMaterialFaces => {
+                Spec::new("Pick faces with the same material").needs(Needs::PickedFaces)
+            }
+            Self::GrowFaces => Spec::new("Grow the picked faces").needs(Needs::PickedFaces),
+            Self::Uv(op) => Spec::new(op.op().label()).needs(Needs::PickedFaces),
+            Self::ExtrudeFaces => Spec::new("Extrude the picked faces")
+                .keys(keys![ALT => E])
+                .needs(Needs::PickedFaces),
+            Self::FlipFaces => Spec::new("Flip the picked faces")
+                .keys(keys![ALT => F])
+                .needs(Needs::PickedFaces),
+            Self::Pick(crate::faces::PickMode::Vertices) => {
+                Spec::new("Pick vertices").keys(keys![ALT => Num1])
+            }
+            Self::Pick(crate::faces::PickMode::Edges) => {
+                Spec::new("Pick edges").keys(keys![ALT => Num2])
+            }
+            Self::Pick(crate::faces::PickMode::Faces) => {
+                Spec::new("Pick faces").keys(keys![ALT => Num3])
+            }
+            Self::SplitEdges => Spec::new("Split the picked edges").needs(Needs::PickedFaces),
+            Self::MergeVertices => Spec::new("Merge the picked vertices")
+                .keys(keys![ALT => M])
+                .needs(Needs::PickedFaces),
+            Self::Play => Spec::new("Play from the spawn")
+                .keys(keys![NONE => F5])
+                .context(Context::Anywhere),
+            Self::PlayFromCamera => Spec::new("Play from the camera")
+                .keys(keys![SHIFT => F5])
+                .context(Context::Anywhere),
+            Self::PlayInPpsspp => Spec::new("Play in PPSSPP")
+                .keys(keys![CTRL => F5])
+                .context(Context::Anywhere),
+            Self::CompareCapture => Spec::new("Compare a device capture…"),
+            Self::KeyboardHelp => Spec::new("Keyboard and mouse"),
+            Self::About => Spec::new("About Pebble"),
+            Self::AddMenu => Spec::new("Add at the cursor…").keys(keys![SHIFT => A]),
+            Self::Create(item) => Spec::new(item.label()),
         }
     }
 
-    /// Its key, if it has one.
+    /// What menus and Help call it.
+    pub fn label(self) -> &'static str {
+        self.spec().label
+    }
+
+    /// Its first key, the one menus show, if it has one.
     pub fn shortcut(self) -> Option<Shortcut> {
-        let (modifiers, key) = match self {
-            Self::New => (Modifiers::COMMAND, Key::N),
-            Self::Open => (Modifiers::COMMAND, Key::O),
-            Self::Save => (Modifiers::COMMAND, Key::S),
-            Self::SaveAs => (Modifiers::COMMAND | Modifiers::SHIFT, Key::S),
-            Self::Export => (Modifiers::COMMAND, Key::E),
-            Self::Undo => (Modifiers::COMMAND, Key::Z),
-            Self::Redo => (Modifiers::COMMAND | Modifiers::SHIFT, Key::Z),
-            Self::Delete => (Modifiers::NONE, Key::Delete),
-            Self::Duplicate => (Modifiers::COMMAND, Key::D),
-            Self::SelectAll => (Modifiers::COMMAND, Key::A),
-            Self::AddMenu => (Modifiers::SHIFT, Key::A),
-            Self::SelectNone => (Modifiers::COMMAND | Modifiers::SHIFT, Key::A),
-            Self::SelectInverse => (Modifiers::COMMAND, Key::I),
-            Self::HideSelected => (Modifiers::NONE, Key::H),
-            Self::UnhideAll => (Modifiers::ALT, Key::H),
-            Self::Isolate => (Modifiers::NONE, Key::Slash),
-            Self::Group => (Modifiers::COMMAND, Key::G),
-            Self::Ungroup => (Modifiers::COMMAND | Modifiers::SHIFT, Key::G),
-            Self::DropToFloor => (Modifiers::NONE, Key::End),
-            Self::Measure => (Modifiers::NONE, Key::M),
-            Self::FaceMode => (Modifiers::NONE, Key::T),
-            Self::ToggleTextureLock => (Modifiers::SHIFT, Key::T),
-            Self::ExtrudeFaces => (Modifiers::ALT, Key::E),
-            Self::FlipFaces => (Modifiers::ALT, Key::F),
-            Self::Pick(crate::faces::PickMode::Vertices) => (Modifiers::ALT, Key::Num1),
-            Self::Pick(crate::faces::PickMode::Edges) => (Modifiers::ALT, Key::Num2),
-            Self::Pick(crate::faces::PickMode::Faces) => (Modifiers::ALT, Key::Num3),
-            Self::MergeVertices => (Modifiers::ALT, Key::M),
-            Self::Play => (Modifiers::NONE, Key::F5),
-            Self::PlayFromCamera => (Modifiers::SHIFT, Key::F5),
-            Self::PlayInPpsspp => (Modifiers::COMMAND, Key::F5),
-            Self::TurnQuarter => (Modifiers::COMMAND, Key::R),
-            Self::NudgeLeft => (Modifiers::NONE, Key::ArrowLeft),
-            Self::NudgeRight => (Modifiers::NONE, Key::ArrowRight),
-            Self::NudgeAway => (Modifiers::NONE, Key::ArrowUp),
-            Self::NudgeNearer => (Modifiers::NONE, Key::ArrowDown),
-            Self::NudgeUp => (Modifiers::NONE, Key::PageUp),
-            Self::NudgeDown => (Modifiers::NONE, Key::PageDown),
-            Self::FrameSelection => (Modifiers::NONE, Key::F),
-            Self::FrameAll => (Modifiers::NONE, Key::Home),
-            Self::GizmoMove => (Modifiers::NONE, Key::W),
-            Self::GizmoRotate => (Modifiers::NONE, Key::E),
-            Self::GizmoScale => (Modifiers::NONE, Key::R),
-            Self::ToggleGizmoSpace => (Modifiers::NONE, Key::Q),
-            Self::ViewTop => (Modifiers::NONE, Key::Num7),
-            Self::ViewBottom => (Modifiers::COMMAND, Key::Num7),
-            Self::ViewFront => (Modifiers::NONE, Key::Num1),
-            Self::ViewBack => (Modifiers::COMMAND, Key::Num1),
-            Self::ViewRight => (Modifiers::NONE, Key::Num3),
-            Self::ViewLeft => (Modifiers::COMMAND, Key::Num3),
-            Self::ToggleProjection => (Modifiers::NONE, Key::Num5),
-            Self::SelectSameKind
-            | Self::SelectSameMaterial
-            | Self::Copy
-            | Self::Cut
-            | Self::Paste
-            | Self::PasteUnderCursor
-            | Self::Align(..)
-            | Self::Distribute(_)
-            | Self::FitCollider(_)
-            | Self::Import
-            | Self::Preferences
-            | Self::MapSettings
-            | Self::Quit
-            | Self::TogglePspPreview
-            | Self::TogglePreviewLight
-            | Self::ToggleOverlays
-            | Self::ToggleSnap
-            | Self::ToggleBoxThroughWalls
-            | Self::ToggleFog
-            | Self::ToggleBackFaces
-            | Self::ToggleLayer(_)
-            | Self::ShowPanel(_)
-            | Self::ResetLayout
-            | Self::PlayPause
-            | Self::ExportAndDeploy
-            | Self::CompareCapture
-            | Self::KeyboardHelp
-            | Self::About
-            | Self::PickCoplanarFaces
-            | Self::PickSameMaterialFaces
-            | Self::GrowFaces
-            | Self::Uv(_)
-            | Self::SplitEdges
-            | Self::Create(_) => return None,
-        };
-        Some(Shortcut::new(modifiers, key))
+        self.spec().keys.first().copied()
+    }
+
+    /// Every key that runs it (Redo: Ctrl+Shift+Z and Ctrl+Y).
+    pub fn shortcuts(self) -> &'static [Shortcut] {
+        self.spec().keys
     }
 
     /// Keys of the viewport (gizmo and view): not while flying with the right
-    /// button (W/E/Q steer then), and the gizmo's not in the middle of a drag.
+    /// button (W/E/Q steer then).
     pub fn is_viewport_key(self) -> bool {
-        self.is_gizmo_key()
-            || matches!(
-                self,
-                Self::ViewTop
-                    | Self::ViewBottom
-                    | Self::ViewFront
-                    | Self::ViewBack
-                    | Self::ViewRight
-                    | Self::ViewLeft
-                    | Self::ToggleProjection
-                    | Self::Measure
-                    | Self::FaceMode
-            )
+        self.spec().context == Context::Viewport
     }
 
     /// Keys that wait while a viewport tool is at work (a drag in progress): the
     /// gizmo's, and those that change the selection or what it is.
     pub fn waits_for_tools(self) -> bool {
-        self.is_gizmo_key()
-            || matches!(
-                self,
-                Self::Delete
-                    | Self::Duplicate
-                    | Self::Cut
-                    | Self::Paste
-                    | Self::PasteUnderCursor
-                    | Self::SelectAll
-                    | Self::SelectNone
-                    | Self::SelectInverse
-                    | Self::HideSelected
-                    | Self::UnhideAll
-                    | Self::Isolate
-                    | Self::Group
-                    | Self::Ungroup
-                    | Self::DropToFloor
-                    | Self::TurnQuarter
-                    | Self::NudgeLeft
-                    | Self::NudgeRight
-                    | Self::NudgeAway
-                    | Self::NudgeNearer
-                    | Self::NudgeUp
-                    | Self::NudgeDown
-                    | Self::Undo
-                    | Self::Redo
-            )
+        self.spec().waits_for_tools
     }
 
-    /// The gizmo's keys, which wait while a gizmo drag goes on.
-    pub fn is_gizmo_key(self) -> bool {
-        matches!(
-            self,
-            Self::GizmoMove | Self::GizmoRotate | Self::GizmoScale | Self::ToggleGizmoSpace
-        )
+    /// Whether it can run now (menus grey it out otherwise).
+    pub fn enabled(self, now: &State) -> bool {
+        self.spec().needs.met(now)
     }
 
     /// The shortcut as Help and the menus write it ("Ctrl+Shift+S").
@@ -659,26 +758,42 @@ impl Action {
         self.shortcut().map(|s| shortcut_text(&s))
     }
 
-    /// What a menu adds after the label where there is no shortcut to show.
-    fn hint(self) -> Option<&'static str> {
-        match self {
-            Self::Import => Some("glTF, TMD, image, .pbm"),
-            Self::Copy => Some("Ctrl+C"),
-            Self::Cut => Some("Ctrl+X"),
-            Self::Paste => Some("Ctrl+V"),
-            Self::PasteUnderCursor => Some("Ctrl+Shift+V"),
-            _ => None,
-        }
-    }
-
     /// The menu entry: the label, and the shortcut (or a hint) after two spaces in
     /// brackets.
     pub fn menu_text(self) -> String {
-        match self.shortcut_text().or(self.hint().map(str::to_string)) {
+        match self
+            .shortcut_text()
+            .or(self.spec().hint.map(str::to_string))
+        {
             Some(k) => format!("{}  ({k})", self.label()),
             None => self.label().to_string(),
         }
     }
+}
+
+/// The keys that come as clipboard events (Copy, Cut, Paste), which no table
+/// key may take.
+pub const CLIPBOARD_KEYS: [Shortcut; 3] = [
+    Shortcut::new(CTRL, Key::C),
+    Shortcut::new(CTRL, Key::X),
+    Shortcut::new(CTRL, Key::V),
+];
+
+/// Keys of the table that run more than one action, with those actions.
+pub fn conflicts() -> Vec<(Shortcut, Vec<Action>)> {
+    conflicts_in(&keyed())
+}
+
+fn conflicts_in(table: &[(Shortcut, Action)]) -> Vec<(Shortcut, Vec<Action>)> {
+    let mut by_key: Vec<(Shortcut, Vec<Action>)> = Vec::new();
+    for &(s, a) in table {
+        match by_key.iter_mut().find(|(k, _)| *k == s) {
+            Some((_, actions)) => actions.push(a),
+            None => by_key.push((s, vec![a])),
+        }
+    }
+    by_key.retain(|(_, actions)| actions.len() > 1);
+    by_key
 }
 
 /// "Ctrl+Shift+S", "Home", "7".
@@ -691,31 +806,63 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_shortcut_is_matched_and_none_is_taken_twice() {
-        let all: Vec<Action> = KEYED.to_vec();
-        let mut seen = std::collections::HashSet::new();
-        for a in &all {
-            let s = a.shortcut().unwrap_or_else(|| panic!("{a:?} is keyed"));
-            assert!(seen.insert((s.modifiers, s.key)), "{a:?} repeats a key");
+    fn no_key_runs_two_actions_and_none_takes_a_clipboard_key() {
+        assert_eq!(conflicts(), Vec::new());
+        let keyed = keyed();
+        for (s, a) in &keyed {
+            assert!(
+                !CLIPBOARD_KEYS.contains(s),
+                "{a:?} takes {}, which comes as a clipboard event",
+                s.text()
+            );
         }
-        // Every action with a shortcut is matched, and every matched one is listed.
-        for a in ALL {
-            assert_eq!(a.shortcut().is_some(), KEYED.contains(a), "{a:?}");
-        }
-        assert!(KEYED.iter().all(|a| ALL.contains(a)));
-        // A shortcut that contains another comes first.
-        for (i, a) in all.iter().enumerate() {
-            for b in &all[i + 1..] {
-                let (sa, sb) = (a.shortcut().expect("keyed"), b.shortcut().expect("keyed"));
+        // Every key of every action is matched, once.
+        let count: usize = ALL.iter().map(|a| a.shortcuts().len()).sum();
+        assert_eq!(keyed.len(), count);
+        assert!(count > 50, "{count} keys");
+    }
+
+    #[test]
+    fn a_conflict_is_found_where_one_is_made() {
+        let mut table: Vec<(Shortcut, Action)> = keyed();
+        table.push((Shortcut::new(CTRL, Key::S), Action::Quit));
+        let found = conflicts_in(&table);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, Shortcut::new(CTRL, Key::S));
+        assert_eq!(found[0].1, vec![Action::Save, Action::Quit]);
+    }
+
+    #[test]
+    fn keys_are_matched_with_more_modifiers_first() {
+        let keyed = keyed();
+        for (i, (sa, a)) in keyed.iter().enumerate() {
+            for (sb, b) in &keyed[i + 1..] {
                 let later_contains_earlier = sa.key == sb.key
                     && sb.modifiers.contains(sa.modifiers)
                     && sb.modifiers != sa.modifiers;
                 assert!(
                     !later_contains_earlier,
-                    "{b:?} contains {a:?} but comes after it"
+                    "{b:?} ({}) contains {a:?} ({}) but comes after it",
+                    sb.text(),
+                    sa.text()
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_free_keys_are_those_no_action_takes() {
+        let scheme = crate::scheme::Scheme::default();
+        let free = free_keys(&scheme);
+        for (s, a) in keyed() {
+            if s.modifiers.is_none() {
+                assert!(!free.contains(&s.key), "{:?} is {a:?}'s", s.key);
+            }
+        }
+        assert!(
+            free.contains(&Key::B) && free.contains(&Key::Num9),
+            "{free:?}"
+        );
     }
 
     #[test]

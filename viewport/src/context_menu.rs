@@ -6,7 +6,7 @@
 
 use pebble_model::glam::Vec3;
 
-use pebble_core::action::{Action, ON_SELECTION};
+use pebble_core::action::{Action, ON_SELECTION, State};
 use pebble_core::intent::Intent;
 
 /// An open context menu.
@@ -78,9 +78,14 @@ pub fn ui(
                     if k == ON_SELECTION.len() {
                         ui.separator();
                     }
-                    let needs_selection = ON_SELECTION.contains(action)
-                        || matches!(action, Action::Copy | Action::Cut);
-                    let enabled = has_selection || !needs_selection;
+                    // What this menu knows of the editor's state: the selection.
+                    // A paste may bring the system clipboard's text.
+                    let now = State {
+                        selection: has_selection,
+                        clipboard: true,
+                        ..State::default()
+                    };
+                    let enabled = action.enabled(&now);
                     let text = match action {
                         Action::PasteUnderCursor => "Paste here".to_string(),
                         a => a.menu_text(),

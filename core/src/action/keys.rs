@@ -4,7 +4,7 @@
 
 use crate::keys::{Key, Shortcut};
 
-use super::{ALL, Action, DELETE_ALSO, PASTE_UNDER_CURSOR, REDO_ALSO};
+use super::{ALL, Action};
 
 /// A shortcut as the key list writes it ("G", "Shift+A", "Ctrl+Period").
 pub fn parse_shortcut(text: &str) -> Option<Shortcut> {
@@ -36,10 +36,10 @@ pub fn effective_shortcuts(scheme: &crate::scheme::Scheme) -> Vec<(Action, Vec<S
                 .filter(|(_, b)| *b == a)
                 .map(|(k, _)| *k)
                 .collect();
-            if let Some(own) = a.shortcut()
-                && !taken.iter().any(|(k, _)| *k == own)
-            {
-                keys.push(own);
+            for &own in a.shortcuts() {
+                if !taken.iter().any(|(k, _)| *k == own) {
+                    keys.push(own);
+                }
             }
             (a, keys)
         })
@@ -52,7 +52,6 @@ pub fn free_keys(scheme: &crate::scheme::Scheme) -> Vec<Key> {
     let used: Vec<Shortcut> = effective_shortcuts(scheme)
         .into_iter()
         .flat_map(|(_, k)| k)
-        .chain([REDO_ALSO, DELETE_ALSO, PASTE_UNDER_CURSOR])
         .collect();
     // W, A, S, D, Q and E steer a flight; they are the flight's while it lasts.
     Key::ALL

@@ -111,7 +111,17 @@ impl PebbleApp {
     /// text for a paste, returned too).
     fn pressed_shortcuts(&self, ctx: &egui::Context) -> (Vec<Action>, Option<String>) {
         if ctx.egui_wants_keyboard_input() {
-            return (Vec::new(), None);
+            // A text field has the keyboard: its keys are text, but for those
+            // that never are (F5 starts and stops Play).
+            let pressed = ctx.input_mut(|i| {
+                action::keyed()
+                    .into_iter()
+                    .filter(|(_, a)| a.spec().context == action::Context::Anywhere)
+                    .filter(|(s, _)| i.consume_shortcut(&keys::egui_shortcut(s)))
+                    .map(|(_, a)| a)
+                    .collect()
+            });
+            return (pressed, None);
         }
         let flying = ctx.input(|i| i.pointer.secondary_down());
         let playing = self.viewport.tools.playing();
@@ -133,17 +143,6 @@ impl PebbleApp {
                     _ => {}
                 }
             }
-            // egui-winit makes a paste event of Ctrl+V alone: Ctrl+Shift+V comes as
-            // a plain key, taken here (with the text last copied or pasted).
-            if !playing && i.consume_shortcut(&keys::egui_shortcut(&action::PASTE_UNDER_CURSOR)) {
-                pressed.push(Action::PasteUnderCursor);
-            }
-            if !playing && i.consume_shortcut(&keys::egui_shortcut(&action::REDO_ALSO)) {
-                pressed.push(Action::Redo);
-            }
-            if !playing && i.consume_shortcut(&keys::egui_shortcut(&action::DELETE_ALSO)) {
-                pressed.push(Action::Delete);
-            }
             // The navigation scheme's own keys (Blender's G, R, S…) come first,
             // and so win a key the table gives another action.
             for (shortcut, a) in action::scheme_keys(&self.prefs.navigation) {
@@ -157,10 +156,10 @@ impl PebbleApp {
                     pressed.push(a);
                 }
             }
-            for &a in action::KEYED {
-                let Some(shortcut) = a.shortcut() else {
-                    continue;
-                };
+            // The table's keys. egui-winit makes a paste event of Ctrl+V alone:
+            // Ctrl+Shift+V comes as a plain key, the table's (with the text last
+            // copied or pasted).
+            for (shortcut, a) in action::keyed() {
                 // While playing, the keys are the game's: only F5 stops it.
                 if playing && !matches!(a, Action::Play | Action::PlayFromCamera) {
                     continue;

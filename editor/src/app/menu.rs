@@ -14,13 +14,34 @@ use pebble_viewport::gizmo;
 
 impl PebbleApp {
     /// A menu entry for `action`, carried out when clicked.
-    fn action_button(&mut self, ui: &mut egui::Ui, action: Action, enabled: bool) {
+    /// Greyed out when the action cannot run now (the table's `Needs`).
+    fn action_button(&mut self, ui: &mut egui::Ui, action: Action) {
+        let enabled = action.enabled(&self.action_state());
         if ui
             .add_enabled(enabled, egui::Button::new(action.menu_text()))
             .clicked()
         {
             let ctx = ui.ctx().clone();
             self.run_action(&ctx, action);
+        }
+    }
+
+    /// What the editor is doing, as the action table's `Needs` ask.
+    pub(super) fn action_state(&self) -> pebble_core::action::State {
+        let scene = self.doc.scene();
+        pebble_core::action::State {
+            selection: !scene.selection().is_empty(),
+            selected_mesh: scene.selection().iter().any(|id| {
+                scene
+                    .entity(*id)
+                    .is_some_and(|e| e.kind.kind() == pebble_model::Kind::Mesh)
+            }),
+            picked_faces: self.viewport.tools.face_mode() && !self.doc.faces.is_empty(),
+            clipboard: self.clipboard.is_some(),
+            can_undo: self.doc.history().undo_name().is_some(),
+            can_redo: self.doc.history().redo_name().is_some(),
+            importing: self.jobs.import.is_some(),
+            exporting: self.jobs.export.is_some(),
         }
     }
 
@@ -86,31 +107,24 @@ impl PebbleApp {
                         if item == create::CreateItem::Emitter {
                             self.emitter_presets_menu(ui);
                         } else {
-                            self.action_button(ui, Action::Create(item), true);
+                            self.action_button(ui, Action::Create(item));
                         }
                     }
                 }
                 ui.separator();
-                let meshes = self.doc.scene().selection().iter().any(|id| {
-                    self.doc
-                        .scene()
-                        .entity(*id)
-                        .is_some_and(|e| e.kind.kind() == pebble_model::Kind::Mesh)
-                });
                 ui.menu_button("Collider from selection", |ui| {
                     for fit in pebble_core::edit_ops::ColliderFit::ALL {
-                        self.action_button(ui, Action::FitCollider(fit), meshes);
+                        self.action_button(ui, Action::FitCollider(fit));
                     }
                 });
             });
             ui.menu_button("Tools", |ui| {
-                self.action_button(ui, Action::Play, true);
-                self.action_button(ui, Action::PlayFromCamera, true);
+                self.action_button(ui, Action::Play);
+                self.action_button(ui, Action::PlayFromCamera);
                 self.toggle_entry(ui, Action::PlayInPpsspp);
-                self.action_button(ui, Action::Measure, true);
+                self.action_button(ui, Action::Measure);
                 self.toggle_entry(ui, Action::FaceMode);
                 self.toggle_entry(ui, Action::ToggleTextureLock);
-                let faces = self.viewport.tools.face_mode() && !self.doc.faces.is_empty();
                 ui.menu_button("Faces", |ui| {
                     for action in [
                         Action::PickCoplanarFaces,
@@ -121,22 +135,22 @@ impl PebbleApp {
                         Action::SplitEdges,
                         Action::MergeVertices,
                     ] {
-                        self.action_button(ui, action, faces);
+                        self.action_button(ui, action);
                     }
                     ui.separator();
                     for mode in pebble_core::faces::PickMode::ALL {
-                        self.action_button(ui, Action::Pick(mode), true);
+                        self.action_button(ui, Action::Pick(mode));
                     }
                     ui.separator();
                     for op in pebble_core::action::UvAction::ALL {
-                        self.action_button(ui, Action::Uv(op), faces);
+                        self.action_button(ui, Action::Uv(op));
                     }
                 });
-                self.action_button(ui, Action::CompareCapture, true);
+                self.action_button(ui, Action::CompareCapture);
             });
             ui.menu_button("Help", |ui| {
-                self.action_button(ui, Action::KeyboardHelp, true);
-                self.action_button(ui, Action::About, true);
+                self.action_button(ui, Action::KeyboardHelp);
+                self.action_button(ui, Action::About);
             });
             self.deploy_ui(ui);
             ui.separator();
@@ -165,36 +179,34 @@ impl PebbleApp {
             }
         }
         ui.separator();
-        let some = !self.doc.scene().selection().is_empty();
         for action in pebble_core::action::ON_SELECTION {
-            self.action_button(ui, action, some);
+            self.action_button(ui, action);
         }
         ui.separator();
-        self.action_button(ui, Action::Copy, some);
-        self.action_button(ui, Action::Cut, some);
-        let held = self.clipboard.is_some();
-        self.action_button(ui, Action::Paste, held);
-        self.action_button(ui, Action::PasteUnderCursor, held);
+        self.action_button(ui, Action::Copy);
+        self.action_button(ui, Action::Cut);
+        self.action_button(ui, Action::Paste);
+        self.action_button(ui, Action::PasteUnderCursor);
         ui.separator();
-        self.action_button(ui, Action::UnhideAll, true);
+        self.action_button(ui, Action::UnhideAll);
         ui.separator();
         for action in [Action::SelectAll, Action::SelectNone, Action::SelectInverse] {
-            self.action_button(ui, action, true);
+            self.action_button(ui, action);
         }
         for action in [Action::SelectSameKind, Action::SelectSameMaterial] {
-            self.action_button(ui, action, some);
+            self.action_button(ui, action);
         }
         ui.separator();
         ui.menu_button("Arrange", |ui| {
             use pebble_core::edit_ops::{Axis, Edge};
             for axis in Axis::ALL {
                 for edge in Edge::ALL {
-                    self.action_button(ui, Action::Align(axis, edge), some);
+                    self.action_button(ui, Action::Align(axis, edge));
                 }
             }
             ui.separator();
             for axis in Axis::ALL {
-                self.action_button(ui, Action::Distribute(axis), some);
+                self.action_button(ui, Action::Distribute(axis));
             }
         });
         ui.menu_button("Nudge by the grid step", |ui| {
@@ -206,14 +218,14 @@ impl PebbleApp {
                 Action::NudgeUp,
                 Action::NudgeDown,
             ] {
-                self.action_button(ui, action, some);
+                self.action_button(ui, action);
             }
         });
     }
 
     fn file_menu(&mut self, ui: &mut egui::Ui) {
-        self.action_button(ui, Action::New, true);
-        self.action_button(ui, Action::Open, true);
+        self.action_button(ui, Action::New);
+        self.action_button(ui, Action::Open);
         ui.menu_button("Open recent", |ui| {
             if self.prefs.recent.is_empty() {
                 ui.label("(none yet)");
@@ -230,17 +242,16 @@ impl PebbleApp {
             }
         });
         ui.separator();
-        self.action_button(ui, Action::Save, true);
-        self.action_button(ui, Action::SaveAs, true);
+        self.action_button(ui, Action::Save);
+        self.action_button(ui, Action::SaveAs);
         ui.separator();
-        let (importing, exporting) = (self.jobs.import.is_some(), self.jobs.export.is_some());
-        self.action_button(ui, Action::Import, !importing);
-        self.action_button(ui, Action::Export, !exporting);
+        self.action_button(ui, Action::Import);
+        self.action_button(ui, Action::Export);
         ui.separator();
-        self.action_button(ui, Action::MapSettings, true);
-        self.action_button(ui, Action::Preferences, true);
+        self.action_button(ui, Action::MapSettings);
+        self.action_button(ui, Action::Preferences);
         ui.separator();
-        self.action_button(ui, Action::Quit, true);
+        self.action_button(ui, Action::Quit);
     }
 
     fn view_menu(&mut self, ui: &mut egui::Ui) {
@@ -294,7 +305,7 @@ impl PebbleApp {
                 }
             }
         });
-        self.action_button(ui, Action::ResetLayout, true);
+        self.action_button(ui, Action::ResetLayout);
         ui.separator();
         ui.label("Navigation");
         super::preferences_window::navigation_ui(&mut self.prefs, ui, &self.presets.navigation);
@@ -304,8 +315,8 @@ impl PebbleApp {
                 .custom_formatter(|v, _| format!("{:.0} %", v * 100.0)),
         );
         ui.checkbox(&mut self.prefs.zoom_invert, "Invert zoom");
-        self.action_button(ui, Action::FrameAll, true);
-        self.action_button(ui, Action::FrameSelection, true);
+        self.action_button(ui, Action::FrameAll);
+        self.action_button(ui, Action::FrameSelection);
         ui.separator();
         ui.label("Projection");
         for action in [
@@ -314,7 +325,7 @@ impl PebbleApp {
             Action::ViewRight,
             Action::ToggleProjection,
         ] {
-            self.action_button(ui, action, true);
+            self.action_button(ui, action);
         }
     }
 

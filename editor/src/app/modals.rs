@@ -283,17 +283,11 @@ fn help_ui(ui: &mut egui::Ui, scheme: &navigation::Scheme) {
             if shortcuts.is_empty() {
                 continue;
             }
-            let mut keys = shortcuts
+            let keys = shortcuts
                 .iter()
                 .map(action::shortcut_text)
                 .collect::<Vec<_>>()
                 .join(" or ");
-            if a == Action::Redo {
-                keys = format!("{keys} or {}", action::shortcut_text(&action::REDO_ALSO));
-            }
-            if a == Action::Delete {
-                keys = format!("{keys} or {}", action::shortcut_text(&action::DELETE_ALSO));
-            }
             ui.label(keys);
             ui.label(a.label());
             ui.end_row();
