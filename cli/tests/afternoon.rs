@@ -361,7 +361,7 @@ fn the_blender_preset_brings_blenders_keys() {
         .find(|l| l.preset.name == "Blender")
         .map(|l| l.preset.clone())
         .expect("the Blender preset");
-    let keys = action::scheme_keys(&blender);
+    let keys = pebble_core::shortcuts::scheme_keys(&blender);
     assert_eq!(
         keys.len(),
         blender.keys.len(),
@@ -395,7 +395,7 @@ fn the_blender_preset_brings_blenders_keys() {
         "X deleted it"
     );
     // The key list names them and the free keys.
-    let shortcuts = action::effective_shortcuts(&blender);
+    let shortcuts = pebble_core::shortcuts::effective_shortcuts(&blender);
     let of = |a: Action| {
         shortcuts
             .iter()
@@ -412,7 +412,7 @@ fn the_blender_preset_brings_blenders_keys() {
         !of(Action::GizmoScale).contains(&"R".to_string()),
         "R is the rotate's now"
     );
-    let free = action::free_keys(&blender);
+    let free = pebble_core::shortcuts::free_keys(&blender);
     assert!(
         !free.contains(&pebble_core::keys::Key::G) && free.contains(&pebble_core::keys::Key::B),
         "{free:?}"

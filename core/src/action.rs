@@ -10,9 +10,6 @@ use super::edit_ops::{Axis, ColliderFit, Edge};
 use super::pane::Pane;
 use crate::layer::Layer;
 
-mod keys;
-pub use keys::{by_name, effective_shortcuts, free_keys, parse_shortcut, scheme_keys};
-
 /// A user action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -853,7 +850,7 @@ mod tests {
     #[test]
     fn the_free_keys_are_those_no_action_takes() {
         let scheme = crate::scheme::Scheme::default();
-        let free = free_keys(&scheme);
+        let free = crate::shortcuts::free_keys(&scheme);
         for (s, a) in keyed() {
             if s.modifiers.is_none() {
                 assert!(!free.contains(&s.key), "{:?} is {a:?}'s", s.key);

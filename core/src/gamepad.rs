@@ -223,7 +223,7 @@ mod with_gilrs {
     //! Windows and macOS: gilrs's pads, in the same `PadState` (its Y axes point up;
     //! the state's, as the kernel's, down).
 
-    use super::PadState;
+    use crate::gamepad::PadState;
 
     #[derive(Default)]
     pub struct Pads {
@@ -268,7 +268,7 @@ mod with_gilrs {
                     stick_click: held(Button::LeftThumb) || held(Button::RightThumb),
                 }
             });
-            super::combine(pads.collect::<Vec<_>>())
+            crate::gamepad::combine(pads.collect::<Vec<_>>())
         }
     }
 }
@@ -285,7 +285,7 @@ mod linux {
     use std::path::{Path, PathBuf};
     use std::time::{Duration, Instant};
 
-    use super::{AXES, AxisRange, BTN_SOUTH, EV_ABS, EV_KEY, EVENT_SIZE, Pad, PadState};
+    use crate::gamepad::{AXES, AxisRange, BTN_SOUTH, EV_ABS, EV_KEY, EVENT_SIZE, Pad, PadState};
 
     const RESCAN: Duration = Duration::from_secs(2);
 
@@ -406,7 +406,7 @@ mod linux {
             // A pad whose read fails (unplugged) is dropped; a later scan finds it
             // again if it comes back.
             self.devices.retain_mut(read_available);
-            super::combine(self.devices.iter().map(|d| d.pad.state))
+            crate::gamepad::combine(self.devices.iter().map(|d| d.pad.state))
         }
     }
 
@@ -419,7 +419,7 @@ mod linux {
                 Ok(n) => {
                     d.partial.extend_from_slice(&buf[..n]);
                     let whole = d.partial.len() / EVENT_SIZE * EVENT_SIZE;
-                    for e in super::parse_events(&d.partial[..whole]) {
+                    for e in crate::gamepad::parse_events(&d.partial[..whole]) {
                         d.pad.apply(e);
                     }
                     d.partial.drain(..whole);

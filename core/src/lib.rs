@@ -29,4 +29,5 @@ pub mod presets;
 pub mod profiling;
 pub mod scheme;
 pub mod services;
+pub mod shortcuts;
 pub mod status;

@@ -112,7 +112,7 @@ impl Limit {
 /// and the emitter limits are the reference loader's own sanitising clamps
 /// (`pbm::emitter::sanitize`; a test checks they agree).
 pub mod limits {
-    use super::Limit;
+    use crate::limit::Limit;
 
     /// Positions: entity translations and patrol waypoints.
     pub const POSITION: Limit = Limit::new(-10_000.0, 10_000.0, " m");

@@ -8,8 +8,8 @@ use std::path::Path;
 use pebble_model::entity::EntityKind;
 use pebble_model::{Kind, Scene};
 
-use super::AssetDrag;
 use super::thumbnails::{self, SIDE, Thumbnails};
+use pebble_core::intent::AssetDrag;
 
 #[derive(Debug, Default)]
 pub struct AssetsState {

@@ -3,7 +3,7 @@
 
 use pebble_model::History;
 
-use super::Intent;
+use pebble_core::intent::Intent;
 
 pub fn ui(ui: &mut egui::Ui, history: &History) -> Option<Intent> {
     let mut jump = None;

@@ -12,7 +12,7 @@ use pebble_model::{Material, MaterialId, Scene};
 
 use super::inspector::material::{MaterialContext, MaterialEditor};
 use super::thumbnails::{SIDE, Thumbnails};
-use super::{AssetDrag, Intent};
+use pebble_core::intent::{AssetDrag, Intent};
 use pebble_core::presets::Presets;
 
 #[derive(Debug, Default)]

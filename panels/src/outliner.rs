@@ -6,7 +6,7 @@
 use pebble_model::command::{Reparent, SetEntity};
 use pebble_model::{Entity, EntityId, Scene};
 
-use super::Intent;
+use pebble_core::intent::Intent;
 
 /// Rows listed at most (a scene this large is searched, not scrolled).
 const MAX_ROWS: usize = 100_000;

@@ -21,6 +21,7 @@ pub mod compare;
 pub mod compositor;
 pub mod context;
 pub mod environment;
+mod error;
 mod frame;
 pub mod frustum;
 pub mod gpu;
@@ -41,6 +42,7 @@ mod textures;
 pub use camera::{Camera, ViewAxis};
 pub use compositor::Compositor;
 pub use context::RenderContext;
+pub use error::RenderError;
 pub use gpu::Gpu;
 pub use overlay::{Overlay, OverlayOptions};
 pub use pbm::particle::ViewBasis;
@@ -50,20 +52,3 @@ pub use renderer::{
 pub use scene::DrawScene;
 pub use scene_model::SceneSync;
 pub use wgpu;
-
-/// What can go wrong while rendering.
-#[derive(Debug, thiserror::Error)]
-pub enum RenderError {
-    #[error(
-        "no GPU adapter found ({0}); on Linux without a GPU install Mesa's lavapipe (mesa-vulkan-drivers)"
-    )]
-    NoAdapter(String),
-    #[error("cannot open the GPU device {0}")]
-    Device(String),
-    #[error("the GPU refused a command: {0}")]
-    Gpu(String),
-    #[error("cannot read the frame back from the GPU: {0}")]
-    Readback(String),
-    #[error("image size {0}×{1} is out of range (1 to 8192 on each side)")]
-    Size(u32, u32),
-}

@@ -8,7 +8,6 @@ use pebble_model::entity::{Collider, EntityKind};
 use pebble_model::glam::Vec3;
 use pebble_model::{Command, CommandGroup, Entity, Transform};
 
-use super::Refusal;
 use crate::document::Document;
 
 /// The shape a fitted collider takes.
@@ -32,7 +31,7 @@ impl ColliderFit {
 }
 
 /// A collider of `fit` for every selected mesh, selected afterwards.
-pub fn collider_from_selection(doc: &mut Document, fit: ColliderFit) -> Result<(), Refusal> {
+pub fn collider_from_selection(doc: &mut Document, fit: ColliderFit) -> Result<(), String> {
     let scene = doc.scene();
     let meshes: Vec<_> = scene
         .selection()

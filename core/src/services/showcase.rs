@@ -582,7 +582,7 @@ pub fn write(dir: &Path) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(dir.join("textures"))
         .with_context(|| format!("cannot create {}", dir.join("textures").display()))?;
     for (path, image) in textures() {
-        super::write_png(&dir.join(path), &image)?;
+        super::pictures::write_png(&dir.join(path), &image)?;
     }
     let project_path = dir.join(PROJECT_FILE);
     project::save(&project_path, &scene()?)?;

@@ -33,16 +33,16 @@ pub enum Use {
 }
 
 pub struct HotReload {
-    watcher: Option<notify::RecommendedWatcher>,
-    events: Receiver<PathBuf>,
+    pub(super) watcher: Option<notify::RecommendedWatcher>,
+    pub(super) events: Receiver<PathBuf>,
     /// Folders watched.
-    folders: BTreeSet<PathBuf>,
+    pub(super) folders: BTreeSet<PathBuf>,
     /// Files of interest (absolute) and their uses.
-    files: BTreeMap<PathBuf, BTreeSet<Use>>,
+    pub(super) files: BTreeMap<PathBuf, BTreeSet<Use>>,
     /// The scene revision the files were found for.
-    revision: Option<(u64, PathBuf)>,
+    pub(super) revision: Option<(u64, PathBuf)>,
     /// Changed files waiting to settle, with when they last changed.
-    pending: BTreeMap<PathBuf, Instant>,
+    pub(super) pending: BTreeMap<PathBuf, Instant>,
 }
 
 impl std::fmt::Debug for HotReload {
@@ -142,125 +142,6 @@ impl HotReload {
     /// Whether changes wait to settle (the UI should look again soon).
     pub fn waiting(&self) -> bool {
         !self.pending.is_empty()
-    }
-}
-
-impl super::PebbleApp {
-    /// Follows the files the scene uses and reloads those that changed.
-    pub(super) fn hot_reload(&mut self, ctx: &egui::Context, frame: &eframe::Frame) {
-        self.reload.follow(self.doc.scene(), self.doc.path());
-        for (file, uses) in self.reload.changed(Instant::now()) {
-            for u in uses {
-                match u {
-                    Use::Texture(relative) => self.reload_texture(frame, &file, &relative),
-                    Use::Model(source) => self.reload_model(&file, &source),
-                }
-            }
-        }
-        if self.reload.waiting() {
-            ctx.request_repaint_after(SETTLE);
-        }
-    }
-
-    fn reload_texture(&mut self, frame: &eframe::Frame, file: &Path, relative: &str) {
-        let Some(rs) = frame.wgpu_render_state() else {
-            return;
-        };
-        let path = self.doc.path().to_path_buf();
-        let loader = pebble_core::services::texture_loader(&path);
-        let mut guard = rs.renderer.write();
-        let Some(res) = guard
-            .callback_resources
-            .get_mut::<pebble_viewport::callback::ViewportResources>()
-        else {
-            return;
-        };
-        let (replaced, problem) = res
-            .sync
-            .reload_texture(&mut res.renderer, relative, &loader);
-        match (problem, replaced) {
-            (_, 0) => {}
-            (None, n) => tracing::info!(
-                target: "pebble",
-                "reloaded {relative} ({n} texture{}): it changed on disk",
-                if n == 1 { "" } else { "s" }
-            ),
-            (Some(why), _) => tracing::warn!(
-                target: "pebble",
-                "{} cannot be read ({why}): shown as missing until it is back",
-                file.display()
-            ),
-        }
-    }
-
-    /// Imports `file` again and gives every mesh imported from it (by `source`)
-    /// its new geometry; its materials stay the project's.
-    fn reload_model(&mut self, file: &Path, source: &str) {
-        if !file.is_file() {
-            tracing::warn!(
-                target: "pebble",
-                "{} was deleted: its meshes keep the geometry they had",
-                file.display()
-            );
-            return;
-        }
-        let options = pebble_io::import::ImportOptions::new(self.doc.folder());
-        let imported = match pebble_io::import::import_file(file, &options, &mut |_| {}) {
-            Ok(i) => i,
-            Err(e) => {
-                tracing::warn!(target: "pebble", "{} changed but does not import: {e}", file.display());
-                return;
-            }
-        };
-        let fresh: BTreeMap<String, pebble_model::MeshData> = imported
-            .command
-            .entities()
-            .iter()
-            .filter_map(|e| match &e.kind {
-                EntityKind::Mesh(m) => match &m.source {
-                    GeometrySource::Asset { mesh, .. } => Some((mesh.clone(), m.geometry.clone())),
-                    _ => None,
-                },
-                _ => None,
-            })
-            .collect();
-        let users: Vec<pebble_model::Entity> = self
-            .doc
-            .scene()
-            .entities()
-            .filter(|e| {
-                matches!(&e.kind, EntityKind::Mesh(m)
-                    if matches!(&m.source, GeometrySource::Asset { path, .. } if path == source))
-            })
-            .cloned()
-            .collect();
-        let mut reloaded = 0;
-        for mut e in users {
-            let EntityKind::Mesh(m) = &mut e.kind else {
-                continue;
-            };
-            let GeometrySource::Asset { mesh, .. } = &m.source else {
-                continue;
-            };
-            let Some(new) = fresh.get(mesh) else { continue };
-            m.geometry = keep_materials(&m.geometry, new.clone());
-            match self
-                .doc
-                .follow_file(pebble_model::command::SetEntity::new("Reload", e))
-            {
-                Ok(()) => reloaded += 1,
-                Err(err) => {
-                    tracing::warn!(target: "pebble", "cannot reload a mesh of {source}: {err}")
-                }
-            }
-        }
-        if reloaded > 0 {
-            tracing::info!(
-                target: "pebble",
-                "reloaded {reloaded} mesh{} from {source}: it changed on disk",
-                if reloaded == 1 { "" } else { "es" }
-            );
-        }
     }
 }
 

@@ -11,32 +11,6 @@ use pebble_panels::{Pane, history};
 use pebble_viewport::ViewportFrame;
 use pebble_viewport::callback::ViewportResources;
 
-/// The status bar's changing figures (frame rate, clock, renderer counts),
-/// refreshed twice a second: readable, and an unchanged UI can be drawn from the
-/// UI cache.
-#[derive(Debug, Default)]
-pub struct Figures {
-    /// Smoothed frame time, seconds.
-    frame_time: f32,
-    at: Option<std::time::Instant>,
-    /// Whether this frame refreshes them.
-    pub refresh: bool,
-    text: String,
-}
-
-impl Figures {
-    pub fn tick(&mut self, dt: f32) {
-        self.frame_time = self.frame_time * 0.9 + dt * 0.1;
-        let now = std::time::Instant::now();
-        self.refresh = self
-            .at
-            .is_none_or(|at| now.duration_since(at).as_secs_f32() >= 0.5);
-        if self.refresh {
-            self.at = Some(now);
-        }
-    }
-}
-
 impl PebbleApp {
     pub(super) fn layout(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();

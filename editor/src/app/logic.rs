@@ -145,7 +145,7 @@ impl PebbleApp {
             }
             // The navigation scheme's own keys (Blender's G, R, S…) come first,
             // and so win a key the table gives another action.
-            for (shortcut, a) in action::scheme_keys(&self.prefs.navigation) {
+            for (shortcut, a) in pebble_core::shortcuts::scheme_keys(&self.prefs.navigation) {
                 if playing
                     || (a.is_viewport_key() && flying)
                     || (shortcut.modifiers.is_none() && i.modifiers.alt)

@@ -279,7 +279,7 @@ fn help_ui(ui: &mut egui::Ui, scheme: &navigation::Scheme) {
         }
         // Every shortcut, from the action table the keys and menus use, with the
         // navigation scheme's own keys (Blender's G, R, S…) in place.
-        for (a, shortcuts) in action::effective_shortcuts(scheme) {
+        for (a, shortcuts) in pebble_core::shortcuts::effective_shortcuts(scheme) {
             if shortcuts.is_empty() {
                 continue;
             }
@@ -292,7 +292,10 @@ fn help_ui(ui: &mut egui::Ui, scheme: &navigation::Scheme) {
             ui.label(a.label());
             ui.end_row();
         }
-        let free: Vec<&str> = action::free_keys(scheme).iter().map(|k| k.name()).collect();
+        let free: Vec<&str> = pebble_core::shortcuts::free_keys(scheme)
+            .iter()
+            .map(|k| k.name())
+            .collect();
         ui.label("free keys");
         ui.label(free.join(" "));
         ui.end_row();

@@ -1,5 +1,5 @@
-//! The status bar's message: a [`Status`] drawn coloured by its level, cut at the
-//! bar's edge and whole on hover.
+//! The status bar: its message (a [`Status`] drawn coloured by its level, cut at
+//! the bar's edge and whole on hover) and its figures.
 
 use eframe::egui;
 use pebble_core::status::{Level, Status};
@@ -16,6 +16,32 @@ pub fn show(ui: &mut egui::Ui, status: &Status) {
     };
     // Elided labels show their whole text on hover.
     ui.add(egui::Label::new(text).truncate());
+}
+
+/// The status bar's changing figures (frame rate, clock, renderer counts),
+/// refreshed twice a second: readable, and an unchanged UI can be drawn from the
+/// UI cache.
+#[derive(Debug, Default)]
+pub struct Figures {
+    /// Smoothed frame time, seconds.
+    pub frame_time: f32,
+    at: Option<std::time::Instant>,
+    /// Whether this frame refreshes them.
+    pub refresh: bool,
+    pub text: String,
+}
+
+impl Figures {
+    pub fn tick(&mut self, dt: f32) {
+        self.frame_time = self.frame_time * 0.9 + dt * 0.1;
+        let now = std::time::Instant::now();
+        self.refresh = self
+            .at
+            .is_none_or(|at| now.duration_since(at).as_secs_f32() >= 0.5);
+        if self.refresh {
+            self.at = Some(now);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -409,7 +409,7 @@ fn over_budget(cell: f32, max: u64, left: u64) -> String {
     let cut = if cell.is_finite() && cell > 0.0 {
         format!(
             "cut along its {} m grid (the PSP lights and fogs per vertex), ",
-            limits::metres(cell)
+            super::capacity::metres(cell)
         )
     } else {
         String::new()

@@ -357,7 +357,7 @@ pub(crate) fn slice(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::limits::ExportLimits;
+    use crate::export::capacity::ExportLimits;
     use std::collections::HashMap;
     use std::sync::atomic::AtomicBool;
 

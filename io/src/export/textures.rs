@@ -79,9 +79,9 @@ fn check_room(run: &Run<'_>, out: &Textures) -> Result<(), ExportError> {
             bytes: total,
             detail: format!(
                 "at least: textures {} ({} of them so far), meshes, colliders and walkable surfaces {}",
-                super::limits::mib(textures),
+                super::capacity::mib(textures),
                 out.textures.len(),
-                super::limits::mib(run.estimate.bytes)
+                super::capacity::mib(run.estimate.bytes)
             ),
             limits,
         });

@@ -10,9 +10,9 @@ use pebble_model::{MaterialId, Scene};
 
 use super::InspectorPanel;
 use super::form::Form;
-use crate::Intent;
 use pebble_core::action::{Action, UvAction};
 use pebble_core::faces::{FaceSelection, MappingField, UvOp};
+use pebble_core::intent::Intent;
 use pebble_core::presets::Presets;
 
 const OFFSET: Limit = Limit::new(-1000.0, 1000.0, " m");

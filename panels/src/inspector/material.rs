@@ -12,7 +12,7 @@ use pebble_model::material::AlphaMode;
 use pebble_model::{EditKey, MaterialId, Scene};
 
 use super::form::Form;
-use crate::Intent;
+use pebble_core::intent::Intent;
 use pebble_core::presets::Presets;
 
 /// What the editor reads besides the material.
@@ -204,7 +204,7 @@ impl MaterialEditor {
                 "a small texture that does not repeat is packed with others into one atlas, so the device binds one texture for many; blended, scrolling, clamped and nearest-filtered ones never are",
             )
             .changed();
-        let chosen = super::preset_menu(
+        let chosen = super::preset_fields::preset_menu(
             ui,
             ("material preset", mid.0),
             cx.presets
@@ -218,13 +218,14 @@ impl MaterialEditor {
                 preset,
             });
         }
-        if let Some(name) =
-            super::save_as_preset_field(ui, &mut self.preset_name, ("material", mid.0))
-        {
-            intents.push(Intent::SavePreset(crate::SavePreset::Material(
-                name,
-                m.clone(),
-            )));
+        if let Some(name) = super::preset_fields::save_as_preset_field(
+            ui,
+            &mut self.preset_name,
+            ("material", mid.0),
+        ) {
+            intents.push(Intent::SavePreset(
+                pebble_core::intent::SavePreset::Material(name, m.clone()),
+            ));
         }
         if after != *m {
             if form.committed.is_some() {

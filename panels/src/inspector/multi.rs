@@ -356,10 +356,9 @@ impl InspectorPanel {
                 })
                 .collect();
             self.intents
-                .push(super::Intent::Execute(Box::new(CommandGroup::new(
-                    format!("Collidable: {} meshes", entities.len()),
-                    commands,
-                ))));
+                .push(pebble_core::intent::Intent::Execute(Box::new(
+                    CommandGroup::new(format!("Collidable: {} meshes", entities.len()), commands),
+                )));
         }
         let primitives: Vec<&Primitive> = entities
             .iter()

@@ -17,10 +17,10 @@ use pebble_model::{EditKey, Material, Scene};
 
 mod fill;
 
-use super::Intent;
 use super::thumbnails::Thumbnails;
 use fill::{FILL_CELL, FILL_TRIANGLES_UP_TO, covered_runs};
 use pebble_core::faces::FaceSelection;
+use pebble_core::intent::Intent;
 
 /// Up to this many picked triangles the dock draws every edge; up to
 /// [`EDGES_UP_TO`] the islands' outlines; beyond, the fill alone.

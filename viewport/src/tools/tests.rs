@@ -10,7 +10,10 @@ use pebble_model::{Entity, EntityId, EntityKind, Scene, Transform};
 use pebble_render::PickHit;
 
 use super::*;
-use crate::view::ViewState;
+use crate::gizmo;
+use crate::preferences::Preferences;
+use crate::view::{View, ViewState};
+use pebble_core::status::Status;
 
 /// An ID buffer where each entity covers a disc of 20 pixels round the pixel its
 /// position projects to (and is that world point there).

@@ -4,7 +4,7 @@
 
 use crate::keys::{Key, Shortcut};
 
-use super::{ALL, Action};
+use crate::action::{ALL, Action};
 
 /// A shortcut as the key list writes it ("G", "Shift+A", "Ctrl+Period").
 pub fn parse_shortcut(text: &str) -> Option<Shortcut> {
