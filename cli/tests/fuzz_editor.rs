@@ -600,7 +600,7 @@ fn short_random_sequences_keep_every_invariant() {
 const LONG_SEQUENCE: usize = 300;
 
 #[test]
-#[ignore = "the fuzzer's long run (at least ten minutes and 100 000 steps; PEBBLE_FUZZ_SECONDS and PEBBLE_FUZZ_STEPS set others): run with `cargo test -p pebble-editor --test fuzz_editor -- --ignored` (CI does)"]
+#[ignore = "the fuzzer's long run (at least ten minutes and 100 000 steps; PEBBLE_FUZZ_SECONDS and PEBBLE_FUZZ_STEPS set others): run with `cargo test -p pebble-cli --test fuzz_editor -- --ignored` (CI does)"]
 fn long_random_sequences_keep_every_invariant() {
     let seconds: u64 = std::env::var("PEBBLE_FUZZ_SECONDS")
         .ok()

@@ -108,7 +108,7 @@ fn settle(driver: &mut Driver, away: egui::Pos2) {
 }
 
 #[test]
-#[ignore = "drives the real editor window under Xvfb with xdotool and ImageMagick's import, four starts (about two minutes): run with `cargo test -p pebble-editor --test suite orientation_window -- --ignored` (CI does)"]
+#[ignore = "drives the real editor window under Xvfb with xdotool and ImageMagick's import, four starts (about two minutes): run with `cargo test -p pebble-cli --test suite orientation_window -- --ignored` (CI does)"]
 fn the_real_window_s_viewport_and_psp_preview_show_the_faces_geometry_predicts() {
     let scene = Scene::new();
     let dir = tempdir("window");

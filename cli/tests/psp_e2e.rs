@@ -53,7 +53,7 @@ const WATERFALL_SSIM: &str = "0.95";
 const WATERFALL_PSNR: &str = "33";
 
 #[test]
-#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_e2e -- --ignored` (CI does)"]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-cli --test psp_e2e -- --ignored` (CI does)"]
 fn showcase_deployed_played_and_compared() {
     let root = repo();
     let work = tempdir("showcase");

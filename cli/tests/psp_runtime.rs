@@ -105,7 +105,7 @@ struct View {
 }
 
 #[test]
-#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-cli --test psp_runtime -- --ignored` (CI does)"]
 fn runtime_plays_every_v3_fixture_in_the_emulator() {
     let root = repo();
     let fixtures = root.join("pbm/tests/fixtures");
@@ -551,7 +551,7 @@ fn play_script(
 /// The device's proof of direction: the falling bar moves down between two
 /// captures with a frozen clock, as in the editor.
 #[test]
-#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-cli --test psp_runtime -- --ignored` (CI does)"]
 fn runtime_scrolls_the_way_the_file_means() {
     let (_, shots) = play_script(
         "scroll",
@@ -609,7 +609,7 @@ fn sampled_wall(sampler: Option<pbm::sampler::Sampler>) -> pbm::Map {
 /// shows sharp texels and, past U = 1, its edge column stretched, where the default
 /// repeats it blurred — and the editor's PSP look draws each as the emulator does.
 #[test]
-#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-cli --test psp_runtime -- --ignored` (CI does)"]
 fn runtime_wraps_and_filters_textures_as_the_samplers_lump_says() {
     let nearest = pbm::sampler::Sampler {
         texture: 0,
@@ -672,7 +672,7 @@ fn runtime_wraps_and_filters_textures_as_the_samplers_lump_says() {
 /// lump): the checker wall seen from behind shows on the device with the lump and
 /// is culled without it, with the same single copy of its triangles in both maps.
 #[test]
-#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-cli --test psp_runtime -- --ignored` (CI does)"]
 fn runtime_draws_a_double_sided_mesh_from_behind_in_one_copy() {
     let one_sided = sampled_wall(None);
     let mut two_sided = sampled_wall(None);
@@ -725,7 +725,7 @@ fn runtime_draws_a_double_sided_mesh_from_behind_in_one_copy() {
 /// The runtime's debug view marks the sound sources: a teal sphere where the
 /// `sound_sources` lump puts one, in the untextured mode and not in the textured.
 #[test]
-#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-cli --test psp_runtime -- --ignored` (CI does)"]
 fn runtime_debug_view_marks_the_sound_sources() {
     let mut map = sampled_wall(None);
     map.metadata.push(pbm::Metadata::text(
@@ -767,7 +767,7 @@ fn runtime_debug_view_marks_the_sound_sources() {
 /// A map that cannot load: the runtime says so on screen and in its log (a
 /// scripted run then exits), and never crashes.
 #[test]
-#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-cli --test psp_runtime -- --ignored` (CI does)"]
 fn runtime_reports_a_broken_map() {
     let root = repo();
     let game = tempdir("game-broken");
@@ -920,7 +920,7 @@ fn tempdir(label: &str) -> PathBuf {
 /// camera. A capture script's `reload` waits for that, so the capture after the
 /// swap must show the new map.
 #[test]
-#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-cli --test psp_runtime -- --ignored` (CI does)"]
 fn runtime_reloads_a_replaced_map_and_the_next_capture_shows_it() {
     let root = repo();
     let game = tempdir("game-reload");
@@ -996,7 +996,7 @@ fn runtime_reloads_a_replaced_map_and_the_next_capture_shows_it() {
 /// The same while played by hand (no capture script): the map replaced under the
 /// running game is loaded again and the game goes on in it.
 #[test]
-#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-cli --test psp_runtime -- --ignored` (CI does)"]
 fn runtime_playing_by_hand_loads_a_replaced_map() {
     let root = repo();
     let game = tempdir("game-live");
@@ -1059,7 +1059,7 @@ fn runtime_playing_by_hand_loads_a_replaced_map() {
 /// each view and judged pixel by pixel against rays cast on the CPU; the editor's
 /// PSP look of the same view is judged alongside.
 #[test]
-#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-editor --test psp_runtime -- --ignored` (CI does)"]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-cli --test psp_runtime -- --ignored` (CI does)"]
 fn runtime_shows_the_faces_geometry_predicts() {
     use orientation::{HEIGHT, PSP_ASPECT, VIEWS, WIDTH};
     let scene = orientation::Scene::new();

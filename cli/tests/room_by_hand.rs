@@ -138,7 +138,7 @@ fn project_dir() -> PathBuf {
 }
 
 #[test]
-#[ignore = "drives the real editor window under Xvfb with xdotool (about a minute): run with `cargo test -p pebble-editor --test suite room_by_hand -- --ignored` (CI does)"]
+#[ignore = "drives the real editor window under Xvfb with xdotool (about a minute): run with `cargo test -p pebble-cli --test suite room_by_hand -- --ignored` (CI does)"]
 fn a_room_is_built_in_the_real_window_in_at_most_30_inputs_and_its_corners_close() {
     let dir = project_dir();
     let path = dir.join("room.pebble.ron");

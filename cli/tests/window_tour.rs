@@ -240,7 +240,7 @@ fn require_xvfb_and_xdotool() {
 /// threads, each connecting 150 times, none refused. An Xvfb that resets when
 /// its last client leaves refused 22 to 39 of the 300 here (see `start_xvfb`).
 #[test]
-#[ignore = "starts Xvfb and 300 xdotool clients (a few seconds): run with `cargo test -p pebble-editor --test window_tour -- --ignored` (CI does)"]
+#[ignore = "starts Xvfb and 300 xdotool clients (a few seconds): run with `cargo test -p pebble-cli --test window_tour -- --ignored` (CI does)"]
 fn the_test_display_serves_every_client_while_others_come_and_go() {
     require_xvfb_and_xdotool();
     let (mut xvfb, display) = start_xvfb();
@@ -262,7 +262,7 @@ fn the_test_display_serves_every_client_while_others_come_and_go() {
 }
 
 #[test]
-#[ignore = "drives the real editor window under Xvfb with xdotool (about a minute): run with `cargo test -p pebble-editor --test window_tour -- --ignored` (CI does)"]
+#[ignore = "drives the real editor window under Xvfb with xdotool (about a minute): run with `cargo test -p pebble-cli --test window_tour -- --ignored` (CI does)"]
 fn every_toggle_menu_window_and_drag_leaves_the_editor_running() {
     require_xvfb_and_xdotool();
     let Some(steps) = tour() else {
@@ -320,7 +320,7 @@ fn assert_clean(stderr: &str, steps: usize) {
 /// a click beside it, Ctrl+S. Each time the editor must still run, with nothing
 /// on its stderr, and the saved back wall must wear the smoke texture.
 #[test]
-#[ignore = "drives the real editor window under Xvfb with xdotool, ten starts (about two minutes): run with `cargo test -p pebble-editor --test window_tour -- --ignored` (CI does)"]
+#[ignore = "drives the real editor window under Xvfb with xdotool, ten starts (about two minutes): run with `cargo test -p pebble-cli --test window_tour -- --ignored` (CI does)"]
 fn a_texture_dragged_onto_a_wall_ten_times_leaves_the_editor_running() {
     require_xvfb_and_xdotool();
     // Where the tab and the thumbnail are, from the app laid out by kittest.
