@@ -222,3 +222,99 @@ fn every_test_file_of_the_program_runs() {
         "each test file is a `mod` line in cli/tests/suite.rs or a [[test]] in cli/Cargo.toml, not both: {lost:?}"
     );
 }
+
+/// The names a manifest's normal dependencies give (its `[dependencies]` and
+/// `[target.….dependencies]` tables), with whether each is optional.
+fn normal_dependencies(manifest: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut in_deps = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]"
+                || (line.starts_with("[target.") && line.ends_with(".dependencies]"));
+            continue;
+        }
+        if !in_deps || line.starts_with('#') {
+            continue;
+        }
+        if let Some((name, rest)) = line.split_once('=') {
+            out.push((name.trim().to_owned(), rest.contains("optional = true")));
+        }
+    }
+    out
+}
+
+/// The crates along the editor's seams import only what ARCHITECTURE.md allows:
+/// the core no window, GPU or renderer; the panels and the viewport not each
+/// other and not eframe; the command line no windowing crate but through its
+/// optional `window` feature.
+#[test]
+fn each_editor_crate_depends_only_on_what_its_seam_allows() {
+    let windowing = ["egui", "eframe", "winit", "egui-wgpu", "egui_tiles", "rfd"];
+    let rules: [(&str, Vec<&str>); 4] = [
+        (
+            "core",
+            [
+                &windowing[..],
+                &[
+                    "wgpu",
+                    "pebble-render",
+                    "pebble-viewport",
+                    "pebble-panels",
+                    "pebble-editor",
+                ],
+            ]
+            .concat(),
+        ),
+        (
+            "panels",
+            vec![
+                "eframe",
+                "winit",
+                "wgpu",
+                "pebble-render",
+                "pebble-viewport",
+                "pebble-editor",
+            ],
+        ),
+        (
+            "viewport",
+            vec![
+                "eframe",
+                "winit",
+                "egui_tiles",
+                "pebble-panels",
+                "pebble-editor",
+            ],
+        ),
+        ("editor", vec!["pebble-cli", "clap"]),
+    ];
+    for (package, forbidden) in rules {
+        let manifest =
+            std::fs::read_to_string(root().join(package).join("Cargo.toml")).expect("the manifest");
+        let deps = normal_dependencies(&manifest);
+        assert!(deps.len() > 3, "{package}: read {deps:?}");
+        for (name, _) in &deps {
+            assert!(
+                !forbidden.contains(&name.as_str()),
+                "{package} depends on {name}, which its seam forbids"
+            );
+        }
+    }
+    // The command line: windowing only as optional dependencies (the `window`
+    // feature), so that `--no-default-features` builds a headless pebble.
+    let cli = std::fs::read_to_string(root().join("cli/Cargo.toml")).expect("the manifest");
+    for (name, optional) in normal_dependencies(&cli) {
+        if windowing.contains(&name.as_str())
+            || name == "pebble-editor"
+            || name == "pebble-viewport"
+        {
+            assert!(optional, "cli depends on {name} without the window feature");
+        }
+    }
+    assert!(
+        cli.contains("window = [\"dep:pebble-editor\""),
+        "the window feature"
+    );
+}
