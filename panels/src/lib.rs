@@ -2,6 +2,10 @@
 //! beside the viewport. Each panel owns its state and draws from a read-only
 //! scene; what the user asks for comes back as [`Intent`]s, which the app applies
 //! in one place (`PebbleApp::apply`), so a panel never changes the scene itself.
+//! The number field they type into lives here too.
+//!
+//! It imports the core (`pebble-core`), egui and egui_tiles; it must never import
+//! the viewport (`pebble-viewport`), the renderer, wgpu, eframe or winit.
 
 pub mod assets;
 pub mod history;

@@ -2,7 +2,13 @@
 //! gizmo, click and box selection), what is under the cursor, the overlay and the
 //! view cube, and the paint callback that draws the `render` crate's frame in the
 //! egui window. Per frame, [`Viewport::ui`] turns egui's pointer into tool events,
-//! keeps the renderer's GPU scene in step with the document, and paints.
+//! keeps the renderer's GPU scene in step with the document, and paints. It also
+//! owns Play mode's tool and the preferences' data (the viewport reads most of it).
+//!
+//! It imports the core (`pebble-core`), egui, egui-wgpu and `pebble-render`; it
+//! must never import eframe or winit (the shell owns the window), nor the panels
+//! (`pebble-panels`): what a panel drags in and what the viewport asks for are the
+//! core's intents.
 
 pub mod callback;
 pub mod context_menu;

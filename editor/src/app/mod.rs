@@ -1,12 +1,12 @@
-//! The editor window (eframe + egui). [`PebbleApp`] is a handful of parts: the
-//! [`Document`] (scene, history, file, autosave), the [`Viewport`] (view, tools,
-//! overlay, view cube), the [`Panels`] (outliner, inspector, assets, history,
+//! The editor window (eframe + egui). [`PebbleApp`] (`pebble_app.rs`) is a handful
+//! of parts: the document (scene, history, file, autosave), the viewport (view,
+//! tools, overlay, view cube), the panels (outliner, inspector, assets, history,
 //! log, each owning its state and returning intents), the background jobs, the
 //! windows, the preferences and the status line. A frame runs the per-frame
-//! logic first ([`logic`]: jobs, autosave, clock, shortcuts), then lays the
-//! window out ([`layout`]); every user action is an [`Action`] carried out in
-//! [`run_action`], and every change to the scene is a command applied through the
-//! document.
+//! logic first (`logic.rs`: jobs, autosave, clock, shortcuts), then lays the
+//! window out (`layout.rs`); every user action is an `Action` carried out in
+//! `run_action.rs`, and every change to the scene is a command applied through
+//! the document. This file lists the shell's files and opens the window.
 
 pub mod bench;
 mod bench_run;
