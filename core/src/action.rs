@@ -462,18 +462,22 @@ impl Spec {
 
 /// Every key of the table with its action, in the order keys are matched: a
 /// shortcut with more modifiers before the one it contains (Ctrl+Shift+S before
-/// Ctrl+S), since egui lets a pattern without Shift match with Shift held.
-pub fn keyed() -> Vec<(Shortcut, Action)> {
-    let mut keyed: Vec<(Shortcut, Action)> = ALL
-        .iter()
-        .flat_map(|&a| a.shortcuts().iter().map(move |&s| (s, a)))
-        .collect();
-    let held = |s: &Shortcut| {
-        let m = s.modifiers;
-        u8::from(m.alt) + u8::from(m.command) + u8::from(m.shift)
-    };
-    keyed.sort_by_key(|(s, _)| std::cmp::Reverse(held(s)));
-    keyed
+/// Ctrl+S), since egui lets a pattern without Shift match with Shift held. Made
+/// once: the window asks for it every frame.
+pub fn keyed() -> &'static [(Shortcut, Action)] {
+    static KEYED: std::sync::OnceLock<Vec<(Shortcut, Action)>> = std::sync::OnceLock::new();
+    KEYED.get_or_init(|| {
+        let mut keyed: Vec<(Shortcut, Action)> = ALL
+            .iter()
+            .flat_map(|&a| a.shortcuts().iter().map(move |&s| (s, a)))
+            .collect();
+        let held = |s: &Shortcut| {
+            let m = s.modifiers;
+            u8::from(m.alt) + u8::from(m.command) + u8::from(m.shift)
+        };
+        keyed.sort_by_key(|(s, _)| std::cmp::Reverse(held(s)));
+        keyed
+    })
 }
 
 impl Action {
@@ -778,7 +782,7 @@ pub const CLIPBOARD_KEYS: [Shortcut; 3] = [
 
 /// Keys of the table that run more than one action, with those actions.
 pub fn conflicts() -> Vec<(Shortcut, Vec<Action>)> {
-    conflicts_in(&keyed())
+    conflicts_in(keyed())
 }
 
 fn conflicts_in(table: &[(Shortcut, Action)]) -> Vec<(Shortcut, Vec<Action>)> {
@@ -806,7 +810,7 @@ mod tests {
     fn no_key_runs_two_actions_and_none_takes_a_clipboard_key() {
         assert_eq!(conflicts(), Vec::new());
         let keyed = keyed();
-        for (s, a) in &keyed {
+        for (s, a) in keyed {
             assert!(
                 !CLIPBOARD_KEYS.contains(s),
                 "{a:?} takes {}, which comes as a clipboard event",
@@ -821,7 +825,7 @@ mod tests {
 
     #[test]
     fn a_conflict_is_found_where_one_is_made() {
-        let mut table: Vec<(Shortcut, Action)> = keyed();
+        let mut table: Vec<(Shortcut, Action)> = keyed().to_vec();
         table.push((Shortcut::new(CTRL, Key::S), Action::Quit));
         let found = conflicts_in(&table);
         assert_eq!(found.len(), 1, "{found:?}");
@@ -851,7 +855,7 @@ mod tests {
     fn the_free_keys_are_those_no_action_takes() {
         let scheme = crate::scheme::Scheme::default();
         let free = crate::shortcuts::free_keys(&scheme);
-        for (s, a) in keyed() {
+        for &(s, a) in keyed() {
             if s.modifiers.is_none() {
                 assert!(!free.contains(&s.key), "{:?} is {a:?}'s", s.key);
             }

@@ -115,10 +115,10 @@ impl PebbleApp {
             // that never are (F5 starts and stops Play).
             let pressed = ctx.input_mut(|i| {
                 action::keyed()
-                    .into_iter()
+                    .iter()
                     .filter(|(_, a)| a.spec().context == action::Context::Anywhere)
                     .filter(|(s, _)| i.consume_shortcut(&keys::egui_shortcut(s)))
-                    .map(|(_, a)| a)
+                    .map(|&(_, a)| a)
                     .collect()
             });
             return (pressed, None);
@@ -159,7 +159,7 @@ impl PebbleApp {
             // The table's keys. egui-winit makes a paste event of Ctrl+V alone:
             // Ctrl+Shift+V comes as a plain key, the table's (with the text last
             // copied or pasted).
-            for (shortcut, a) in action::keyed() {
+            for &(shortcut, a) in action::keyed() {
                 // While playing, the keys are the game's: only F5 stops it.
                 if playing && !matches!(a, Action::Play | Action::PlayFromCamera) {
                     continue;

@@ -16,7 +16,7 @@ impl PebbleApp {
     /// A menu entry for `action`, carried out when clicked.
     /// Greyed out when the action cannot run now (the table's `Needs`).
     fn action_button(&mut self, ui: &mut egui::Ui, action: Action) {
-        let enabled = action.enabled(&self.action_state());
+        let enabled = action.enabled(&self.menu_now);
         if ui
             .add_enabled(enabled, egui::Button::new(action.menu_text()))
             .clicked()
@@ -94,6 +94,7 @@ impl PebbleApp {
     }
 
     pub(super) fn menu_ui(&mut self, ui: &mut egui::Ui) {
+        self.menu_now = self.action_state();
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| self.file_menu(ui));
             ui.menu_button("Edit", |ui| self.edit_menu(ui));

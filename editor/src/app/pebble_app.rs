@@ -138,6 +138,9 @@ pub struct PebbleApp {
     pub(super) keyboard_focus: super::keyboard_focus::KeyboardFocus,
     /// The status bar's changing figures.
     pub(super) figures: super::status_line::Figures,
+    /// What the menus' entries can run this frame (the action table's needs),
+    /// worked out once as the menu bar is drawn.
+    pub(super) menu_now: pebble_core::action::State,
     pub ui_cache: super::ui_cache::UiCache,
     pub jobs: Jobs,
     pub windows: Windows,
@@ -250,6 +253,7 @@ impl PebbleApp {
             clock: Clock::default(),
             keyboard_focus: super::keyboard_focus::KeyboardFocus::default(),
             figures: super::status_line::Figures::default(),
+            menu_now: pebble_core::action::State::default(),
             ui_cache,
             jobs: Jobs::default(),
             windows: Windows {
