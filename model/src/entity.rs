@@ -70,6 +70,8 @@ pub enum EntityKind {
     /// A point a sound plays from (exported to `sound_sources`).
     SoundSource(SoundSource),
     Custom(CustomEntity),
+    /// An instance of a kind the game defines in `entities.ron`.
+    Defined(DefinedEntity),
 }
 
 /// The kinds, for iteration and counting.
@@ -87,10 +89,11 @@ pub enum Kind {
     Patrol,
     SoundSource,
     Custom,
+    Defined,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 13] = [
         Kind::Group,
         Kind::Mesh,
         Kind::Light,
@@ -103,6 +106,7 @@ impl Kind {
         Kind::Patrol,
         Kind::SoundSource,
         Kind::Custom,
+        Kind::Defined,
     ];
 
     pub fn name(self) -> &'static str {
@@ -119,6 +123,7 @@ impl Kind {
             Kind::Patrol => "patrol",
             Kind::SoundSource => "sound source",
             Kind::Custom => "custom entity",
+            Kind::Defined => "game entity",
         }
     }
 }
@@ -138,6 +143,7 @@ impl EntityKind {
             Self::Patrol(_) => Kind::Patrol,
             Self::SoundSource(_) => Kind::SoundSource,
             Self::Custom(_) => Kind::Custom,
+            Self::Defined(_) => Kind::Defined,
         }
     }
 }
@@ -467,6 +473,26 @@ pub struct CustomEntity {
     pub json: String,
 }
 
+/// An instance of a kind defined in the project's `entities.ron`: the kind's name
+/// and the values set on it. A field not in `values` holds its definition's
+/// default (and follows it when the definitions change); a value whose field has
+/// left the definitions, or whose kind has, is kept as it is, never dropped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DefinedEntity {
+    pub kind: String,
+    #[serde(default)]
+    pub values: std::collections::BTreeMap<String, crate::definitions::FieldValue>,
+}
+
+impl DefinedEntity {
+    pub fn new(kind: impl Into<String>) -> Self {
+        Self {
+            kind: kind.into(),
+            values: Default::default(),
+        }
+    }
+}
+
 pub use crate::limit::{Limit, limits};
 
 /// One numeric property of an entity's kind, as its limit reads it (angles in
@@ -510,6 +536,7 @@ fn numbers(kind: &EntityKind) -> Vec<Number> {
         | EntityKind::Mesh(_)
         | EntityKind::Walkable(_)
         | EntityKind::Custom(_)
+        | EntityKind::Defined(_)
         | EntityKind::Collider(Collider::TriMesh { .. }) => {}
         EntityKind::Light(Light::Sun {
             direction,

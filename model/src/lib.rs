@@ -8,6 +8,7 @@
 //! shared record types and on nothing graphical (no wgpu, no egui).
 
 pub mod command;
+pub mod definitions;
 pub mod diagnostics;
 pub mod entity;
 pub mod history;

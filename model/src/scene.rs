@@ -392,7 +392,8 @@ impl Scene {
             | EntityKind::Emitter(_)
             | EntityKind::PlayerSpawn(_)
             | EntityKind::SoundSource(_)
-            | EntityKind::Custom(_) => half(Vec3::splat(0.5)),
+            | EntityKind::Custom(_)
+            | EntityKind::Defined(_) => half(Vec3::splat(0.5)),
         }
     }
 
