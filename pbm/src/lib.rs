@@ -31,6 +31,7 @@ pub mod error;
 pub mod file;
 pub mod fnv;
 pub mod format;
+pub mod game_entities;
 pub mod guard;
 pub mod map;
 pub mod name;

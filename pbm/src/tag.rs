@@ -15,6 +15,8 @@ pub const TRIGGERS: &str = "triggers";
 pub const RIGID_BODIES: &str = "rigid_bodies";
 /// Sound sources (JSON array: `id`, `position`, `cue`, `radius`, `volume`, `loop`).
 pub const SOUND_SOURCES: &str = "sound_sources";
+/// The instances of a game's own entity kinds (ENTITY, [`crate::game_entities`]).
+pub const GAME_ENTITIES: &str = "game_entities";
 /// Patrol spheres' records (ENTITY).
 pub const ENTITIES: &str = "entities";
 /// Per-texture sampler state (RAW).
@@ -29,7 +31,7 @@ pub const BALL_PIT: &str = "ball_pit";
 
 /// Every tag above, in the order an export writes them (custom lumps go between
 /// `samplers` and `double_sided`).
-pub const ALL: [&str; 11] = [
+pub const ALL: [&str; 12] = [
     MAP_NAME,
     ENV_PRESET,
     PLAYER_SPAWN,
@@ -38,6 +40,7 @@ pub const ALL: [&str; 11] = [
     RIGID_BODIES,
     SOUND_SOURCES,
     ENTITIES,
+    GAME_ENTITIES,
     SAMPLERS,
     DOUBLE_SIDED,
     EMITTERS,

@@ -474,6 +474,8 @@ impl Overlay {
             | EntityKind::Walkable(_) => {}
             // Nothing to draw over them.
             EntityKind::Group | EntityKind::Mesh(_) | EntityKind::Custom(_) => {}
+            // Drawn by their definitions (`defined_markers`).
+            EntityKind::Defined(_) => {}
         }
     }
 }

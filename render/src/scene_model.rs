@@ -401,7 +401,8 @@ impl SceneSync {
                 | EntityKind::BallPit(_)
                 | EntityKind::Patrol(_)
                 | EntityKind::SoundSource(_)
-                | EntityKind::Custom(_) => {}
+                | EntityKind::Custom(_)
+                | EntityKind::Defined(_) => {}
             }
         }
         if emitters_changed {

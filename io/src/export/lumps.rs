@@ -1,6 +1,6 @@
 //! Metadata stage, in the documented order: `map_name`, `env_preset`, `player_spawn`,
 //! `walkable_mesh`, `triggers`, `rigid_bodies`, `sound_sources`, patrol `entities`,
-//! `samplers`, custom entities, and the `emitters` lump last; then the header (spawn,
+//! `game_entities`, `samplers`, custom entities, and the `emitters` lump last; then the header (spawn,
 //! bounds of drawn geometry).
 //! One function per lump; the tags are [`pbm::tag`]'s.
 
@@ -57,6 +57,7 @@ pub(crate) fn build(
     out.extend(rigid_bodies(run));
     out.extend(sound_sources(scene));
     out.extend(patrols(run));
+    out.extend(super::game_entities::metadata(run)?);
     if !textures.samplers.is_empty() {
         out.push(Metadata {
             tag: name32(tag::SAMPLERS),
@@ -217,6 +218,7 @@ pub fn written_to(kind: Kind) -> &'static str {
         Kind::Patrol => tag::ENTITIES,
         Kind::SoundSource => tag::SOUND_SOURCES,
         Kind::Custom => "a lump of its own tag",
+        Kind::Defined => tag::GAME_ENTITIES,
     }
 }
 

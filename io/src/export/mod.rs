@@ -17,6 +17,7 @@
 pub mod bake;
 pub mod bvh;
 mod capacity;
+pub mod game_entities;
 mod geometry;
 mod limits;
 mod lumps;

@@ -48,6 +48,8 @@ pub enum ExportError {
         detail: String,
         limits: ExportLimits,
     },
+    #[error("the entity definitions: {message}")]
+    Definitions { message: String },
     #[error("export cancelled")]
     Cancelled,
     #[error("cannot write the map: {0}")]
@@ -70,6 +72,9 @@ pub struct ExportOptions {
     pub max_extent: f32,
     /// What the map may hold; a scene beyond it is refused before it is built.
     pub limits: ExportLimits,
+    /// The game's entity kinds; `None`: `entities.ron` in `project_dir` is read
+    /// when the scene has game entities.
+    pub definitions: Option<std::sync::Arc<pebble_model::definitions::Definitions>>,
 }
 
 impl ExportOptions {
@@ -81,6 +86,7 @@ impl ExportOptions {
             threads: None,
             max_extent: 8.0,
             limits: ExportLimits::PSP,
+            definitions: None,
         }
     }
 }

@@ -10,7 +10,7 @@ use pbm::entity::decode_entities;
 use pbm::format::is_atlas_name;
 use pbm::{ColliderKind, Map, MetaKind, tag};
 use pebble_model::entity::{
-    BallPit, Collider, CustomEntity, Emitter, EntityKind, GeometrySource, MeshEntity, Patrol,
+    BallPit, Collider, CustomEntity, DefinedEntity, Emitter, EntityKind, GeometrySource, MeshEntity, Patrol,
     PlayerSpawn, SoundSource, Trigger,
 };
 use pebble_model::glam::{Vec2, Vec3};
@@ -416,6 +416,9 @@ fn metadata(b: &mut Builder, map: &Map, path: &Path) -> SceneSettings {
                 true
             }
             (tag::ENTITIES, _, _) if m.kind == MetaKind::Entity => patrols(b, &m.payload),
+            (tag::GAME_ENTITIES, _, _) if m.kind == MetaKind::Entity => {
+                game_entities(b, &m.payload)
+            }
             (tag::SAMPLERS | tag::DOUBLE_SIDED, _, _) => true,
             _ => false,
         };
@@ -435,6 +438,82 @@ fn metadata(b: &mut Builder, map: &Map, path: &Path) -> SceneSettings {
         );
     }
     settings
+}
+
+/// `game_entities`: each instance becomes a game entity of its kind with every
+/// value it was written with (enums and flags by the names the lump gives),
+/// links to the entities they point at. A lump that does not read is kept whole
+/// (said).
+fn game_entities(b: &mut Builder, payload: &[u8]) -> bool {
+    use pbm::game_entities::{GameEntities, Value as V};
+    use pebble_model::definitions::FieldValue;
+    let lump = match GameEntities::decode(payload) {
+        Ok(l) => l,
+        Err(e) => {
+            b.warn(format!("{e}; the lump is kept as it is"));
+            return false;
+        }
+    };
+    let mut locals = Vec::with_capacity(lump.instances.len());
+    for i in &lump.instances {
+        let kind = &lump.kinds[i.kind as usize];
+        let at = b.entity(
+            &i.name,
+            EntityKind::Defined(DefinedEntity::new(kind.name.clone())),
+            Vec3::from(i.position),
+        );
+        let [x, y, z, w] = i.rotation;
+        if let Some(e) = b.entities.last_mut() {
+            e.transform.rotation = pebble_model::glam::Quat::from_xyzw(x, y, z, w);
+        }
+        locals.push(at);
+    }
+    let first = b.entities.len() - locals.len();
+    for (k, i) in lump.instances.iter().enumerate() {
+        let kind = &lump.kinds[i.kind as usize];
+        let value = |f: &pbm::game_entities::FieldSchema, v: &V| -> FieldValue {
+            let name = |k: u32| f.names.get(k as usize).cloned();
+            match v {
+                V::Int(x) => FieldValue::Int(*x),
+                V::Float(x) => FieldValue::Float(*x),
+                V::Bool(x) => FieldValue::Bool(*x),
+                V::String(s) | V::Asset(s) => FieldValue::Text(s.clone()),
+                V::Enum(k) => name(*k).map_or(FieldValue::Int(*k as i32), FieldValue::Enum),
+                V::Flags(bits) => FieldValue::Flags(
+                    (0..32)
+                        .filter(|k| bits & (1 << k) != 0)
+                        .filter_map(name)
+                        .collect(),
+                ),
+                V::Colour(c) => FieldValue::Colour(*c),
+                V::Point(p) => FieldValue::Point(Vec3::from(*p)),
+                V::Entity(id) => FieldValue::Entity(
+                    (*id as usize)
+                        .checked_sub(1)
+                        .and_then(|k| locals.get(k).copied()),
+                ),
+                V::Array(_) => FieldValue::Array(Vec::new()),
+            }
+        };
+        let values = kind
+            .fields
+            .iter()
+            .zip(&i.values)
+            .map(|(f, v)| {
+                let stored = match v {
+                    V::Array(items) => {
+                        FieldValue::Array(items.iter().map(|x| value(f, x)).collect())
+                    }
+                    one => value(f, one),
+                };
+                (f.name.clone(), stored)
+            })
+            .collect();
+        if let Some(EntityKind::Defined(d)) = b.entities.get_mut(first + k).map(|e| &mut e.kind) {
+            d.values = values;
+        }
+    }
+    true
 }
 
 /// `env_preset`: one of the environments by name, else day (said).

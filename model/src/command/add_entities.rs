@@ -123,6 +123,12 @@ impl AddEntities {
             {
                 *mesh = *m;
             }
+            // Links within the batch follow it; links out of it stay.
+            if let EntityKind::Defined(d) = &mut e.kind {
+                for v in d.values.values_mut() {
+                    v.map_references(&mut |r| Some(real.get(&r).copied().unwrap_or(r)));
+                }
+            }
         }
         self.assigned = true;
         Ok(())

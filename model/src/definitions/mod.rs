@@ -48,8 +48,7 @@ pub enum FieldType {
     /// A set of the named flag set's bits.
     Flags(String),
     Colour,
-    /// A position with its own handle in the viewport, stored relative to the
-    /// entity (it moves with it), exported in world space.
+    /// A position in world space with its own handle in the viewport.
     Point,
     /// A project-relative file path, picked from Assets.
     Asset,

@@ -21,7 +21,8 @@ pub enum FieldValue {
     Flags(Vec<String>),
     /// `0xAABBGGRR`.
     Colour(u32),
-    /// Relative to the entity.
+    /// World space (moving the entity leaves its points where they are, as in
+    /// LDtk; a map reads them back exactly).
     Point(Vec3),
     Entity(Option<EntityId>),
     Array(Vec<FieldValue>),
@@ -39,7 +40,7 @@ pub enum Resolved {
     /// Bit `k` for the flag set's `k`-th bit.
     Flags(u32),
     Colour(u32),
-    /// Relative to the entity (the exporter places it in the world).
+    /// World space.
     Point(Vec3),
     Entity(Option<EntityId>),
     Array(Vec<Resolved>),
