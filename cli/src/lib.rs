@@ -13,6 +13,7 @@ pub mod capture;
 pub mod compare;
 pub mod convert_bench;
 pub mod deploy;
+pub mod entities;
 pub mod export;
 pub mod import;
 pub mod new;

@@ -121,6 +121,9 @@ enum Command {
     Compare(cli::compare::CompareArgs),
     /// Write the bundled showcase project (textures and project file) into a folder.
     Showcase(cli::showcase::ShowcaseArgs),
+    /// The game's own entity kinds (entities.ron): check them, generate the code that reads them.
+    #[command(subcommand)]
+    Entities(cli::entities::EntitiesCommand),
     /// Inspect Pebble projects (*.pebble.ron).
     #[command(subcommand)]
     Project(cli::project::ProjectCommand),
@@ -162,6 +165,7 @@ fn main() -> ExitCode {
         Some(Command::BenchEditor(args)) => window::bench(args),
         Some(Command::Pbm(cmd)) => cli::pbm::run(cmd),
         Some(Command::Project(cmd)) => cli::project::run(cmd),
+        Some(Command::Entities(cmd)) => cli::entities::run(cmd),
         Some(Command::Import(args)) => cli::import::run(args),
         Some(Command::Export(args)) => cli::export::run(args),
         Some(Command::Render(args)) => cli::render::run(args),

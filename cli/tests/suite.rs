@@ -18,6 +18,7 @@ mod create_by_dragging;
 mod deploy_cli;
 mod editor_files;
 mod editor_ui;
+mod entities_codegen;
 mod entity_kinds;
 mod face_mode;
 mod file_dialog;

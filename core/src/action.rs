@@ -81,6 +81,8 @@ pub enum Action {
     ToggleBackFaces,
     /// Shows or hides one kind of overlay.
     ToggleLayer(Layer),
+    /// View › Overlay layers › which game entity links are drawn.
+    ShowLinks(crate::layer::Links),
     /// Brings a panel to the front of its tab group.
     ShowPanel(Pane),
     ResetLayout,
@@ -268,6 +270,11 @@ pub const ALL: &[Action] = &[
     Action::ToggleLayer(Layer::Emitters),
     Action::ToggleLayer(Layer::Spawn),
     Action::ToggleLayer(Layer::Patrols),
+    Action::ToggleLayer(Layer::Sounds),
+    Action::ToggleLayer(Layer::GameEntities),
+    Action::ShowLinks(crate::layer::Links::All),
+    Action::ShowLinks(crate::layer::Links::Selected),
+    Action::ShowLinks(crate::layer::Links::None),
     Action::ShowPanel(Pane::Outliner),
     Action::ShowPanel(Pane::Inspector),
     Action::ShowPanel(Pane::Assets),
@@ -275,6 +282,7 @@ pub const ALL: &[Action] = &[
     Action::ShowPanel(Pane::Uv),
     Action::ShowPanel(Pane::History),
     Action::ShowPanel(Pane::Log),
+    Action::ShowPanel(Pane::Problems),
     Action::ResetLayout,
     Action::PlayPause,
     Action::ExportAndDeploy,
@@ -669,6 +677,8 @@ impl Action {
             Self::ToggleFog => Spec::new("Fog in the viewport"),
             Self::ToggleBackFaces => Spec::new("Show back faces"),
             Self::ToggleLayer(layer) => Spec::new(layer.label()),
+            Self::ShowLinks(links) => Spec::new(links.label())
+                .hint("which links between game entities the viewport draws"),
             Self::ShowPanel(pane) => Spec::new(pane.title()),
             Self::ResetLayout => Spec::new("Reset the panel layout"),
             Self::PlayPause => Spec::new("Play or pause the scene clock"),

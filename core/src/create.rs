@@ -9,8 +9,8 @@ use std::f32::consts::{FRAC_PI_2, PI};
 
 use pebble_model::command::{AddEntities, Paste};
 use pebble_model::entity::{
-    BallPit, Collider, CustomEntity, EntityKind, GeometrySource, Light, MeshEntity, Patrol,
-    PlayerSpawn, SoundSource, Trigger,
+    BallPit, Collider, CustomEntity, DefinedEntity, EntityKind, GeometrySource, Light, MeshEntity,
+    Patrol, PlayerSpawn, SoundSource, Trigger,
 };
 use pebble_model::glam::{Quat, Vec2, Vec3};
 use pebble_model::{Command, Entity, Material, MaterialId, Primitive, Scene, Transform};
@@ -38,6 +38,10 @@ pub enum CreateItem {
     SoundSource,
     Custom,
     Group,
+    /// One of the project's own kinds (`entities.ron`): the Create menu lists them
+    /// by tag, and the create tool holds which one ([`defined_entity`]). Not in
+    /// [`GROUPS`]: the kinds are the project's, not the editor's.
+    GameEntity,
 }
 
 impl CreateItem {
@@ -62,6 +66,7 @@ impl CreateItem {
             Self::BallPit => "Ball pit",
             Self::SoundSource => "Sound source",
             Self::Custom => "Custom entity",
+            Self::GameEntity => "Game entity",
             Self::Group => "Group",
         }
     }
@@ -428,6 +433,13 @@ pub fn all() -> impl Iterator<Item = CreateItem> {
     GROUPS.iter().flat_map(|(_, items)| items.iter().copied())
 }
 
+/// A new instance of the project's kind `kind` at `at` (its values at their
+/// defaults), named after the kind (the outliner numbers the second one).
+pub fn defined_entity(kind: &str, at: Vec3) -> Entity {
+    Entity::new(kind, EntityKind::Defined(DefinedEntity::new(kind)))
+        .with_transform(Transform::from_translation(at))
+}
+
 /// The entity for a menu item at `at`; meshes use `material`.
 pub fn entity(item: CreateItem, at: Vec3, material: Option<MaterialId>) -> Result<Entity, String> {
     let mesh = |primitive: Primitive| primitive_mesh(primitive, material);
@@ -503,6 +515,7 @@ pub fn entity(item: CreateItem, at: Vec3, material: Option<MaterialId>) -> Resul
             json: "{}".into(),
         }),
         CreateItem::Group => EntityKind::Group,
+        CreateItem::GameEntity => EntityKind::Defined(DefinedEntity::new("Entity")),
     };
     Ok(Entity::new(item.label(), kind).with_transform(Transform::from_translation(at)))
 }

@@ -30,11 +30,18 @@ pub struct Document {
     /// What the last Isolate hid (not an undo step): leaving isolate shows these
     /// again, and only these — what was hidden before stays hidden.
     pub isolated: Vec<pebble_model::EntityId>,
+    /// The project's own entity kinds (`entities.ron` beside it).
+    pub kinds: super::entity_kinds::ProjectKinds,
 }
 
 impl Document {
     /// `scene` as loaded from `path` (nothing unsaved yet).
     pub fn new(scene: Scene, path: PathBuf, autosave_every: Duration) -> Self {
+        let mut kinds = super::entity_kinds::ProjectKinds::default();
+        let found = kinds.reload(path.parent().unwrap_or(Path::new(".")));
+        if let super::entity_kinds::Reloaded::Refused(m) = &found {
+            tracing::warn!(target: "pebble", "{m}");
+        }
         Self {
             scene,
             history: History::new(HISTORY_LIMIT),
@@ -44,7 +51,16 @@ impl Document {
             faces: Default::default(),
             texture_lock: true,
             isolated: Vec::new(),
+            kinds,
         }
+    }
+
+    /// Reads the project's `entities.ron` again (it changed, or the project
+    /// moved); the Log's line for what was found.
+    pub fn reload_kinds(&mut self) -> (super::entity_kinds::Reloaded, String) {
+        let found = self.kinds.reload(&self.folder());
+        let line = super::entity_kinds::ProjectKinds::describe(&found);
+        (found, line)
     }
 
     pub fn scene(&self) -> &Scene {
@@ -101,6 +117,10 @@ impl Document {
         self.untitled = unsaved && !path.exists();
         self.path = path;
         self.faces.clear();
+        let (found, line) = self.reload_kinds();
+        if let super::entity_kinds::Reloaded::Refused(_) = found {
+            tracing::warn!(target: "pebble", "{line}");
+        }
     }
 
     /// A transform step that follows the texture lock.
@@ -206,7 +226,11 @@ impl Document {
     /// Gives the project another file (Save As); `save` writes it there.
     pub fn set_path(&mut self, path: PathBuf, untitled: bool) -> PathBuf {
         self.untitled = untitled;
-        std::mem::replace(&mut self.path, path)
+        let old = std::mem::replace(&mut self.path, path);
+        if old.parent() != self.path.parent() {
+            self.reload_kinds();
+        }
+        old
     }
 
     /// The unsaved work was saved or let go: its recovery file goes too.

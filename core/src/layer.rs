@@ -12,10 +12,12 @@ pub enum Layer {
     Spawn,
     Patrols,
     Sounds,
+    /// The project's own kinds (entities.ron) and their links.
+    GameEntities,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 8] = [
+    pub const ALL: [Layer; 9] = [
         Layer::Grid,
         Layer::Colliders,
         Layer::Triggers,
@@ -24,6 +26,7 @@ impl Layer {
         Layer::Spawn,
         Layer::Patrols,
         Layer::Sounds,
+        Layer::GameEntities,
     ];
 
     pub fn label(self) -> &'static str {
@@ -36,6 +39,29 @@ impl Layer {
             Layer::Spawn => "Player spawn",
             Layer::Patrols => "Patrols and ball pits",
             Layer::Sounds => "Sound sources",
+            Layer::GameEntities => "Game entities",
+        }
+    }
+}
+
+/// Which of the game entities' links the viewport draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Links {
+    #[default]
+    All,
+    /// Only those from or to a selected entity.
+    Selected,
+    None,
+}
+
+impl Links {
+    pub const ALL: [Links; 3] = [Links::All, Links::Selected, Links::None];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Links::All => "Links: all",
+            Links::Selected => "Links: the selection's",
+            Links::None => "Links: none",
         }
     }
 }

@@ -16,6 +16,7 @@ pub mod create;
 pub mod deploy;
 pub mod document;
 pub mod edit_ops;
+pub mod entity_kinds;
 pub mod faces;
 pub mod gamepad;
 pub mod intent;

@@ -13,10 +13,11 @@ pub enum Pane {
     Uv,
     History,
     Log,
+    Problems,
 }
 
 impl Pane {
-    pub const ALL: [Pane; 8] = [
+    pub const ALL: [Pane; 9] = [
         Pane::Viewport,
         Pane::Outliner,
         Pane::Inspector,
@@ -25,6 +26,7 @@ impl Pane {
         Pane::Uv,
         Pane::History,
         Pane::Log,
+        Pane::Problems,
     ];
 
     pub fn title(self) -> &'static str {
@@ -37,6 +39,7 @@ impl Pane {
             Pane::Uv => "UV",
             Pane::History => "History",
             Pane::Log => "Log",
+            Pane::Problems => "Problems",
         }
     }
 }

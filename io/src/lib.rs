@@ -5,6 +5,7 @@
 //! [`export`] pipeline turns a model scene into `.pbm` bytes with baked lighting.
 //! Data flows one way: model → export → `pbm` bytes.
 
+pub mod codegen;
 pub mod deploy;
 pub mod export;
 pub mod import;

@@ -89,7 +89,10 @@ fn the_showcase_kinds_export_read_back_and_export_again_byte_for_byte() {
         &[
             ("title", FieldValue::Text("Bat #1".into())),
             ("health", FieldValue::Int(9000)),
-            ("path", FieldValue::Array(vec![p(2.0, 1.0), p(6.0, 1.0), p(6.0, 5.0)])),
+            (
+                "path",
+                FieldValue::Array(vec![p(2.0, 1.0), p(6.0, 1.0), p(6.0, 5.0)]),
+            ),
             ("skill", FieldValue::Flags(vec!["Hard".into()])),
         ],
     );
@@ -107,7 +110,13 @@ fn the_showcase_kinds_export_read_back_and_export_again_byte_for_byte() {
             ],
         ),
         guard,
-        defined(4, "Coins", "Pickup", Vec3::new(1.0, 0.5, 1.0), &[("amount", FieldValue::Int(25))]),
+        defined(
+            4,
+            "Coins",
+            "Pickup",
+            Vec3::new(1.0, 0.5, 1.0),
+            &[("amount", FieldValue::Int(25))],
+        ),
     ]);
     let dir = scratch("showcase");
     let bytes = export_with(&scene, &defs, &dir);
@@ -119,8 +128,16 @@ fn the_showcase_kinds_export_read_back_and_export_again_byte_for_byte() {
     let names: Vec<&str> = lump.instances.iter().map(|i| i.name.as_str()).collect();
     assert_eq!(names, ["Guard", "Lever", "Gate", "Coins"]);
     let guard = &lump.instances[0];
-    assert_eq!(lump.value(guard, "health"), Some(&Value::Int(500)), "clamped");
-    assert_eq!(lump.value(guard, "speed"), Some(&Value::Float(2.5)), "default");
+    assert_eq!(
+        lump.value(guard, "health"),
+        Some(&Value::Int(500)),
+        "clamped"
+    );
+    assert_eq!(
+        lump.value(guard, "speed"),
+        Some(&Value::Float(2.5)),
+        "default"
+    );
     assert_eq!(lump.value(guard, "skill"), Some(&Value::Flags(0b100)));
     assert_eq!(
         lump.value(guard, "path"),
@@ -155,12 +172,19 @@ fn the_showcase_kinds_export_read_back_and_export_again_byte_for_byte() {
     };
     assert_eq!(payload(&again), payload(&bytes), "byte for byte");
     // The door's link came back as a link to the lever.
-    let lever = back.entities().find(|e| e.name == "Lever").expect("lever").id;
+    let lever = back
+        .entities()
+        .find(|e| e.name == "Lever")
+        .expect("lever")
+        .id;
     let gate = back.entities().find(|e| e.name == "Gate").expect("gate");
     let EntityKind::Defined(d) = &gate.kind else {
         panic!("a game entity")
     };
-    assert_eq!(d.values.get("switch"), Some(&FieldValue::Entity(Some(lever))));
+    assert_eq!(
+        d.values.get("switch"),
+        Some(&FieldValue::Entity(Some(lever)))
+    );
 }
 
 #[test]
@@ -168,7 +192,13 @@ fn an_instance_whose_kind_left_is_kept_out_of_the_map_with_a_warning() {
     let defs = Definitions::parse(SAMPLE).expect("reads");
     let scene = scene_of(vec![
         defined(1, "Lever", "Switch", Vec3::ZERO, &[]),
-        defined(2, "Wisp", "Wraith", Vec3::ONE, &[("glow", FieldValue::Int(3))]),
+        defined(
+            2,
+            "Wisp",
+            "Wraith",
+            Vec3::ONE,
+            &[("glow", FieldValue::Int(3))],
+        ),
     ]);
     let mut options = ExportOptions::new(scratch("unknown"));
     options.bake = false;
@@ -176,7 +206,10 @@ fn an_instance_whose_kind_left_is_kept_out_of_the_map_with_a_warning() {
     let (bytes, report) =
         export(&scene, &options, &mut |_| {}, &AtomicBool::new(false)).expect("exports");
     assert!(
-        report.warnings.iter().any(|w| w.contains("1 entities of the kind Wraith are left out")),
+        report
+            .warnings
+            .iter()
+            .any(|w| w.contains("1 entities of the kind Wraith are left out")),
         "{:?}",
         report.warnings
     );
@@ -216,8 +249,16 @@ fn definitions_text(kinds: &[Vec<FieldSpec>]) -> String {
         s += &format!("(name: \"K{k}\", fields: [");
         for (j, f) in fields.iter().enumerate() {
             let ty = [
-                "Int", "Float", "Bool", "String", "Enum(\"E\")", "Flags(\"F\")", "Colour", "Point",
-                "Asset", "Entity",
+                "Int",
+                "Float",
+                "Bool",
+                "String",
+                "Enum(\"E\")",
+                "Flags(\"F\")",
+                "Colour",
+                "Point",
+                "Asset",
+                "Entity",
             ][f.ty as usize];
             let limits = match f.ty {
                 0 => ", min: -50, max: 50",
@@ -233,7 +274,12 @@ fn definitions_text(kinds: &[Vec<FieldSpec>]) -> String {
 }
 
 fn random_value(ty: u8, seed: u64, entities: u32) -> FieldValue {
-    let r = |k: u64| (seed.wrapping_mul(6364136223846793005).wrapping_add(k * 1442695040888963407) >> 33) as u32;
+    let r = |k: u64| {
+        (seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(k * 1442695040888963407)
+            >> 33) as u32
+    };
     match ty {
         0 => FieldValue::Int(r(1) as i32 % 80),
         1 => FieldValue::Float((r(2) as f32 / u32::MAX as f32 - 0.5) * 30.0),
@@ -250,7 +296,9 @@ fn random_value(ty: u8, seed: u64, entities: u32) -> FieldValue {
         6 => FieldValue::Colour(r(7)),
         7 => FieldValue::Point(Vec3::new(r(8) as f32 / 1e6, -1.5, r(9) as f32 / 3e6)),
         8 => FieldValue::Text(format!("models/m{}.glb", r(10) % 5)),
-        _ => FieldValue::Entity((r(11) % (entities + 1) > 0).then(|| EntityId(1 + r(12) % entities))),
+        _ => {
+            FieldValue::Entity((r(11) % (entities + 1) > 0).then(|| EntityId(1 + r(12) % entities)))
+        }
     }
 }
 

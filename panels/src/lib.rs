@@ -14,6 +14,7 @@ pub mod log;
 pub mod materials;
 pub mod number_field;
 pub mod outliner;
+pub mod problems;
 pub mod thumbnails;
 pub mod uv_dock;
 
@@ -38,8 +39,9 @@ pub fn default_layout() -> egui_tiles::Tree<Pane> {
     let top_right = tiles.insert_tab_tile(vec![inspector]);
     let history = tiles.insert_pane(Pane::History);
     let log = tiles.insert_pane(Pane::Log);
+    let problems = tiles.insert_pane(Pane::Problems);
     let uv = tiles.insert_pane(Pane::Uv);
-    let bottom_right = tiles.insert_tab_tile(vec![history, log, uv]);
+    let bottom_right = tiles.insert_tab_tile(vec![history, log, problems, uv]);
     let right = tiles.insert_vertical_tile(vec![top_right, bottom_right]);
     if let Some(egui_tiles::Tile::Container(egui_tiles::Container::Linear(l))) =
         tiles.get_mut(right)
@@ -74,6 +76,7 @@ pub struct Panels {
     pub layout: egui_tiles::Tree<Pane>,
     pub outliner: outliner::OutlinerPanel,
     pub inspector: inspector::InspectorPanel,
+    pub problems: problems::ProblemsPanel,
     pub assets: assets::AssetsState,
     pub materials: materials::MaterialsPanel,
     /// Texture thumbnails, shared by the Assets and Materials panels.
@@ -85,6 +88,12 @@ pub struct Panels {
     /// when: read again when those change or a moment has passed (a picture
     /// saved into `textures/` appears).
     textures: (Vec<String>, Vec<String>, Option<std::time::Instant>),
+    /// The project's files (project-relative) and when they were listed: asset
+    /// fields pick from them; listed again after a moment.
+    files: (
+        Vec<String>,
+        Option<(std::path::PathBuf, std::time::Instant)>,
+    ),
     pub log: log::LogView,
     /// What the Log panel shows: every event traced in the editor.
     pub log_buffer: log::LogBuffer,
@@ -98,12 +107,14 @@ impl Panels {
             layout,
             outliner: Default::default(),
             inspector: Default::default(),
+            problems: Default::default(),
             assets: Default::default(),
             materials: Default::default(),
             thumbnails: Default::default(),
             uv_dock: Default::default(),
             uv_textures: thumbnails::Thumbnails::of_side(256).repeating(),
             textures: (Vec::new(), Vec::new(), None),
+            files: (Vec::new(), None),
             log: Default::default(),
             log_buffer: log::buffer(),
             raise: Vec::new(),
@@ -130,6 +141,20 @@ impl Panels {
             *list = thumbnails::project_textures(scene, folder);
             *named = now_named;
             *at = Some(std::time::Instant::now());
+        }
+        list.clone()
+    }
+
+    /// The project's files under `folder` (project-relative, `/`-separated),
+    /// listed again when a couple of seconds have passed.
+    pub fn project_files(&mut self, folder: &std::path::Path) -> Vec<String> {
+        let (list, at) = &mut self.files;
+        let stale = at
+            .as_ref()
+            .is_none_or(|(f, t)| f != folder || t.elapsed() > std::time::Duration::from_secs(2));
+        if stale {
+            *list = thumbnails::project_files(folder);
+            *at = Some((folder.to_path_buf(), std::time::Instant::now()));
         }
         list.clone()
     }

@@ -82,6 +82,42 @@ impl Thumbnails {
 /// The texture files a material can use: every texture the project's materials
 /// name, and every picture in the project's `textures/` folder (where imports and
 /// New from texture put them), each once, sorted.
+/// At most this many files are listed for asset fields (a project folder with a
+/// build tree in it must not stall the inspector).
+const MAX_FILES: usize = 4000;
+
+/// The files under `folder`, project-relative with `/`, sorted: four folders deep
+/// at most, hidden folders and `target/` left out.
+pub fn project_files(folder: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![(folder.to_path_buf(), 0)];
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = entry.path();
+            if name.starts_with('.') {
+                continue;
+            }
+            if path.is_dir() {
+                if depth < 4 && name != "target" {
+                    stack.push((path, depth + 1));
+                }
+            } else if let Ok(relative) = path.strip_prefix(folder) {
+                out.push(relative.to_string_lossy().replace('\\', "/"));
+                if out.len() >= MAX_FILES {
+                    out.sort();
+                    return out;
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 pub fn project_textures(scene: &pebble_model::Scene, folder: &Path) -> Vec<String> {
     let mut out: Vec<String> = scene
         .materials()

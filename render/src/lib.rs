@@ -24,6 +24,7 @@ pub mod environment;
 mod error;
 mod frame;
 pub mod frustum;
+pub mod game_overlay;
 pub mod gpu;
 mod gpu_scene;
 mod occlusion;

@@ -149,7 +149,7 @@ impl Overlay {
         }
     }
 
-    fn boxed(&mut self, world: &Affine3A, lo: Vec3, hi: Vec3, color: u32) {
+    pub(crate) fn boxed(&mut self, world: &Affine3A, lo: Vec3, hi: Vec3, color: u32) {
         let corners = std::array::from_fn(|i| {
             world.transform_point3(Vec3::new(
                 if i & 1 == 0 { lo.x } else { hi.x },
@@ -161,7 +161,7 @@ impl Overlay {
     }
 
     /// A small three-axis star: light and emitter icons.
-    fn star(&mut self, at: Vec3, size: f32, color: u32) {
+    pub(crate) fn star(&mut self, at: Vec3, size: f32, color: u32) {
         for d in [
             Vec3::X,
             Vec3::Y,
@@ -175,7 +175,7 @@ impl Overlay {
 
     /// A faint pole from a marker down to the ground (y = 0), so that where it
     /// stands is plain from any angle.
-    fn pole(&mut self, at: Vec3, color: u32) {
+    pub(crate) fn pole(&mut self, at: Vec3, color: u32) {
         if at.y > 0.05 {
             let faint = (color & 0x00_FF_FF_FF) | 0x70_00_00_00;
             self.line(at, Vec3::new(at.x, 0.0, at.z), faint);

@@ -262,8 +262,11 @@ impl Viewport {
         });
         let last_stats = res.last_stats;
         res.renderer.set_back_faces_picked(self.looks.back_faces);
-        res.renderer
-            .set_pick_markers(self.pick_markers(frame.doc.scene(), size));
+        res.renderer.set_pick_markers(self.pick_markers(
+            frame.doc.scene(),
+            &frame.doc.kinds.defs,
+            size,
+        ));
         let pick = RendererPick {
             renderer: &res.renderer,
             camera: self.view.orbit.camera(),
@@ -395,6 +398,13 @@ impl Viewport {
         let drop_hint = latest
             .filter(|_| dragging_asset)
             .map(|at| (at, self.drop_target(doc)));
+        if self.looks.overlays && self.looks.layers.game && !playing {
+            let view = View {
+                camera: callback.camera,
+                size: Vec2::new(w as f32, h as f32),
+            };
+            texts::paint_game_labels(ui, rect, ppp, &view, doc.scene(), &doc.kinds.defs);
+        }
         paint_texts(ui, rect, ppp, &tool_overlay, drop_hint);
         if self.looks.psp
             && !playing
@@ -426,6 +436,7 @@ impl Viewport {
     fn pick_markers(
         &self,
         scene: &pebble_model::Scene,
+        kinds: &pebble_model::definitions::Definitions,
         size: Vec2,
     ) -> Vec<pebble_render::PickMarkerVertex> {
         let view = View {
@@ -436,6 +447,7 @@ impl Viewport {
             scene,
             &view,
             self.looks.overlays.then_some(&self.looks.layers),
+            kinds,
         );
         markers.extend(
             self.solids
@@ -461,6 +473,7 @@ impl Viewport {
             .map(pebble_model::EntityId)
             .filter(|_| !playing);
         let outline = self.outlines.frame(doc.scene(), hovered, camera.eye);
+        self.overlay.set_kinds(&doc.kinds.defs);
         pebble_core::profiling::time("viewport: overlay", || {
             self.overlay.frame(
                 doc.scene(),

@@ -33,6 +33,8 @@ pub struct Layers {
     pub spawn: bool,
     pub patrols: bool,
     pub sounds: bool,
+    pub game: bool,
+    pub links: pebble_core::layer::Links,
 }
 
 impl Default for Layers {
@@ -46,6 +48,8 @@ impl Default for Layers {
             spawn: true,
             patrols: true,
             sounds: true,
+            game: true,
+            links: pebble_core::layer::Links::All,
         }
     }
 }
@@ -61,11 +65,23 @@ impl Layers {
             Layer::Spawn => &mut self.spawn,
             Layer::Patrols => &mut self.patrols,
             Layer::Sounds => &mut self.sounds,
+            Layer::GameEntities => &mut self.game,
         }
     }
 
     pub fn get(mut self, layer: Layer) -> bool {
         *self.get_mut(layer)
+    }
+}
+
+/// The renderer's name for a links choice.
+pub fn render_links(links: pebble_core::layer::Links) -> pebble_render::game_overlay::LinkLines {
+    use pebble_core::layer::Links;
+    use pebble_render::game_overlay::LinkLines;
+    match links {
+        Links::All => LinkLines::All,
+        Links::Selected => LinkLines::Selected,
+        Links::None => LinkLines::None,
     }
 }
 
@@ -104,6 +120,8 @@ type GridKey = (GridPlane, u32, i64, i64);
 /// The scene's overlay and the grid, kept for what they were built from.
 #[derive(Debug, Default, Clone)]
 pub struct SceneOverlay {
+    /// The project's kinds the game entities are drawn by.
+    kinds: Arc<pebble_model::definitions::Definitions>,
     scene: Option<((u64, Layers), Arc<Overlay>)>,
     grid: Option<(GridKey, Arc<Overlay>)>,
     both: Option<(u64, Layers, Option<GridKey>, Arc<Overlay>)>,
@@ -113,6 +131,15 @@ impl SceneOverlay {
     /// Forgets what was built (another scene was opened).
     pub fn clear(&mut self) {
         *self = Self::default();
+    }
+
+    /// Draws the game entities by `kinds` from now on (rebuilt when they changed).
+    pub fn set_kinds(&mut self, kinds: &Arc<pebble_model::definitions::Definitions>) {
+        if !Arc::ptr_eq(&self.kinds, kinds) {
+            self.kinds = kinds.clone();
+            self.scene = None;
+            self.both = None;
+        }
     }
 
     /// This frame's overlay: the scene's layers when `show`, the grid round
@@ -170,10 +197,11 @@ impl SceneOverlay {
                 highlight_selection: true,
                 ..Default::default()
             };
-            self.scene = Some((
-                (revision, layers),
-                Arc::new(Overlay::of_scene(scene, &options)),
-            ));
+            let mut built = Overlay::of_scene(scene, &options);
+            if layers.game {
+                built.game_entities(scene, &self.kinds, render_links(layers.links));
+            }
+            self.scene = Some(((revision, layers), Arc::new(built)));
         }
         let grid_key = layers.grid.then(|| {
             let (a, b) = plane.axes();

@@ -28,6 +28,7 @@ pub fn marker_triangles(
     scene: &Scene,
     view: &View,
     layers: Option<&Layers>,
+    kinds: &pebble_model::definitions::Definitions,
 ) -> Vec<PickMarkerVertex> {
     let Some(layers) = layers else {
         return Vec::new();
@@ -46,11 +47,16 @@ pub fn marker_triangles(
             Kind::Patrol | Kind::BallPit => layers.patrols,
             Kind::SoundSource => layers.sounds,
             Kind::Custom => true,
+            Kind::Defined => layers.game,
         };
         if !shown || !scene.is_pickable(e.id) {
             continue;
         }
-        let lines = Overlay::of_entity(scene, e.id, &options).lines;
+        let lines = if e.kind.kind() == Kind::Defined {
+            Overlay::of_game_entity(scene, e.id, kinds).lines
+        } else {
+            Overlay::of_entity(scene, e.id, &options).lines
+        };
         let place: Vec3 = scene.world_transform(e.id).translation.into();
         let segments: Vec<(Vec3, Vec3)> = if lines.is_empty() {
             vec![(place, place)]

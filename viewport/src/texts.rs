@@ -54,6 +54,73 @@ pub(super) fn paint_texts(
     }
 }
 
+/// The most labels painted at once: the nearest game entities get theirs (a
+/// level with thousands reads as labels round the camera, not as a wall of text).
+const MAX_LABELS: usize = 200;
+
+/// The game entities' labels over their markers ("Bat #1", "North gate · key
+/// Red"), in their kind's colour, nearest first; an unknown kind says so.
+pub(super) fn paint_game_labels(
+    ui: &egui::Ui,
+    rect: egui::Rect,
+    ppp: f32,
+    view: &super::view::View,
+    scene: &pebble_model::Scene,
+    kinds: &pebble_model::definitions::Definitions,
+) {
+    use pebble_model::entity::EntityKind;
+    let eye = view.camera.eye;
+    let mut near: Vec<(
+        f32,
+        pebble_model::EntityId,
+        &pebble_model::entity::DefinedEntity,
+    )> = scene
+        .entities()
+        .filter_map(|e| match &e.kind {
+            EntityKind::Defined(d) if scene.is_drawn(e.id) => {
+                let at: pebble_model::glam::Vec3 = scene.world_transform(e.id).translation.into();
+                Some((at.distance_squared(eye), e.id, d))
+            }
+            _ => None,
+        })
+        .collect();
+    near.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let painter = ui.painter().with_clip_rect(rect);
+    let font = egui::FontId::proportional(12.0);
+    for (_, id, d) in near.into_iter().take(MAX_LABELS) {
+        let Some(e) = scene.entity(id) else { continue };
+        let world = scene.world_transform(id);
+        let top = match kinds.kind(&d.kind).map(|k| k.shape) {
+            Some(pebble_model::definitions::Shape::Box(s)) => s[1],
+            Some(pebble_model::definitions::Shape::Sphere(r)) => r,
+            _ => 0.8,
+        };
+        let anchor = world.transform_point3(pebble_model::glam::Vec3::Y * (top + 0.15));
+        let Some(p) = view.project(anchor) else {
+            continue;
+        };
+        let at = rect.min + egui::vec2(p.x, p.y) / ppp;
+        if !rect.contains(at) {
+            continue;
+        }
+        let colour = match kinds.kind(&d.kind) {
+            Some(k) => {
+                let [r, g, b] = k.rgb().map(|c| (c * 255.0) as u8);
+                egui::Color32::from_rgb(r, g, b)
+            }
+            None => egui::Color32::from_rgb(255, 64, 255),
+        };
+        let text = kinds.label(d, &e.name);
+        let galley = painter.layout_no_wrap(text, font.clone(), colour);
+        let place = egui::Rect::from_center_size(
+            at - egui::vec2(0.0, galley.size().y * 0.5),
+            galley.size(),
+        );
+        painter.rect_filled(place.expand(2.0), 2.0, egui::Color32::from_black_alpha(150));
+        painter.galley(place.min, galley, colour);
+    }
+}
+
 /// The game's HUD over the viewport as the runtime prints it: white lines of
 /// its 8-pixel debug font from the top left of a 480×272 screen, here a
 /// monospace font as big on the viewport as that is on the PSP's, with a shadow

@@ -7,22 +7,28 @@
 //! The scene: a stone courtyard walled on three sides, stairs up to a lookout and a
 //! ramp down from it, a waterfall of two scrolling sheets over a foam sheet, a
 //! campfire (flame flipbook, additive sparks, blended smoke), two torches, triggers,
-//! a patrol, a ball pit, the player spawn, a sun, omni lights and sky light.
+//! a patrol, a ball pit, the player spawn, a sun, omni lights and sky light; and a
+//! sample game's own kinds (`entities.ron`: an enemy on a patrol path, a door
+//! linked to its lever, pickups).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use image::{Rgba, RgbaImage};
 use pebble_model::command::{AddEntities, AddMaterial, SetSettings};
+use pebble_model::definitions::FieldValue;
 use pebble_model::entity::{
-    BallPit, Collider, Emitter, EntityKind, GeometrySource, Light, MeshEntity, Patrol, PlayerSpawn,
-    Trigger,
+    BallPit, Collider, DefinedEntity, Emitter, EntityKind, GeometrySource, Light, MeshEntity,
+    Patrol, PlayerSpawn, Trigger,
 };
 use pebble_model::glam::{Quat, Vec2, Vec3};
 use pebble_model::material::AlphaMode;
 use pebble_model::mesh::{Face, MeshData};
 use pebble_model::primitive::Primitive;
 use pebble_model::{Command, Entity, Material, MaterialId, Scene, Transform, project};
+
+/// The sample game's entity definitions, written beside the project.
+pub const DEFINITIONS: &str = include_str!("../../../assets/showcase/entities.ron");
 
 /// The project file's name inside the folder.
 pub const PROJECT_FILE: &str = "showcase.pebble.ron";
@@ -570,11 +576,82 @@ pub fn scene() -> anyhow::Result<Scene> {
             .with_transform(at(x, y, z)),
         );
     }
+    entities.extend(game_entities());
     AddEntities::new("Showcase", entities).apply(&mut scene)?;
     let mut settings = scene.settings().clone();
     settings.map_name = "Showcase Courtyard".into();
     SetSettings::new(settings).apply(&mut scene)?;
     Ok(scene)
+}
+
+/// The sample game's instances: a sentry on a patrol path, a gate linked to its
+/// lever, coins and a health pack.
+fn game_entities() -> Vec<Entity> {
+    // A batch-local id: the gate's link names the lever by it (AddEntities maps it).
+    const LEVER: pebble_model::EntityId = pebble_model::EntityId(90_001);
+    let defined = |name: &str, kind: &str, t: Transform, values: Vec<(&str, FieldValue)>| {
+        let mut d = DefinedEntity::new(kind);
+        d.values = values.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+        Entity::new(name, EntityKind::Defined(d)).with_transform(t)
+    };
+    let text = |s: &str| FieldValue::Text(s.into());
+    let point = |x: f32, z: f32| FieldValue::Point(Vec3::new(x, 0.0, z));
+    let mut lever = defined(
+        "Gate lever",
+        "Switch",
+        at(-5.0, 0.0, -8.6),
+        vec![("title", text("Gate lever"))],
+    );
+    lever.id = LEVER;
+    vec![
+        lever,
+        defined(
+            "North gate",
+            "Door",
+            at(0.0, 0.0, -9.4),
+            vec![
+                ("title", text("North gate")),
+                ("key", FieldValue::Enum("Red".into())),
+                ("switch", FieldValue::Entity(Some(LEVER))),
+            ],
+        ),
+        defined(
+            "Sentry",
+            "Enemy",
+            at(4.0, 0.0, 2.0),
+            vec![
+                ("title", text("Sentry")),
+                ("health", FieldValue::Int(150)),
+                ("speed", FieldValue::Float(1.8)),
+                (
+                    "path",
+                    FieldValue::Array(vec![point(4.0, 2.0), point(4.0, -4.0), point(-4.0, -4.0)]),
+                ),
+            ],
+        ),
+        defined(
+            "Coins by the fire",
+            "Pickup",
+            at(2.0, 0.4, 3.0),
+            vec![("amount", FieldValue::Int(10))],
+        ),
+        defined(
+            "Coins on the lookout",
+            "Pickup",
+            at(6.5, 2.4, -7.5),
+            vec![("amount", FieldValue::Int(25))],
+        ),
+        defined(
+            "Health pack",
+            "Pickup",
+            at(-6.0, 0.4, 7.0),
+            vec![
+                ("kind", FieldValue::Enum("Health".into())),
+                ("amount", FieldValue::Int(50)),
+                ("glow", FieldValue::Colour(0xFF60_60FF)),
+            ],
+        ),
+    ]
 }
 
 /// Writes the textures and the project into `dir`; returns the project's path.
@@ -584,6 +661,9 @@ pub fn write(dir: &Path) -> anyhow::Result<PathBuf> {
     for (path, image) in textures() {
         super::pictures::write_png(&dir.join(path), &image)?;
     }
+    let definitions = dir.join(pebble_model::definitions::FILE_NAME);
+    pbm::file::write_atomic(&definitions, DEFINITIONS.as_bytes())
+        .with_context(|| format!("cannot write {}", definitions.display()))?;
     let project_path = dir.join(PROJECT_FILE);
     project::save(&project_path, &scene()?)?;
     Ok(project_path)

@@ -292,7 +292,12 @@ pub(super) fn pick_times(
     let mut markers = Vec::new();
     for _ in 0..30 {
         let start = Instant::now();
-        markers = marker_triangles(scene, &camera_view, Some(&Default::default()));
+        markers = marker_triangles(
+            scene,
+            &camera_view,
+            Some(&Default::default()),
+            &Default::default(),
+        );
         built.push(start.elapsed());
     }
     // The middle of the first marker's first quad, on screen.

@@ -4,7 +4,9 @@
 //! second: a texture is loaded again in place, a model imported again and its
 //! meshes' geometry replaced. Neither is an undo step (the file is the truth);
 //! the Log says what was reloaded, and a deleted file shows as missing (the
-//! magenta checker), never a crash.
+//! magenta checker), never a crash. The project's entity definitions
+//! (`entities.ron`) are read again the same way: the Create menu, the inspector
+//! and the viewport follow without a restart.
 //!
 //! The folders are watched, not the files: editors save by writing a new file and
 //! renaming it over the old one, which a watch on the old file would miss.
@@ -30,6 +32,9 @@ pub enum Use {
     Texture(String),
     /// A model meshes were imported from, by the path their source names.
     Model(String),
+    /// The project's own entity kinds (`entities.ron` beside it), watched whether
+    /// it exists or not: a file made while the editor runs is read too.
+    Definitions,
 }
 
 pub struct HotReload {
@@ -166,6 +171,11 @@ pub fn keep_materials(
 /// Every file `scene` uses, absolute, with its uses.
 pub fn used_files(scene: &Scene, project_file: &Path) -> BTreeMap<PathBuf, BTreeSet<Use>> {
     let mut out: BTreeMap<PathBuf, BTreeSet<Use>> = BTreeMap::new();
+    if let Some(folder) = project_file.parent() {
+        out.entry(folder.join(pebble_model::definitions::FILE_NAME))
+            .or_default()
+            .insert(Use::Definitions);
+    }
     let mut add = |relative: &str, u: Use| {
         out.entry(project::resolve_asset(project_file, relative))
             .or_default()

@@ -93,6 +93,8 @@ impl PebbleApp {
                 self.panels.inspector.textures =
                     self.panels.project_textures(scene, &self.doc.folder());
                 self.panels.inspector.textures_stay_in_world = !self.prefs.texture_lock;
+                self.panels.inspector.kinds = self.doc.kinds.defs.clone();
+                self.panels.inspector.files = self.panels.project_files(&self.doc.folder());
                 let faces = self.viewport.tools.face_mode().then_some(&self.doc.faces);
                 let inspector = &mut self.panels.inspector;
                 egui::ScrollArea::vertical()
@@ -142,6 +144,7 @@ impl PebbleApp {
                 self.panels.log.ui(ui, &self.panels.log_buffer);
                 Vec::new()
             }
+            Pane::Problems => self.panels.problems.ui(ui, scene, &self.doc.kinds),
         };
         self.apply(ctx, intents);
     }

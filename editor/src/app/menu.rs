@@ -56,6 +56,7 @@ impl PebbleApp {
             Action::ToggleFog => self.viewport.looks.fog,
             Action::ToggleBackFaces => self.viewport.looks.back_faces,
             Action::ToggleLayer(layer) => self.viewport.looks.layers.get(layer),
+            Action::ShowLinks(links) => self.viewport.looks.layers.links == links,
             Action::FaceMode => self.viewport.tools.face_mode(),
             Action::Play => self.viewport.tools.playing(),
             Action::PlayInPpsspp => self.jobs.ppsspp.busy(),
@@ -112,6 +113,8 @@ impl PebbleApp {
                         }
                     }
                 }
+                ui.separator();
+                self.game_entities_menu(ui);
                 ui.separator();
                 ui.menu_button("Collider from selection", |ui| {
                     for fit in pebble_core::edit_ops::ColliderFit::ALL {
@@ -270,6 +273,10 @@ impl PebbleApp {
         ui.menu_button("Overlay layers", |ui| {
             for layer in pebble_viewport::overlay::Layer::ALL {
                 self.toggle_entry(ui, Action::ToggleLayer(layer));
+            }
+            ui.separator();
+            for links in pebble_core::layer::Links::ALL {
+                self.toggle_entry(ui, Action::ShowLinks(links));
             }
         });
         let ctx = ui.ctx().clone();
@@ -463,6 +470,59 @@ impl PebbleApp {
             let mut settings = self.doc.scene().settings().clone();
             settings.environment = chosen;
             self.run_command(pebble_model::command::SetSettings::new(settings));
+        }
+    }
+
+    /// Create › the project's own kinds (`entities.ron`), by tag; a click arms the
+    /// create tool for one, put down with a click in the viewport like a built-in
+    /// kind. Without definitions it says where they go; with a broken file, why.
+    fn game_entities_menu(&mut self, ui: &mut egui::Ui) {
+        let defs = self.doc.kinds.defs.clone();
+        if let Some(error) = &self.doc.kinds.error {
+            ui.label(
+                egui::RichText::new("entities.ron does not read").color(ui.visuals().warn_fg_color),
+            )
+            .on_hover_text(format!(
+                "{error}
+The kinds below are the last that read."
+            ));
+        }
+        if defs.kinds.is_empty() {
+            ui.add_enabled(false, egui::Button::new("Game entities"))
+                .on_disabled_hover_text(
+                    "Define your game's kinds in entities.ron beside the project                      (user guide: \"Your game's entity kinds\"); they appear here as you save it.",
+                );
+            return;
+        }
+        let mut chosen = None;
+        for tag in defs.tags() {
+            ui.menu_button(&tag, |ui| {
+                for kind in defs.kinds_tagged(&tag) {
+                    let text = match &kind.icon {
+                        Some(icon) => format!("{icon}  {}", kind.name),
+                        None => kind.name.clone(),
+                    };
+                    let [r, g, b] = kind.rgb().map(|c| (c * 255.0) as u8);
+                    let button = ui
+                        .button(egui::RichText::new(text).color(egui::Color32::from_rgb(r, g, b)));
+                    let button = if kind.doc.is_empty() {
+                        button
+                    } else {
+                        button.on_hover_text(kind.doc.as_str())
+                    };
+                    if button.clicked() {
+                        chosen = Some(kind.name.clone());
+                    }
+                }
+            });
+        }
+        if let Some(kind) = chosen {
+            self.viewport.tools.settle(&mut self.doc);
+            self.viewport.tools.arm_create_defined(kind.clone());
+            self.status.info(format!(
+                "Create {kind}: click where it goes in the viewport · Shift: keep placing · Esc: stop"
+            ));
+            ui.close();
         }
     }
 

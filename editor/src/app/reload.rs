@@ -19,11 +19,28 @@ impl PebbleApp {
                 match u {
                     Use::Texture(relative) => self.reload_texture(frame, &file, &relative),
                     Use::Model(source) => self.reload_model(&file, &source),
+                    Use::Definitions => self.reload_kinds(),
                 }
             }
         }
         if self.reload.waiting() {
             ctx.request_repaint_after(SETTLE);
+        }
+    }
+
+    /// `entities.ron` changed: the kinds it defines now, or why it does not read
+    /// (the last good ones stay).
+    fn reload_kinds(&mut self) {
+        let (found, line) = self.doc.reload_kinds();
+        match found {
+            pebble_core::entity_kinds::Reloaded::Refused(_) => {
+                tracing::warn!(target: "pebble", "{line}");
+                self.status.error(line);
+            }
+            _ => {
+                tracing::info!(target: "pebble", "{line}");
+                self.status.info(line);
+            }
         }
     }
 

@@ -165,6 +165,7 @@ impl PebbleApp {
             Action::ToggleFog => self.viewport.looks.fog ^= true,
             Action::ToggleBackFaces => self.viewport.looks.back_faces ^= true,
             Action::ToggleLayer(layer) => *self.viewport.looks.layers.get_mut(layer) ^= true,
+            Action::ShowLinks(links) => self.viewport.looks.layers.links = links,
             Action::ShowPanel(pane) => self.panels.raise(pane),
             Action::ResetLayout => self.panels.layout = pebble_panels::default_layout(),
             Action::PlayPause => self.clock.playing ^= true,

@@ -72,7 +72,8 @@ pub fn build(
     defs: &Definitions,
     warnings: &mut Vec<String>,
 ) -> Option<GameEntities> {
-    let mut by_kind: Vec<Vec<(EntityId, &str, &DefinedEntity)>> = vec![Vec::new(); defs.kinds.len()];
+    let mut by_kind: Vec<Vec<(EntityId, &str, &DefinedEntity)>> =
+        vec![Vec::new(); defs.kinds.len()];
     let mut unknown: std::collections::BTreeMap<&str, usize> = Default::default();
     for e in scene.exported_entities() {
         if let EntityKind::Defined(d) = &e.kind {
@@ -194,11 +195,9 @@ pub(crate) fn metadata(run: &mut Run<'_>) -> Result<Option<Metadata>, ExportErro
     let Some(lump) = build(scene, defs, &mut run.report.warnings) else {
         return Ok(None);
     };
-    let payload = lump
-        .encode()
-        .map_err(|e| ExportError::Definitions {
-            message: e.to_string(),
-        })?;
+    let payload = lump.encode().map_err(|e| ExportError::Definitions {
+        message: e.to_string(),
+    })?;
     Ok(Some(Metadata {
         tag: Name32::truncated(tag::GAME_ENTITIES),
         kind: MetaKind::Entity,

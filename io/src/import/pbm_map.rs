@@ -10,8 +10,8 @@ use pbm::entity::decode_entities;
 use pbm::format::is_atlas_name;
 use pbm::{ColliderKind, Map, MetaKind, tag};
 use pebble_model::entity::{
-    BallPit, Collider, CustomEntity, DefinedEntity, Emitter, EntityKind, GeometrySource, MeshEntity, Patrol,
-    PlayerSpawn, SoundSource, Trigger,
+    BallPit, Collider, CustomEntity, DefinedEntity, Emitter, EntityKind, GeometrySource,
+    MeshEntity, Patrol, PlayerSpawn, SoundSource, Trigger,
 };
 use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::material::{AlphaMode, Sampling};

@@ -117,6 +117,7 @@ pub(super) fn resolve(text: &str, file: FileForm) -> Result<Definitions, Definit
         let at = places.find(&e.name, 0, 0);
         let err = |m: String| places.error(at, m);
         check_name("an enum", &e.name).map_err(err)?;
+        reserved(&e.name).map_err(err)?;
         if e.values.is_empty() {
             return Err(err(format!("enum {} has no values", e.name)));
         }
@@ -136,6 +137,7 @@ pub(super) fn resolve(text: &str, file: FileForm) -> Result<Definitions, Definit
         let at = places.find(&f.name, 0, 0);
         let err = |m: String| places.error(at, m);
         check_name("a flag set", &f.name).map_err(err)?;
+        reserved(&f.name).map_err(err)?;
         if f.bits.len() > 32 {
             return Err(err(format!(
                 "flag set {} has {} bits; at most 32",
@@ -232,6 +234,33 @@ fn group_fields<'g>(
     }
 }
 
+/// Names every instance has in generated code, and the generated code's own.
+const RESERVED_FIELDS: [&str; 4] = ["id", "name", "position", "rotation"];
+const RESERVED_TYPES: [&str; 12] = [
+    "Entities",
+    "ReadError",
+    "Value",
+    "Instance",
+    "GameEntities",
+    "String",
+    "Vec",
+    "Option",
+    "Result",
+    "Some",
+    "None",
+    "Self",
+];
+
+fn reserved(name: &str) -> Result<(), String> {
+    if RESERVED_TYPES.contains(&name) {
+        return Err(format!(
+            "\"{name}\" is a name the generated code already uses ({}); rename it",
+            RESERVED_TYPES.join(", ")
+        ));
+    }
+    Ok(())
+}
+
 fn kind(
     places: &Places<'_>,
     file: &FileForm,
@@ -242,6 +271,17 @@ fn kind(
     let kind_at = places.find(&k.name, 0, 0);
     let err = |m: String| places.error(kind_at, m);
     check_name("a kind", &k.name).map_err(err)?;
+    if RESERVED_TYPES.contains(&k.name.as_str())
+        || defs.enum_def(&k.name).is_some()
+        || defs.flags_def(&k.name).is_some()
+    {
+        return Err(err(format!(
+            "kind {} takes a name the generated code already uses (an enum, a flag set or \
+             one of {}); rename it",
+            k.name,
+            RESERVED_TYPES.join(", ")
+        )));
+    }
     for inc in &k.include {
         if !file.groups.iter().any(|g| &g.name == inc) {
             return Err(err(format!(
@@ -357,6 +397,12 @@ fn field(
     group: Option<String>,
 ) -> Result<FieldDef, String> {
     check_name("a field", &f.name)?;
+    if RESERVED_FIELDS.contains(&f.name.as_str()) {
+        return Err(format!(
+            "every instance has its {}: a field cannot take that name",
+            RESERVED_FIELDS.join(", ")
+        ));
+    }
     let numeric = matches!(f.ty, FieldType::Int | FieldType::Float);
     match &f.ty {
         FieldType::Enum(e) if defs.enum_def(e).is_none() => {

@@ -273,6 +273,37 @@ impl Definitions {
         self.hash
     }
 
+    /// What an instance is called in the viewport and in links: its label field's
+    /// value ("Bat #1"), else the entity's name, then the values of the fields
+    /// shown as labels ("hp 150").
+    pub fn label(&self, d: &crate::entity::DefinedEntity, name: &str) -> String {
+        let Some(kind) = self.kind(&d.kind) else {
+            return format!("{name} (unknown kind {})", d.kind);
+        };
+        let value = |f: &FieldDef| {
+            let v = d
+                .values
+                .get(&f.name)
+                .filter(|v| f.fits(v))
+                .unwrap_or(&f.default);
+            match v {
+                FieldValue::Text(s) => s.clone(),
+                other => other.describe(),
+            }
+        };
+        let mut out = kind
+            .label
+            .as_deref()
+            .and_then(|l| kind.field(l))
+            .map(value)
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| name.to_owned());
+        for f in kind.fields.iter().filter(|f| f.display == Display::Label) {
+            out += &format!(" · {} {}", f.name, value(f));
+        }
+        out
+    }
+
     /// The kinds' tags in first-seen order ("Other" for untagged kinds, last).
     pub fn tags(&self) -> Vec<String> {
         let mut tags: Vec<String> = Vec::new();

@@ -176,7 +176,11 @@ impl FieldDef {
                 return Err(format!("{name} must be a finite number"));
             }
             if x < lo || x > hi {
-                let unit = self.unit.as_deref().map(|u| format!(" {u}")).unwrap_or_default();
+                let unit = self
+                    .unit
+                    .as_deref()
+                    .map(|u| format!(" {u}"))
+                    .unwrap_or_default();
                 return Err(format!(
                     "{name} must be between {lo} and {hi}{unit}, not {x}"
                 ));
@@ -209,10 +213,7 @@ impl FieldDef {
                 if names.contains(s) {
                     Ok(())
                 } else {
-                    Err(format!(
-                        "{name}: {s} is not one of {}",
-                        names.join(", ")
-                    ))
+                    Err(format!("{name}: {s} is not one of {}", names.join(", ")))
                 }
             }
             FieldValue::Flags(set) => {
@@ -327,7 +328,10 @@ pub(super) fn from_ron(
 ) -> Result<FieldValue, String> {
     if field.array {
         let ron::Value::Seq(items) = v else {
-            return Err(format!("{} is a list: its default is written [ … ]", field.name));
+            return Err(format!(
+                "{} is a list: its default is written [ … ]",
+                field.name
+            ));
         };
         return items
             .iter()

@@ -8,6 +8,7 @@
 //! closed when the pointer is released. The panel changes nothing itself: it
 //! returns [`Intent`]s.
 
+mod defined;
 mod faces;
 mod form;
 mod gameplay;

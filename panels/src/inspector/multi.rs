@@ -259,6 +259,14 @@ impl InspectorPanel {
 
     /// The fields of several entities of one kind (not meshes), edited together.
     fn kinds_ui(&mut self, ui: &mut egui::Ui, scene: &Scene, entities: &[&Entity]) {
+        // Game entities edit field by field (a thousand at once, no stand-in).
+        if entities
+            .iter()
+            .all(|e| matches!(e.kind, EntityKind::Defined(_)))
+        {
+            self.defined_ui(ui, scene, entities);
+            return;
+        }
         let kinds: Vec<&EntityKind> = entities.iter().map(|e| &e.kind).collect();
         let Some((mut kind, shown)) = stand_in(&kinds) else {
             return;
@@ -280,6 +288,10 @@ impl InspectorPanel {
             EntityKind::Trigger(t) => gameplay::trigger_ui(ui, &mut form, t),
             EntityKind::PlayerSpawn(s) => gameplay::spawn_ui(ui, &mut form, s),
             EntityKind::SoundSource(s) => gameplay::sound_ui(ui, &mut form, s),
+            EntityKind::Defined(_) => {
+                self.defined_ui(ui, scene, entities);
+                false
+            }
             EntityKind::Group
             | EntityKind::Mesh(_)
             | EntityKind::Walkable(_)

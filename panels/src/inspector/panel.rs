@@ -30,6 +30,16 @@ pub struct InspectorPanel {
     /// The texture lock is off: typed transforms keep textures still in the
     /// world (the app keeps it current).
     pub textures_stay_in_world: bool,
+    /// The project's own kinds, for game entities' forms (the app keeps it current).
+    pub kinds: std::sync::Arc<pebble_model::definitions::Definitions>,
+    /// The project's files (project-relative), for asset fields (the app keeps it
+    /// current).
+    pub files: Vec<String>,
+    /// A game entity's text field being typed in: its key and text, committed when
+    /// it is left.
+    pub(super) text_edit: Option<(String, String)>,
+    /// Why the last change of a game entity's field was refused: the field, why.
+    pub(super) refusal: Option<(String, String)>,
 }
 
 impl InspectorPanel {
@@ -168,6 +178,10 @@ impl InspectorPanel {
             EntityKind::BallPit(b) => gameplay::ball_pit_ui(ui, &mut form, b),
             EntityKind::Patrol(p) => gameplay::patrol_ui(ui, &mut form, p),
             EntityKind::Custom(c) => gameplay::custom_ui(ui, c),
+            EntityKind::Defined(_) => {
+                self.defined_ui(ui, scene, &[entity]);
+                false
+            }
             EntityKind::Walkable(m) => {
                 ui.label(format!(
                     "walkable surface: {} triangles (exported to walkable_mesh, never drawn)",

@@ -120,7 +120,8 @@ pub fn inside(
                 | Kind::BallPit
                 | Kind::Patrol
                 | Kind::SoundSource
-                | Kind::Custom => view
+                | Kind::Custom
+                | Kind::Defined => view
                     .project(scene.world_transform(e.id).translation.into())
                     .is_some_and(contains),
             }

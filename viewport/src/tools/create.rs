@@ -56,6 +56,9 @@ pub struct CreateTool {
     stage: Stage,
     /// The emitter to put down instead of the default one (a preset chosen).
     emitter: Option<pebble_model::entity::Emitter>,
+    /// The project's kind a game entity is made of (armed for
+    /// [`CreateItem::GameEntity`]).
+    defined: Option<String>,
     /// Where the footprint's corner last snapped to existing geometry, and to
     /// what (drawn as a marker, so the designer sees the walls will meet).
     snapped: Option<(Vec3, Snap)>,
@@ -73,6 +76,7 @@ impl CreateTool {
         self.armed = Some(item);
         self.stage = Stage::Waiting;
         self.emitter = None;
+        self.defined = None;
         self.snapped = None;
         self.near_corners.clear();
     }
@@ -81,6 +85,26 @@ impl CreateTool {
     pub fn arm_emitter(&mut self, emitter: pebble_model::entity::Emitter) {
         self.arm(CreateItem::Emitter);
         self.emitter = Some(emitter);
+    }
+
+    /// Arms the tool for an instance of the project's kind `kind`.
+    pub fn arm_defined(&mut self, kind: String) {
+        self.arm(CreateItem::GameEntity);
+        self.defined = Some(kind);
+    }
+
+    /// The project's kind the tool is armed for, if any.
+    pub fn armed_kind(&self) -> Option<&str> {
+        self.armed.and(self.defined.as_deref())
+    }
+
+    /// What the status line calls the thing made: the project's kind, or the
+    /// item's label.
+    fn what(&self, item: CreateItem) -> String {
+        match &self.defined {
+            Some(kind) if item == CreateItem::GameEntity => kind.clone(),
+            _ => item.label().to_lowercase(),
+        }
     }
 
     /// What the tool is armed for.
@@ -139,8 +163,12 @@ impl Tool for CreateTool {
             && let Some(placed) = on_a_wall(cx.doc.scene(), cx.pick, &view, p.press, item)
         {
             let preset = self.emitter.clone();
+            let defined = self.defined.clone();
             let made = create::create_in(cx.doc, item, |m| {
-                let mut e = create::entity(item, placed.translation, m)?;
+                let mut e = match &defined {
+                    Some(kind) => create::defined_entity(kind, placed.translation),
+                    None => create::entity(item, placed.translation, m)?,
+                };
                 e.transform.rotation = placed.rotation;
                 if let Some(emitter) = preset {
                     e.kind = EntityKind::Emitter(emitter);
@@ -148,10 +176,9 @@ impl Tool for CreateTool {
                 Ok(e)
             });
             match made {
-                Ok(()) => cx.status.info(format!(
-                    "created {} on the wall",
-                    item.label().to_lowercase()
-                )),
+                Ok(()) => cx
+                    .status
+                    .info(format!("created {} on the wall", self.what(item))),
                 Err(e) => cx.status.error(e),
             }
             if !p.modifiers.shift {
@@ -185,8 +212,12 @@ impl Tool for CreateTool {
             // A route or a ball pit's box fits on the floor clicked, clear of walls.
             let (place, route) = super::clearance::fit(cx.doc.scene(), item, place);
             let preset = self.emitter.clone();
+            let defined = self.defined.clone();
             let made = create::create_in(cx.doc, item, |m| {
-                let mut e = create::entity(item, place, m)?;
+                let mut e = match &defined {
+                    Some(kind) => create::defined_entity(kind, place),
+                    None => create::entity(item, place, m)?,
+                };
                 if let Some(emitter) = preset {
                     e.kind = EntityKind::Emitter(emitter);
                 }
@@ -196,9 +227,7 @@ impl Tool for CreateTool {
                 Ok(e)
             });
             match made {
-                Ok(()) => cx
-                    .status
-                    .info(format!("created {}", item.label().to_lowercase())),
+                Ok(()) => cx.status.info(format!("created {}", self.what(item))),
                 Err(e) => cx.status.error(e),
             }
             if !p.modifiers.shift {

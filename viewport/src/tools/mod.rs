@@ -260,6 +260,20 @@ impl Tools {
         }
     }
 
+    /// Arms creation for an instance of the project's kind `kind`.
+    pub fn arm_create_defined(&mut self, kind: String) {
+        self.create = CreateTool::default();
+        self.create.arm_defined(kind);
+        if self.following == Some(ToolId::Create) {
+            self.following = None;
+        }
+    }
+
+    /// The project's kind creation is armed for, if any.
+    pub fn armed_kind(&self) -> Option<&str> {
+        self.create.armed_kind()
+    }
+
     /// What creation is armed for (the toolbar shows it pressed).
     pub fn armed_create(&self) -> Option<pebble_core::create::CreateItem> {
         self.create.armed()

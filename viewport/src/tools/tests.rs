@@ -517,7 +517,12 @@ fn markers_reach_the_id_pass_as_quads_along_their_lines_with_their_ids() {
     let mut w = World::new(&[spawn, Vec3::new(3.0, 1.6, -2.0)]);
     let ids = w.ids();
     let view = w.camera_view();
-    let triangles = marker_triangles(w.doc.scene(), &view, Some(&Default::default()));
+    let triangles = marker_triangles(
+        w.doc.scene(),
+        &view,
+        Some(&Default::default()),
+        &w.doc.kinds.defs,
+    );
     assert!(!triangles.is_empty() && triangles.len().is_multiple_of(3));
     // Every marker's id, and nothing else.
     for id in &ids {
@@ -550,7 +555,12 @@ fn markers_reach_the_id_pass_as_quads_along_their_lines_with_their_ids() {
     w.doc
         .execute(pebble_model::command::SetEntity::new("Lock", locked))
         .expect("lock");
-    let triangles = marker_triangles(w.doc.scene(), &view, Some(&Default::default()));
+    let triangles = marker_triangles(
+        w.doc.scene(),
+        &view,
+        Some(&Default::default()),
+        &w.doc.kinds.defs,
+    );
     assert!(triangles.iter().all(|v| v.id != ids[0].0));
 }
 
