@@ -25,7 +25,7 @@ fn every_kind_is_written_where_the_exporter_says_and_read_back() {
         .expect("a material");
     let material = scene.materials().next().map(|(id, _)| id);
     let items: Vec<CreateItem> = create::all().collect();
-    let entities: Vec<_> = items
+    let mut entities: Vec<_> = items
         .iter()
         .enumerate()
         .map(|(k, item)| {
@@ -33,6 +33,9 @@ fn every_kind_is_written_where_the_exporter_says_and_read_back() {
                 .unwrap_or_else(|e| panic!("{item:?}: {e}"))
         })
         .collect();
+    // A game entity: one of the project's own kinds (Create › its tag › the kind),
+    // defined in the entities.ron beside the project.
+    entities.push(create::defined_entity("Switch", Vec3::new(-3.0, 0.0, 0.0)));
     history
         .execute(&mut scene, AddEntities::new("Add one of each", entities))
         .expect("adds");
@@ -47,6 +50,11 @@ fn every_kind_is_written_where_the_exporter_says_and_read_back() {
     }
 
     let dir = scratch("export");
+    std::fs::write(
+        dir.join(pebble_model::definitions::FILE_NAME),
+        pebble_core::services::showcase::DEFINITIONS,
+    )
+    .expect("the definitions");
     let bytes =
         pebble_core::services::export::to_bytes(&scene, dir.clone(), false).expect("exports");
     let (view, warnings) = pbm::MapView::parse(&bytes).expect("reads");

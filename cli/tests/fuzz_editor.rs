@@ -2,7 +2,9 @@
 //! (every action but those that leave the app: file dialogs, deploy, PPSSPP,
 //! quit), the Create menu's items, pointer clicks (with Shift or Ctrl) and drags
 //! in the viewport (some cancelled with Esc half-way), face mode's picks and the
-//! UV panel's drags, play mode in and out, and saving and opening the project
+//! UV panel's drags, play mode in and out, the project's own kinds (game entities
+//! placed, edited one to three at a time, linked, reset and deleted as the
+//! Create menu and the inspector do it), and saving and opening the project
 //! again, on the real app (egui_kittest, the real renderer on lavapipe), from a
 //! seed. Inputs come as the window delivers them, several to a frame when they
 //! come quickly. After each stretch between two reopenings, and at the end:
@@ -36,9 +38,14 @@ use eframe::egui;
 use egui_kittest::Harness;
 use pebble_core::action::{self, Action, UvAction};
 use pebble_core::create::CreateItem;
+use pebble_core::intent::Intent;
 use pebble_core::services::showcase::showcase_path;
 use pebble_editor::app::PebbleApp;
-use pebble_model::{Scene, project};
+use pebble_model::command::SetFieldValues;
+use pebble_model::definitions::{Definitions, FieldDef, FieldType, FieldValue};
+use pebble_model::entity::EntityKind;
+use pebble_model::glam::Vec3;
+use pebble_model::{EntityId, Scene, project};
 use pebble_panels::Pane;
 
 /// Seeds that once found something, with the steps they took, run every time.
@@ -208,7 +215,7 @@ fn modifiers(rng: &mut Rng) -> egui::Modifiers {
 fn step(harness: &mut Harness<'static, PebbleApp>, rng: &mut Rng, actions: &[Action]) -> String {
     let (_, rect) = harness.state().view();
     let (a, b) = (point_in(rng, rect), point_in(rng, rect));
-    match rng.below(20) {
+    match rng.below(22) {
         0..=8 => {
             let first = actions[rng.below(actions.len())];
             let ctx = harness.ctx.clone();
@@ -278,6 +285,7 @@ fn step(harness: &mut Harness<'static, PebbleApp>, rng: &mut Rng, actions: &[Act
                 if escape { " (Esc)" } else { "" }
             )
         }
+        19 | 20 => game_entity_step(harness, rng, a),
         _ => {
             // Play mode: in, a few steps of walking and looking, out by Esc or
             // by Play again.
@@ -307,6 +315,129 @@ fn step(harness: &mut Harness<'static, PebbleApp>, rng: &mut Rng, actions: &[Act
             }
             format!("play in and out{}", if by_escape { " (Esc)" } else { "" })
         }
+    }
+}
+
+/// A value for `field` as the inspector would hand it (now and then one out of
+/// its range, or an enum value the definitions do not hold: the model keeps what
+/// it is given, the export clamps it, the Problems panel names it).
+fn field_value(
+    rng: &mut Rng,
+    defs: &Definitions,
+    field: &FieldDef,
+    entities: &[EntityId],
+) -> FieldValue {
+    let one = |rng: &mut Rng| {
+        let (lo, hi) = field.bounds();
+        let (lo, hi) = (lo.max(-1000.0), hi.min(1000.0));
+        let x =
+            lo + (hi - lo) * f64::from(rng.unit()) + if rng.below(10) == 0 { 5000.0 } else { 0.0 };
+        let names = defs.names_of(&field.ty);
+        match field.ty {
+            FieldType::Int => FieldValue::Int(x.round() as i32),
+            FieldType::Float => FieldValue::Float(x as f32),
+            FieldType::Bool => FieldValue::Bool(rng.below(2) == 0),
+            FieldType::String | FieldType::Asset => {
+                FieldValue::Text(format!("v{}", rng.below(100)))
+            }
+            FieldType::Enum(_) => FieldValue::Enum(
+                names
+                    .get(rng.below(names.len() + 1))
+                    .cloned()
+                    .unwrap_or_else(|| "Nope".into()),
+            ),
+            FieldType::Flags(_) => FieldValue::Flags(
+                names
+                    .iter()
+                    .filter(|_| rng.below(2) == 0)
+                    .cloned()
+                    .collect(),
+            ),
+            FieldType::Colour => FieldValue::Colour(rng.next() as u32),
+            FieldType::Point => FieldValue::Point(Vec3::new(
+                rng.unit() * 20.0 - 10.0,
+                rng.unit() * 3.0,
+                rng.unit() * 20.0 - 10.0,
+            )),
+            FieldType::Entity => FieldValue::Entity(
+                (rng.below(4) > 0)
+                    .then(|| entities.get(rng.below(entities.len())).copied())
+                    .flatten(),
+            ),
+        }
+    };
+    if field.array {
+        let n = rng.below(4);
+        FieldValue::Array((0..n).map(|_| one(rng)).collect())
+    } else {
+        one(rng)
+    }
+}
+
+/// The project's own kinds through the window's doors: one placed with the
+/// Create menu's tool and a click, a field set (or reset) on one to three of a
+/// kind as the inspector commits it, a link set, a game entity deleted.
+fn game_entity_step(
+    harness: &mut Harness<'static, PebbleApp>,
+    rng: &mut Rng,
+    at: egui::Pos2,
+) -> String {
+    let defs = harness.state().kinds();
+    let scene = harness.state().scene();
+    let instances: Vec<(EntityId, String)> = scene
+        .entities()
+        .filter_map(|e| match &e.kind {
+            EntityKind::Defined(d) => Some((e.id, d.kind.clone())),
+            _ => None,
+        })
+        .collect();
+    let ids: Vec<EntityId> = instances.iter().map(|(id, _)| *id).collect();
+    let ctx = harness.ctx.clone();
+    match rng.below(6) {
+        0 | 1 if !defs.kinds.is_empty() => {
+            let kind = defs.kinds[rng.below(defs.kinds.len())].name.clone();
+            harness.state_mut().start_create_defined(kind.clone());
+            harness.run_steps(1);
+            click(harness, at, egui::Modifiers::NONE, false);
+            format!("create game entity {kind} at {at:?}")
+        }
+        2..=4 if !instances.is_empty() => {
+            let (first, kind) = &instances[rng.below(instances.len())];
+            let mut chosen: Vec<EntityId> = vec![*first];
+            for (id, k) in &instances {
+                if k == kind && id != first && chosen.len() < 3 && rng.below(2) == 0 {
+                    chosen.push(*id);
+                }
+            }
+            let Some(def) = defs.kind(kind).filter(|k| !k.fields.is_empty()) else {
+                return format!("no fields to edit on {kind}");
+            };
+            let field = &def.fields[rng.below(def.fields.len())];
+            let value = (rng.below(5) > 0).then(|| field_value(rng, &defs, field, &ids));
+            let said = format!("set {}.{} on {chosen:?} to {value:?}", kind, field.name);
+            let command = SetFieldValues::new(said.clone(), chosen, &field.name, value);
+            harness.state_mut().apply(
+                &ctx,
+                vec![
+                    Intent::Commit {
+                        command: Box::new(command),
+                        field: None,
+                    },
+                    Intent::EndEdit,
+                ],
+            );
+            harness.run_steps(1);
+            said
+        }
+        5 if !instances.is_empty() => {
+            let (id, kind) = &instances[rng.below(instances.len())];
+            harness
+                .state_mut()
+                .apply(&ctx, vec![Intent::Select(vec![*id])]);
+            run_action(harness, Action::Delete);
+            format!("delete game entity {id} ({kind})")
+        }
+        _ => "no game entity to work on".into(),
     }
 }
 
@@ -576,6 +707,12 @@ fn empty_project(seed: u64) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("dir");
     let path = dir.join("empty.pebble.ron");
     project::save(&path, &Scene::new()).expect("an empty project");
+    // The showcase's kinds beside it: game entities are made there too.
+    std::fs::write(
+        dir.join(pebble_model::definitions::FILE_NAME),
+        pebble_core::services::showcase::DEFINITIONS,
+    )
+    .expect("the definitions");
     path
 }
 

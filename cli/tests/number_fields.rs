@@ -22,6 +22,34 @@ type H = Harness<'static, PebbleApp>;
 /// Selects the outliner row `row` ("Campfire logs  (mesh)") and returns its entity.
 fn select(harness: &mut H, name: &str, row: &str) -> EntityId {
     let id = entity(harness.state(), name);
+    // Rows past the outliner's fold are not laid out at all: wheel down over the
+    // rows that are until this one is.
+    for _ in 0..80 {
+        if harness.query_by_label(row).is_some() {
+            break;
+        }
+        let labels: Vec<String> = harness
+            .state()
+            .scene()
+            .entities()
+            .map(|e| format!("{}  ({})", e.name, e.kind.kind().name()))
+            .collect();
+        let Some(over) = labels
+            .iter()
+            .find_map(|l| harness.query_by_label(l).map(|n| n.rect().center()))
+        else {
+            break;
+        };
+        harness.hover_at(over);
+        harness.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, -3.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+            modifiers: egui::Modifiers::NONE,
+        });
+        harness.run_steps(2);
+    }
     // Into view (the outliner scrolls smoothly: let it settle), then click.
     harness.get_by_label(row).scroll_to_me();
     harness.run_steps(40);

@@ -517,11 +517,7 @@ The kinds below are the last that read."
             });
         }
         if let Some(kind) = chosen {
-            self.viewport.tools.settle(&mut self.doc);
-            self.viewport.tools.arm_create_defined(kind.clone());
-            self.status.info(format!(
-                "Create {kind}: click where it goes in the viewport · Shift: keep placing · Esc: stop"
-            ));
+            self.start_create_defined(kind);
             ui.close();
         }
     }

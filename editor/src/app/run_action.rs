@@ -302,7 +302,9 @@ impl PebbleApp {
     }
 
     /// Applies what the panels asked for, in order.
-    pub(super) fn apply(&mut self, ctx: &egui::Context, intents: Vec<Intent>) {
+    /// The intents a panel or the viewport returned, carried out as the frame
+    /// does (tests and the fuzzer hand theirs here too).
+    pub fn apply(&mut self, ctx: &egui::Context, intents: Vec<Intent>) {
         for intent in intents {
             let result = match intent {
                 Intent::Execute(command) => self.doc.execute_boxed(command, None),
@@ -570,6 +572,21 @@ impl PebbleApp {
         }
         self.viewport.tools.arm_create(item);
         self.status.info(item.prompt());
+    }
+
+    /// Create › a game entity of the project's kind `kind`: arms the create tool;
+    /// a click in the viewport puts it down.
+    pub fn start_create_defined(&mut self, kind: String) {
+        self.viewport.tools.settle(&mut self.doc);
+        self.viewport.tools.arm_create_defined(kind.clone());
+        self.status.info(format!(
+            "Create {kind}: click where it goes in the viewport · Shift: keep placing · Esc: stop"
+        ));
+    }
+
+    /// The project's own kinds in force.
+    pub fn kinds(&self) -> std::sync::Arc<pebble_model::definitions::Definitions> {
+        self.doc.kinds.defs.clone()
     }
 
     /// Makes `item` at once, at its usual size, under the view's pivot on the

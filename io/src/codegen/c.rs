@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use pbm::game_entities::ValueType;
 use pebble_model::definitions::{Definitions, FieldDef, FieldType};
 
-use super::{c_ident, upper};
+use super::names::{c_ident, upper};
 use crate::export::game_entities::value_type;
 
 /// `(header, source)`; the source includes the header as `header_name`.

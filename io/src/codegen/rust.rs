@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use pebble_model::definitions::{Definitions, FieldDef, FieldType};
 
-use super::rust_ident;
+use super::names::rust_ident;
 
 fn rust_type(f: &FieldDef) -> String {
     let one = match &f.ty {

@@ -6,11 +6,12 @@
 use std::collections::BTreeSet;
 
 use super::form::{FieldForm, FileForm, GroupForm, KindForm};
-use super::value::{self, FieldValue};
-use super::{
-    Definitions, DefinitionsError, Display, EnumDef, FieldDef, FieldType, FlagsDef, KindDef,
-    MAX_ARRAY_ITEMS, MAX_FIELDS, MAX_KINDS, MAX_NAME_BYTES, MAX_STRING_BYTES, ModelSource, Shape,
+use super::schema::{
+    Definitions, DefinitionsError, Display, EnumDef, FieldDef, FieldType, FieldValue, FlagsDef,
+    KindDef, MAX_ARRAY_ITEMS, MAX_FIELDS, MAX_KINDS, MAX_NAME_BYTES, MAX_STRING_BYTES, ModelSource,
+    Shape,
 };
+use super::value;
 
 /// Where each `name: "…"` of the file is, in order: semantic errors point there.
 struct Places<'a> {
@@ -182,7 +183,7 @@ pub(super) fn resolve(text: &str, file: FileForm) -> Result<Definitions, Definit
         let kind = kind(&places, &file, &defs, &kind_names, k)?;
         defs.kinds.push(kind);
     }
-    defs.hash = super::digest(&defs);
+    defs.seal();
     Ok(defs)
 }
 

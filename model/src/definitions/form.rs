@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::{DefinitionsError, Display, FieldType, ModelSource, Shape};
+use super::schema::{DefinitionsError, Display, FieldType, ModelSource, Shape};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

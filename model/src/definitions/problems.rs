@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::Definitions;
+use super::schema::Definitions;
 use crate::entity::{DefinedEntity, EntityKind};
 use crate::id::EntityId;
 use crate::scene::Scene;

@@ -61,7 +61,7 @@ fn scene_using(texture: &str) -> Scene {
 }
 
 #[test]
-fn the_files_a_scene_uses_are_its_textures_and_its_models() {
+fn the_files_a_scene_uses_are_its_textures_its_models_and_its_kinds() {
     let dir = scratch("used");
     let project = dir.join("level.pebble.ron");
     let files = used_files(&scene_using("textures/stone.png"), &project);
@@ -73,6 +73,7 @@ fn the_files_a_scene_uses_are_its_textures_and_its_models() {
         uses,
         vec![
             (dir.join("crate.glb"), vec![Use::Model("crate.glb".into())]),
+            (dir.join("entities.ron"), vec![Use::Definitions]),
             (
                 dir.join("textures/flame.png"),
                 vec![Use::Texture("textures/flame.png".into())]

@@ -1,0 +1,399 @@
+//! The definitions' types: kinds, fields, enums and flag sets as the editor and
+//! the exporter use them, the values an instance holds, and the layout hash.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use crate::id::EntityId;
+
+/// The definitions file's name, beside the project file.
+pub const FILE_NAME: &str = "entities.ron";
+/// The largest definitions file read (a typed file is a few kilobytes).
+pub const MAX_FILE_BYTES: usize = 1 << 20;
+/// A name's longest form in bytes: kind and field names travel in 32-byte slots.
+pub const MAX_NAME_BYTES: usize = 31;
+/// Fields a kind may have, its groups' included.
+pub const MAX_FIELDS: usize = 64;
+/// Kinds one file may define.
+pub const MAX_KINDS: usize = 1024;
+/// Elements an array field may hold.
+pub const MAX_ARRAY_ITEMS: usize = 1024;
+/// A string value's longest form in bytes when the field sets no `max_len`.
+pub const MAX_STRING_BYTES: usize = 4096;
+
+/// A field's type. Ints are 32-bit signed, floats 32-bit, colours `0xAABBGGRR`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FieldType {
+    Int,
+    Float,
+    Bool,
+    String,
+    /// One of the named enum's values.
+    Enum(String),
+    /// A set of the named flag set's bits.
+    Flags(String),
+    Colour,
+    /// A position in world space with its own handle in the viewport.
+    Point,
+    /// A project-relative file path, picked from Assets.
+    Asset,
+    /// Another entity of the allowed kinds (`kinds`; empty: any defined kind).
+    Entity,
+}
+
+impl FieldType {
+    /// The word the file and the generated code use.
+    pub fn word(&self) -> String {
+        match self {
+            Self::Int => "int".into(),
+            Self::Float => "float".into(),
+            Self::Bool => "bool".into(),
+            Self::String => "string".into(),
+            Self::Enum(e) => format!("enum {e}"),
+            Self::Flags(f) => format!("flags {f}"),
+            Self::Colour => "colour".into(),
+            Self::Point => "point".into(),
+            Self::Asset => "asset".into(),
+            Self::Entity => "entity".into(),
+        }
+    }
+}
+
+/// How the editor shows a field beyond the inspector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Display {
+    /// Not in the inspector either (a value the game sets).
+    Hidden,
+    /// In the inspector only.
+    Inspector,
+    /// Written beside the entity in the viewport.
+    Label,
+    /// A circle of this radius (metres) drawn around the entity.
+    Radius,
+    /// A line through the points (a point array).
+    Path,
+    /// A line to the referenced entity (or entities).
+    Link,
+}
+
+/// How an instance is drawn when it has no model.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum Shape {
+    /// A small cross-marked cube.
+    Point,
+    /// A box of this size (metres) standing on the entity's origin.
+    Box([f32; 3]),
+    /// A sphere of this radius (metres) around the origin.
+    Sphere(f32),
+}
+
+impl Default for Shape {
+    fn default() -> Self {
+        Self::Point
+    }
+}
+
+/// Where a kind's model comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ModelSource {
+    /// One mesh asset for every instance (project-relative).
+    Asset(String),
+    /// The value of this asset field: each instance chooses its own.
+    Field(String),
+}
+
+/// An enum: a field of its type holds one of `values`; exported as its index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnumDef {
+    pub name: String,
+    pub doc: String,
+    pub values: Vec<String>,
+}
+
+/// A flag set: a field of its type holds any of `bits` (at most 32); exported as
+/// a u32 with bit `k` for `bits[k]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlagsDef {
+    pub name: String,
+    pub doc: String,
+    pub bits: Vec<String>,
+}
+
+/// One field of a kind, its group's fields included.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldDef {
+    pub name: String,
+    pub ty: FieldType,
+    /// An array of `ty` (at most `max_items` elements).
+    pub array: bool,
+    pub max_items: usize,
+    /// What an instance holds until it is set (an array field: its elements).
+    pub default: FieldValue,
+    pub doc: String,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub step: Option<f64>,
+    pub unit: Option<String>,
+    /// A string's longest form in bytes.
+    pub max_len: usize,
+    /// An asset field's accepted extensions (lower case, no dot; empty: any).
+    pub extensions: Vec<String>,
+    /// An entity field's allowed kinds (empty: any defined kind).
+    pub kinds: Vec<String>,
+    pub display: Display,
+    /// The field group it came from, if any.
+    pub group: Option<String>,
+}
+
+/// One kind a game defines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KindDef {
+    pub name: String,
+    pub doc: String,
+    /// `0xRRGGBB`.
+    pub colour: u32,
+    pub shape: Shape,
+    pub model: Option<ModelSource>,
+    /// The field whose value names an instance in the viewport and in links
+    /// ("Bat #1", not "Enemy").
+    pub label: Option<String>,
+    /// One or two characters drawn on the marker and in the Create menu.
+    pub icon: Option<String>,
+    pub max_count: Option<u32>,
+    /// Groups in the Create menu (empty: "Other").
+    pub tags: Vec<String>,
+    pub fields: Vec<FieldDef>,
+}
+
+impl KindDef {
+    pub fn field(&self, name: &str) -> Option<&FieldDef> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The colour as `[r, g, b]` in 0–1.
+    pub fn rgb(&self) -> [f32; 3] {
+        [16, 8, 0].map(|s| ((self.colour >> s) & 0xFF) as f32 / 255.0)
+    }
+}
+
+/// The checked, resolved definitions of one project.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Definitions {
+    pub kinds: Vec<KindDef>,
+    pub enums: Vec<EnumDef>,
+    pub flags: Vec<FlagsDef>,
+    hash: u64,
+}
+
+/// A definitions file that cannot be used: where and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct DefinitionsError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl Definitions {
+    pub fn kind(&self, name: &str) -> Option<&KindDef> {
+        self.kinds.iter().find(|k| k.name == name)
+    }
+
+    pub fn kind_index(&self, name: &str) -> Option<usize> {
+        self.kinds.iter().position(|k| k.name == name)
+    }
+
+    pub fn enum_def(&self, name: &str) -> Option<&EnumDef> {
+        self.enums.iter().find(|e| e.name == name)
+    }
+
+    pub fn flags_def(&self, name: &str) -> Option<&FlagsDef> {
+        self.flags.iter().find(|f| f.name == name)
+    }
+
+    /// The names of an enum's values or a flag set's bits.
+    pub fn names_of(&self, ty: &FieldType) -> &[String] {
+        match ty {
+            FieldType::Enum(e) => self.enum_def(e).map(|d| d.values.as_slice()),
+            FieldType::Flags(f) => self.flags_def(f).map(|d| d.bits.as_slice()),
+            _ => None,
+        }
+        .unwrap_or(&[])
+    }
+
+    /// Computes the hash once every kind is in (the checks' last step).
+    pub(super) fn seal(&mut self) {
+        self.hash = digest(self);
+    }
+
+    /// A digest of what the exported bytes' meaning depends on: the kinds in
+    /// order, their fields' names, types and order, and the enums' and flag sets'
+    /// names in order. Docs, colours, shapes, defaults and limits are left out: they
+    /// change what the editor shows or writes, never how a reader decodes a map.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// What an instance is called in the viewport and in links: its label field's
+    /// value ("Bat #1"), else the entity's name, then the values of the fields
+    /// shown as labels ("hp 150").
+    pub fn label(&self, d: &crate::entity::DefinedEntity, name: &str) -> String {
+        let Some(kind) = self.kind(&d.kind) else {
+            return format!("{name} (unknown kind {})", d.kind);
+        };
+        let value = |f: &FieldDef| {
+            let v = d
+                .values
+                .get(&f.name)
+                .filter(|v| f.fits(v))
+                .unwrap_or(&f.default);
+            match v {
+                FieldValue::Text(s) => s.clone(),
+                other => other.describe(),
+            }
+        };
+        let mut out = kind
+            .label
+            .as_deref()
+            .and_then(|l| kind.field(l))
+            .map(value)
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| name.to_owned());
+        for f in kind.fields.iter().filter(|f| f.display == Display::Label) {
+            out += &format!(" · {} {}", f.name, value(f));
+        }
+        out
+    }
+
+    /// The kinds' tags in first-seen order ("Other" for untagged kinds, last).
+    pub fn tags(&self) -> Vec<String> {
+        let mut tags: Vec<String> = Vec::new();
+        let mut other = false;
+        for k in &self.kinds {
+            if k.tags.is_empty() {
+                other = true;
+            }
+            for t in &k.tags {
+                if !tags.contains(t) {
+                    tags.push(t.clone());
+                }
+            }
+        }
+        if other {
+            tags.push(OTHER_TAG.into());
+        }
+        tags
+    }
+
+    /// The kinds under a tag, in file order.
+    pub fn kinds_tagged<'a>(&'a self, tag: &'a str) -> impl Iterator<Item = &'a KindDef> + 'a {
+        self.kinds.iter().filter(move |k| {
+            k.tags.iter().any(|t| t == tag) || (tag == OTHER_TAG && k.tags.is_empty())
+        })
+    }
+}
+
+/// The Create menu's group for kinds without tags.
+pub const OTHER_TAG: &str = "Other";
+
+fn digest(defs: &Definitions) -> u64 {
+    let mut bytes = Vec::new();
+    let mut put = |s: &str| {
+        bytes.extend_from_slice(s.as_bytes());
+        bytes.push(0);
+    };
+    put("pebble entities 1");
+    for k in &defs.kinds {
+        put("kind");
+        put(&k.name);
+        for f in &k.fields {
+            put(&f.name);
+            put(&f.ty.word());
+            put(if f.array { "array" } else { "one" });
+            for n in defs.names_of(&f.ty) {
+                put(n);
+            }
+        }
+    }
+    pbm::fnv::fnv1a64(&bytes)
+}
+
+/// A field's value as an instance stores it. Enums and flags are kept by name so
+/// that reordering them in the definitions keeps every instance's choice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum FieldValue {
+    Int(i32),
+    Float(f32),
+    Bool(bool),
+    /// A string or an asset path.
+    Text(String),
+    Enum(String),
+    Flags(Vec<String>),
+    /// `0xAABBGGRR`.
+    Colour(u32),
+    /// World space (moving the entity leaves its points where they are, as in
+    /// LDtk; a map reads them back exactly).
+    Point(Vec3),
+    Entity(Option<EntityId>),
+    Array(Vec<FieldValue>),
+}
+
+/// A value as an export writes it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Resolved {
+    Int(i32),
+    Float(f32),
+    Bool(bool),
+    Text(String),
+    /// The value's index in its enum.
+    Enum(u32),
+    /// Bit `k` for the flag set's `k`-th bit.
+    Flags(u32),
+    Colour(u32),
+    /// World space.
+    Point(Vec3),
+    Entity(Option<EntityId>),
+    Array(Vec<Resolved>),
+}
+
+impl FieldValue {
+    /// A short text for labels, the Problems list and tooltips.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Int(v) => v.to_string(),
+            Self::Float(v) => format!("{v}"),
+            Self::Bool(v) => if *v { "yes" } else { "no" }.into(),
+            Self::Text(s) => format!("\"{s}\""),
+            Self::Enum(s) => s.clone(),
+            Self::Flags(f) if f.is_empty() => "none".into(),
+            Self::Flags(f) => f.join(" | "),
+            Self::Colour(c) => {
+                let [r, g, b] = [0, 8, 16].map(|s| (c >> s) & 0xFF);
+                format!("#{r:02x}{g:02x}{b:02x}")
+            }
+            Self::Point(p) => format!("({}, {}, {})", p.x, p.y, p.z),
+            Self::Entity(None) => "none".into(),
+            Self::Entity(Some(id)) => id.to_string(),
+            Self::Array(items) => format!("{} items", items.len()),
+        }
+    }
+
+    /// The entities this value refers to.
+    pub fn references(&self, out: &mut Vec<EntityId>) {
+        match self {
+            Self::Entity(Some(id)) => out.push(*id),
+            Self::Array(items) => items.iter().for_each(|v| v.references(out)),
+            _ => {}
+        }
+    }
+
+    /// The same value with every reference passed through `map` (copies of a
+    /// linked set keep their links among themselves).
+    pub fn map_references(&mut self, map: &mut impl FnMut(EntityId) -> Option<EntityId>) {
+        match self {
+            Self::Entity(r) => *r = r.and_then(&mut *map),
+            Self::Array(items) => items.iter_mut().for_each(|v| v.map_references(map)),
+            _ => {}
+        }
+    }
+}
