@@ -37,7 +37,7 @@ pub struct BenchArgs {
 }
 
 /// Median and p95 in milliseconds.
-fn stats(times: &[Duration]) -> (f64, f64) {
+pub fn stats(times: &[Duration]) -> (f64, f64) {
     let mut ms: Vec<f64> = times.iter().map(|t| t.as_secs_f64() * 1e3).collect();
     ms.sort_by(f64::total_cmp);
     let at = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];

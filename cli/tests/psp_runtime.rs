@@ -764,6 +764,73 @@ fn runtime_debug_view_marks_the_sound_sources() {
     );
 }
 
+/// The runtime counts the game's own entities in its log and marks them in its
+/// debug view: a magenta sphere (the first kind's colour) where the
+/// `game_entities` lump puts one, not in the textured view.
+#[test]
+#[ignore = "needs the PSP emulator harness: chromium-headless-shell and `npm ci` in tools/psp-emu; run with `cargo test -p pebble-cli --test psp_runtime -- --ignored` (CI does)"]
+fn runtime_counts_and_marks_the_game_entities() {
+    use pbm::game_entities::{GameEntities, Instance, KindSchema};
+    let mut map = sampled_wall(None);
+    let lump = GameEntities {
+        hash: 1,
+        kinds: vec![KindSchema {
+            name: "Pickup".into(),
+            fields: vec![],
+        }],
+        instances: vec![Instance {
+            kind: 0,
+            id: 1,
+            position: [0.0, 1.2, -1.5],
+            rotation: [0.0, 0.0, 0.0, 1.0],
+            name: "Coin".into(),
+            values: vec![],
+        }],
+    };
+    map.metadata.push(pbm::Metadata {
+        tag: pbm::Name32::truncated(pbm::tag::GAME_ENTITIES),
+        kind: pbm::MetaKind::Entity,
+        payload: lump.encode().expect("encodes"),
+    });
+    let (_, shots) = play_script(
+        "game-entities",
+        &[("things.pbm", &map)],
+        "map things.pbm\nmode untextured\ncapture 0 1.5 0 0 0 0\nmode textured\ncapture 0 1.5 0 0 0 0\n",
+        2,
+    );
+    let magenta = |img: &RgbImage| {
+        img.enumerate_pixels()
+            .filter(|(x, y, p)| {
+                (180..300).contains(x)
+                    && (76..196).contains(y)
+                    && p.0[0] > 90
+                    && p.0[2] > 90
+                    && u16::from(p.0[1]) * 2 < u16::from(p.0[0])
+            })
+            .count()
+    };
+    let (debug, textured) = (magenta(&shots[0]), magenta(&shots[1]));
+    eprintln!("magenta pixels: untextured {debug}, textured {textured}");
+    assert!(
+        debug > 200,
+        "no game entity marker in the debug view ({debug} px)"
+    );
+    assert!(
+        textured < 20,
+        "a game entity marker in the textured view ({textured} px)"
+    );
+    // play_script's output folder (tempdir's name for "out-game-entities").
+    let out = std::env::temp_dir().join(format!(
+        "pebble-psp-{}-out-game-entities",
+        std::process::id()
+    ));
+    let log = std::fs::read_to_string(out.join("pebble_log.txt")).unwrap_or_default();
+    assert!(
+        log.contains("game entities: 1 of 1 kinds"),
+        "the runtime's log does not count them:\n{log}"
+    );
+}
+
 /// A map that cannot load: the runtime says so on screen and in its log (a
 /// scripted run then exits), and never crashes.
 #[test]

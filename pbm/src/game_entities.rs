@@ -7,6 +7,7 @@
 //! enum name in the lump. Byte layout: `docs/pbm-format.md`, "The `game_entities`
 //! lump". Every offset is checked on reading; nothing is trusted.
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -241,19 +242,19 @@ impl std::error::Error for GameEntitiesError {}
 /// Strings and arrays written once each into the pool.
 struct Pool {
     bytes: Vec<u8>,
-    strings: Vec<(String, u32)>,
+    strings: BTreeMap<String, u32>,
 }
 
 impl Pool {
     fn string(&mut self, s: &str) -> u32 {
-        if let Some((_, at)) = self.strings.iter().find(|(x, _)| x == s) {
+        if let Some(at) = self.strings.get(s) {
             return *at;
         }
         let at = self.bytes.len() as u32;
         self.bytes.extend_from_slice(s.as_bytes());
         self.bytes.push(0);
         self.align();
-        self.strings.push((s.into(), at));
+        self.strings.insert(s.into(), at);
         at
     }
 
@@ -302,7 +303,7 @@ impl GameEntities {
     pub fn encode(&self) -> Result<Vec<u8>, GameEntitiesError> {
         let mut pool = Pool {
             bytes: Vec::new(),
-            strings: Vec::new(),
+            strings: BTreeMap::new(),
         };
         let mut kinds = Vec::new();
         let mut fields = Vec::new();

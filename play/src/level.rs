@@ -77,6 +77,13 @@ impl Patrol {
 /// A `sound_sources` entry: where a sound plays and how far it carries (the
 /// runtime's debug view marks it; a game built on the map plays `cue` there).
 #[derive(Debug, Clone, PartialEq)]
+pub struct GameMarker {
+    pub position: V3,
+    /// Its kind's index in the lump.
+    pub kind: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct SoundPoint {
     pub id: String,
     pub position: V3,
@@ -107,6 +114,10 @@ pub struct Level {
     pub patrols: Vec<Patrol>,
     pub pit: Option<PitSpec>,
     pub sounds: Vec<SoundPoint>,
+    /// The game's own entities (`game_entities`): where each is and its kind.
+    pub game_entities: Vec<GameMarker>,
+    /// The kinds the `game_entities` lump defines.
+    pub game_kinds: usize,
     pub spawn: V3,
     pub spawn_yaw: f32,
     pub fov_deg: Option<f32>,
@@ -282,6 +293,21 @@ impl Level {
                         }
                     }
                 }
+                tag::GAME_ENTITIES => match pbm::game_entities::GameEntities::decode(m.payload) {
+                    Ok(lump) => {
+                        level.game_kinds = lump.kinds.len();
+                        level.game_entities = lump
+                            .instances
+                            .iter()
+                            .filter(|i| i.position.iter().all(|c| c.is_finite()))
+                            .map(|i| GameMarker {
+                                position: i.position,
+                                kind: i.kind,
+                            })
+                            .collect();
+                    }
+                    Err(e) => problems.push(e.to_string()),
+                },
                 _ => {}
             }
         }
@@ -399,6 +425,56 @@ mod tests {
         let spheres: Vec<_> = crate::shapes::sound_spheres(&level.sounds).collect();
         assert_eq!(spheres.len(), 2);
         assert_eq!(spheres[0].centre, [1.0, 2.0, 3.0]);
+    }
+
+    #[test]
+    fn counts_the_game_entities_and_marks_them_by_kind() {
+        use pbm::game_entities::{GameEntities, Instance, KindSchema};
+        let lump = GameEntities {
+            hash: 7,
+            kinds: vec![
+                KindSchema {
+                    name: "Door".into(),
+                    fields: vec![],
+                },
+                KindSchema {
+                    name: "Coin".into(),
+                    fields: vec![],
+                },
+            ],
+            instances: (0..3)
+                .map(|k| Instance {
+                    kind: u32::from(k > 0),
+                    id: k + 1,
+                    position: [k as f32, 0.0, 0.0],
+                    rotation: [0.0, 0.0, 0.0, 1.0],
+                    name: format!("e{k}"),
+                    values: vec![],
+                })
+                .collect(),
+        };
+        let mut map = pbm::Map::default();
+        map.metadata.push(pbm::Metadata {
+            tag: pbm::Name32::truncated(tag::GAME_ENTITIES),
+            kind: pbm::MetaKind::Entity,
+            payload: lump.encode().expect("encodes"),
+        });
+        let bytes = map.to_bytes().expect("writes");
+        let (view, _) = MapView::parse(&bytes).expect("parses");
+        let (level, problems) = Level::from_view(&view);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!((level.game_entities.len(), level.game_kinds), (3, 2));
+        let spheres: Vec<_> = crate::shapes::game_entity_spheres(&level.game_entities).collect();
+        assert_eq!(spheres[0].color, crate::shapes::GAME_COLORS[0]);
+        assert_eq!(spheres[2].color, crate::shapes::GAME_COLORS[1]);
+        // A damaged lump is said, not trusted.
+        let mut broken = map.clone();
+        broken.metadata[0].payload.truncate(40);
+        let bytes = broken.to_bytes().expect("writes");
+        let (view, _) = MapView::parse(&bytes).expect("parses");
+        let (level, problems) = Level::from_view(&view);
+        assert!(level.game_entities.is_empty());
+        assert!(problems[0].contains("game_entities"), "{problems:?}");
     }
 
     #[test]

@@ -29,6 +29,21 @@ pub fn sound_spheres(sounds: &[crate::level::SoundPoint]) -> impl Iterator<Item 
     })
 }
 
+/// The game entities' markers' colours by kind index (0xAABBGGRR): magenta
+/// first, then hues no other marker uses.
+pub const GAME_COLORS: [u32; 4] = [0xFF_FF_40_FF, 0xFF_40_A0_FF, 0xFF_FF_C0_60, 0xFF_80_FF_C0];
+
+/// A small sphere at each game entity, coloured by its kind, for a debug view.
+pub fn game_entity_spheres(
+    markers: &[crate::level::GameMarker],
+) -> impl Iterator<Item = Sphere> + '_ {
+    markers.iter().map(|m| Sphere {
+        centre: [m.position[0], m.position[1] + 0.3, m.position[2]],
+        radius: 0.3,
+        color: GAME_COLORS[m.kind as usize % GAME_COLORS.len()],
+    })
+}
+
 /// Ball colours, by index.
 pub const BALL_COLORS: [u32; 4] = [0xff3050e0, 0xff30c0f0, 0xff60d050, 0xffe07040];
 

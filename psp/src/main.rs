@@ -153,6 +153,7 @@ fn run(log: &mut Log) -> Result<(), String> {
                 let mut entities = pebble_play::shapes::entities_at(&world.level, shot.time);
                 if shot.mode != gfx::DisplayMode::Textured {
                     entities.extend(pebble_play::shapes::sound_spheres(&world.level.sounds));
+                    entities.extend(pebble_play::shapes::game_entity_spheres(&world.level.game_entities));
                 }
                 let extras = gfx::Extras {
                     environment: world.environment,
@@ -248,6 +249,11 @@ fn load(map_file: &str, log: &mut Log) -> Result<(World, Option<files::Version>)
         world.particles.particles.len(),
         world.environment.name(),
         world.hash
+    ));
+    log.line(format!(
+        "game entities: {} of {} kinds",
+        world.level.game_entities.len(),
+        world.level.game_kinds
     ));
     for w in &world.warnings {
         log.line(format!("warning: {w}"));
@@ -469,9 +475,11 @@ fn play(
         if let Some(p) = &pit {
             entities.extend(pebble_play::shapes::ball_spheres(p));
         }
-        // The debug views (untextured, wireframe) mark the sound sources.
+        // The debug views (untextured, wireframe) mark the sound sources and the
+        // game's own entities.
         if mode != gfx::DisplayMode::Textured {
             entities.extend(pebble_play::shapes::sound_spheres(&level.sounds));
+            entities.extend(pebble_play::shapes::game_entity_spheres(&level.game_entities));
         }
         if message.as_ref().is_some_and(|(_, at)| clock - at > 3.0) {
             message = None;

@@ -155,8 +155,9 @@ pub(crate) struct FrameState {
     depth_map: Mutex<DepthMap>,
     /// Whether picks find single-sided faces from behind (where they are drawn).
     pub pick_back_faces: bool,
-    /// Triangles the ID pass draws besides the chunks: markers, by entity id.
-    pub pick_markers: Vec<PickMarkerVertex>,
+    /// Triangles the ID pass draws besides the chunks: markers, by entity id, in
+    /// parts kept as built (the markers of a still view are not built again).
+    pub pick_markers: Vec<std::sync::Arc<Vec<PickMarkerVertex>>>,
     /// What [`crate::Renderer::submit_frame`] last drew into the targets; any other
     /// frame recorded into them forgets it ([`crate::passes::record`]).
     pub shown: Mutex<Option<ShownFrame>>,

@@ -21,6 +21,11 @@ pub enum LinkLines {
     None,
 }
 
+/// Segments of a drawn circle.
+const SEGMENTS: usize = 16;
+/// Segments of a circle in the ID pass (coarser: thousands are drawn there).
+const PICK_SEGMENTS: usize = 8;
+
 /// A kind whose definition is gone (0xAABBGGRR magenta).
 pub const UNKNOWN: u32 = 0xFF_FF_40_FF;
 
@@ -84,11 +89,13 @@ impl Overlay {
         }
     }
 
-    /// One game entity's shape alone (what a click on it hits).
+    /// One game entity's shape alone, coarser (what a click on it hits: thousands
+    /// of them go into the ID pass).
     pub fn of_game_entity(scene: &Scene, id: EntityId, defs: &Definitions) -> Self {
         let mut o = Self::default();
         if let Some(EntityKind::Defined(d)) = scene.entity(id).map(|e| &e.kind) {
-            o.game_entity(scene, id, d, defs, false);
+            let shape = defs.kind(&d.kind).map_or(Shape::Point, |k| k.shape);
+            o.shape(&scene.world_transform(id), shape, UNKNOWN, PICK_SEGMENTS);
         }
         o
     }
@@ -105,7 +112,7 @@ impl Overlay {
         let at: Vec3 = world.translation.into();
         let Some(kind) = defs.kind(&d.kind) else {
             let colour = if selected { SELECTED } else { UNKNOWN };
-            self.shape(&world, Shape::Point, colour);
+            self.shape(&world, Shape::Point, colour, SEGMENTS);
             // A query mark: the definition is gone, the values are kept.
             self.line(at + Vec3::Y * 0.6, at + Vec3::Y * 0.9, colour);
             return;
@@ -115,12 +122,12 @@ impl Overlay {
         } else {
             line_colour(kind.colour)
         };
-        self.shape(&world, kind.shape, colour);
+        self.shape(&world, kind.shape, colour, SEGMENTS);
         self.pole(at, colour);
         self.fields(kind, d, at, colour);
     }
 
-    fn shape(&mut self, world: &Affine3A, shape: Shape, colour: u32) {
+    fn shape(&mut self, world: &Affine3A, shape: Shape, colour: u32, segments: usize) {
         match shape {
             Shape::Box(size) => {
                 let b = volume_aabb(Vec3::from(size));
@@ -128,8 +135,10 @@ impl Overlay {
             }
             Shape::Sphere(r) => {
                 let centre: Vec3 = world.translation.into();
-                for (u, v) in [(Vec3::X, Vec3::Z), (Vec3::X, Vec3::Y), (Vec3::Z, Vec3::Y)] {
-                    self.ring(centre, u * r, v * r, colour);
+                // A level ring and an upright one: a sphere at a glance, in a third
+                // of the lines three would take (thousands are drawn).
+                for (u, v) in [(Vec3::X, Vec3::Z), (Vec3::X, Vec3::Y)] {
+                    self.ring(centre, u * r, v * r, colour, segments);
                 }
             }
             Shape::Point => {
@@ -147,15 +156,20 @@ impl Overlay {
     }
 
     /// A circle round `centre` spanned by `u` and `v` (its radii).
-    fn ring(&mut self, centre: Vec3, u: Vec3, v: Vec3, colour: u32) {
-        const SEGMENTS: usize = 24;
+    fn ring(&mut self, centre: Vec3, u: Vec3, v: Vec3, colour: u32, segments: usize) {
         let p = |k: usize| {
-            let a = k as f32 / SEGMENTS as f32 * std::f32::consts::TAU;
+            let a = k as f32 / segments as f32 * std::f32::consts::TAU;
             centre + u * a.cos() + v * a.sin()
         };
-        for k in 0..SEGMENTS {
+        for k in 0..segments {
             self.line(p(k), p(k + 1), colour);
         }
+    }
+
+    /// A small level cross at a point of a path.
+    fn cross(&mut self, at: Vec3, size: f32, colour: u32) {
+        self.line(at - Vec3::X * size, at + Vec3::X * size, colour);
+        self.line(at - Vec3::Z * size, at + Vec3::Z * size, colour);
     }
 
     /// A line with a small head at `to`.
@@ -195,22 +209,22 @@ impl Overlay {
                         self.line(w[0], w[1], colour);
                     }
                     for p in &points {
-                        self.star(*p, 0.12, colour);
+                        self.cross(*p, 0.12, colour);
                     }
                     if let Some(first) = points.first() {
                         self.line(at, *first, faint(colour));
                     }
                 }
                 (Display::Path, FieldValue::Point(p)) if p.is_finite() => {
-                    self.star(*p, 0.12, colour);
+                    self.cross(*p, 0.12, colour);
                     self.line(at, *p, faint(colour));
                 }
                 (Display::Radius, FieldValue::Float(r)) if r.is_finite() && *r > 0.0 => {
-                    self.ring(at, Vec3::X * *r, Vec3::Z * *r, faint(colour));
+                    self.ring(at, Vec3::X * *r, Vec3::Z * *r, faint(colour), SEGMENTS);
                 }
                 (Display::Radius, FieldValue::Int(r)) if *r > 0 => {
                     let r = *r as f32;
-                    self.ring(at, Vec3::X * r, Vec3::Z * r, faint(colour));
+                    self.ring(at, Vec3::X * r, Vec3::Z * r, faint(colour), SEGMENTS);
                 }
                 _ => {}
             }

@@ -205,6 +205,7 @@ fn id_region(
         let markers: Vec<GpuVertex> = frame
             .pick_markers
             .iter()
+            .flat_map(|part| part.iter())
             .filter(|v| v.id != 0 && !exclude.contains(&v.id))
             .map(|v| GpuVertex {
                 pos: v.pos,

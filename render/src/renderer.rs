@@ -284,7 +284,16 @@ impl Renderer {
     /// so that they are picked, and hide or are hidden by what is drawn, like
     /// meshes. Replaces those set before.
     pub fn set_pick_markers(&mut self, vertices: Vec<crate::frame::PickMarkerVertex>) {
-        self.frame.pick_markers = vertices;
+        self.frame.pick_markers = vec![std::sync::Arc::new(vertices)];
+    }
+
+    /// [`Self::set_pick_markers`] in parts shared with their builder: a part
+    /// unchanged since the last frame costs nothing to hand over again.
+    pub fn set_pick_marker_parts(
+        &mut self,
+        parts: Vec<std::sync::Arc<Vec<crate::frame::PickMarkerVertex>>>,
+    ) {
+        self.frame.pick_markers = parts;
     }
 
     /// Whether picks find single-sided faces seen from behind: on where they are

@@ -108,6 +108,13 @@ pub struct Viewport {
     overlay: overlay::SceneOverlay,
     outlines: outline::OutlineCache,
     solids: solids::Solids,
+    /// The game entities' labels as last placed.
+    labels: texts::GameLabels,
+    /// The markers' pick triangles as last built, and for what.
+    markers: Option<(
+        picking::MarkerKey,
+        std::sync::Arc<Vec<pebble_render::PickMarkerVertex>>,
+    )>,
     /// Where the viewport was last drawn, in points.
     pub rect: egui::Rect,
     /// What it drew last (the benchmark's bare renderer repeats it).
@@ -136,6 +143,8 @@ impl Viewport {
             overlay: overlay::SceneOverlay::default(),
             outlines: outline::OutlineCache::default(),
             solids: solids::Solids::default(),
+            markers: None,
+            labels: Default::default(),
             rect: egui::Rect::NOTHING,
             last_view: None,
             context_menu: None,
@@ -262,11 +271,10 @@ impl Viewport {
         });
         let last_stats = res.last_stats;
         res.renderer.set_back_faces_picked(self.looks.back_faces);
-        res.renderer.set_pick_markers(self.pick_markers(
-            frame.doc.scene(),
-            &frame.doc.kinds.defs,
-            size,
-        ));
+        let markers = pebble_core::profiling::time("viewport: pick markers", || {
+            self.pick_markers(frame.doc.scene(), &frame.doc.kinds.defs, size)
+        });
+        res.renderer.set_pick_marker_parts(markers);
         let pick = RendererPick {
             renderer: &res.renderer,
             camera: self.view.orbit.camera(),
@@ -389,7 +397,9 @@ impl Viewport {
                 rect,
             });
         }
-        callback::paint(ui, rect, &callback, res);
+        pebble_core::profiling::time("viewport: paint callback", || {
+            callback::paint(ui, rect, &callback, res)
+        });
         if !playing {
             view_cube::ui(ui, rect, &mut self.view, bounds);
         }
@@ -403,7 +413,17 @@ impl Viewport {
                 camera: callback.camera,
                 size: Vec2::new(w as f32, h as f32),
             };
-            texts::paint_game_labels(ui, rect, ppp, &view, doc.scene(), &doc.kinds.defs);
+            pebble_core::profiling::time("viewport: game entity labels", || {
+                texts::paint_game_labels(
+                    ui,
+                    rect,
+                    ppp,
+                    &view,
+                    doc.scene(),
+                    &doc.kinds.defs,
+                    &mut self.labels,
+                )
+            });
         }
         paint_texts(ui, rect, ppp, &tool_overlay, drop_hint);
         if self.looks.psp
@@ -434,26 +454,41 @@ impl Viewport {
     /// The markers this frame's picks hit, sized for the camera the tools see, and
     /// the patrols' and ball pits' spheres as drawn (a click on one picks it).
     fn pick_markers(
-        &self,
+        &mut self,
         scene: &pebble_model::Scene,
-        kinds: &pebble_model::definitions::Definitions,
+        kinds: &std::sync::Arc<pebble_model::definitions::Definitions>,
         size: Vec2,
-    ) -> Vec<pebble_render::PickMarkerVertex> {
+    ) -> Vec<std::sync::Arc<Vec<pebble_render::PickMarkerVertex>>> {
         let view = View {
             camera: self.view.orbit.camera(),
             size,
         };
-        let mut markers = picking::marker_triangles(
-            scene,
-            &view,
-            self.looks.overlays.then_some(&self.looks.layers),
-            kinds,
-        );
-        markers.extend(
-            self.solids
-                .pick_triangles(|id| scene.is_pickable(pebble_model::EntityId(id))),
-        );
-        markers
+        let layers = self.looks.overlays.then_some(self.looks.layers);
+        let key = picking::MarkerKey {
+            revision: scene.revision(),
+            kinds: std::sync::Arc::as_ptr(kinds) as usize,
+            layers,
+            camera: view.camera,
+            size,
+        };
+        let markers = match &self.markers {
+            Some((k, built)) if *k == key => built.clone(),
+            _ => {
+                let built = std::sync::Arc::new(picking::marker_triangles(
+                    scene,
+                    &view,
+                    layers.as_ref(),
+                    kinds,
+                ));
+                self.markers = Some((key, built.clone()));
+                built
+            }
+        };
+        // The patrols' and balls' spheres move with the clock: theirs each frame.
+        let solids = self
+            .solids
+            .pick_triangles(|id| scene.is_pickable(pebble_model::EntityId(id)));
+        vec![markers, std::sync::Arc::new(solids)]
     }
 
     /// The lines and triangles over the scene: the grid, boxes and markers (none in

@@ -14,6 +14,18 @@ use super::overlay::Layers;
 use super::tools::Pick;
 use super::view::View;
 
+/// What the markers' triangles were built for: they are built again only when
+/// one of these changes (a still view with thousands of markers costs nothing).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MarkerKey {
+    pub revision: u64,
+    /// The definitions in force (by address: a reload is a new one).
+    pub kinds: usize,
+    pub layers: Option<Layers>,
+    pub camera: pebble_render::Camera,
+    pub size: Vec2,
+}
+
 /// How wide a marker's lines are in the ID buffer, pixels: a click within the
 /// ID buffer's 9×9 window of them picks it.
 pub const MARKER_PIXELS: f32 = 9.0;

@@ -56,7 +56,16 @@ pub(super) fn paint_texts(
 
 /// The most labels painted at once: the nearest game entities get theirs (a
 /// level with thousands reads as labels round the camera, not as a wall of text).
-const MAX_LABELS: usize = 200;
+const MAX_LABELS: usize = 64;
+
+/// The game entities' labels as last placed, and for what view: a still view
+/// paints them without looking at thousands of entities again.
+#[derive(Debug, Default)]
+pub(super) struct GameLabels {
+    key: Option<(u64, usize, pebble_render::Camera, egui::Rect)>,
+    /// Where each goes (points), its text and colour, nearest first.
+    placed: Vec<(egui::Pos2, String, egui::Color32)>,
+}
 
 /// The game entities' labels over their markers ("Bat #1", "North gate · key
 /// Red"), in their kind's colour, nearest first; an unknown kind says so.
@@ -66,8 +75,40 @@ pub(super) fn paint_game_labels(
     ppp: f32,
     view: &super::view::View,
     scene: &pebble_model::Scene,
-    kinds: &pebble_model::definitions::Definitions,
+    kinds: &std::sync::Arc<pebble_model::definitions::Definitions>,
+    cache: &mut GameLabels,
 ) {
+    let key = (
+        scene.revision(),
+        std::sync::Arc::as_ptr(kinds) as usize,
+        view.camera,
+        rect,
+    );
+    if cache.key != Some(key) {
+        cache.placed = place_labels(rect, ppp, view, scene, kinds);
+        cache.key = Some(key);
+    }
+    let painter = ui.painter().with_clip_rect(rect);
+    let font = egui::FontId::proportional(12.0);
+    for (at, text, colour) in &cache.placed {
+        let galley = painter.layout_no_wrap(text.clone(), font.clone(), *colour);
+        let place = egui::Rect::from_center_size(
+            *at - egui::vec2(0.0, galley.size().y * 0.5),
+            galley.size(),
+        );
+        painter.rect_filled(place.expand(2.0), 2.0, egui::Color32::from_black_alpha(150));
+        painter.galley(place.min, galley, *colour);
+    }
+}
+
+/// Where the nearest game entities' labels go on the picture.
+fn place_labels(
+    rect: egui::Rect,
+    ppp: f32,
+    view: &super::view::View,
+    scene: &pebble_model::Scene,
+    kinds: &pebble_model::definitions::Definitions,
+) -> Vec<(egui::Pos2, String, egui::Color32)> {
     use pebble_model::entity::EntityKind;
     let eye = view.camera.eye;
     let mut near: Vec<(
@@ -85,9 +126,11 @@ pub(super) fn paint_game_labels(
         })
         .collect();
     near.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let painter = ui.painter().with_clip_rect(rect);
-    let font = egui::FontId::proportional(12.0);
-    for (_, id, d) in near.into_iter().take(MAX_LABELS) {
+    let mut placed = Vec::new();
+    for (_, id, d) in near {
+        if placed.len() >= MAX_LABELS {
+            break;
+        }
         let Some(e) = scene.entity(id) else { continue };
         let world = scene.world_transform(id);
         let top = match kinds.kind(&d.kind).map(|k| k.shape) {
@@ -110,15 +153,9 @@ pub(super) fn paint_game_labels(
             }
             None => egui::Color32::from_rgb(255, 64, 255),
         };
-        let text = kinds.label(d, &e.name);
-        let galley = painter.layout_no_wrap(text, font.clone(), colour);
-        let place = egui::Rect::from_center_size(
-            at - egui::vec2(0.0, galley.size().y * 0.5),
-            galley.size(),
-        );
-        painter.rect_filled(place.expand(2.0), 2.0, egui::Color32::from_black_alpha(150));
-        painter.galley(place.min, galley, colour);
+        placed.push((at, kinds.label(d, &e.name), colour));
     }
+    placed
 }
 
 /// The game's HUD over the viewport as the runtime prints it: white lines of
