@@ -22,6 +22,7 @@ mod entities_codegen;
 mod entity_kinds;
 mod face_mode;
 mod file_dialog;
+mod game_entities_window;
 mod hot_reload;
 mod import_cli;
 mod import_window;

@@ -362,7 +362,7 @@ pub fn creation(
     item: CreateItem,
     build: impl FnOnce(Option<MaterialId>) -> Result<Entity, String>,
 ) -> Result<Box<dyn Command>, String> {
-    let name = format!("Create {}", item.label());
+    let mut name = format!("Create {}", item.label());
     // The second wall is "Wall 2": rows in the outliner that say which is which.
     let numbered = |mut e: Entity| {
         e.name = pebble_model::naming::next_free(&e.name, false, |n| {
@@ -371,10 +371,12 @@ pub fn creation(
         e
     };
     if !item.needs_material() {
-        return Ok(Box::new(AddEntities::new(
-            name,
-            vec![numbered(build(None)?)],
-        )));
+        let entity = numbered(build(None)?);
+        // A game entity's step says which kind: "Create Crate".
+        if let pebble_model::EntityKind::Defined(d) = &entity.kind {
+            name = format!("Create {}", d.kind);
+        }
+        return Ok(Box::new(AddEntities::new(name, vec![entity])));
     }
     let (material, new) = material_for_new_mesh(scene);
     let entity = numbered(build(Some(material))?);

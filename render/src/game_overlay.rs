@@ -81,7 +81,7 @@ impl Overlay {
                     let colour = if touches {
                         SELECTED
                     } else {
-                        faint(line_colour(kind.colour))
+                        line_colour(kind.colour)
                     };
                     self.arrow(anchor(scene, e.id), anchor(scene, t), colour);
                 }

@@ -324,15 +324,18 @@ fn one_ui(
         }
         (FieldType::Enum(_), FieldValue::Enum(current)) => {
             let mut chosen = None;
+            let shown = if form.mixed { "—" } else { current.as_str() };
             egui::ComboBox::from_id_salt(form.base.with(&key))
-                .selected_text(current.as_str())
+                .selected_text(shown)
                 .show_ui(ui, |ui| {
                     for v in kinds.names_of(&field.ty) {
                         if ui.selectable_label(v == current, v).clicked() && v != current {
                             chosen = Some(FieldValue::Enum(v.clone()));
                         }
                     }
-                });
+                })
+                .response
+                .labelled_by(label);
             chosen
         }
         (FieldType::Flags(_), FieldValue::Flags(set)) => {
@@ -375,7 +378,7 @@ fn one_ui(
                 })
         }
         (FieldType::Entity, FieldValue::Entity(target)) => {
-            link_ui(ui, form, scene, kinds, field, *target, &key)
+            link_ui(ui, form, scene, kinds, field, *target, (&key, label))
         }
         _ => {
             ui.weak(format!(
@@ -461,7 +464,7 @@ fn link_ui(
     kinds: &Definitions,
     field: &FieldDef,
     target: Option<EntityId>,
-    key: &str,
+    (key, label): (&str, egui::Id),
 ) -> Option<FieldValue> {
     let name_of = |id: EntityId| match scene.entity(id) {
         Some(e) => match &e.kind {
@@ -470,7 +473,11 @@ fn link_ui(
         },
         None => format!("{id} (gone)"),
     };
-    let selected = target.map_or_else(|| "(none)".to_owned(), name_of);
+    let selected = if form.mixed {
+        "—".to_owned()
+    } else {
+        target.map_or_else(|| "(none)".to_owned(), name_of)
+    };
     let mut chosen = None;
     egui::ComboBox::from_id_salt(form.base.with(key))
         .selected_text(selected)
@@ -494,7 +501,9 @@ fn link_ui(
                     chosen = Some(FieldValue::Entity(Some(e.id)));
                 }
             }
-        });
+        })
+        .response
+        .labelled_by(label);
     chosen
 }
 

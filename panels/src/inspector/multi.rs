@@ -425,6 +425,7 @@ fn plural(k: Kind) -> String {
         "mesh" => "meshes".into(),
         "ball pit" => "ball pits".into(),
         "player spawn" => "player spawns".into(),
+        "game entity" => "game entities".into(),
         other => format!("{other}s"),
     }
 }
