@@ -259,7 +259,7 @@ impl Pool {
     }
 
     fn align(&mut self) {
-        while self.bytes.len() % 4 != 0 {
+        while !self.bytes.len().is_multiple_of(4) {
             self.bytes.push(0);
         }
     }

@@ -153,7 +153,12 @@ fn place_labels(
             }
             None => egui::Color32::from_rgb(255, 64, 255),
         };
-        placed.push((at, kinds.label(d, &e.name), colour));
+        let label = kinds.label(d, &e.name);
+        let text = match kinds.kind(&d.kind).and_then(|k| k.icon.as_deref()) {
+            Some(icon) => format!("{icon}  {label}"),
+            None => label,
+        };
+        placed.push((at, text, colour));
     }
     placed
 }

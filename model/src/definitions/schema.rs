@@ -77,20 +77,15 @@ pub enum Display {
 }
 
 /// How an instance is drawn when it has no model.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 pub enum Shape {
     /// A small cross-marked cube.
+    #[default]
     Point,
     /// A box of this size (metres) standing on the entity's origin.
     Box([f32; 3]),
     /// A sphere of this radius (metres) around the origin.
     Sphere(f32),
-}
-
-impl Default for Shape {
-    fn default() -> Self {
-        Self::Point
-    }
 }
 
 /// Where a kind's model comes from.
