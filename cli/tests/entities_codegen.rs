@@ -226,6 +226,11 @@ fn the_generated_c_reader_reads_every_value_of_the_showcase() {
         "--c",
         c_dir.to_str().expect("utf-8"),
     ]);
+    // Plain ASCII (the definitions' docs are): any C compiler takes it.
+    for name in ["pebble_entities.h", "pebble_entities.c"] {
+        let text = std::fs::read_to_string(c_dir.join(name)).expect("generated");
+        assert!(text.is_ascii(), "{name} is not plain ASCII");
+    }
     let exe = compile(&c_dir);
     let out = Command::new(&exe)
         .arg(dir.join("showcase.pbm"))

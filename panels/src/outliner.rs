@@ -17,6 +17,8 @@ pub struct OutlinerPanel {
     pub search: String,
     /// The row last clicked without Shift: where a Shift-click's range starts.
     anchor: Option<EntityId>,
+    /// The rows, and the scene revision and search text they are of.
+    rows_cache: Option<((u64, String), std::sync::Arc<Vec<(EntityId, usize)>>)>,
 }
 
 /// A row's toggle: what it shows, says and does.
@@ -184,7 +186,21 @@ impl OutlinerPanel {
     }
 
     /// (id, depth) in tree order, or the matches when searching.
-    fn rows(&self, scene: &Scene) -> Vec<(EntityId, usize)> {
+    /// The rows as last worked out, for the scene's revision and the search text:
+    /// a still scene of thousands of entities is not walked again every frame.
+    fn rows(&mut self, scene: &Scene) -> std::sync::Arc<Vec<(EntityId, usize)>> {
+        let key = (scene.revision(), self.search.clone());
+        if let Some((k, rows)) = &self.rows_cache
+            && *k == key
+        {
+            return rows.clone();
+        }
+        let rows = std::sync::Arc::new(self.rows_now(scene));
+        self.rows_cache = Some((key, rows.clone()));
+        rows
+    }
+
+    fn rows_now(&self, scene: &Scene) -> Vec<(EntityId, usize)> {
         let needle = self.search.trim().to_lowercase();
         if !needle.is_empty() {
             return scene
@@ -404,7 +420,7 @@ mod tests {
                 )
                 .expect("reparent");
         }
-        let rows = OutlinerPanel::default().rows(&scene);
+        let rows = OutlinerPanel::default().rows_now(&scene);
         assert_eq!(rows, rows_by_children(&scene));
         let depth_of = |i: usize| rows.iter().find(|(id, _)| *id == ids[i]).map(|r| r.1);
         assert_eq!(depth_of(4), Some(2));

@@ -108,6 +108,8 @@ pub struct Viewport {
     overlay: overlay::SceneOverlay,
     outlines: outline::OutlineCache,
     solids: solids::Solids,
+    /// The scene's bounds and the revision they are of.
+    bounds: Option<(u64, Option<pebble_model::Aabb>)>,
     /// The game entities' labels as last placed.
     labels: texts::GameLabels,
     /// The markers' pick triangles as last built, and for what.
@@ -145,6 +147,7 @@ impl Viewport {
             solids: solids::Solids::default(),
             markers: None,
             labels: Default::default(),
+            bounds: None,
             rect: egui::Rect::NOTHING,
             last_view: None,
             context_menu: None,
@@ -371,7 +374,17 @@ impl Viewport {
         }
         let baked = self.looks.psp && self.bake_psp_preview(ui, doc, res);
         // Every vertex's bounds: read once a frame, for the fog and the view cube.
-        let bounds = doc.scene().bounds();
+        // The scene's box, worked out again only when the scene changed (thousands
+        // of entities' boxes are not free every frame).
+        let revision = doc.scene().revision();
+        let bounds = match self.bounds {
+            Some((r, b)) if r == revision => b,
+            _ => {
+                let b = doc.scene().bounds();
+                self.bounds = Some((revision, b));
+                b
+            }
+        };
         let callback = ViewportCallback {
             baked,
             solids: std::sync::Arc::new(self.solids.at(frame.clock, |id| {

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use pebble_model::Scene;
 use pebble_model::glam::Vec3;
 use pebble_render::overlay::GridPlane;
+use pebble_render::overlay::LineVertex;
 use pebble_render::{Overlay, OverlayOptions};
 
 pub use pebble_core::layer::Layer;
@@ -125,6 +126,14 @@ pub struct SceneOverlay {
     scene: Option<((u64, Layers), Arc<Overlay>)>,
     grid: Option<(GridKey, Arc<Overlay>)>,
     both: Option<(u64, Layers, Option<GridKey>, Arc<Overlay>)>,
+    /// The last overlay with the tools' lines, and what it was made of.
+    #[allow(clippy::type_complexity)]
+    with_tools: Option<(
+        Option<Arc<Overlay>>,
+        (Vec<LineVertex>, Vec<LineVertex>),
+        Outline,
+        Arc<Overlay>,
+    )>,
 }
 
 impl SceneOverlay {
@@ -160,6 +169,21 @@ impl SceneOverlay {
         {
             return base;
         }
+        // The same tools' lines over the same base as last frame (a resting hover,
+        // a selection's gizmo): the same overlay, not a copy of a big one a frame.
+        if let Some((last_base, last_tools, last_outline, made)) = &self.with_tools
+            && match (&base, last_base) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+            && last_tools.0 == tools.lines
+            && last_tools.1 == tools.triangles
+            && last_outline.lines == outline.lines
+            && last_outline.on_top == outline.on_top
+        {
+            return Some(made.clone());
+        }
         let mut with_tools = base.as_deref().cloned().unwrap_or_default();
         // The outlines first: the tools' lines go over them.
         with_tools.lines.extend_from_slice(&outline.lines);
@@ -168,7 +192,14 @@ impl SceneOverlay {
         with_tools
             .on_top_triangles
             .extend_from_slice(&tools.triangles);
-        Some(Arc::new(with_tools))
+        let made = Arc::new(with_tools);
+        self.with_tools = Some((
+            base,
+            (tools.lines.clone(), tools.triangles.clone()),
+            outline.clone(),
+            made.clone(),
+        ));
+        Some(made)
     }
 
     fn combined(

@@ -57,6 +57,9 @@ pub(super) fn paint_texts(
 /// The most labels painted at once: the nearest game entities get theirs (a
 /// level with thousands reads as labels round the camera, not as a wall of text).
 const MAX_LABELS: usize = 64;
+/// Labels further than this from the eye are not painted (too small to read
+/// among the others; each costs a redraw of the picture's corner it covers).
+const LABEL_REACH: f32 = 60.0;
 
 /// The game entities' labels as last placed, and for what view: a still view
 /// paints them without looking at thousands of entities again.
@@ -111,6 +114,12 @@ fn place_labels(
 ) -> Vec<(egui::Pos2, String, egui::Color32)> {
     use pebble_model::entity::EntityKind;
     let eye = view.camera.eye;
+    // An orthographic view is as far as it is wide: its labels by nearness only.
+    let reach = if view.camera.ortho_height > 0.0 {
+        f32::INFINITY
+    } else {
+        LABEL_REACH
+    };
     let mut near: Vec<(
         f32,
         pebble_model::EntityId,
@@ -120,7 +129,8 @@ fn place_labels(
         .filter_map(|e| match &e.kind {
             EntityKind::Defined(d) if scene.is_drawn(e.id) => {
                 let at: pebble_model::glam::Vec3 = scene.world_transform(e.id).translation.into();
-                Some((at.distance_squared(eye), e.id, d))
+                let d2 = at.distance_squared(eye);
+                (d2 <= reach * reach).then_some((d2, e.id, d))
             }
             _ => None,
         })

@@ -182,7 +182,7 @@ const char *pbe_array_string(const pbe_array *a, const pbe_map *map, uint32_t i)
     for kind in &defs.kinds {
         let _ = writeln!(
             h,
-            "/* The `index`-th {} (0 ≤ index < pbe_count(map, PBE_KIND_{})); 0 when out of range. */",
+            "/* The `index`-th {} (0 <= index < pbe_count(map, PBE_KIND_{})); 0 when out of range. */",
             kind.name,
             upper(&kind.name)
         );
