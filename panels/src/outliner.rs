@@ -8,6 +8,9 @@ use pebble_model::{Entity, EntityId, Scene};
 
 use pebble_core::intent::Intent;
 
+/// The outliner's rows: each entity and its depth, in tree order.
+type Rows = std::sync::Arc<Vec<(EntityId, usize)>>;
+
 /// Rows listed at most (a scene this large is searched, not scrolled).
 const MAX_ROWS: usize = 100_000;
 
@@ -18,7 +21,7 @@ pub struct OutlinerPanel {
     /// The row last clicked without Shift: where a Shift-click's range starts.
     anchor: Option<EntityId>,
     /// The rows, and the scene revision and search text they are of.
-    rows_cache: Option<((u64, String), std::sync::Arc<Vec<(EntityId, usize)>>)>,
+    rows_cache: Option<((u64, String), Rows)>,
 }
 
 /// A row's toggle: what it shows, says and does.
@@ -188,7 +191,7 @@ impl OutlinerPanel {
     /// (id, depth) in tree order, or the matches when searching.
     /// The rows as last worked out, for the scene's revision and the search text:
     /// a still scene of thousands of entities is not walked again every frame.
-    fn rows(&mut self, scene: &Scene) -> std::sync::Arc<Vec<(EntityId, usize)>> {
+    fn rows(&mut self, scene: &Scene) -> Rows {
         let key = (scene.revision(), self.search.clone());
         if let Some((k, rows)) = &self.rows_cache
             && *k == key
