@@ -204,7 +204,7 @@ fn group_cycle<'g>(
         return Err(format!(
             "field group {} includes itself ({})",
             path[0],
-            path.join(" → ")
+            path.join(" -> ")
         ));
     }
     path.push(&g.name);

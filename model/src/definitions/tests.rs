@@ -114,7 +114,7 @@ fn a_group_including_itself_is_refused() {
     let text = "(groups: [\n  (name: \"G\", include: [\"H\"]),\n  (name: \"H\", include: [\"G\"]),\n], kinds: [])";
     let e = error(text);
     assert_eq!(e.line, 2, "{e}");
-    assert!(e.message.contains("includes itself (G → H → G)"), "{e}");
+    assert!(e.message.contains("includes itself (G -> H -> G)"), "{e}");
 }
 
 #[test]

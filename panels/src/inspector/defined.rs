@@ -540,7 +540,7 @@ fn list_ui(
                 next = Some(all);
             }
             if ui
-                .small_button("✕")
+                .small_button("×")
                 .on_hover_text(format!("remove {} {k}", field.name))
                 .clicked()
             {
