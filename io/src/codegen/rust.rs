@@ -74,7 +74,7 @@ pub const DEFINITIONS_HASH: u64 = 0x{:016x};
             e.name
         );
         for (k, v) in e.values.iter().enumerate() {
-            let _ = writeln!(s, "    {v} = {k},");
+            let _ = writeln!(s, "    {} = {k},", rust_ident(v));
         }
         let _ = writeln!(s, "}}\n\nimpl {} {{", e.name);
         let _ = writeln!(
@@ -82,7 +82,7 @@ pub const DEFINITIONS_HASH: u64 = 0x{:016x};
             "    pub fn from_index(k: u32) -> Option<Self> {{\n        match k {{"
         );
         for (k, v) in e.values.iter().enumerate() {
-            let _ = writeln!(s, "            {k} => Some(Self::{v}),");
+            let _ = writeln!(s, "            {k} => Some(Self::{}),", rust_ident(v));
         }
         let _ = writeln!(s, "            _ => None,\n        }}\n    }}\n}}\n");
     }
@@ -96,7 +96,7 @@ pub const DEFINITIONS_HASH: u64 = 0x{:016x};
             f.name, f.name
         );
         for (k, b) in f.bits.iter().enumerate() {
-            let _ = writeln!(s, "    pub const {b}: Self = Self(1 << {k});");
+            let _ = writeln!(s, "    pub const {}: Self = Self(1 << {k});", rust_ident(b));
         }
         let _ = writeln!(
             s,
@@ -249,4 +249,38 @@ pub fn read(lump: &GameEntities) -> Result<Entities, ReadError> {
 }
 ";
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names that are Rust keywords come out as raw identifiers (or with a `_`
+    /// where a keyword cannot be raw), wherever the definitions put them.
+    #[test]
+    fn keywords_are_escaped_in_fields_enum_values_and_flags() {
+        let defs = Definitions::parse(
+            r#"(
+                enums: [(name: "Mode", values: ["type", "Self", "Open"])],
+                flags: [(name: "Bits", bits: ["loop", "Plain"])],
+                kinds: [(name: "Thing", fields: [
+                    (name: "match", type: Int),
+                    (name: "mode", type: Enum("Mode")),
+                    (name: "bits", type: Flags("Bits")),
+                ])],
+            )"#,
+        )
+        .expect("reads");
+        let code = generate(&defs);
+        for wanted in [
+            "    r#type = 0,",
+            "    Self_ = 1,",
+            "Some(Self::r#type)",
+            "pub const r#loop: Self",
+            "pub r#match: i32,",
+            "r#match: field(i, 0, \"Thing.match\"",
+        ] {
+            assert!(code.contains(wanted), "{wanted} missing from:\n{code}");
+        }
+    }
 }

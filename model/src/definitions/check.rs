@@ -3,7 +3,7 @@
 //! through another, is refused), defaults parsed and held to their limits. Every
 //! error points at the line and column of the definition it is about.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::form::{FieldForm, FileForm, GroupForm, KindForm};
 use super::schema::{
@@ -101,11 +101,26 @@ fn unique<'n>(
     what: &str,
     names: impl Iterator<Item = &'n String>,
 ) -> Result<(), DefinitionsError> {
-    let mut seen = BTreeSet::new();
+    // Generated C writes names in capitals (PBE_KIND_DOOR): two names that differ
+    // only in case would be one there.
+    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
     for n in names {
-        if !seen.insert(n.as_str()) {
-            let at = places.find(n, 0, 1);
-            return Err(places.error(at, format!("two {what}s are named \"{n}\"")));
+        match seen.insert(n.to_ascii_uppercase(), n.as_str()) {
+            Some(same) if same == n => {
+                let at = places.find(n, 0, 1);
+                return Err(places.error(at, format!("two {what}s are named \"{n}\"")));
+            }
+            Some(other) => {
+                let at = places.find(n, 0, 0);
+                return Err(places.error(
+                    at,
+                    format!(
+                        "the {what}s \"{other}\" and \"{n}\" differ only in case \
+                         (generated C code writes them alike)"
+                    ),
+                ));
+            }
+            None => {}
         }
     }
     Ok(())
@@ -187,9 +202,10 @@ pub(super) fn resolve(text: &str, file: FileForm) -> Result<Definitions, Definit
     Ok(defs)
 }
 
+/// A name listed twice (case aside: generated C writes them in capitals).
 fn duplicate(names: &[String]) -> Option<&String> {
     let mut seen = BTreeSet::new();
-    names.iter().find(|n| !seen.insert(n.as_str()))
+    names.iter().find(|n| !seen.insert(n.to_ascii_uppercase()))
 }
 
 /// Refuses a group that includes itself, directly or through others, and one

@@ -155,6 +155,14 @@ fn references_between_definitions_are_checked() {
             "radius must be between",
         ),
         ("(kinds: [(name: \"A\")], colours: [])", "colours"),
+        (
+            "(kinds: [(name: \"Door\"), (name: \"DOOR\")])",
+            "differ only in case",
+        ),
+        (
+            "(enums: [(name: \"E\", values: [\"Red\", \"RED\"])], kinds: [])",
+            "lists RED twice",
+        ),
     ] {
         let e = error(text);
         assert!(e.message.contains(says), "{text}: {e}");
