@@ -722,6 +722,14 @@ fn runtime_draws_a_double_sided_mesh_from_behind_in_one_copy() {
     );
 }
 
+/// Pixels near the middle of a capture (where a marker straight ahead lands)
+/// whose colour `like` takes.
+fn middle_pixels(img: &RgbImage, like: impl Fn([u8; 3]) -> bool) -> usize {
+    img.enumerate_pixels()
+        .filter(|(x, y, p)| (180..300).contains(x) && (76..196).contains(y) && like(p.0))
+        .count()
+}
+
 /// The runtime's debug view marks the sound sources: a teal sphere where the
 /// `sound_sources` lump puts one, in the untextured mode and not in the textured.
 #[test]
@@ -742,15 +750,9 @@ fn runtime_debug_view_marks_the_sound_sources() {
     // The marker's teal (lit 0.4 to 1 of 0x20, 0xE8, 0xB0) near the middle: the
     // white wall, the checker's yellow and blue and the sky are none of it.
     let teal = |img: &RgbImage| {
-        img.enumerate_pixels()
-            .filter(|(x, y, p)| {
-                (180..300).contains(x)
-                    && (76..196).contains(y)
-                    && p.0[1] > 80
-                    && p.0[2] > 60
-                    && u16::from(p.0[0]) * 2 < u16::from(p.0[1])
-            })
-            .count()
+        middle_pixels(img, |p| {
+            p[1] > 80 && p[2] > 60 && u16::from(p[0]) * 2 < u16::from(p[1])
+        })
     };
     let (debug, textured) = (teal(&shots[0]), teal(&shots[1]));
     eprintln!("teal pixels: untextured {debug}, textured {textured}");
@@ -799,15 +801,9 @@ fn runtime_counts_and_marks_the_game_entities() {
         2,
     );
     let magenta = |img: &RgbImage| {
-        img.enumerate_pixels()
-            .filter(|(x, y, p)| {
-                (180..300).contains(x)
-                    && (76..196).contains(y)
-                    && p.0[0] > 90
-                    && p.0[2] > 90
-                    && u16::from(p.0[1]) * 2 < u16::from(p.0[0])
-            })
-            .count()
+        middle_pixels(img, |p| {
+            p[0] > 90 && p[2] > 90 && u16::from(p[1]) * 2 < u16::from(p[0])
+        })
     };
     let (debug, textured) = (magenta(&shots[0]), magenta(&shots[1]));
     eprintln!("magenta pixels: untextured {debug}, textured {textured}");

@@ -473,25 +473,8 @@ pub struct CustomEntity {
     pub json: String,
 }
 
-/// An instance of a kind defined in the project's `entities.ron`: the kind's name
-/// and the values set on it. A field not in `values` holds its definition's
-/// default (and follows it when the definitions change); a value whose field has
-/// left the definitions, or whose kind has, is kept as it is, never dropped.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DefinedEntity {
-    pub kind: String,
-    #[serde(default)]
-    pub values: std::collections::BTreeMap<String, crate::definitions::FieldValue>,
-}
-
-impl DefinedEntity {
-    pub fn new(kind: impl Into<String>) -> Self {
-        Self {
-            kind: kind.into(),
-            values: Default::default(),
-        }
-    }
-}
+/// An instance of a game's own kind ([`crate::definitions`]).
+pub use crate::definitions::DefinedEntity;
 
 pub use crate::limit::{Limit, limits};
 

@@ -91,7 +91,7 @@ pub struct Panels {
     /// The project's files (project-relative) and when they were listed: asset
     /// fields pick from them; listed again after a moment.
     files: (
-        Vec<String>,
+        std::sync::Arc<Vec<String>>,
         Option<(std::path::PathBuf, std::time::Instant)>,
     ),
     pub log: log::LogView,
@@ -114,7 +114,7 @@ impl Panels {
             uv_dock: Default::default(),
             uv_textures: thumbnails::Thumbnails::of_side(256).repeating(),
             textures: (Vec::new(), Vec::new(), None),
-            files: (Vec::new(), None),
+            files: (Default::default(), None),
             log: Default::default(),
             log_buffer: log::buffer(),
             raise: Vec::new(),
@@ -147,13 +147,13 @@ impl Panels {
 
     /// The project's files under `folder` (project-relative, `/`-separated),
     /// listed again when a couple of seconds have passed.
-    pub fn project_files(&mut self, folder: &std::path::Path) -> Vec<String> {
+    pub fn project_files(&mut self, folder: &std::path::Path) -> std::sync::Arc<Vec<String>> {
         let (list, at) = &mut self.files;
         let stale = at
             .as_ref()
             .is_none_or(|(f, t)| f != folder || t.elapsed() > std::time::Duration::from_secs(2));
         if stale {
-            *list = thumbnails::project_files(folder);
+            *list = std::sync::Arc::new(thumbnails::project_files(folder));
             *at = Some((folder.to_path_buf(), std::time::Instant::now()));
         }
         list.clone()

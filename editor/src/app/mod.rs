@@ -17,6 +17,7 @@ pub mod files;
 pub mod frame_echo;
 pub mod hot_reload;
 pub mod import_dialog;
+mod intents;
 mod keyboard_focus;
 pub mod keys;
 mod layout;

@@ -232,7 +232,7 @@ impl Definitions {
     /// What an instance is called in the viewport and in links: its label field's
     /// value ("Bat #1"), else the entity's name, then the values of the fields
     /// shown as labels ("hp 150").
-    pub fn label(&self, d: &crate::entity::DefinedEntity, name: &str) -> String {
+    pub fn label(&self, d: &DefinedEntity, name: &str) -> String {
         let Some(kind) = self.kind(&d.kind) else {
             return format!("{name} (unknown kind {})", d.kind);
         };
@@ -389,6 +389,26 @@ impl FieldValue {
             Self::Entity(r) => *r = r.and_then(&mut *map),
             Self::Array(items) => items.iter_mut().for_each(|v| v.map_references(map)),
             _ => {}
+        }
+    }
+}
+
+/// An instance of a kind defined in the project's `entities.ron`: the kind's name
+/// and the values set on it. A field not in `values` holds its definition's
+/// default (and follows it when the definitions change); a value whose field has
+/// left the definitions, or whose kind has, is kept as it is, never dropped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DefinedEntity {
+    pub kind: String,
+    #[serde(default)]
+    pub values: std::collections::BTreeMap<String, FieldValue>,
+}
+
+impl DefinedEntity {
+    pub fn new(kind: impl Into<String>) -> Self {
+        Self {
+            kind: kind.into(),
+            values: Default::default(),
         }
     }
 }

@@ -34,7 +34,7 @@ pub struct InspectorPanel {
     pub kinds: std::sync::Arc<pebble_model::definitions::Definitions>,
     /// The project's files (project-relative), for asset fields (the app keeps it
     /// current).
-    pub files: Vec<String>,
+    pub files: std::sync::Arc<Vec<String>>,
     /// A game entity's text field being typed in: its key and text, committed when
     /// it is left.
     pub(super) text_edit: Option<(String, String)>,

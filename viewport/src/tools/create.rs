@@ -54,11 +54,9 @@ enum Stage {
 pub struct CreateTool {
     armed: Option<CreateItem>,
     stage: Stage,
-    /// The emitter to put down instead of the default one (a preset chosen).
-    emitter: Option<pebble_model::entity::Emitter>,
-    /// The project's kind a game entity is made of (armed for
-    /// [`CreateItem::GameEntity`]).
-    defined: Option<String>,
+    /// What to put down instead of the item's usual kind: a preset's emitter, or
+    /// an instance of one of the project's own kinds.
+    kind: Option<EntityKind>,
     /// Where the footprint's corner last snapped to existing geometry, and to
     /// what (drawn as a marker, so the designer sees the walls will meet).
     snapped: Option<(Vec3, Snap)>,
@@ -75,8 +73,7 @@ impl CreateTool {
     pub fn arm(&mut self, item: CreateItem) {
         self.armed = Some(item);
         self.stage = Stage::Waiting;
-        self.emitter = None;
-        self.defined = None;
+        self.kind = None;
         self.snapped = None;
         self.near_corners.clear();
     }
@@ -84,27 +81,46 @@ impl CreateTool {
     /// Arms the tool for an emitter made from `emitter` (a preset).
     pub fn arm_emitter(&mut self, emitter: pebble_model::entity::Emitter) {
         self.arm(CreateItem::Emitter);
-        self.emitter = Some(emitter);
+        self.kind = Some(EntityKind::Emitter(emitter));
     }
 
     /// Arms the tool for an instance of the project's kind `kind`.
     pub fn arm_defined(&mut self, kind: String) {
         self.arm(CreateItem::GameEntity);
-        self.defined = Some(kind);
+        self.kind = Some(create::defined_entity(&kind, Vec3::ZERO).kind);
     }
 
     /// The project's kind the tool is armed for, if any.
     pub fn armed_kind(&self) -> Option<&str> {
-        self.armed.and(self.defined.as_deref())
+        match (&self.armed, &self.kind) {
+            (Some(_), Some(EntityKind::Defined(d))) => Some(&d.kind),
+            _ => None,
+        }
     }
 
     /// What the status line calls the thing made: the project's kind, or the
     /// item's label.
     fn what(&self, item: CreateItem) -> String {
-        match &self.defined {
-            Some(kind) if item == CreateItem::GameEntity => kind.clone(),
-            _ => item.label().to_lowercase(),
+        self.armed_kind()
+            .map_or_else(|| item.label().to_lowercase(), str::to_owned)
+    }
+
+    /// `item`'s entity at `at` (meshes in `material`), of the kind the tool was
+    /// armed with if any (a game entity named after its kind).
+    fn made(
+        kind: Option<EntityKind>,
+        item: CreateItem,
+        at: Vec3,
+        material: Option<pebble_model::MaterialId>,
+    ) -> Result<Entity, String> {
+        let mut e = create::entity(item, at, material)?;
+        if let Some(kind) = kind {
+            if let EntityKind::Defined(d) = &kind {
+                e.name = d.kind.clone();
+            }
+            e.kind = kind;
         }
+        Ok(e)
     }
 
     /// What the tool is armed for.
@@ -162,17 +178,10 @@ impl Tool for CreateTool {
         if (p.click || !item.is_drawn())
             && let Some(placed) = on_a_wall(cx.doc.scene(), cx.pick, &view, p.press, item)
         {
-            let preset = self.emitter.clone();
-            let defined = self.defined.clone();
+            let kind = self.kind.clone();
             let made = create::create_in(cx.doc, item, |m| {
-                let mut e = match &defined {
-                    Some(kind) => create::defined_entity(kind, placed.translation),
-                    None => create::entity(item, placed.translation, m)?,
-                };
+                let mut e = Self::made(kind, item, placed.translation, m)?;
                 e.transform.rotation = placed.rotation;
-                if let Some(emitter) = preset {
-                    e.kind = EntityKind::Emitter(emitter);
-                }
                 Ok(e)
             });
             match made {
@@ -211,16 +220,9 @@ impl Tool for CreateTool {
             let place = Vec3::new(at.x, ground.point.y + item.lift(), at.y);
             // A route or a ball pit's box fits on the floor clicked, clear of walls.
             let (place, route) = super::clearance::fit(cx.doc.scene(), item, place);
-            let preset = self.emitter.clone();
-            let defined = self.defined.clone();
+            let kind = self.kind.clone();
             let made = create::create_in(cx.doc, item, |m| {
-                let mut e = match &defined {
-                    Some(kind) => create::defined_entity(kind, place),
-                    None => create::entity(item, place, m)?,
-                };
-                if let Some(emitter) = preset {
-                    e.kind = EntityKind::Emitter(emitter);
-                }
+                let mut e = Self::made(kind, item, place, m)?;
                 if let (Some(route), EntityKind::Patrol(patrol)) = (route, &mut e.kind) {
                     patrol.waypoints = route;
                 }
