@@ -5,8 +5,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::schema::Definitions;
-use crate::entity::{DefinedEntity, EntityKind};
+use super::schema::{DefinedEntity, Definitions};
+use crate::entity::EntityKind;
 use crate::id::EntityId;
 use crate::scene::Scene;
 
