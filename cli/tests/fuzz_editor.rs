@@ -103,7 +103,7 @@ const CREATE: [CreateItem; 9] = [
     CreateItem::Ramp,
     CreateItem::Cylinder,
     CreateItem::PlayerSpawn,
-    CreateItem::SoundSource,
+    CreateItem::Builtin("SoundSource"),
     CreateItem::Patrol,
     CreateItem::Trigger,
 ];

@@ -270,7 +270,6 @@ pub const ALL: &[Action] = &[
     Action::ToggleLayer(Layer::Emitters),
     Action::ToggleLayer(Layer::Spawn),
     Action::ToggleLayer(Layer::Patrols),
-    Action::ToggleLayer(Layer::Sounds),
     Action::ToggleLayer(Layer::GameEntities),
     Action::ShowLinks(crate::layer::Links::All),
     Action::ShowLinks(crate::layer::Links::Selected),

@@ -10,7 +10,7 @@ use std::f32::consts::{FRAC_PI_2, PI};
 use pebble_model::command::{AddEntities, Paste};
 use pebble_model::entity::{
     BallPit, Collider, CustomEntity, DefinedEntity, EntityKind, GeometrySource, Light, MeshEntity,
-    Patrol, PlayerSpawn, SoundSource, Trigger,
+    Patrol, PlayerSpawn, Trigger,
 };
 use pebble_model::glam::{Quat, Vec2, Vec3};
 use pebble_model::{Command, Entity, Material, MaterialId, Primitive, Scene, Transform};
@@ -35,9 +35,12 @@ pub enum CreateItem {
     RampCollider,
     Patrol,
     BallPit,
-    SoundSource,
     Custom,
     Group,
+    /// One of Pebble's built-in kinds described as data, by name
+    /// ([`pebble_model::definitions::builtin`]): [`groups`] puts each under its
+    /// first tag.
+    Builtin(&'static str),
     /// One of the project's own kinds (`entities.ron`): the Create menu lists them
     /// by tag, and the create tool holds which one ([`defined_entity`]). Not in
     /// [`GROUPS`]: the kinds are the project's, not the editor's.
@@ -64,7 +67,7 @@ impl CreateItem {
             Self::RampCollider => "Ramp collider",
             Self::Patrol => "Patrol",
             Self::BallPit => "Ball pit",
-            Self::SoundSource => "Sound source",
+            Self::Builtin(kind) => builtin(kind).map_or(kind, |k| k.title.as_str()),
             Self::Custom => "Custom entity",
             Self::GameEntity => "Game entity",
             Self::Group => "Group",
@@ -119,8 +122,7 @@ impl CreateItem {
         match self {
             Self::OmniLight => 2.5,
             Self::PlayerSpawn => pebble_play::walk::EYE_HEIGHT,
-            // About where a sound is heard from: an ear's height.
-            Self::SoundSource => 1.5,
+            Self::Builtin(kind) => builtin(kind).map_or(0.0, |k| k.lift),
             _ => 0.0,
         }
     }
@@ -414,7 +416,7 @@ pub const GROUPS: &[(&str, &[CreateItem])] = &[
         "Light",
         &[CreateItem::OmniLight, CreateItem::Sun, CreateItem::Sky],
     ),
-    ("Effects", &[CreateItem::Emitter, CreateItem::SoundSource]),
+    ("Effects", &[CreateItem::Emitter]),
     (
         "Gameplay",
         &[
@@ -430,9 +432,39 @@ pub const GROUPS: &[(&str, &[CreateItem])] = &[
     ("Organise", &[CreateItem::Group]),
 ];
 
+/// The built-in kind described as data named `kind`.
+fn builtin(kind: &str) -> Option<&'static pebble_model::definitions::KindDef> {
+    pebble_model::definitions::builtin::kinds()
+        .kinds
+        .iter()
+        .find(|k| k.name == kind)
+}
+
+/// The Create menu: [`GROUPS`] with each built-in kind described as data after
+/// the items of the group its first tag names (a tag naming no group makes one,
+/// before "Organise").
+pub fn groups() -> Vec<(&'static str, Vec<CreateItem>)> {
+    let mut out: Vec<(&'static str, Vec<CreateItem>)> = GROUPS
+        .iter()
+        .map(|(n, items)| (*n, items.to_vec()))
+        .collect();
+    for k in &pebble_model::definitions::builtin::kinds().kinds {
+        let tag: &'static str = k.tags.first().map_or("Gameplay", String::as_str);
+        let item = CreateItem::Builtin(k.name.as_str());
+        match out.iter_mut().find(|(n, _)| *n == tag) {
+            Some((_, items)) => items.push(item),
+            None => {
+                let at = out.len().saturating_sub(1);
+                out.insert(at, (tag, vec![item]));
+            }
+        }
+    }
+    out
+}
+
 /// Every item, in the menu's order.
 pub fn all() -> impl Iterator<Item = CreateItem> {
-    GROUPS.iter().flat_map(|(_, items)| items.iter().copied())
+    groups().into_iter().flat_map(|(_, items)| items)
 }
 
 /// A new instance of the project's kind `kind` at `at` (its values at their
@@ -486,7 +518,7 @@ pub fn entity(item: CreateItem, at: Vec3, material: Option<MaterialId>) -> Resul
         CreateItem::Sky => EntityKind::Light(Light::default_sky()),
         CreateItem::Emitter => EntityKind::Emitter(super::presets::default_emitter()),
         CreateItem::PlayerSpawn => EntityKind::PlayerSpawn(PlayerSpawn::default()),
-        CreateItem::SoundSource => EntityKind::SoundSource(SoundSource::default()),
+        CreateItem::Builtin(kind) => EntityKind::Defined(DefinedEntity::new(kind)),
         CreateItem::Trigger => EntityKind::Trigger(Trigger {
             size: Vec3::splat(2.0),
             event: "entered".into(),

@@ -11,13 +11,13 @@ pub enum Layer {
     Emitters,
     Spawn,
     Patrols,
-    Sounds,
-    /// The project's own kinds (entities.ron) and their links.
+    /// The kinds described as data: the built-in sound source and the project's
+    /// own kinds (entities.ron), with their links.
     GameEntities,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 9] = [
+    pub const ALL: [Layer; 8] = [
         Layer::Grid,
         Layer::Colliders,
         Layer::Triggers,
@@ -25,7 +25,6 @@ impl Layer {
         Layer::Emitters,
         Layer::Spawn,
         Layer::Patrols,
-        Layer::Sounds,
         Layer::GameEntities,
     ];
 
@@ -38,8 +37,7 @@ impl Layer {
             Layer::Emitters => "Emitters",
             Layer::Spawn => "Player spawn",
             Layer::Patrols => "Patrols and ball pits",
-            Layer::Sounds => "Sound sources",
-            Layer::GameEntities => "Game entities",
+            Layer::GameEntities => "Sound sources and game entities",
         }
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod codegen;
 pub mod deploy;
+pub mod described;
 pub mod export;
 pub mod import;
 pub mod start;

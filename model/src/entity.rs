@@ -52,8 +52,9 @@ fn exported_by_default() -> bool {
     true
 }
 
-/// What an entity is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What an entity is. Read by `legacy.rs`, which turns the kinds of older
+/// project files into today's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum EntityKind {
     /// A folder for other entities.
     Group,
@@ -67,10 +68,10 @@ pub enum EntityKind {
     Collider(Collider),
     BallPit(BallPit),
     Patrol(Patrol),
-    /// A point a sound plays from (exported to `sound_sources`).
-    SoundSource(SoundSource),
     Custom(CustomEntity),
-    /// An instance of a kind the game defines in `entities.ron`.
+    /// An instance of a built-in kind described as data
+    /// ([`crate::definitions::builtin`]: the sound source) or of a kind the game
+    /// defines in `entities.ron`.
     Defined(DefinedEntity),
 }
 
@@ -87,13 +88,12 @@ pub enum Kind {
     Collider,
     BallPit,
     Patrol,
-    SoundSource,
     Custom,
     Defined,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 12] = [
         Kind::Group,
         Kind::Mesh,
         Kind::Light,
@@ -104,7 +104,6 @@ impl Kind {
         Kind::Collider,
         Kind::BallPit,
         Kind::Patrol,
-        Kind::SoundSource,
         Kind::Custom,
         Kind::Defined,
     ];
@@ -121,7 +120,6 @@ impl Kind {
             Kind::Collider => "collider",
             Kind::BallPit => "ball pit",
             Kind::Patrol => "patrol",
-            Kind::SoundSource => "sound source",
             Kind::Custom => "custom entity",
             Kind::Defined => "game entity",
         }
@@ -141,7 +139,6 @@ impl EntityKind {
             Self::Collider(_) => Kind::Collider,
             Self::BallPit(_) => Kind::BallPit,
             Self::Patrol(_) => Kind::Patrol,
-            Self::SoundSource(_) => Kind::SoundSource,
             Self::Custom(_) => Kind::Custom,
             Self::Defined(_) => Kind::Defined,
         }
@@ -441,31 +438,6 @@ pub struct Patrol {
     pub speed: f32,
 }
 
-/// A point a sound plays from (at the entity's position): the game plays the cue
-/// named `cue` there, heard up to `radius` metres away.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SoundSource {
-    /// The sound's name in the game's sound bank (a file name or a cue).
-    pub cue: String,
-    /// Metres: silent beyond.
-    pub radius: f32,
-    /// 0 (silent) to 1 (full).
-    pub volume: f32,
-    /// Plays again and again (an ambience), else once when the player comes near.
-    pub looped: bool,
-}
-
-impl Default for SoundSource {
-    fn default() -> Self {
-        Self {
-            cue: "ambience".into(),
-            radius: 8.0,
-            volume: 0.8,
-            looped: true,
-        }
-    }
-}
-
 /// Anything a game needs that Pebble does not model: a tag and a JSON object (text).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CustomEntity {
@@ -601,10 +573,6 @@ fn numbers(kind: &EntityKind) -> Vec<Number> {
             n.one("bounce", b.restitution, RESTITUTION);
             n.vec3("spawn box from", b.spawn_min, SPAWN_BOX);
             n.vec3("spawn box to", b.spawn_max, SPAWN_BOX);
-        }
-        EntityKind::SoundSource(s) => {
-            n.one("radius", s.radius, SOUND_RADIUS);
-            n.one("volume", s.volume, VOLUME);
         }
         EntityKind::Patrol(p) => {
             n.one("radius", p.radius, PATROL_RADIUS);

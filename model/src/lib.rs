@@ -13,6 +13,7 @@ pub mod diagnostics;
 pub mod entity;
 pub mod history;
 pub mod id;
+pub mod legacy;
 pub mod limit;
 pub mod material;
 pub mod math;

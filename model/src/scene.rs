@@ -247,6 +247,18 @@ impl Scene {
         self.entities().filter(|e| self.is_exported(e.id))
     }
 
+    /// The exported instances of the described kind `kind` (built in or the
+    /// game's), in outliner order.
+    pub fn exported_described<'a>(
+        &'a self,
+        kind: &'a str,
+    ) -> impl Iterator<Item = (&'a Entity, &'a crate::entity::DefinedEntity)> + 'a {
+        self.exported_entities().filter_map(move |e| match &e.kind {
+            EntityKind::Defined(d) if d.kind == kind => Some((e, d)),
+            _ => None,
+        })
+    }
+
     /// The exported entities of one kind.
     pub fn exported_of(&self, kind: Kind) -> impl Iterator<Item = &Entity> {
         self.exported_entities()
@@ -391,7 +403,6 @@ impl Scene {
             EntityKind::Light(_)
             | EntityKind::Emitter(_)
             | EntityKind::PlayerSpawn(_)
-            | EntityKind::SoundSource(_)
             | EntityKind::Custom(_)
             | EntityKind::Defined(_) => half(Vec3::splat(0.5)),
         }

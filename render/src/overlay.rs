@@ -44,8 +44,6 @@ pub struct OverlayOptions {
     pub spawn: bool,
     /// Patrol routes through their waypoints, and ball pits' starting boxes.
     pub patrols: bool,
-    /// Sound sources: a star, its post and the ring it is heard within.
-    pub sounds: bool,
     pub walkable: bool,
     /// Draw the selected entities' overlay in the selection colour.
     pub highlight_selection: bool,
@@ -62,7 +60,6 @@ impl Default for OverlayOptions {
             emitters: true,
             spawn: true,
             patrols: true,
-            sounds: true,
             walkable: true,
             highlight_selection: false,
         }
@@ -432,19 +429,6 @@ impl Overlay {
                 let place = Affine3A::from_translation(at);
                 self.boxed(&place, pit.spawn_min, pit.spawn_max, PATROL);
             }
-            EntityKind::SoundSource(sound) if options.sounds => {
-                // A speaker: a star on a post, and the ring on the ground it is
-                // heard within.
-                self.star(at, 0.2, SOUND);
-                self.pole(at, SOUND);
-                let rim = |k: usize| {
-                    let a = k as f32 / 32.0 * std::f32::consts::TAU;
-                    at + Vec3::new(a.cos(), 0.0, a.sin()) * sound.radius
-                };
-                for k in 0..32 {
-                    self.line(rim(k), rim(k + 1), SOUND);
-                }
-            }
             EntityKind::Walkable(mesh) if options.walkable => {
                 for f in &mesh.faces {
                     for i in f.indices {
@@ -470,7 +454,6 @@ impl Overlay {
             | EntityKind::Emitter(_)
             | EntityKind::Patrol(_)
             | EntityKind::BallPit(_)
-            | EntityKind::SoundSource(_)
             | EntityKind::Walkable(_) => {}
             // Nothing to draw over them.
             EntityKind::Group | EntityKind::Mesh(_) | EntityKind::Custom(_) => {}

@@ -400,7 +400,6 @@ impl SceneSync {
                 | EntityKind::Collider(_)
                 | EntityKind::BallPit(_)
                 | EntityKind::Patrol(_)
-                | EntityKind::SoundSource(_)
                 | EntityKind::Custom(_)
                 | EntityKind::Defined(_) => {}
             }

@@ -51,11 +51,11 @@ pub fn ui(
                 ui.style_mut().spacing.button_padding = egui::vec2(6.0, 3.0);
                 if menu.create {
                     ui.weak("Add");
-                    for (k, (_, items)) in pebble_core::create::GROUPS.iter().enumerate() {
+                    for (k, (_, items)) in pebble_core::create::groups().into_iter().enumerate() {
                         if k > 0 {
                             ui.separator();
                         }
-                        for &item in *items {
+                        for item in items {
                             if ui.button(item.label()).clicked() {
                                 out.push(Intent::Run(Action::Create(item)));
                                 open = false;

@@ -33,7 +33,6 @@ pub struct Layers {
     pub emitters: bool,
     pub spawn: bool,
     pub patrols: bool,
-    pub sounds: bool,
     pub game: bool,
     pub links: pebble_core::layer::Links,
 }
@@ -48,7 +47,6 @@ impl Default for Layers {
             emitters: true,
             spawn: true,
             patrols: true,
-            sounds: true,
             game: true,
             links: pebble_core::layer::Links::All,
         }
@@ -65,7 +63,6 @@ impl Layers {
             Layer::Emitters => &mut self.emitters,
             Layer::Spawn => &mut self.spawn,
             Layer::Patrols => &mut self.patrols,
-            Layer::Sounds => &mut self.sounds,
             Layer::GameEntities => &mut self.game,
         }
     }
@@ -224,7 +221,6 @@ impl SceneOverlay {
                 emitters: layers.emitters,
                 spawn: layers.spawn,
                 patrols: layers.patrols,
-                sounds: layers.sounds,
                 highlight_selection: true,
                 ..Default::default()
             };

@@ -57,7 +57,6 @@ pub fn marker_triangles(
             Kind::Collider => layers.colliders,
             Kind::PlayerSpawn => layers.spawn,
             Kind::Patrol | Kind::BallPit => layers.patrols,
-            Kind::SoundSource => layers.sounds,
             Kind::Custom => true,
             Kind::Defined => layers.game,
         };

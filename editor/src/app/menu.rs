@@ -101,11 +101,11 @@ impl PebbleApp {
             ui.menu_button("Edit", |ui| self.edit_menu(ui));
             ui.menu_button("View", |ui| self.view_menu(ui));
             ui.menu_button("Create", |ui| {
-                for (k, (_, items)) in create::GROUPS.iter().enumerate() {
+                for (k, (_, items)) in create::groups().into_iter().enumerate() {
                     if k > 0 {
                         ui.separator();
                     }
-                    for &item in *items {
+                    for item in items {
                         if item == create::CreateItem::Emitter {
                             self.emitter_presets_menu(ui);
                         } else {
@@ -671,7 +671,7 @@ The kinds below are the last that read."
                 ui,
                 Action::ToggleOverlays,
                 "Overlays",
-                "grid, colliders, triggers, lights, emitters, spawn, patrols, sounds: all on or off (View › Overlay layers picks)",
+                "grid, colliders, triggers, lights, emitters, spawn, patrols, sound sources and game entities: all on or off (View › Overlay layers picks)",
             );
         });
     }

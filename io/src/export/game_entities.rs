@@ -77,6 +77,9 @@ pub fn build(
     let mut unknown: std::collections::BTreeMap<&str, usize> = Default::default();
     for e in scene.exported_entities() {
         if let EntityKind::Defined(d) = &e.kind {
+            if Definitions::is_builtin_kind(&d.kind) {
+                continue; // in its own lump: crate::described
+            }
             match defs.kind_index(&d.kind) {
                 Some(k) => by_kind[k].push((e.id, e.name.as_str(), d)),
                 None => *unknown.entry(d.kind.as_str()).or_insert(0) += 1,

@@ -334,7 +334,6 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
             | EntityKind::Trigger(_)
             | EntityKind::BallPit(_)
             | EntityKind::Patrol(_)
-            | EntityKind::SoundSource(_)
             | EntityKind::Defined(_) => {
                 if !world.is_finite() {
                     return Err(not_finite(&e.name, "its transform is"));

@@ -1,5 +1,6 @@
 //! Metadata stage, in the documented order: `map_name`, `env_preset`, `player_spawn`,
-//! `walkable_mesh`, `triggers`, `rigid_bodies`, `sound_sources`, patrol `entities`,
+//! `walkable_mesh`, `triggers`, `rigid_bodies`, the built-in kinds' own lumps
+//! (`sound_sources`: [`crate::described`]), patrol `entities`,
 //! `game_entities`, `samplers`, custom entities, and the `emitters` lump last; then the header (spawn,
 //! bounds of drawn geometry).
 //! One function per lump; the tags are [`pbm::tag`]'s.
@@ -55,7 +56,7 @@ pub(crate) fn build(
     out.extend(walkable_mesh(run)?);
     out.extend(triggers(scene));
     out.extend(rigid_bodies(run));
-    out.extend(sound_sources(scene));
+    out.extend(crate::described::export(scene, &mut run.report.warnings));
     out.extend(patrols(run));
     out.extend(super::game_entities::metadata(run)?);
     if !textures.samplers.is_empty() {
@@ -175,32 +176,6 @@ fn rigid_bodies(run: &mut Run<'_>) -> Option<Metadata> {
     Some(text(tag::RIGID_BODIES, MetaKind::Json, &body.to_string()))
 }
 
-/// `sound_sources`: each source's name, world position, cue, radius, volume and
-/// whether it loops.
-fn sound_sources(scene: &Scene) -> Option<Metadata> {
-    let sources: Vec<Value> = scene
-        .exported_of(Kind::SoundSource)
-        .filter_map(|e| match &e.kind {
-            EntityKind::SoundSource(s) => Some(json!({
-                "id": e.name,
-                "position": position(scene, e.id).to_array(),
-                "cue": s.cue,
-                "radius": s.radius,
-                "volume": s.volume,
-                "loop": s.looped,
-            })),
-            _ => None,
-        })
-        .collect();
-    (!sources.is_empty()).then(|| {
-        text(
-            tag::SOUND_SOURCES,
-            MetaKind::Json,
-            &Value::Array(sources).to_string(),
-        )
-    })
-}
-
 /// Where each kind goes in the map. Exhaustive on purpose: a new kind does not
 /// compile until it says where it is written (and the export test that makes one
 /// of each kind checks it is there).
@@ -216,9 +191,8 @@ pub fn written_to(kind: Kind) -> &'static str {
         Kind::Walkable => tag::WALKABLE_MESH,
         Kind::BallPit => tag::RIGID_BODIES,
         Kind::Patrol => tag::ENTITIES,
-        Kind::SoundSource => tag::SOUND_SOURCES,
         Kind::Custom => "a lump of its own tag",
-        Kind::Defined => tag::GAME_ENTITIES,
+        Kind::Defined => "game_entities, or a built-in kind's own lump (its descriptor's recipe)",
     }
 }
 

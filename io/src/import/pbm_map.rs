@@ -11,7 +11,7 @@ use pbm::format::is_atlas_name;
 use pbm::{ColliderKind, Map, MetaKind, tag};
 use pebble_model::entity::{
     BallPit, Collider, CustomEntity, DefinedEntity, Emitter, EntityKind, GeometrySource,
-    MeshEntity, Patrol, PlayerSpawn, SoundSource, Trigger,
+    MeshEntity, Patrol, PlayerSpawn, Trigger,
 };
 use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::material::{AlphaMode, Sampling};
@@ -411,8 +411,8 @@ fn metadata(b: &mut Builder, map: &Map, path: &Path) -> SceneSettings {
                 true
             }
             (tag::RIGID_BODIES, Some(v), _) if v["type"] == tag::BALL_PIT => ball_pit(b, v),
-            (tag::SOUND_SOURCES, Some(Value::Array(list)), _) => {
-                sound_sources(b, list);
+            (t, Some(v), _) if crate::described::kind_of_lump(t).is_some() => {
+                described(b, t, v);
                 true
             }
             (tag::ENTITIES, _, _) if m.kind == MetaKind::Entity => patrols(b, &m.payload),
@@ -610,39 +610,13 @@ fn ball_pit(b: &mut Builder, v: &Value) -> bool {
     true
 }
 
-/// `sound_sources`: a sound source each; one without a position is skipped (said).
-fn sound_sources(b: &mut Builder, list: &[Value]) {
-    let default = SoundSource::default();
-    for (k, v) in list.iter().enumerate() {
-        let Some(at) = vec3(&v["position"]) else {
-            b.warn(format!("sound source {k} has no position; skipped"));
-            continue;
-        };
-        let source = SoundSource {
-            cue: v["cue"].as_str().unwrap_or(&default.cue).to_owned(),
-            radius: v["radius"].as_f64().map_or(default.radius, |r| r as f32),
-            volume: v["volume"].as_f64().map_or(default.volume, |r| r as f32),
-            looped: v["loop"].as_bool().unwrap_or(default.looped),
-        };
-        let name = v["id"]
-            .as_str()
-            .map(str::to_owned)
-            .unwrap_or_else(|| format!("Sound {k}"));
-        let kind = EntityKind::SoundSource(source.clone());
-        let kind = match pebble_model::entity::check_kind(None, &kind) {
-            Ok(()) => kind,
-            Err(e) => {
-                b.warn(format!(
-                    "sound source '{name}': {e}; its radius and volume are the defaults"
-                ));
-                EntityKind::SoundSource(SoundSource {
-                    cue: source.cue,
-                    looped: source.looped,
-                    ..default.clone()
-                })
-            }
-        };
-        b.entity(&name, kind, at);
+/// A built-in kind's own lump (`sound_sources`…), read by its descriptor.
+fn described(b: &mut Builder, tag: &str, body: &Value) {
+    let Some((kind, recipe)) = crate::described::kind_of_lump(tag) else {
+        return;
+    };
+    for read in crate::described::import(kind, recipe, body, &mut b.report.warnings) {
+        b.entity(&read.name, EntityKind::Defined(read.entity), read.at);
     }
 }
 

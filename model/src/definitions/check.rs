@@ -126,14 +126,23 @@ fn unique<'n>(
     Ok(())
 }
 
-pub(super) fn resolve(text: &str, file: FileForm) -> Result<Definitions, DefinitionsError> {
+/// Checks a definitions file: a project's, with Pebble's built-in kinds beside
+/// it (`builtin`: their names are taken, and only they choose their lump), or
+/// the built-in kinds themselves (`None`).
+pub(super) fn resolve(
+    text: &str,
+    file: FileForm,
+    builtin: Option<&Definitions>,
+) -> Result<Definitions, DefinitionsError> {
     let places = Places::new(text);
     let mut defs = Definitions::default();
+    defs.is_builtin = builtin.is_none();
     for e in &file.enums {
         let at = places.find(&e.name, 0, 0);
         let err = |m: String| places.error(at, m);
         check_name("an enum", &e.name).map_err(err)?;
         reserved(&e.name).map_err(err)?;
+        not_builtin(builtin, "an enum", &e.name).map_err(err)?;
         if e.values.is_empty() {
             return Err(err(format!("enum {} has no values", e.name)));
         }
@@ -154,6 +163,7 @@ pub(super) fn resolve(text: &str, file: FileForm) -> Result<Definitions, Definit
         let err = |m: String| places.error(at, m);
         check_name("a flag set", &f.name).map_err(err)?;
         reserved(&f.name).map_err(err)?;
+        not_builtin(builtin, "a flag set", &f.name).map_err(err)?;
         if f.bits.len() > 32 {
             return Err(err(format!(
                 "flag set {} has {} bits; at most 32",
@@ -195,6 +205,18 @@ pub(super) fn resolve(text: &str, file: FileForm) -> Result<Definitions, Definit
         group_cycle(&file.groups, g, &mut path).map_err(|m| places.error(at, m))?;
     }
     for k in &file.kinds {
+        let at = places.find(&k.name, 0, 0);
+        not_builtin(builtin, "a kind", &k.name).map_err(|m| places.error(at, m))?;
+        if k.lump.is_some() && builtin.is_some() {
+            return Err(places.error(
+                at,
+                format!(
+                    "kind {}: `lump` is for Pebble's built-in kinds; a game's kinds are \
+                     written to the game_entities lump (remove the line)",
+                    k.name
+                ),
+            ));
+        }
         let kind = kind(&places, &file, &defs, &kind_names, k)?;
         defs.kinds.push(kind);
     }
@@ -268,6 +290,27 @@ const RESERVED_TYPES: [&str; 12] = [
     "Self",
 ];
 
+/// A project's name that one of Pebble's built-in kinds, enums or flag sets has
+/// (case aside, as [`unique`] compares).
+fn not_builtin(builtin: Option<&Definitions>, what: &str, name: &str) -> Result<(), String> {
+    let Some(own) = builtin else {
+        return Ok(());
+    };
+    let taken = own
+        .kinds
+        .iter()
+        .map(|k| &k.name)
+        .chain(own.enums.iter().map(|e| &e.name))
+        .chain(own.flags.iter().map(|f| &f.name))
+        .find(|n| n.eq_ignore_ascii_case(name));
+    match taken {
+        Some(n) => Err(format!(
+            "{what} \"{name}\" takes the name of Pebble's built-in {n}; rename it"
+        )),
+        None => Ok(()),
+    }
+}
+
 fn reserved(name: &str) -> Result<(), String> {
     if RESERVED_TYPES.contains(&name) {
         return Err(format!(
@@ -338,6 +381,12 @@ fn kind(
         }
         _ => {}
     }
+    if !(k.lift.is_finite() && (0.0..=100.0).contains(&k.lift)) {
+        return Err(err(format!(
+            "kind {}: lift must be between 0 and 100 m",
+            k.name
+        )));
+    }
     if k.icon.as_ref().is_some_and(|i| i.chars().count() > 2) {
         return Err(err(format!(
             "kind {}: an icon is one or two characters",
@@ -393,8 +442,28 @@ fn kind(
             k.name
         )));
     }
+    if let Some(lump) = &k.lump {
+        if let Some(f) = fields.iter().find(|f| f.ty == FieldType::Entity) {
+            return Err(err(format!(
+                "kind {}: {} is a reference, which a lump of its own cannot write",
+                k.name, f.name
+            )));
+        }
+        let super::schema::LumpRecipe::Json { keys, .. } = lump;
+        for (f, _) in keys {
+            if !fields.iter().any(|x| &x.name == f) {
+                return Err(err(format!(
+                    "kind {}: the lump renames {f}, which is not one of its fields",
+                    k.name
+                )));
+            }
+        }
+    }
     Ok(KindDef {
         name: k.name.clone(),
+        title: super::schema::title_of(&k.name),
+        lift: k.lift,
+        lump: k.lump.clone(),
         doc: k.doc.clone(),
         colour,
         shape: k.shape,

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::schema::{DefinitionsError, Display, FieldType, ModelSource, Shape};
+use super::schema::{DefinitionsError, Display, FieldType, LumpRecipe, ModelSource, Shape};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -66,6 +66,10 @@ pub(super) struct KindForm {
     pub max_count: Option<u32>,
     #[serde(default)]
     pub tags: Vec<String>,
+    #[serde(default)]
+    pub lift: f32,
+    #[serde(default)]
+    pub lump: Option<LumpRecipe>,
     #[serde(default)]
     pub include: Vec<String>,
     #[serde(default)]

@@ -9,6 +9,7 @@
 //! arrays of these), each with a default, a doc and a display choice. Reusable
 //! field groups are included, never inherited (what LDtk's users asked for).
 
+pub mod builtin;
 mod check;
 mod form;
 pub mod problems;
@@ -34,7 +35,39 @@ impl Definitions {
             });
         }
         let file = form::read(text)?;
-        check::resolve(text, file)
+        check::resolve(text, file, Some(builtin::kinds()))
+    }
+
+    /// The project's kind `name`, else the built-in kind of that name.
+    pub fn kind(&self, name: &str) -> Option<&KindDef> {
+        self.kinds
+            .iter()
+            .find(|k| k.name == name)
+            .or_else(|| self.fallback()?.kinds.iter().find(|k| k.name == name))
+    }
+
+    /// The built-in kinds behind these (none behind the built-in kinds).
+    fn fallback(&self) -> Option<&'static Definitions> {
+        (!self.is_builtin).then(builtin::kinds)
+    }
+
+    /// Whether `name` is one of Pebble's built-in kinds.
+    pub fn is_builtin_kind(name: &str) -> bool {
+        builtin::kinds().kinds.iter().any(|k| k.name == name)
+    }
+
+    pub fn enum_def(&self, name: &str) -> Option<&EnumDef> {
+        self.enums
+            .iter()
+            .find(|e| e.name == name)
+            .or_else(|| self.fallback()?.enums.iter().find(|e| e.name == name))
+    }
+
+    pub fn flags_def(&self, name: &str) -> Option<&FlagsDef> {
+        self.flags
+            .iter()
+            .find(|f| f.name == name)
+            .or_else(|| self.fallback()?.flags.iter().find(|f| f.name == name))
     }
 
     /// Reads `entities.ron` in `dir`: `Ok(None)` when there is none.

@@ -140,10 +140,54 @@ pub struct FieldDef {
     pub group: Option<String>,
 }
 
-/// One kind a game defines.
+/// How a built-in kind is written to a map: into a lump of its own that the
+/// runtime already reads, instead of `game_entities`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub enum LumpRecipe {
+    /// A JSON lump `tag` holding an array with an object per exported instance
+    /// (`first_only`: the first instance's object alone): `"id"` its name,
+    /// `"position"` its world position (unless `position` is off), then each field
+    /// under its own name, or the name `keys` gives it (`("looped", "loop")`).
+    Json {
+        tag: String,
+        #[serde(default)]
+        first_only: bool,
+        #[serde(default = "yes")]
+        position: bool,
+        #[serde(default)]
+        keys: Vec<(String, String)>,
+    },
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl LumpRecipe {
+    pub fn tag(&self) -> &str {
+        match self {
+            Self::Json { tag, .. } => tag,
+        }
+    }
+
+    /// The key a field is written under.
+    pub fn key_of<'a>(&'a self, field: &'a str) -> &'a str {
+        match self {
+            Self::Json { keys, .. } => keys
+                .iter()
+                .find(|(f, _)| f == field)
+                .map_or(field, |(_, k)| k.as_str()),
+        }
+    }
+}
+
+/// One kind a game defines, or one of Pebble's built-in kinds
+/// ([`super::builtin`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KindDef {
     pub name: String,
+    /// The name as menus write it: "PressurePlate" is "Pressure plate".
+    pub title: String,
     pub doc: String,
     /// `0xRRGGBB`.
     pub colour: u32,
@@ -157,7 +201,38 @@ pub struct KindDef {
     pub max_count: Option<u32>,
     /// Groups in the Create menu (empty: "Other").
     pub tags: Vec<String>,
+    /// Metres above the surface it is put on (a sound at an ear's height).
+    pub lift: f32,
+    /// A built-in kind's own lump (`None`: written to `game_entities`).
+    pub lump: Option<LumpRecipe>,
     pub fields: Vec<FieldDef>,
+}
+
+/// "PressurePlate" as "Pressure plate", "key_card" as "Key card".
+pub fn title_of(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c == '_' {
+            if !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower {
+            out.push(' ');
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        if out.is_empty() {
+            out.push(c.to_ascii_uppercase());
+        } else if c.is_ascii_uppercase() && out.ends_with(' ') {
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out.trim_end().to_owned()
 }
 
 impl KindDef {
@@ -178,6 +253,9 @@ pub struct Definitions {
     pub enums: Vec<EnumDef>,
     pub flags: Vec<FlagsDef>,
     hash: u64,
+    /// These are Pebble's own kinds ([`super::builtin`]): lookups do not fall
+    /// back to themselves.
+    pub(super) is_builtin: bool,
 }
 
 /// A definitions file that cannot be used: where and why.
@@ -190,20 +268,10 @@ pub struct DefinitionsError {
 }
 
 impl Definitions {
-    pub fn kind(&self, name: &str) -> Option<&KindDef> {
-        self.kinds.iter().find(|k| k.name == name)
-    }
-
+    /// The index among the project's own kinds (the `game_entities` lump's
+    /// order); built-in kinds have none.
     pub fn kind_index(&self, name: &str) -> Option<usize> {
         self.kinds.iter().position(|k| k.name == name)
-    }
-
-    pub fn enum_def(&self, name: &str) -> Option<&EnumDef> {
-        self.enums.iter().find(|e| e.name == name)
-    }
-
-    pub fn flags_def(&self, name: &str) -> Option<&FlagsDef> {
-        self.flags.iter().find(|f| f.name == name)
     }
 
     /// The names of an enum's values or a flag set's bits.

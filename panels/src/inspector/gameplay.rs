@@ -1,10 +1,8 @@
 //! The inspector's fields for gameplay entities: ball pits, patrols (waypoints
 //! added and removed), triggers (event, dialogue, JSON properties), the player
-//! spawn, sound sources, custom entities (tag and JSON) and walkable surfaces.
+//! spawn, custom entities (tag and JSON) and walkable surfaces.
 
-use pebble_model::entity::{
-    BallPit, CustomEntity, Patrol, PlayerSpawn, SoundSource, Trigger, limits,
-};
+use pebble_model::entity::{BallPit, CustomEntity, Patrol, PlayerSpawn, Trigger, limits};
 use pebble_model::glam::Vec3;
 
 use super::form::Form;
@@ -101,21 +99,6 @@ pub(super) fn trigger_ui(ui: &mut egui::Ui, form: &mut Form, tr: &mut Trigger) -
             ui.colored_label(egui::Color32::LIGHT_RED, format!("not valid JSON: {e}"));
         }
     }
-    changed
-}
-
-pub(super) fn sound_ui(ui: &mut egui::Ui, form: &mut Form, s: &mut SoundSource) -> bool {
-    let mut changed = false;
-    ui.horizontal(|ui| {
-        let l = ui.label("cue");
-        changed |= ui
-            .add(egui::TextEdit::singleline(&mut s.cue).hint_text("a sound's name"))
-            .labelled_by(l.id)
-            .changed();
-    });
-    form.f32(ui, "radius", &mut s.radius, &limits::SOUND_RADIUS);
-    form.f32(ui, "volume", &mut s.volume, &limits::VOLUME);
-    changed |= ui.checkbox(&mut s.looped, "loops").changed();
     changed
 }
 

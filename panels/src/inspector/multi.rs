@@ -287,7 +287,6 @@ impl InspectorPanel {
             EntityKind::Patrol(p) => gameplay::patrol_ui(ui, &mut form, p),
             EntityKind::Trigger(t) => gameplay::trigger_ui(ui, &mut form, t),
             EntityKind::PlayerSpawn(s) => gameplay::spawn_ui(ui, &mut form, s),
-            EntityKind::SoundSource(s) => gameplay::sound_ui(ui, &mut form, s),
             EntityKind::Defined(_) => {
                 self.defined_ui(ui, scene, entities);
                 false

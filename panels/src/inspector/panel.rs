@@ -191,7 +191,6 @@ impl InspectorPanel {
             }
             EntityKind::Trigger(tr) => gameplay::trigger_ui(ui, &mut form, tr),
             EntityKind::PlayerSpawn(s) => gameplay::spawn_ui(ui, &mut form, s),
-            EntityKind::SoundSource(s) => gameplay::sound_ui(ui, &mut form, s),
             // A folder and a mesh: their fields are the transform's, and a mesh's
             // materials below.
             EntityKind::Group | EntityKind::Mesh(_) => false,

@@ -119,7 +119,6 @@ pub fn inside(
                 | Kind::Collider
                 | Kind::BallPit
                 | Kind::Patrol
-                | Kind::SoundSource
                 | Kind::Custom
                 | Kind::Defined => view
                     .project(scene.world_transform(e.id).translation.into())
