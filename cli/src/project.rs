@@ -42,9 +42,22 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
         s.environment.preset_name()
     )?;
     let counts = scene.counts();
+    // Described entities by their kind ("1 trigger, 3 enemy"), in first-seen order.
+    let mut described: Vec<(String, usize)> = Vec::new();
+    for e in scene.entities() {
+        if e.kind.kind() == Kind::Defined {
+            let label = e.kind.label();
+            match described.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, n)) => *n += 1,
+                None => described.push((label, 1)),
+            }
+        }
+    }
     let listed: Vec<String> = Kind::ALL
         .iter()
+        .filter(|k| **k != Kind::Defined)
         .filter_map(|k| counts.get(k).map(|n| format!("{n} {}", k.name())))
+        .chain(described.iter().map(|(l, n)| format!("{n} {l}")))
         .collect();
     writeln!(
         out,

@@ -11,7 +11,7 @@ use pebble_core::create::CreateItem;
 use pebble_editor::app::PebbleApp;
 use pebble_model::entity::{EntityKind, GeometrySource};
 use pebble_model::glam::Vec3;
-use pebble_model::{Kind, Primitive, Scene, project};
+use pebble_model::{Primitive, Scene, project};
 use pebble_viewport::navigation::OrbitCamera;
 
 use common::{click, drag_line, harness_on, screen};
@@ -113,7 +113,9 @@ fn a_room_is_built_only_by_dragging_and_exports_strictly_valid() {
         1.5,
     );
     // The spawn, with a click on the floor.
-    harness.state_mut().start_create(CreateItem::PlayerSpawn);
+    harness
+        .state_mut()
+        .start_create(CreateItem::Builtin("PlayerSpawn"));
     let at = screen(harness.state(), on_floor(2.0, 2.0));
     click(&mut harness, at);
     harness.run_steps(2);
@@ -169,8 +171,8 @@ fn a_room_is_built_only_by_dragging_and_exports_strictly_valid() {
         (flight.min.z - -2.0).abs() < 1e-4,
         "their top step meets the platform's edge: {flight:?}"
     );
-    let spawn = scene
-        .entities_of(Kind::PlayerSpawn)
+    let (spawn, _) = scene
+        .entities_described("PlayerSpawn")
         .next()
         .expect("a spawn");
     let eye: Vec3 = scene.world_transform(spawn.id).translation.into();
@@ -212,7 +214,7 @@ fn a_room_is_built_only_by_dragging_and_exports_strictly_valid() {
     // ground behind the wall, not inside it.
     let face = scene.world_aabb(boxes[1].id).expect("the north wall").max.z;
     let on_wall = Vec3::new(0.5, 2.0, face);
-    for item in [CreateItem::Plane, CreateItem::Patrol] {
+    for item in [CreateItem::Plane, CreateItem::Builtin("Patrol")] {
         harness.state_mut().start_create(item);
         let at = screen(harness.state(), on_wall);
         click(&mut harness, at);

@@ -102,10 +102,10 @@ const CREATE: [CreateItem; 9] = [
     CreateItem::Stairs,
     CreateItem::Ramp,
     CreateItem::Cylinder,
-    CreateItem::PlayerSpawn,
+    CreateItem::Builtin("PlayerSpawn"),
     CreateItem::Builtin("SoundSource"),
-    CreateItem::Patrol,
-    CreateItem::Trigger,
+    CreateItem::Builtin("Patrol"),
+    CreateItem::Builtin("Trigger"),
 ];
 
 /// The project as saved: the scene's bytes (selection and view are not in them),

@@ -32,7 +32,7 @@ fn select(harness: &mut H, name: &str, row: &str) -> EntityId {
             .state()
             .scene()
             .entities()
-            .map(|e| format!("{}  ({})", e.name, e.kind.kind().name()))
+            .map(|e| format!("{}  ({})", e.name, e.kind.label()))
             .collect();
         let Some(over) = labels
             .iter()
@@ -285,7 +285,9 @@ fn a_negative_trigger_size_is_refused() {
     };
     let id = select(&mut harness, "Warmth", "Warmth  (trigger)");
     let size = |h: &H| match &h.state().scene().entity(id).expect("entity").kind {
-        EntityKind::Trigger(t) => t.size,
+        EntityKind::Defined(d) => pebble_model::definitions::builtin::value(d, "size")
+            .and_then(|v| v.as_point())
+            .expect("a size"),
         other => panic!("not a trigger: {other:?}"),
     };
     let original = size(&harness);

@@ -9,7 +9,9 @@ use crate::common;
 use egui_kittest::kittest::Queryable as _;
 use pebble_editor::app::PebbleApp;
 use pebble_model::command::{AddEntities, AddMaterial};
-use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity, PlayerSpawn, Trigger};
+use pebble_model::definitions::FieldValue;
+use pebble_model::definitions::builtin::instance;
+use pebble_model::entity::{EntityKind, GeometrySource, MeshEntity};
 use pebble_model::glam::Vec3;
 use pebble_model::{Command, Entity, Material, Primitive, Scene, Transform, project};
 use pebble_viewport::navigation::OrbitCamera;
@@ -44,16 +46,17 @@ fn arena() -> std::path::PathBuf {
     let m = add.created().expect("id");
     let trigger = Entity::new(
         "Archway",
-        EntityKind::Trigger(Trigger {
-            size: Vec3::new(2.0, 3.0, 2.0),
-            event: "on_enter_archway".into(),
-            dialogue_id: None,
-            oneshot: true,
-            properties: "{}".into(),
-        }),
+        EntityKind::Defined(instance(
+            "Trigger",
+            [
+                ("size", FieldValue::Point(Vec3::new(2.0, 3.0, 2.0))),
+                ("event", FieldValue::Text("on_enter_archway".into())),
+                ("oneshot", FieldValue::Bool(true)),
+            ],
+        )),
     )
     .with_transform(Transform::from_translation(Vec3::new(-5.0, 0.5, 0.0)));
-    let spawn = Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn::default()))
+    let spawn = Entity::new("Spawn", EntityKind::Defined(instance("PlayerSpawn", [])))
         .with_transform(Transform::from_translation(Vec3::new(0.0, 2.1, 4.0)));
     AddEntities::new(
         "Add",
@@ -286,7 +289,7 @@ fn a_map_with_nothing_to_stand_on_says_so_instead_of_falling() {
         "Add",
         vec![Entity::new(
             "Spawn",
-            EntityKind::PlayerSpawn(PlayerSpawn::default()),
+            EntityKind::Defined(instance("PlayerSpawn", [])),
         )],
     )
     .apply(&mut scene)
@@ -424,17 +427,23 @@ fn the_keys_turn_and_look_and_a_fall_respawns() {
 
 #[test]
 fn the_spawn_marker_draws_the_capsule_the_rules_walk() {
+    use pebble_model::definitions::{Shape, builtin};
     use pebble_play::walk::{BODY_HEIGHT, EYE_HEIGHT, RADIUS};
+    let spawn = builtin::kinds().kind("PlayerSpawn").expect("built in");
     assert_eq!(
-        pebble_render::overlay::SPAWN_CAPSULE,
-        (RADIUS, BODY_HEIGHT, EYE_HEIGHT)
+        spawn.shape,
+        Shape::Figure([RADIUS, BODY_HEIGHT, EYE_HEIGHT])
     );
+    assert_eq!(spawn.lift, EYE_HEIGHT, "put down at the eye's height");
 }
 
 #[test]
 fn sound_sources_are_one_colour_in_the_editor_and_the_runtime() {
+    let sound = pebble_model::definitions::builtin::kinds()
+        .kind("SoundSource")
+        .expect("built in");
     assert_eq!(
-        pebble_render::overlay::SOUND,
+        pebble_render::game_overlay::line_colour(sound.colour),
         pebble_play::shapes::SOUND_COLOR
     );
 }

@@ -4,7 +4,9 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use pebble_model::command::{AddEntities, AddMaterial};
-use pebble_model::entity::{EntityKind, GeometrySource, Light, MeshEntity, Trigger};
+use pebble_model::definitions::FieldValue;
+use pebble_model::definitions::builtin::instance;
+use pebble_model::entity::{EntityKind, GeometrySource, Light, MeshEntity};
 use pebble_model::glam::Vec3;
 use pebble_model::{Command as _, Entity, History, Material, Primitive, Scene, project};
 
@@ -56,13 +58,15 @@ fn sample(dir: &std::path::Path) -> PathBuf {
         ),
         Entity::new(
             "Door",
-            EntityKind::Trigger(Trigger {
-                size: Vec3::ONE,
-                event: "open".into(),
-                dialogue_id: None,
-                oneshot: true,
-                properties: "{oops".into(),
-            }),
+            EntityKind::Defined(instance(
+                "Trigger",
+                [
+                    ("size", FieldValue::Point(Vec3::ONE)),
+                    ("event", FieldValue::Text("open".into())),
+                    ("oneshot", FieldValue::Bool(true)),
+                    ("properties", FieldValue::Text("{oops".into())),
+                ],
+            )),
         ),
     ];
     history

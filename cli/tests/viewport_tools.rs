@@ -533,7 +533,7 @@ fn hidden_markers_are_not_picked() {
     harness.key_press(egui::Key::Escape);
     harness.run_steps(2);
     assert!(harness.state().scene().selection().is_empty());
-    harness.state_mut().viewport.looks.layers.spawn = false;
+    harness.state_mut().viewport.looks.layers.markers = false;
     harness.run_steps(2);
     common::click(&mut harness, at);
     assert!(
@@ -542,7 +542,7 @@ fn hidden_markers_are_not_picked() {
     );
     harness.key_press(egui::Key::Escape);
     harness.run_steps(2);
-    harness.state_mut().viewport.looks.layers.spawn = true;
+    harness.state_mut().viewport.looks.layers.markers = true;
     harness.state_mut().viewport.looks.overlays = false;
     harness.run_steps(2);
     common::click(&mut harness, at);

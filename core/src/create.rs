@@ -8,9 +8,9 @@
 use std::f32::consts::{FRAC_PI_2, PI};
 
 use pebble_model::command::{AddEntities, Paste};
+use pebble_model::definitions::FieldValue;
 use pebble_model::entity::{
-    BallPit, Collider, CustomEntity, DefinedEntity, EntityKind, GeometrySource, Light, MeshEntity,
-    Patrol, PlayerSpawn, Trigger,
+    Collider, CustomEntity, DefinedEntity, EntityKind, GeometrySource, Light, MeshEntity,
 };
 use pebble_model::glam::{Quat, Vec2, Vec3};
 use pebble_model::{Command, Entity, Material, MaterialId, Primitive, Scene, Transform};
@@ -29,12 +29,8 @@ pub enum CreateItem {
     Sun,
     Sky,
     Emitter,
-    PlayerSpawn,
-    Trigger,
     BoxCollider,
     RampCollider,
-    Patrol,
-    BallPit,
     Custom,
     Group,
     /// One of Pebble's built-in kinds described as data, by name
@@ -61,12 +57,8 @@ impl CreateItem {
             Self::Sun => "Sun",
             Self::Sky => "Sky (hemisphere)",
             Self::Emitter => "Particle emitter",
-            Self::PlayerSpawn => "Player spawn",
-            Self::Trigger => "Trigger",
             Self::BoxCollider => "Box collider",
             Self::RampCollider => "Ramp collider",
-            Self::Patrol => "Patrol",
-            Self::BallPit => "Ball pit",
             Self::Builtin(kind) => builtin(kind).map_or(kind, |k| k.title.as_str()),
             Self::Custom => "Custom entity",
             Self::GameEntity => "Game entity",
@@ -83,10 +75,8 @@ impl CreateItem {
     /// others are put down with a click.
     pub fn is_drawn(self) -> bool {
         self.needs_material()
-            || matches!(
-                self,
-                Self::Trigger | Self::BoxCollider | Self::RampCollider | Self::BallPit
-            )
+            || matches!(self, Self::BoxCollider | Self::RampCollider)
+            || self.builtin().is_some_and(|k| drawn_fields(k).is_some())
     }
 
     /// Whether it is put in the viewport with the pointer at all (a sun, a sky and
@@ -114,14 +104,16 @@ impl CreateItem {
 
     /// Whether its height may go below the surface (a box sunk into a floor).
     pub fn may_go_down(self) -> bool {
-        matches!(self, Self::Box | Self::BoxCollider | Self::Trigger)
+        matches!(self, Self::Box | Self::BoxCollider)
+            || self
+                .builtin()
+                .is_some_and(|k| matches!(drawn_fields(k), Some(Sized::Size(_))))
     }
 
     /// How far above the surface it is put: a light hangs, the spawn is the eye.
     pub fn lift(self) -> f32 {
         match self {
             Self::OmniLight => 2.5,
-            Self::PlayerSpawn => pebble_play::walk::EYE_HEIGHT,
             Self::Builtin(kind) => builtin(kind).map_or(0.0, |k| k.lift),
             _ => 0.0,
         }
@@ -278,26 +270,24 @@ pub fn drawn_entity(
             }),
             turn,
         ),
-        CreateItem::Trigger => {
-            let Ok(e) = entity(item, Vec3::ZERO, None) else {
-                return Err("a trigger".into());
-            };
-            let EntityKind::Trigger(mut t) = e.kind else {
-                return Err("a trigger".into());
-            };
-            t.size = Vec3::new(w, h, d);
-            (EntityKind::Trigger(t), 0.0)
-        }
-        CreateItem::BallPit => {
-            let Ok(e) = entity(item, Vec3::ZERO, None) else {
-                return Err("a ball pit".into());
-            };
-            let EntityKind::BallPit(mut b) = e.kind else {
-                return Err("a ball pit".into());
-            };
-            b.spawn_min = Vec3::new(-w * 0.5, 0.0, -d * 0.5);
-            b.spawn_max = Vec3::new(w * 0.5, h, d * 0.5);
-            (EntityKind::BallPit(b), 0.0)
+        CreateItem::Builtin(name) if item.is_drawn() => {
+            let mut inst = DefinedEntity::new(name);
+            match builtin(name).and_then(drawn_fields) {
+                Some(Sized::Size(f)) => {
+                    inst.values
+                        .insert(f.to_owned(), FieldValue::Point(Vec3::new(w, h, d)));
+                }
+                Some(Sized::Corners(lo, hi)) => {
+                    let (a, b) = (
+                        Vec3::new(-w * 0.5, 0.0, -d * 0.5),
+                        Vec3::new(w * 0.5, h, d * 0.5),
+                    );
+                    inst.values.insert(lo.to_owned(), FieldValue::Point(a));
+                    inst.values.insert(hi.to_owned(), FieldValue::Point(b));
+                }
+                None => {}
+            }
+            (EntityKind::Defined(inst), 0.0)
         }
         other => return entity(other, Vec3::new(centre.x, base, centre.y), material),
     };
@@ -420,17 +410,44 @@ pub const GROUPS: &[(&str, &[CreateItem])] = &[
     (
         "Gameplay",
         &[
-            CreateItem::PlayerSpawn,
-            CreateItem::Trigger,
             CreateItem::BoxCollider,
             CreateItem::RampCollider,
-            CreateItem::Patrol,
-            CreateItem::BallPit,
             CreateItem::Custom,
         ],
     ),
     ("Organise", &[CreateItem::Group]),
 ];
+
+/// How dragging out a built-in kind sizes it: its size field (the box it
+/// fills), or its two corner fields (a box relative to it).
+enum Sized<'a> {
+    Size(&'a str),
+    Corners(&'a str, &'a str),
+}
+
+fn drawn_fields(kind: &pebble_model::definitions::KindDef) -> Option<Sized<'_>> {
+    use pebble_model::definitions::Display;
+    if let Some(f) = kind.fields.iter().find(|f| f.display == Display::Size) {
+        return Some(Sized::Size(&f.name));
+    }
+    let mut corners = kind
+        .fields
+        .iter()
+        .filter(|f| f.display == Display::Corner && f.local);
+    match (corners.next(), corners.next()) {
+        (Some(a), Some(b)) => Some(Sized::Corners(&a.name, &b.name)),
+        _ => None,
+    }
+}
+
+impl CreateItem {
+    fn builtin(self) -> Option<&'static pebble_model::definitions::KindDef> {
+        match self {
+            Self::Builtin(kind) => builtin(kind),
+            _ => None,
+        }
+    }
+}
 
 /// The built-in kind described as data named `kind`.
 fn builtin(kind: &str) -> Option<&'static pebble_model::definitions::KindDef> {
@@ -452,7 +469,11 @@ pub fn groups() -> Vec<(&'static str, Vec<CreateItem>)> {
         let tag: &'static str = k.tags.first().map_or("Gameplay", String::as_str);
         let item = CreateItem::Builtin(k.name.as_str());
         match out.iter_mut().find(|(n, _)| *n == tag) {
-            Some((_, items)) => items.push(item),
+            // Before the custom entity, the catch-all, which stays last.
+            Some((_, items)) => match items.iter().position(|i| *i == CreateItem::Custom) {
+                Some(at) => items.insert(at, item),
+                None => items.push(item),
+            },
             None => {
                 let at = out.len().saturating_sub(1);
                 out.insert(at, (tag, vec![item]));
@@ -517,33 +538,11 @@ pub fn entity(item: CreateItem, at: Vec3, material: Option<MaterialId>) -> Resul
         CreateItem::Sun => EntityKind::Light(Light::default_sun()),
         CreateItem::Sky => EntityKind::Light(Light::default_sky()),
         CreateItem::Emitter => EntityKind::Emitter(super::presets::default_emitter()),
-        CreateItem::PlayerSpawn => EntityKind::PlayerSpawn(PlayerSpawn::default()),
-        CreateItem::Builtin(kind) => EntityKind::Defined(DefinedEntity::new(kind)),
-        CreateItem::Trigger => EntityKind::Trigger(Trigger {
-            size: Vec3::splat(2.0),
-            event: "entered".into(),
-            dialogue_id: None,
-            oneshot: false,
-            properties: "{}".into(),
-        }),
         CreateItem::BoxCollider => EntityKind::Collider(Collider::Box { size: Vec3::ONE }),
         CreateItem::RampCollider => EntityKind::Collider(Collider::Ramp {
             size: Vec3::new(2.0, 1.0, 3.0),
         }),
-        CreateItem::Patrol => EntityKind::Patrol(Patrol {
-            waypoints: vec![Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0)],
-            radius: 0.4,
-            color: 0xFF_30_30_E0,
-            speed: 1.5,
-        }),
-        CreateItem::BallPit => EntityKind::BallPit(BallPit {
-            count: 24,
-            radius: 0.15,
-            mass: 0.2,
-            restitution: 0.6,
-            spawn_min: Vec3::new(-1.0, 1.0, -1.0),
-            spawn_max: Vec3::new(1.0, 2.0, 1.0),
-        }),
+        CreateItem::Builtin(kind) => EntityKind::Defined(DefinedEntity::new(kind)),
         CreateItem::Custom => EntityKind::Custom(CustomEntity {
             tag: "custom".into(),
             json: "{}".into(),

@@ -371,7 +371,10 @@ mod tests {
     fn marker(name: &str, at: Vec3) -> Entity {
         let mut e = Entity::new(
             name,
-            pebble_model::EntityKind::PlayerSpawn(Default::default()),
+            pebble_model::EntityKind::Defined(pebble_model::definitions::builtin::instance(
+                "PlayerSpawn",
+                [],
+            )),
         );
         e.transform = Transform::from_translation(at);
         e

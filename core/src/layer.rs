@@ -6,25 +6,22 @@
 pub enum Layer {
     Grid,
     Colliders,
-    Triggers,
     Lights,
     Emitters,
-    Spawn,
-    Patrols,
-    /// The kinds described as data: the built-in sound source and the project's
-    /// own kinds (entities.ron), with their links.
+    /// Pebble's built-in kinds described as data: the player spawn, triggers,
+    /// patrols, ball pits, sound sources.
+    Markers,
+    /// The project's own kinds (entities.ron) and their links.
     GameEntities,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 8] = [
+    pub const ALL: [Layer; 6] = [
         Layer::Grid,
         Layer::Colliders,
-        Layer::Triggers,
         Layer::Lights,
         Layer::Emitters,
-        Layer::Spawn,
-        Layer::Patrols,
+        Layer::Markers,
         Layer::GameEntities,
     ];
 
@@ -32,12 +29,10 @@ impl Layer {
         match self {
             Layer::Grid => "Grid",
             Layer::Colliders => "Colliders",
-            Layer::Triggers => "Triggers",
             Layer::Lights => "Lights",
             Layer::Emitters => "Emitters",
-            Layer::Spawn => "Player spawn",
-            Layer::Patrols => "Patrols and ball pits",
-            Layer::GameEntities => "Sound sources and game entities",
+            Layer::Markers => "Gameplay markers (spawn, triggers, patrols, sounds)",
+            Layer::GameEntities => "Game entities",
         }
     }
 }

@@ -6,6 +6,8 @@ use std::sync::atomic::AtomicBool;
 
 use pebble_io::export::{ExportOptions, export};
 use pebble_model::command::{AddEntities, AddMaterial};
+use pebble_model::definitions::FieldValue;
+use pebble_model::definitions::builtin::instance;
 use pebble_model::entity::*;
 use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::material::AlphaMode;
@@ -142,10 +144,13 @@ fn scene(dir: &std::path::Path) -> Scene {
         ),
         Entity::new(
             "Spawn",
-            EntityKind::PlayerSpawn(PlayerSpawn {
-                yaw: 0.5,
-                camera_fov: 70.0,
-            }),
+            EntityKind::Defined(instance(
+                "PlayerSpawn",
+                [
+                    ("yaw", FieldValue::Float(0.5f32.to_degrees())),
+                    ("camera_fov", FieldValue::Float(70.0)),
+                ],
+            )),
         )
         .with_transform(Transform::from_translation(Vec3::new(0.0, 1.6, 4.0))),
         Entity::new(
@@ -162,33 +167,49 @@ fn scene(dir: &std::path::Path) -> Scene {
         ),
         Entity::new(
             "Door",
-            EntityKind::Trigger(Trigger {
-                size: Vec3::new(2.0, 3.0, 1.0),
-                event: "open".into(),
-                dialogue_id: Some("door_1".into()),
-                oneshot: true,
-                properties: "{\"key\": 3}".into(),
-            }),
+            EntityKind::Defined(instance(
+                "Trigger",
+                [
+                    ("size", FieldValue::Point(Vec3::new(2.0, 3.0, 1.0))),
+                    ("event", FieldValue::Text("open".into())),
+                    ("dialogue_id", FieldValue::Text("door_1".into())),
+                    ("oneshot", FieldValue::Bool(true)),
+                    ("properties", FieldValue::Text("{\"key\": 3}".into())),
+                ],
+            )),
         ),
         Entity::new(
             "Pit",
-            EntityKind::BallPit(BallPit {
-                count: 16,
-                radius: 0.22,
-                mass: 1.0,
-                restitution: 0.75,
-                spawn_min: Vec3::splat(-0.8),
-                spawn_max: Vec3::splat(0.8),
-            }),
+            EntityKind::Defined(instance(
+                "BallPit",
+                [
+                    ("count", FieldValue::Int(16)),
+                    ("radius", FieldValue::Float(0.22)),
+                    ("mass", FieldValue::Float(1.0)),
+                    ("restitution", FieldValue::Float(0.75)),
+                    ("spawn_min", FieldValue::Point(Vec3::splat(-0.8))),
+                    ("spawn_max", FieldValue::Point(Vec3::splat(0.8))),
+                ],
+            )),
         ),
         Entity::new(
             "Guard",
-            EntityKind::Patrol(Patrol {
-                waypoints: vec![Vec3::ZERO, Vec3::X, Vec3::Z],
-                radius: 0.35,
-                color: 0xFF00_FFFF,
-                speed: 2.5,
-            }),
+            EntityKind::Defined(instance(
+                "Patrol",
+                [
+                    (
+                        "waypoints",
+                        FieldValue::Array(
+                            [Vec3::ZERO, Vec3::X, Vec3::Z]
+                                .map(FieldValue::Point)
+                                .to_vec(),
+                        ),
+                    ),
+                    ("radius", FieldValue::Float(0.35)),
+                    ("color", FieldValue::Colour(0xFF00_FFFF)),
+                    ("speed", FieldValue::Float(2.5)),
+                ],
+            )),
         ),
         Entity::new(
             "Quest",

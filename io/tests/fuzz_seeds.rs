@@ -42,7 +42,7 @@ fn embedded_gltf() -> Vec<u8> {
 /// A small project as Pebble saves it: a material, a box, a light, a spawn.
 fn project() -> Vec<u8> {
     use pebble_model::command::{AddEntities, AddMaterial};
-    use pebble_model::entity::{EntityKind, GeometrySource, Light, MeshEntity, PlayerSpawn};
+    use pebble_model::entity::{EntityKind, GeometrySource, Light, MeshEntity};
     use pebble_model::{Command, Entity, Material, Primitive, Scene};
     let mut scene = Scene::new();
     let mut add = AddMaterial::new(Material {
@@ -74,7 +74,13 @@ fn project() -> Vec<u8> {
                 cone: None,
             }),
         ),
-        Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn::default())),
+        Entity::new(
+            "Spawn",
+            EntityKind::Defined(pebble_model::definitions::builtin::instance(
+                "PlayerSpawn",
+                [],
+            )),
+        ),
     ];
     AddEntities::new("Add", entities)
         .apply(&mut scene)

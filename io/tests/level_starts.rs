@@ -8,7 +8,6 @@ use std::sync::atomic::AtomicBool;
 
 use pebble_io::export::{ExportOptions, export};
 use pebble_io::import::{ImportOptions, import_file};
-use pebble_model::entity::EntityKind;
 use pebble_model::glam::Vec3;
 use pebble_model::{History, Kind, Scene};
 
@@ -29,14 +28,18 @@ fn import_into(level: &levels::Level, dir: &Path, scene: &mut Scene) -> Vec<Stri
 }
 
 fn spawn(scene: &Scene) -> (Vec3, f32) {
-    let e = scene
-        .entities_of(Kind::PlayerSpawn)
+    let (e, d) = scene
+        .entities_described("PlayerSpawn")
         .next()
         .expect("a player spawn");
-    let EntityKind::PlayerSpawn(p) = &e.kind else {
-        unreachable!()
-    };
-    (scene.world_transform(e.id).translation.into(), p.yaw)
+    let yaw = pebble_model::definitions::builtin::value(d, "yaw")
+        .and_then(|v| v.as_f32())
+        .expect("a yaw");
+    // The field holds degrees; the header and the rules take radians.
+    (
+        scene.world_transform(e.id).translation.into(),
+        yaw.to_radians(),
+    )
 }
 
 /// Godot's occlusion room: the old choice stood the player on the roof (y 6.6),
@@ -90,7 +93,7 @@ fn an_export_without_a_spawn_starts_inside_the_closed_room_too() {
     History::default()
         .execute(&mut scene, imported.command)
         .expect("applies");
-    assert!(scene.entities_of(Kind::PlayerSpawn).next().is_none());
+    assert!(scene.entities_described("PlayerSpawn").next().is_none());
     let mut options = ExportOptions::new(&dir);
     options.bake = false;
     let (bytes, report) =
@@ -188,7 +191,7 @@ fn an_unlit_level_gets_a_sun_and_sky_and_a_lit_project_gets_nothing() {
     // Again into the same project: it has a start and lights now.
     let said = import_into(&levels::occlusion_room(None), &dir, &mut scene);
     assert!(said.is_empty(), "{said:?}");
-    assert_eq!(scene.entities_of(Kind::PlayerSpawn).count(), 1);
+    assert_eq!(scene.entities_described("PlayerSpawn").count(), 1);
     assert_eq!(scene.entities_of(Kind::Light).count(), 2);
 }
 

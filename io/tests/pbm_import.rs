@@ -113,22 +113,31 @@ fn full_map_becomes_an_editable_scene() {
     };
     assert!(!scene.entity(mesh).expect("collider mesh").visible);
 
-    let spawn = named(&scene, "PlayerSpawn");
+    let spawn = named(&scene, "Player spawn");
     assert!(
         (Vec3::from(scene.world_transform(spawn.id).translation) - Vec3::new(0.0, 1.6, 4.2))
             .length()
             < 1e-5
     );
-    let trigger = named(&scene, "cutscene_archway");
-    let EntityKind::Trigger(t) = &trigger.kind else {
-        panic!("trigger")
+    use pebble_model::definitions::FieldValue;
+    let value = |name: &str, field: &str| match &named(&scene, name).kind {
+        EntityKind::Defined(d) => pebble_model::definitions::builtin::value(d, field)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name}.{field}")),
+        other => panic!("{name}: {other:?}"),
     };
-    assert_eq!((t.event.as_str(), t.oneshot), ("on_enter_archway", true));
-    assert!((t.size - Vec3::new(4.0, 3.5, 1.0)).length() < 1e-5);
-    assert!(matches!(&named(&scene, "BallPit").kind, EntityKind::BallPit(b) if b.count == 16));
-    assert!(
-        matches!(&named(&scene, "PatrolSphere").kind, EntityKind::Patrol(p) if p.waypoints.len() == 3 && p.speed == 2.5)
+    assert_eq!(
+        value("cutscene_archway", "event"),
+        FieldValue::Text("on_enter_archway".into())
     );
+    assert_eq!(value("cutscene_archway", "oneshot"), FieldValue::Bool(true));
+    let size = value("cutscene_archway", "size")
+        .as_point()
+        .expect("a size");
+    assert!((size - Vec3::new(4.0, 3.5, 1.0)).length() < 1e-5);
+    assert_eq!(value("Ball pit", "count"), FieldValue::Int(16));
+    assert_eq!(value("PatrolSphere", "waypoints").points().len(), 3);
+    assert_eq!(value("PatrolSphere", "speed"), FieldValue::Float(2.5));
     assert!(
         matches!(&named(&scene, "particle_emitters").kind, EntityKind::Custom(c) if c.json.contains("torch_sparks"))
     );
@@ -177,14 +186,17 @@ fn every_fixture_imports() {
             map.colliders.len(),
             "{name}"
         );
-        assert_eq!(scene.entities_of(Kind::PlayerSpawn).count(), 1, "{name}");
+        assert_eq!(scene.entities_described("PlayerSpawn").count(), 1, "{name}");
         scene.check_consistency().expect("consistent");
         assert!(report.entity_count() == scene.len(), "{name}");
     }
     // v1 has no metadata: the header spawn and the file name stand in.
     let (scene, _, _, _) = import("full_v1");
     assert_eq!(scene.settings().map_name, "full_v1");
-    let spawn = scene.entities_of(Kind::PlayerSpawn).next().expect("spawn");
+    let (spawn, _) = scene
+        .entities_described("PlayerSpawn")
+        .next()
+        .expect("spawn");
     assert!((scene.world_transform(spawn.id).translation.y - 1.6).abs() < 1e-5);
 }
 

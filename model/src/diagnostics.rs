@@ -52,9 +52,15 @@ pub fn diagnose(scene: &Scene, project: Option<&Path>) -> Vec<Diagnostic> {
     for e in scene.entities() {
         let id = Some(e.id);
         match &e.kind {
-            EntityKind::Trigger(t) => {
-                if let Err(why) = json_object(&t.properties).or_else(|w| {
-                    if t.properties.trim().is_empty() {
+            EntityKind::Defined(d) if d.kind == "Trigger" => {
+                let text = |f| {
+                    crate::definitions::builtin::value(d, f)
+                        .and_then(|v| v.as_text())
+                        .unwrap_or_default()
+                };
+                let properties = text("properties");
+                if let Err(why) = json_object(properties).or_else(|w| {
+                    if properties.trim().is_empty() {
                         Ok(())
                     } else {
                         Err(w)
@@ -62,7 +68,7 @@ pub fn diagnose(scene: &Scene, project: Option<&Path>) -> Vec<Diagnostic> {
                 }) {
                     push(id, None, format!("trigger '{}': properties {why}", e.name));
                 }
-                if t.event.trim().is_empty() {
+                if text("event").trim().is_empty() {
                     push(id, None, format!("trigger '{}' has no event name", e.name));
                 }
             }
@@ -119,7 +125,7 @@ pub fn diagnose(scene: &Scene, project: Option<&Path>) -> Vec<Diagnostic> {
             format!("{particles} particles in the map; the runtime shows at most 256"),
         );
     }
-    if scene.entities_of(Kind::PlayerSpawn).next().is_none() {
+    if scene.entities_described("PlayerSpawn").next().is_none() {
         push(
             None,
             None,

@@ -61,13 +61,9 @@ pub enum EntityKind {
     Mesh(MeshEntity),
     Light(Light),
     Emitter(Emitter),
-    PlayerSpawn(PlayerSpawn),
-    Trigger(Trigger),
     /// A surface the player walks on (exported to `walkable_mesh`, never drawn).
     Walkable(MeshData),
     Collider(Collider),
-    BallPit(BallPit),
-    Patrol(Patrol),
     Custom(CustomEntity),
     /// An instance of a built-in kind described as data
     /// ([`crate::definitions::builtin`]: the sound source) or of a kind the game
@@ -82,28 +78,20 @@ pub enum Kind {
     Mesh,
     Light,
     Emitter,
-    PlayerSpawn,
-    Trigger,
     Walkable,
     Collider,
-    BallPit,
-    Patrol,
     Custom,
     Defined,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Group,
         Kind::Mesh,
         Kind::Light,
         Kind::Emitter,
-        Kind::PlayerSpawn,
-        Kind::Trigger,
         Kind::Walkable,
         Kind::Collider,
-        Kind::BallPit,
-        Kind::Patrol,
         Kind::Custom,
         Kind::Defined,
     ];
@@ -114,12 +102,8 @@ impl Kind {
             Kind::Mesh => "mesh",
             Kind::Light => "light",
             Kind::Emitter => "emitter",
-            Kind::PlayerSpawn => "player spawn",
-            Kind::Trigger => "trigger",
             Kind::Walkable => "walkable surface",
             Kind::Collider => "collider",
-            Kind::BallPit => "ball pit",
-            Kind::Patrol => "patrol",
             Kind::Custom => "custom entity",
             Kind::Defined => "game entity",
         }
@@ -127,18 +111,23 @@ impl Kind {
 }
 
 impl EntityKind {
+    /// What lists call it: its kind's name, or a described kind's title in
+    /// lower case ("trigger", "player spawn", "enemy").
+    pub fn label(&self) -> String {
+        match self {
+            Self::Defined(d) => crate::definitions::title_of(&d.kind).to_lowercase(),
+            other => other.kind().name().to_owned(),
+        }
+    }
+
     pub fn kind(&self) -> Kind {
         match self {
             Self::Group => Kind::Group,
             Self::Mesh(_) => Kind::Mesh,
             Self::Light(_) => Kind::Light,
             Self::Emitter(_) => Kind::Emitter,
-            Self::PlayerSpawn(_) => Kind::PlayerSpawn,
-            Self::Trigger(_) => Kind::Trigger,
             Self::Walkable(_) => Kind::Walkable,
             Self::Collider(_) => Kind::Collider,
-            Self::BallPit(_) => Kind::BallPit,
-            Self::Patrol(_) => Kind::Patrol,
             Self::Custom(_) => Kind::Custom,
             Self::Defined(_) => Kind::Defined,
         }
@@ -364,24 +353,6 @@ impl Emitter {
     }
 }
 
-/// Where the player starts (at the entity's position).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PlayerSpawn {
-    /// Radians; 0 looks down −Z, positive turns right.
-    pub yaw: f32,
-    /// Vertical field of view, degrees.
-    pub camera_fov: f32,
-}
-
-impl Default for PlayerSpawn {
-    fn default() -> Self {
-        Self {
-            yaw: 0.0,
-            camera_fov: 65.0,
-        }
-    }
-}
-
 /// The local box a volume of `size` fills: box and ramp colliders and triggers
 /// stand on their origin as the primitives do, centred in X and Z, from y = 0 up
 /// to the height. One convention for everything with a size means an object and
@@ -395,18 +366,6 @@ pub fn volume_aabb(size: Vec3) -> crate::math::Aabb {
     }
 }
 
-/// A box volume (standing on the entity's origin, [`volume_aabb`]) that fires an
-/// event.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Trigger {
-    pub size: Vec3,
-    pub event: String,
-    pub dialogue_id: Option<String>,
-    pub oneshot: bool,
-    /// A JSON object with free properties, kept as text.
-    pub properties: String,
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Collider {
     /// A box of this size standing on the entity's origin ([`volume_aabb`]).
@@ -416,26 +375,6 @@ pub enum Collider {
     /// A smooth stair wedge of this size standing on the entity's origin, rising
     /// toward −Z like the wedge primitive.
     Ramp { size: Vec3 },
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BallPit {
-    pub count: u32,
-    pub radius: f32,
-    pub mass: f32,
-    pub restitution: f32,
-    pub spawn_min: Vec3,
-    pub spawn_max: Vec3,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Patrol {
-    pub waypoints: Vec<Vec3>,
-    pub radius: f32,
-    /// 0xAABBGGRR.
-    pub color: u32,
-    /// m/s.
-    pub speed: f32,
 }
 
 /// Anything a game needs that Pebble does not model: a tag and a JSON object (text).
@@ -557,29 +496,8 @@ fn numbers(kind: &EntityKind) -> Vec<Number> {
             n.one("wobble frequency", e.wobble_freq, WOBBLE_FREQ);
             // A seed is any u32: nothing to check, and f32 would round it.
         }
-        EntityKind::PlayerSpawn(s) => {
-            n.one("yaw", s.yaw.to_degrees(), YAW);
-            n.one("fov", s.camera_fov, FOV);
-        }
-        EntityKind::Trigger(t) => n.vec3("size", t.size, SIZE),
         EntityKind::Collider(Collider::Box { size } | Collider::Ramp { size }) => {
             n.vec3("size", *size, SIZE);
-        }
-        EntityKind::BallPit(b) => {
-            // Counts beyond f32's exact integers are far out of range anyway.
-            n.one("balls", b.count as f32, BALL_COUNT);
-            n.one("radius", b.radius, BALL_RADIUS);
-            n.one("mass", b.mass, BALL_MASS);
-            n.one("bounce", b.restitution, RESTITUTION);
-            n.vec3("spawn box from", b.spawn_min, SPAWN_BOX);
-            n.vec3("spawn box to", b.spawn_max, SPAWN_BOX);
-        }
-        EntityKind::Patrol(p) => {
-            n.one("radius", p.radius, PATROL_RADIUS);
-            n.one("speed", p.speed, PATROL_SPEED);
-            for (k, w) in p.waypoints.iter().enumerate() {
-                n.vec3(&format!("waypoint {k}"), *w, POSITION);
-            }
         }
     }
     n.0
@@ -622,6 +540,18 @@ pub fn check_kind(before: Option<&EntityKind>, after: &EntityKind) -> Result<(),
                 ));
             }
         }
+        EntityKind::Defined(d) => {
+            // The values that change, held to a built-in kind's descriptor.
+            let old = match before {
+                Some(EntityKind::Defined(b)) if b.kind == d.kind => Some(&b.values),
+                _ => None,
+            };
+            for (name, v) in &d.values {
+                if old.and_then(|o| o.get(name)) != Some(v) {
+                    check_builtin_value(d, name, Some(v))?;
+                }
+            }
+        }
         EntityKind::Light(Light::Sun { direction: d, .. }) => {
             let old = match before {
                 Some(EntityKind::Light(Light::Sun { direction, .. })) => Some(*direction),
@@ -632,6 +562,21 @@ pub fn check_kind(before: Option<&EntityKind>, after: &EntityKind) -> Result<(),
         _ => {}
     }
     Ok(())
+}
+
+/// Checks a value set on field `name` of a built-in described kind's instance
+/// against its descriptor (a game's kinds are checked by the editor against the
+/// project's definitions; an unknown field or kind is kept as it is).
+pub fn check_builtin_value(
+    d: &DefinedEntity,
+    name: &str,
+    value: Option<&crate::definitions::FieldValue>,
+) -> Result<(), String> {
+    let defs = crate::definitions::builtin::kinds();
+    match (defs.kind(&d.kind).and_then(|k| k.field(name)), value) {
+        (Some(f), Some(v)) => f.check(defs, v),
+        _ => Ok(()),
+    }
 }
 
 /// Checks a transform replacing `before`: every value finite; a position that
@@ -839,15 +784,7 @@ mod tests {
         e.dir = Vec3::ZERO;
         assert!(check_kind(Some(&before), &EntityKind::Emitter(e)).is_err());
 
-        let trigger = |size| {
-            EntityKind::Trigger(Trigger {
-                size,
-                event: String::new(),
-                dialogue_id: None,
-                oneshot: false,
-                properties: "{}".into(),
-            })
-        };
+        let trigger = |size| EntityKind::Collider(Collider::Box { size });
         let err = check_kind(
             Some(&trigger(Vec3::ONE)),
             &trigger(Vec3::new(1.0, -3.0, 1.0)),
@@ -858,7 +795,7 @@ mod tests {
         // The defaults are within every limit.
         for kind in [
             EntityKind::Emitter(Emitter::default()),
-            EntityKind::PlayerSpawn(PlayerSpawn::default()),
+            EntityKind::Light(Light::default_sun()),
         ] {
             assert_eq!(check_kind(None, &kind), Ok(()), "{kind:?}");
         }

@@ -353,7 +353,12 @@ fn stand_volumes_on_their_origin(data: &mut SceneData) {
     use crate::entity::Collider;
     for e in data.entities.values_mut() {
         let height = match &e.kind {
-            EntityKind::Trigger(t) => t.size.y,
+            EntityKind::Defined(d) if d.kind == "Trigger" => {
+                match crate::definitions::builtin::value(d, "size").and_then(|v| v.as_point()) {
+                    Some(size) => size.y,
+                    None => continue,
+                }
+            }
             EntityKind::Collider(Collider::Box { size } | Collider::Ramp { size }) => size.y,
             _ => continue,
         };

@@ -247,6 +247,17 @@ impl Scene {
         self.entities().filter(|e| self.is_exported(e.id))
     }
 
+    /// Every instance of the described kind `kind`, exported or not.
+    pub fn entities_described<'a>(
+        &'a self,
+        kind: &'a str,
+    ) -> impl Iterator<Item = (&'a Entity, &'a crate::entity::DefinedEntity)> + 'a {
+        self.entities().filter_map(move |e| match &e.kind {
+            EntityKind::Defined(d) if d.kind == kind => Some((e, d)),
+            _ => None,
+        })
+    }
+
     /// The exported instances of the described kind `kind` (built in or the
     /// game's), in outliner order.
     pub fn exported_described<'a>(
@@ -374,7 +385,6 @@ impl Scene {
         match &e.kind {
             EntityKind::Mesh(m) => m.geometry.aabb(),
             EntityKind::Walkable(g) => g.aabb(),
-            EntityKind::Trigger(t) => Some(crate::entity::volume_aabb(t.size)),
             EntityKind::Collider(
                 crate::entity::Collider::Box { size } | crate::entity::Collider::Ramp { size },
             ) => Some(crate::entity::volume_aabb(*size)),
@@ -390,21 +400,15 @@ impl Scene {
                     _ => None,
                 }
             }
-            EntityKind::BallPit(b) => Some(Aabb {
-                min: b.spawn_min,
-                max: b.spawn_max,
-            }),
-            EntityKind::Patrol(p) => Aabb::from_points(p.waypoints.iter().copied()).map(|b| Aabb {
-                min: b.min - Vec3::splat(p.radius),
-                max: b.max + Vec3::splat(p.radius),
-            }),
+            EntityKind::Defined(d) => match crate::definitions::builtin::kinds().kind(&d.kind) {
+                Some(kind) => Some(described_bounds(kind, d)),
+                None => half(Vec3::splat(0.5)),
+            },
             EntityKind::Group => None,
             // Markers: a metre's box around their place.
-            EntityKind::Light(_)
-            | EntityKind::Emitter(_)
-            | EntityKind::PlayerSpawn(_)
-            | EntityKind::Custom(_)
-            | EntityKind::Defined(_) => half(Vec3::splat(0.5)),
+            EntityKind::Light(_) | EntityKind::Emitter(_) | EntityKind::Custom(_) => {
+                half(Vec3::splat(0.5))
+            }
         }
     }
 
@@ -744,4 +748,48 @@ impl Scene {
         self.journal.selection = r;
         self.data.selection = selection;
     }
+}
+
+/// The local bounds of an instance of a described kind: its shape (a box of its
+/// size field's value, a sphere, a figure, a marker) and its local points (a path
+/// padded by the kind's radius, a box's corners).
+pub fn described_bounds(
+    kind: &crate::definitions::KindDef,
+    d: &crate::entity::DefinedEntity,
+) -> Aabb {
+    use crate::definitions::{Display, Shape};
+    let mut b = match kind.shape_of(d) {
+        Shape::Box(size) => crate::entity::volume_aabb(Vec3::from(size)),
+        Shape::Sphere(r) => Aabb {
+            min: Vec3::splat(-r),
+            max: Vec3::splat(r),
+        },
+        Shape::Point => Aabb {
+            min: Vec3::splat(-0.25),
+            max: Vec3::splat(0.25),
+        },
+        Shape::Figure([r, h, eye]) => Aabb {
+            min: Vec3::new(-r, -eye, -r),
+            max: Vec3::new(r, h - eye, r),
+        },
+    };
+    let pad = kind
+        .fields
+        .iter()
+        .find(|f| f.display == Display::Radius)
+        .and_then(|f| d.value(kind, &f.name)?.as_f32())
+        .unwrap_or(0.0);
+    for f in kind.fields.iter().filter(|f| f.local) {
+        let Some(v) = d.value(kind, &f.name) else {
+            continue;
+        };
+        let pad = if f.display == Display::Path { pad } else { 0.0 };
+        for p in v.points().into_iter().filter(|p| p.is_finite()) {
+            b = b.union(Aabb {
+                min: p - Vec3::splat(pad),
+                max: p + Vec3::splat(pad),
+            });
+        }
+    }
+    b
 }

@@ -6,7 +6,9 @@ mod common;
 
 use common::{add, add_material, box_entity};
 use pebble_model::command::{SetEntity, SetMaterial, SetPrimitive, SetTransforms};
-use pebble_model::entity::{Emitter, Trigger};
+use pebble_model::definitions::FieldValue;
+use pebble_model::definitions::builtin::instance;
+use pebble_model::entity::Emitter;
 use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::{Entity, EntityKind, History, Primitive, Scene};
 
@@ -58,25 +60,36 @@ fn an_emitter_with_a_nan_life_is_refused() {
 
 #[test]
 fn a_trigger_of_negative_size_is_refused() {
-    let trigger = Trigger {
-        size: Vec3::ONE,
-        event: "e".into(),
-        dialogue_id: None,
-        oneshot: false,
-        properties: "{}".into(),
-    };
+    let trigger = instance("Trigger", [("size", FieldValue::Point(Vec3::ONE))]);
     let (mut scene, mut history, ids) =
-        scene_with(vec![Entity::new("Door", EntityKind::Trigger(trigger))]);
+        scene_with(vec![Entity::new("Door", EntityKind::Defined(trigger))]);
     let mut e = scene.entity(ids[0]).cloned().expect("trigger");
-    if let EntityKind::Trigger(t) = &mut e.kind {
-        t.size.y = -3.0;
+    if let EntityKind::Defined(t) = &mut e.kind {
+        t.values
+            .insert("size".into(), FieldValue::Point(Vec3::new(1.0, -3.0, 1.0)));
     }
     let err = history
         .execute(&mut scene, SetEntity::new("Edit", e))
         .expect_err("refused");
     assert_eq!(
         err.to_string(),
-        "Door: size y must be between 0.01 and 500 m, got -3"
+        "Door: size must be between 0.01 and 500 m, not -3"
+    );
+    // The inspector's path, the field set on its own, is refused the same way.
+    let err = history
+        .execute(
+            &mut scene,
+            pebble_model::command::SetFieldValues::new(
+                "Edit size",
+                ids.clone(),
+                "size",
+                Some(FieldValue::Point(Vec3::new(1.0, 1.0, 0.0))),
+            ),
+        )
+        .expect_err("refused");
+    assert_eq!(
+        err.to_string(),
+        "Door: size must be between 0.01 and 500 m, not 0"
     );
 }
 

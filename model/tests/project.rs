@@ -186,7 +186,9 @@ fn a_dirty_scene_is_autosaved_and_reported_on_the_next_open() {
 #[test]
 fn a_version_1_project_keeps_its_volumes_in_place() {
     use pebble_model::command::{AddEntities, Paste};
-    use pebble_model::entity::{Collider, EntityKind, GeometrySource, MeshEntity, Trigger};
+    use pebble_model::definitions::FieldValue;
+    use pebble_model::definitions::builtin::instance;
+    use pebble_model::entity::{Collider, EntityKind, GeometrySource, MeshEntity};
     use pebble_model::glam::{Quat, Vec3};
     use pebble_model::{Aabb, Entity, EntityId, History, MaterialId, Primitive, Scene, Transform};
 
@@ -207,13 +209,13 @@ fn a_version_1_project_keeps_its_volumes_in_place() {
                         .with_transform(placed),
                     Entity::new(
                         "Gate",
-                        EntityKind::Trigger(Trigger {
-                            size,
-                            event: "gate".into(),
-                            dialogue_id: None,
-                            oneshot: false,
-                            properties: "{}".into(),
-                        }),
+                        EntityKind::Defined(instance(
+                            "Trigger",
+                            [
+                                ("size", FieldValue::Point(size)),
+                                ("event", FieldValue::Text("gate".into())),
+                            ],
+                        )),
                     )
                     .with_transform(placed),
                 ],

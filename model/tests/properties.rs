@@ -6,7 +6,9 @@ use common::*;
 
 use glam::{Quat, Vec2, Vec3};
 use pebble_model::command::*;
-use pebble_model::entity::{EntityKind, Light, PlayerSpawn};
+use pebble_model::definitions::FieldValue;
+use pebble_model::definitions::builtin::instance;
+use pebble_model::entity::{EntityKind, Light};
 use pebble_model::scene::{Environment, SceneSettings};
 use pebble_model::{Command, Entity, EntityId, History, Material, Scene, Transform};
 use proptest::prelude::*;
@@ -107,10 +109,10 @@ fn command(scene: &Scene, op: &Op) -> Option<(Box<dyn Command>, Option<pebble_mo
             "Add spawn",
             vec![Entity::new(
                 "Spawn",
-                EntityKind::PlayerSpawn(PlayerSpawn {
-                    yaw: f32::from(*y) / 40.0,
-                    camera_fov: 65.0,
-                }),
+                EntityKind::Defined(instance(
+                    "PlayerSpawn",
+                    [("yaw", FieldValue::Float(f32::from(*y) / 40.0))],
+                )),
             )],
         )),
         Op::Remove(k) => Box::new(RemoveEntities::new(vec![pick(scene, *k)?])),

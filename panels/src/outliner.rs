@@ -89,7 +89,7 @@ impl OutlinerPanel {
                         intents.extend(flag_ui(ui, e, e.locked, &LOCKED));
                         intents.extend(flag_ui(ui, e, e.exported, &EXPORTED));
                         let selected = scene.selection().contains(&id);
-                        let text = format!("{}  ({})", e.name, e.kind.kind().name());
+                        let text = format!("{}  ({})", e.name, e.kind.label());
                         let row = ui
                             .add(egui::Button::selectable(selected, text))
                             .interact(egui::Sense::drag());
@@ -284,14 +284,13 @@ mod tests {
     use egui_kittest::Harness;
     use egui_kittest::kittest::Queryable;
     use pebble_model::command::{AddEntities, Reparent};
-    use pebble_model::entity::PlayerSpawn;
     use pebble_model::{EntityKind, History};
 
     fn scene_of(names: &[&str]) -> Scene {
         let mut scene = Scene::new();
         let entities = names
             .iter()
-            .map(|n| Entity::new(*n, EntityKind::PlayerSpawn(PlayerSpawn::default())))
+            .map(|n| Entity::new(*n, EntityKind::Group))
             .collect();
         History::new(10)
             .execute(

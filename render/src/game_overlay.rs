@@ -1,8 +1,11 @@
-//! The game's own entities over the scene, drawn from the project's definitions:
-//! each instance by its kind's shape and colour (a box, a sphere or a marker;
-//! an unknown kind as a magenta query), its point lists as paths, its radius
-//! fields as rings, and a line for each link to another entity — all, only those
-//! touching the selection, or none — in the selection's colour when they touch it.
+//! The described entities over the scene — Pebble's built-in kinds and the
+//! game's own — drawn from their definitions: each instance by its kind's shape
+//! and colour (a box, of its size field's value when it has one, a sphere, a
+//! standing figure or a marker; an unknown kind as a magenta query), its point
+//! lists as paths, its corner points as a box, its radius fields as rings, its
+//! heading as an arrow, and a line for each link to another entity — all, only
+//! those touching the selection, or none — in the selection's colour when they
+//! touch it.
 
 use pebble_model::definitions::{Definitions, Display, FieldValue, KindDef, Shape};
 use pebble_model::entity::{DefinedEntity, EntityKind, volume_aabb};
@@ -10,6 +13,38 @@ use pebble_model::glam::{Affine3A, Vec3};
 use pebble_model::{EntityId, Scene};
 
 use crate::overlay::{Overlay, SELECTED};
+
+/// Which described kinds are drawn: Pebble's built-in ones (the player spawn,
+/// triggers…) and the game's own, each a layer of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KindsShown {
+    pub builtin: bool,
+    pub game: bool,
+}
+
+impl KindsShown {
+    pub const ALL: Self = Self {
+        builtin: true,
+        game: true,
+    };
+
+    /// Whether instances of `kind` are drawn.
+    pub fn shows(self, kind: &str) -> bool {
+        if Definitions::is_builtin_kind(kind) {
+            self.builtin
+        } else {
+            self.game
+        }
+    }
+}
+
+/// The field lines wanted: all that is drawn, or only what a click may pick
+/// (paths and boxes, not rings, arrows and faint ties).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lines {
+    Drawn,
+    Pick,
+}
 
 /// Which link lines are drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -47,13 +82,19 @@ fn anchor(scene: &Scene, id: EntityId) -> Vec3 {
 impl Overlay {
     /// Every drawn game entity of `scene` under `defs`, with its links as `links`
     /// says.
-    pub fn game_entities(&mut self, scene: &Scene, defs: &Definitions, links: LinkLines) {
+    pub fn game_entities(
+        &mut self,
+        scene: &Scene,
+        defs: &Definitions,
+        links: LinkLines,
+        shown: KindsShown,
+    ) {
         let selection = scene.selection();
         for e in scene.entities() {
             let EntityKind::Defined(d) = &e.kind else {
                 continue;
             };
-            if !scene.is_drawn(e.id) {
+            if !scene.is_drawn(e.id) || !shown.shows(&d.kind) {
                 continue;
             }
             let selected = selection.contains(&e.id);
@@ -94,8 +135,15 @@ impl Overlay {
     pub fn of_game_entity(scene: &Scene, id: EntityId, defs: &Definitions) -> Self {
         let mut o = Self::default();
         if let Some(EntityKind::Defined(d)) = scene.entity(id).map(|e| &e.kind) {
-            let shape = defs.kind(&d.kind).map_or(Shape::Point, |k| k.shape);
-            o.shape(&scene.world_transform(id), shape, UNKNOWN, PICK_SEGMENTS);
+            let world = scene.world_transform(id);
+            let kind = defs.kind(&d.kind);
+            let shape = kind.map_or(Shape::Point, |k| k.shape_of(d));
+            o.shape(&world, shape, UNKNOWN, PICK_SEGMENTS);
+            // Its route and its box are it too (a patrol is where it walks); its
+            // rings and arrows are not.
+            if let Some(kind) = kind {
+                o.fields(kind, d, &world, UNKNOWN, Lines::Pick);
+            }
         }
         o
     }
@@ -122,9 +170,12 @@ impl Overlay {
         } else {
             line_colour(kind.colour)
         };
-        self.shape(&world, kind.shape, colour, SEGMENTS);
-        self.pole(at, colour);
-        self.fields(kind, d, at, colour);
+        let shape = kind.shape_of(d);
+        self.shape(&world, shape, colour, SEGMENTS);
+        if !matches!(shape, Shape::Figure(_)) {
+            self.pole(at, colour);
+        }
+        self.fields(kind, d, &world, colour, Lines::Drawn);
     }
 
     fn shape(&mut self, world: &Affine3A, shape: Shape, colour: u32, segments: usize) {
@@ -140,6 +191,27 @@ impl Overlay {
                 for (u, v) in [(Vec3::X, Vec3::Z), (Vec3::X, Vec3::Y)] {
                     self.ring(centre, u * r, v * r, colour, segments);
                 }
+            }
+            Shape::Figure([radius, height, eye]) => {
+                // The player (or a character) as the walking rules have it: the
+                // capsule from the feet up and a cross at the eye, so that "eye or
+                // feet" is never a guess.
+                let at: Vec3 = world.translation.into();
+                let foot = at - Vec3::Y * eye;
+                let top = foot + Vec3::Y * height;
+                let ring = |y: Vec3, k: usize| {
+                    let a = k as f32 / 12.0 * std::f32::consts::TAU;
+                    y + Vec3::new(a.cos(), 0.0, a.sin()) * radius
+                };
+                for k in 0..12 {
+                    self.line(ring(foot, k), ring(foot, k + 1), colour);
+                    self.line(ring(top, k), ring(top, k + 1), colour);
+                }
+                for k in [0, 3, 6, 9] {
+                    self.line(ring(foot, k), ring(top, k), colour);
+                }
+                self.line(at - Vec3::X * 0.12, at + Vec3::X * 0.12, colour);
+                self.line(at - Vec3::Y * 0.12, at + Vec3::Y * 0.12, colour);
             }
             Shape::Point => {
                 let h = 0.15;
@@ -188,20 +260,51 @@ impl Overlay {
     }
 
     /// The fields drawn in the viewport: point lists as paths, points as crosses,
-    /// radius fields as rings on the ground round the entity.
-    fn fields(&mut self, kind: &KindDef, d: &DefinedEntity, at: Vec3, colour: u32) {
+    /// corner points as the box between them, radius fields as rings on the
+    /// ground round the entity, a heading as an arrow. Local points move and turn
+    /// with the entity.
+    fn fields(
+        &mut self,
+        kind: &KindDef,
+        d: &DefinedEntity,
+        world: &Affine3A,
+        colour: u32,
+        lines: Lines,
+    ) {
+        let drawn = lines == Lines::Drawn;
+        let at: Vec3 = world.translation.into();
+        let mut corners: Vec<Vec3> = Vec::new();
         for f in &kind.fields {
             let v = d
                 .values
                 .get(&f.name)
                 .filter(|v| f.fits(v))
                 .unwrap_or(&f.default);
+            let place = |p: Vec3| {
+                if f.local {
+                    world.transform_point3(p)
+                } else {
+                    p
+                }
+            };
             match (f.display, v) {
+                (Display::Corner, FieldValue::Point(p)) if p.is_finite() => {
+                    corners.push(*p);
+                }
+                (Display::Heading, v) if drawn => {
+                    if let Some(yaw) = v.as_f32().filter(|y| y.is_finite()) {
+                        let yaw = yaw.to_radians();
+                        let forward = world
+                            .transform_vector3(Vec3::new(yaw.sin(), 0.0, -yaw.cos()))
+                            .normalize_or(Vec3::NEG_Z);
+                        self.arrow(at, at + forward * 0.8, colour);
+                    }
+                }
                 (Display::Path, FieldValue::Array(items)) => {
                     let points: Vec<Vec3> = items
                         .iter()
                         .filter_map(|i| match i {
-                            FieldValue::Point(p) if p.is_finite() => Some(*p),
+                            FieldValue::Point(p) if p.is_finite() => Some(place(*p)),
                             _ => None,
                         })
                         .collect();
@@ -211,23 +314,43 @@ impl Overlay {
                     for p in &points {
                         self.cross(*p, 0.12, colour);
                     }
-                    if let Some(first) = points.first() {
+                    // A world route is tied to its entity by a faint line; a local
+                    // one starts where its entity is placed.
+                    if let Some(first) = points.first().filter(|_| drawn && !f.local) {
                         self.line(at, *first, faint(colour));
                     }
                 }
                 (Display::Path, FieldValue::Point(p)) if p.is_finite() => {
-                    self.cross(*p, 0.12, colour);
-                    self.line(at, *p, faint(colour));
+                    let p = place(*p);
+                    self.cross(p, 0.12, colour);
+                    if drawn {
+                        self.line(at, p, faint(colour));
+                    }
                 }
-                (Display::Radius, FieldValue::Float(r)) if r.is_finite() && *r > 0.0 => {
+                (Display::Radius, FieldValue::Float(r)) if drawn && r.is_finite() && *r > 0.0 => {
                     self.ring(at, Vec3::X * *r, Vec3::Z * *r, faint(colour), SEGMENTS);
                 }
-                (Display::Radius, FieldValue::Int(r)) if *r > 0 => {
+                (Display::Radius, FieldValue::Int(r)) if drawn && *r > 0 => {
                     let r = *r as f32;
                     self.ring(at, Vec3::X * r, Vec3::Z * r, faint(colour), SEGMENTS);
                 }
                 _ => {}
             }
+        }
+        if corners.len() >= 2 {
+            let (lo, hi) = corners
+                .iter()
+                .fold((corners[0], corners[0]), |(lo, hi), p| {
+                    (lo.min(*p), hi.max(*p))
+                });
+            // Corners are local or world as their fields say; one box in the frame
+            // of the first.
+            let local = kind
+                .fields
+                .iter()
+                .any(|f| f.display == Display::Corner && f.local);
+            let frame = if local { *world } else { Affine3A::IDENTITY };
+            self.boxed(&frame, lo, hi, colour);
         }
     }
 }
@@ -267,7 +390,7 @@ mod tests {
         let (mut scene, switch, _door) = scene();
         let count = |scene: &Scene, links| {
             let mut o = Overlay::default();
-            o.game_entities(scene, &defs, links);
+            o.game_entities(scene, &defs, links, KindsShown::ALL);
             o
         };
         let all = count(&scene, LinkLines::All);
@@ -300,5 +423,108 @@ mod tests {
         assert!(!o.lines.is_empty() && o.lines.iter().all(|v| v.color == UNKNOWN));
         let shape = Overlay::of_game_entity(&scene, door, &defs);
         assert!(!shape.lines.is_empty());
+    }
+
+    /// The built-in kinds are drawn from their descriptors: the spawn as the
+    /// player's capsule standing under its eye with an arrow along the yaw, a
+    /// trigger as the box of its size field, a patrol's route moving with it, a
+    /// ball pit's box between its corners; their layer hides them all.
+    #[test]
+    fn the_built_in_kinds_are_drawn_from_their_descriptors() {
+        use pebble_model::definitions::builtin::instance;
+        let mut scene = Scene::new();
+        let at = |x: f32| Transform::from_translation(Vec3::new(x, 1.0, 0.0));
+        let add = |scene: &mut Scene, name: &str, d: DefinedEntity, x: f32| {
+            AddEntities::new(
+                "add",
+                vec![Entity::new(name, EntityKind::Defined(d)).with_transform(at(x))],
+            )
+            .without_selecting()
+            .apply(scene)
+            .expect("adds");
+        };
+        add(
+            &mut scene,
+            "Spawn",
+            instance("PlayerSpawn", [("yaw", FieldValue::Float(90.0))]),
+            -5.0,
+        );
+        add(
+            &mut scene,
+            "Zone",
+            instance(
+                "Trigger",
+                [("size", FieldValue::Point(Vec3::new(2.0, 3.0, 4.0)))],
+            ),
+            5.0,
+        );
+        add(&mut scene, "Pit", instance("BallPit", []), 20.0);
+        add(&mut scene, "Route", instance("Patrol", []), 30.0);
+        let defs = Definitions::default();
+        let mut o = Overlay::default();
+        o.game_entities(&scene, &defs, LinkLines::All, KindsShown::ALL);
+        let of = |name: &str| {
+            let k = defs.kind(name).expect("built in");
+            line_colour(k.colour)
+        };
+        let points = |colour: u32| -> Vec<Vec3> {
+            o.lines
+                .iter()
+                .filter(|v| v.color == colour)
+                .map(|v| Vec3::from(v.pos))
+                .collect()
+        };
+        // The capsule's two rings of 12 and 4 sides, the eye's cross, the arrow.
+        let spawn = points(of("PlayerSpawn"));
+        assert_eq!(spawn.len() / 2, 12 + 12 + 4 + 2 + 3);
+        let (lo, hi) = spawn
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), p| {
+                (a.min(p.y), b.max(p.y))
+            });
+        assert!(
+            (lo - (1.0 - 1.6)).abs() < 1e-5 && (hi - (1.0 - 1.6 + 1.75)).abs() < 1e-5,
+            "the eye at y = 1, the feet 1.6 m under it: {lo} {hi}"
+        );
+        // Yaw 90: the arrow points along +X from the eye.
+        assert!(
+            spawn
+                .iter()
+                .any(|p| (p.x - (-5.0 + 0.8)).abs() < 1e-4 && (p.y - 1.0).abs() < 1e-4)
+        );
+        // The trigger's box spans its size around its place, standing on it.
+        let zone: Vec<Vec3> = points(of("Trigger"))
+            .into_iter()
+            .filter(|p| p.x > 2.0 && p.x < 8.0)
+            .collect();
+        let min = zone.iter().fold(Vec3::INFINITY, |a, p| a.min(*p));
+        let max = zone.iter().fold(Vec3::NEG_INFINITY, |a, p| a.max(*p));
+        assert_eq!((min.x, max.x, min.z, max.z), (4.0, 6.0, -2.0, 2.0));
+        assert!(max.y >= 4.0 - 1e-5, "3 m tall over y = 1: {max}");
+        // The patrol's route starts at the entity and follows it (4 m along X).
+        let route = points(of("Patrol"));
+        assert!(route.iter().any(|p| (p.x - 34.0).abs() < 0.2), "{route:?}");
+        // The pit's box, between its corners relative to the entity.
+        let pit: Vec<Vec3> = points(of("BallPit"))
+            .into_iter()
+            .filter(|p| p.x < 25.0)
+            .collect();
+        assert!(
+            pit.iter()
+                .any(|p| (p.x - 21.0).abs() < 1e-5 && (p.y - 3.0).abs() < 1e-5),
+            "{pit:?}"
+        );
+        // Their layer off, none is drawn.
+        let mut hidden = Overlay::default();
+        hidden.game_entities(
+            &scene,
+            &defs,
+            LinkLines::All,
+            KindsShown {
+                builtin: false,
+                game: true,
+            },
+        );
+        assert!(hidden.lines.is_empty());
     }
 }

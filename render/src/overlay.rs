@@ -1,6 +1,7 @@
 //! Editor overlays, built from a scene as plain geometry: the ground grid, collider
-//! wireframes, trigger boxes, the spawn marker with its direction, light and emitter
-//! icons, and walkable surfaces as a translucent tint. Lines are depth-tested but
+//! wireframes, light and emitter icons, and walkable surfaces as a translucent
+//! tint (the described kinds — spawn, triggers, patrols… — are
+//! `game_overlay.rs`'s). Lines are depth-tested but
 //! never write depth; the renderer draws them after the scene. Selection and hover
 //! tints are per entity ([`crate::RenderOptions::selected`]).
 
@@ -35,15 +36,10 @@ pub struct OverlayOptions {
     pub grid_extent: f32,
     pub grid_centre: Vec3,
     pub colliders: bool,
-    pub triggers: bool,
     /// Light icons (and a sun's direction).
     pub lights: bool,
     /// Emitter icons with their direction.
     pub emitters: bool,
-    /// The player spawn's post and arrow.
-    pub spawn: bool,
-    /// Patrol routes through their waypoints, and ball pits' starting boxes.
-    pub patrols: bool,
     pub walkable: bool,
     /// Draw the selected entities' overlay in the selection colour.
     pub highlight_selection: bool,
@@ -55,11 +51,8 @@ impl Default for OverlayOptions {
             grid_extent: 20.0,
             grid_centre: Vec3::ZERO,
             colliders: true,
-            triggers: true,
             lights: true,
             emitters: true,
-            spawn: true,
-            patrols: true,
             walkable: true,
             highlight_selection: false,
         }
@@ -112,17 +105,8 @@ impl GridPlane {
     }
 }
 pub const COLLIDER: u32 = 0xFF_40_E0_FF;
-pub const TRIGGER: u32 = 0xFF_FF_60_D0;
-pub const SPAWN: u32 = 0xFF_40_FF_40;
-/// The player's capsule on the spawn marker: radius, body height and eye height
-/// over the feet, metres (the walking rules' own; the editor checks they agree).
-pub const SPAWN_CAPSULE: (f32, f32, f32) = (0.3, 1.75, 1.6);
 pub const LIGHT: u32 = 0xFF_40_E0_FF;
 pub const EMITTER: u32 = 0xFF_FF_C0_40;
-/// Pink: patrols and ball pits were drawn in an orange a hair from the selection's.
-pub const PATROL: u32 = 0xFF_A0_64_FF;
-/// Sound sources (0xAABBGGRR): teal, a hue no other marker uses.
-pub const SOUND: u32 = 0xFF_B0_E8_20;
 /// A selected entity's overlay (the selection tint's orange).
 pub const SELECTED: u32 = 0xFF_28_AA_FF;
 pub const WALKABLE: u32 = 0x50_40_E0_40;
@@ -346,37 +330,6 @@ impl Overlay {
                     self.line(a, b, COLLIDER);
                 }
             }
-            EntityKind::Trigger(t) if options.triggers => {
-                let b = volume_aabb(t.size);
-                self.boxed(&world, b.min, b.max, TRIGGER);
-            }
-            EntityKind::PlayerSpawn(s) if options.spawn => {
-                // The player as play mode and the runtime's walking rules have it:
-                // the capsule from the feet up, a cross at the eye, an arrow along
-                // the yaw — so "eye or feet" is never a guess.
-                let forward = Vec3::new(s.yaw.sin(), 0.0, -s.yaw.cos());
-                let side = Vec3::new(forward.z, 0.0, -forward.x);
-                let (radius, body, eye) = SPAWN_CAPSULE;
-                let foot = at - Vec3::Y * eye;
-                let top = foot + Vec3::Y * body;
-                let ring = |y: Vec3, k: usize| {
-                    let a = k as f32 / 12.0 * std::f32::consts::TAU;
-                    y + Vec3::new(a.cos(), 0.0, a.sin()) * radius
-                };
-                for k in 0..12 {
-                    self.line(ring(foot, k), ring(foot, k + 1), SPAWN);
-                    self.line(ring(top, k), ring(top, k + 1), SPAWN);
-                }
-                for k in [0, 3, 6, 9] {
-                    self.line(ring(foot, k), ring(top, k), SPAWN);
-                }
-                self.line(at - side * 0.12, at + side * 0.12, SPAWN);
-                self.line(at - Vec3::Y * 0.12, at + Vec3::Y * 0.12, SPAWN);
-                let tip = at + forward * 0.8;
-                self.line(at, tip, SPAWN);
-                self.line(tip, tip - forward * 0.25 + side * 0.15, SPAWN);
-                self.line(tip, tip - forward * 0.25 - side * 0.15, SPAWN);
-            }
             EntityKind::Light(light) if options.lights => {
                 self.star(at, 0.25, LIGHT);
                 self.pole(at, LIGHT);
@@ -413,22 +366,6 @@ impl Overlay {
                 self.pole(at, EMITTER);
                 self.line(at, at + em.dir.normalize_or(Vec3::Y) * 0.5, EMITTER);
             }
-            EntityKind::Patrol(p) if options.patrols => {
-                // The route (a loop), a star at each waypoint.
-                let points: Vec<Vec3> = p.waypoints.iter().map(|w| at + *w).collect();
-                for (k, a) in points.iter().enumerate() {
-                    self.star(*a, 0.15, PATROL);
-                    if points.len() > 1 {
-                        self.line(*a, points[(k + 1) % points.len()], PATROL);
-                    }
-                }
-            }
-            EntityKind::BallPit(pit) if options.patrols => {
-                // The box the balls start in (offsets from the entity's place, as
-                // the export writes them).
-                let place = Affine3A::from_translation(at);
-                self.boxed(&place, pit.spawn_min, pit.spawn_max, PATROL);
-            }
             EntityKind::Walkable(mesh) if options.walkable => {
                 for f in &mesh.faces {
                     for i in f.indices {
@@ -448,12 +385,8 @@ impl Overlay {
             }
             // Their layer is off (or a triangle collider: its mesh is drawn).
             EntityKind::Collider(_)
-            | EntityKind::Trigger(_)
-            | EntityKind::PlayerSpawn(_)
             | EntityKind::Light(_)
             | EntityKind::Emitter(_)
-            | EntityKind::Patrol(_)
-            | EntityKind::BallPit(_)
             | EntityKind::Walkable(_) => {}
             // Nothing to draw over them.
             EntityKind::Group | EntityKind::Mesh(_) | EntityKind::Custom(_) => {}
@@ -467,11 +400,10 @@ impl Overlay {
 mod tests {
     use super::*;
     use pebble_model::command::AddEntities;
-    use pebble_model::entity::{PlayerSpawn, Trigger};
     use pebble_model::{Command, Entity, Transform};
 
     #[test]
-    fn the_overlay_holds_the_grid_colliders_triggers_and_markers() {
+    fn the_overlay_holds_the_grid_and_the_colliders() {
         let mut scene = Scene::new();
         let at = |x: f32| Transform::from_translation(Vec3::new(x, 1.0, 0.0));
         AddEntities::new(
@@ -482,19 +414,6 @@ mod tests {
                     EntityKind::Collider(Collider::Box { size: Vec3::ONE }),
                 )
                 .with_transform(at(0.0)),
-                Entity::new(
-                    "Zone",
-                    EntityKind::Trigger(Trigger {
-                        size: Vec3::splat(2.0),
-                        event: "door".into(),
-                        dialogue_id: None,
-                        oneshot: false,
-                        properties: "{}".into(),
-                    }),
-                )
-                .with_transform(at(5.0)),
-                Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn::default()))
-                    .with_transform(at(-5.0)),
             ],
         )
         .apply(&mut scene)
@@ -508,64 +427,38 @@ mod tests {
         );
         let count = |color: u32| o.lines.iter().filter(|v| v.color == color).count() / 2;
         assert_eq!(count(COLLIDER), 12);
-        assert_eq!(count(TRIGGER), 12);
-        // The capsule's two rings of 12 and 4 sides, the eye's cross, the arrow.
-        assert_eq!(count(SPAWN), 12 + 12 + 4 + 2 + 3);
-        let ys: Vec<f32> = o
-            .lines
-            .iter()
-            .filter(|v| v.color == SPAWN)
-            .map(|v| v.pos[1])
-            .collect();
-        let (lo, hi) = ys
-            .iter()
-            .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), y| {
-                (a.min(*y), b.max(*y))
-            });
-        // The spawn stands for the eye (at y = 1): the feet 1.6 m under it, the
-        // body's top 1.75 m over the feet.
-        assert!(
-            (lo - (1.0 - 1.6)).abs() < 1e-5 && (hi - (1.0 - 1.6 + 1.75)).abs() < 1e-5,
-            "{lo} {hi}"
-        );
         // 5 lines each way; the axes are the ones through zero.
         assert_eq!(count(AXIS_X) + count(AXIS_Z), 2);
         assert_eq!(count(GRID_MINOR) + count(GRID_MAJOR), 8);
-        // The trigger's cage spans its size around its position.
-        let xs: Vec<f32> = o
-            .lines
-            .iter()
-            .filter(|v| v.color == TRIGGER)
-            .map(|v| v.pos[0])
-            .collect();
-        assert_eq!(xs.iter().copied().fold(f32::INFINITY, f32::min), 4.0);
-        assert_eq!(xs.iter().copied().fold(f32::NEG_INFINITY, f32::max), 6.0);
         // Each layer can be left out on its own.
         let without = Overlay::of_scene(
             &scene,
             &OverlayOptions {
                 grid_extent: 0.0,
-                triggers: false,
-                spawn: false,
+                colliders: false,
                 ..Default::default()
             },
         );
         let count = |color: u32| without.lines.iter().filter(|v| v.color == color).count() / 2;
-        assert_eq!((count(COLLIDER), count(TRIGGER), count(SPAWN)), (12, 0, 0));
+        assert_eq!(count(COLLIDER), 0);
         assert_eq!(count(GRID_MINOR) + count(AXIS_X), 0);
     }
 
     #[test]
     fn no_layer_s_colour_looks_like_the_selection() {
         let rgb = |c: u32| [c & 0xFF, (c >> 8) & 0xFF, (c >> 16) & 0xFF];
+        let described = pebble_model::definitions::builtin::kinds()
+            .kinds
+            .iter()
+            .map(|k| (k.name.as_str(), crate::game_overlay::line_colour(k.colour)));
         for (name, c) in [
             ("collider", COLLIDER),
-            ("trigger", TRIGGER),
-            ("spawn", SPAWN),
             ("light", LIGHT),
             ("emitter", EMITTER),
-            ("patrol", PATROL),
-        ] {
+        ]
+        .into_iter()
+        .chain(described)
+        {
             let (a, s) = (rgb(c), rgb(SELECTED));
             let far = (0..3).map(|k| a[k].abs_diff(s[k])).max().unwrap_or(0);
             assert!(

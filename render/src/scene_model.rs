@@ -388,18 +388,21 @@ impl SceneSync {
                     uploaded += 1;
                 }
                 EntityKind::Emitter(_) => emitters_changed = true,
-                EntityKind::PlayerSpawn(spawn) => {
+                EntityKind::Defined(d) if d.kind == "PlayerSpawn" => {
                     // As the exporter writes the header: the position and the yaw.
-                    renderer.set_spawn(scene.world_transform(id).translation.into(), spawn.yaw);
+                    let yaw = pebble_model::definitions::builtin::value(d, "yaw")
+                        .and_then(|v| v.as_f32())
+                        .unwrap_or(0.0);
+                    renderer.set_spawn(
+                        scene.world_transform(id).translation.into(),
+                        yaw.to_radians(),
+                    );
                 }
                 // Drawn by the overlay and the solids, not as batches.
                 EntityKind::Group
                 | EntityKind::Light(_)
-                | EntityKind::Trigger(_)
                 | EntityKind::Walkable(_)
                 | EntityKind::Collider(_)
-                | EntityKind::BallPit(_)
-                | EntityKind::Patrol(_)
                 | EntityKind::Custom(_)
                 | EntityKind::Defined(_) => {}
             }

@@ -1,5 +1,5 @@
-//! The viewport's overlay: the scene's lines (collider and trigger boxes, light,
-//! emitter, spawn and patrol markers), rebuilt only when the scene or the layers
+//! The viewport's overlay: the scene's lines (collider boxes, light and emitter
+//! markers, the described kinds: spawn, triggers, patrols, game entities), rebuilt only when the scene or the layers
 //! shown change; the ground grid, which follows the view (centred under the pivot,
 //! its spacing the move gizmo's grid step scaled by tens with the distance, fading
 //! out towards its edge), rebuilt when the view moves a grid line; and the tools'
@@ -28,11 +28,10 @@ const GRID_LINES_IN_VIEW: f32 = 40.0;
 pub struct Layers {
     pub grid: bool,
     pub colliders: bool,
-    pub triggers: bool,
     pub lights: bool,
     pub emitters: bool,
-    pub spawn: bool,
-    pub patrols: bool,
+    /// The built-in described kinds (spawn, triggers, patrols…).
+    pub markers: bool,
     pub game: bool,
     pub links: pebble_core::layer::Links,
 }
@@ -42,11 +41,9 @@ impl Default for Layers {
         Self {
             grid: true,
             colliders: true,
-            triggers: true,
             lights: true,
             emitters: true,
-            spawn: true,
-            patrols: true,
+            markers: true,
             game: true,
             links: pebble_core::layer::Links::All,
         }
@@ -58,12 +55,18 @@ impl Layers {
         match layer {
             Layer::Grid => &mut self.grid,
             Layer::Colliders => &mut self.colliders,
-            Layer::Triggers => &mut self.triggers,
             Layer::Lights => &mut self.lights,
             Layer::Emitters => &mut self.emitters,
-            Layer::Spawn => &mut self.spawn,
-            Layer::Patrols => &mut self.patrols,
+            Layer::Markers => &mut self.markers,
             Layer::GameEntities => &mut self.game,
+        }
+    }
+
+    /// Which described kinds these layers show.
+    pub fn kinds_shown(self) -> pebble_render::game_overlay::KindsShown {
+        pebble_render::game_overlay::KindsShown {
+            builtin: self.markers,
+            game: self.game,
         }
     }
 
@@ -216,17 +219,19 @@ impl SceneOverlay {
             let options = OverlayOptions {
                 grid_extent: 0.0,
                 colliders: layers.colliders,
-                triggers: layers.triggers,
                 lights: layers.lights,
                 emitters: layers.emitters,
-                spawn: layers.spawn,
-                patrols: layers.patrols,
                 highlight_selection: true,
                 ..Default::default()
             };
             let mut built = Overlay::of_scene(scene, &options);
-            if layers.game {
-                built.game_entities(scene, &self.kinds, render_links(layers.links));
+            if layers.game || layers.markers {
+                built.game_entities(
+                    scene,
+                    &self.kinds,
+                    render_links(layers.links),
+                    layers.kinds_shown(),
+                );
             }
             self.scene = Some(((revision, layers), Arc::new(built)));
         }

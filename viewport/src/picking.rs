@@ -53,12 +53,12 @@ pub fn marker_triangles(
             Kind::Mesh | Kind::Group | Kind::Walkable => false,
             Kind::Light => layers.lights,
             Kind::Emitter => layers.emitters,
-            Kind::Trigger => layers.triggers,
             Kind::Collider => layers.colliders,
-            Kind::PlayerSpawn => layers.spawn,
-            Kind::Patrol | Kind::BallPit => layers.patrols,
             Kind::Custom => true,
-            Kind::Defined => layers.game,
+            Kind::Defined => match &e.kind {
+                pebble_model::EntityKind::Defined(d) => layers.kinds_shown().shows(&d.kind),
+                _ => false,
+            },
         };
         if !shown || !scene.is_pickable(e.id) {
             continue;

@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pebble_model::{Kind, Scene};
+use pebble_model::Scene;
 use pebble_render::SolidVertex;
 
 use pebble_core::jobs::Job;
@@ -58,8 +58,14 @@ impl Owners {
     /// As the exporter writes them: patrols in scene order, the first ball pit.
     fn of(scene: &Scene) -> Self {
         Self {
-            patrols: scene.exported_of(Kind::Patrol).map(|e| e.id.0).collect(),
-            pit: scene.exported_of(Kind::BallPit).next().map(|e| e.id.0),
+            patrols: scene
+                .exported_described("Patrol")
+                .map(|(e, _)| e.id.0)
+                .collect(),
+            pit: scene
+                .exported_described("BallPit")
+                .next()
+                .map(|(e, _)| e.id.0),
         }
     }
 }
@@ -88,8 +94,8 @@ const STEPS_PER_FRAME: u32 = 600;
 
 /// Whether the scene has anything the level would draw as spheres.
 fn has_spheres(scene: &Scene) -> bool {
-    scene.entities_of(Kind::Patrol).next().is_some()
-        || scene.entities_of(Kind::BallPit).next().is_some()
+    scene.entities_described("Patrol").next().is_some()
+        || scene.entities_described("BallPit").next().is_some()
 }
 
 impl Solids {

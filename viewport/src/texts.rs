@@ -143,9 +143,10 @@ fn place_labels(
         }
         let Some(e) = scene.entity(id) else { continue };
         let world = scene.world_transform(id);
-        let top = match kinds.kind(&d.kind).map(|k| k.shape) {
+        let top = match kinds.kind(&d.kind).map(|k| k.shape_of(d)) {
             Some(pebble_model::definitions::Shape::Box(s)) => s[1],
             Some(pebble_model::definitions::Shape::Sphere(r)) => r,
+            Some(pebble_model::definitions::Shape::Figure([_, h, eye])) => h - eye,
             _ => 0.8,
         };
         let anchor = world.transform_point3(pebble_model::glam::Vec3::Y * (top + 0.15));

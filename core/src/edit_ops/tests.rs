@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use pebble_model::command::{AddEntities, AddMaterial};
-use pebble_model::entity::PlayerSpawn;
+use pebble_model::definitions::builtin::instance;
 use pebble_model::glam::Vec3;
 use pebble_model::{Entity, EntityId, EntityKind, Scene, Transform};
 
@@ -28,7 +28,7 @@ fn document() -> (Document, [EntityId; 3]) {
     floor.transform.scale = Vec3::new(10.0, 0.5, 10.0);
     let mut crate_ = entity(CreateItem::Box, Vec3::new(1.0, 3.0, 0.0), material).expect("a box");
     crate_.name = "Crate".into();
-    let spawn = Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn::default()))
+    let spawn = Entity::new("Spawn", EntityKind::Defined(instance("PlayerSpawn", [])))
         .with_transform(Transform::from_translation(Vec3::new(-2.0, 1.6, 0.0)));
     doc.execute(AddEntities::new("Create", vec![floor, crate_, spawn]).without_selecting())
         .expect("add");

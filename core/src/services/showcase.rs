@@ -17,9 +17,9 @@ use anyhow::Context;
 use image::{Rgba, RgbaImage};
 use pebble_model::command::{AddEntities, AddMaterial, SetSettings};
 use pebble_model::definitions::FieldValue;
+use pebble_model::definitions::builtin::instance;
 use pebble_model::entity::{
-    BallPit, Collider, DefinedEntity, Emitter, EntityKind, GeometrySource, Light, MeshEntity,
-    Patrol, PlayerSpawn, Trigger,
+    Collider, DefinedEntity, Emitter, EntityKind, GeometrySource, Light, MeshEntity,
 };
 use pebble_model::glam::{Quat, Vec2, Vec3};
 use pebble_model::material::AlphaMode;
@@ -457,13 +457,14 @@ pub fn scene() -> anyhow::Result<Scene> {
     let trigger = |name: &str, event: &str, size: Vec3, oneshot: bool, t: Transform| {
         Entity::new(
             name,
-            EntityKind::Trigger(Trigger {
-                size,
-                event: event.into(),
-                dialogue_id: None,
-                oneshot,
-                properties: "{}".into(),
-            }),
+            EntityKind::Defined(instance(
+                "Trigger",
+                [
+                    ("size", FieldValue::Point(size)),
+                    ("event", FieldValue::Text(event.into())),
+                    ("oneshot", FieldValue::Bool(oneshot)),
+                ],
+            )),
         )
         .with_transform(t)
     };
@@ -481,30 +482,44 @@ pub fn scene() -> anyhow::Result<Scene> {
         true,
         at(6.5, 2.0, -7.5),
     ));
-    entities.push(Entity::new(
-        "Guard",
-        EntityKind::Patrol(Patrol {
-            waypoints: vec![
-                Vec3::new(-7.0, 0.0, 6.0),
-                Vec3::new(-7.0, 0.0, -5.0),
-                Vec3::new(-2.0, 0.0, 0.5),
-            ],
-            radius: 0.4,
-            color: 0xFF_30_30_D0,
-            speed: 1.5,
-        }),
-    ));
+    // The route is the patrol's own: it starts where the patrol stands and moves
+    // with it.
+    entities.push(
+        Entity::new(
+            "Guard",
+            EntityKind::Defined(instance(
+                "Patrol",
+                [
+                    (
+                        "waypoints",
+                        FieldValue::Array(
+                            [
+                                Vec3::ZERO,
+                                Vec3::new(0.0, 0.0, -11.0),
+                                Vec3::new(5.0, 0.0, -5.5),
+                            ]
+                            .map(FieldValue::Point)
+                            .to_vec(),
+                        ),
+                    ),
+                    ("color", FieldValue::Colour(0xFF_30_30_D0)),
+                ],
+            )),
+        )
+        .with_transform(at(-7.0, 0.0, 6.0)),
+    );
     entities.push(
         Entity::new(
             "Ball pit",
-            EntityKind::BallPit(BallPit {
-                count: 16,
-                radius: 0.22,
-                mass: 1.0,
-                restitution: 0.6,
-                spawn_min: Vec3::new(-1.0, 0.5, -1.0),
-                spawn_max: Vec3::new(1.0, 2.0, 1.0),
-            }),
+            EntityKind::Defined(instance(
+                "BallPit",
+                [
+                    ("count", FieldValue::Int(16)),
+                    ("radius", FieldValue::Float(0.22)),
+                    ("mass", FieldValue::Float(1.0)),
+                    ("spawn_min", FieldValue::Point(Vec3::new(-1.0, 0.5, -1.0))),
+                ],
+            )),
         )
         .with_transform(at(7.0, 0.0, 6.0)),
     );
@@ -532,10 +547,7 @@ pub fn scene() -> anyhow::Result<Scene> {
     entities.push(
         Entity::new(
             "Player spawn",
-            EntityKind::PlayerSpawn(PlayerSpawn {
-                yaw: 0.0,
-                camera_fov: 65.0,
-            }),
+            EntityKind::Defined(instance("PlayerSpawn", [])),
         )
         .with_transform(at(0.0, 1.6, 8.5)),
     );

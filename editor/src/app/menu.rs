@@ -570,7 +570,7 @@ The kinds below are the last that read."
             (CreateItem::Cylinder, "Cylinder"),
             (CreateItem::Arch, "Arch"),
             (CreateItem::BoxCollider, "Collider"),
-            (CreateItem::Trigger, "Trigger"),
+            (CreateItem::Builtin("Trigger"), "Trigger"),
         ] {
             let on = armed == Some(item);
             let hint = format!(
@@ -671,7 +671,7 @@ The kinds below are the last that read."
                 ui,
                 Action::ToggleOverlays,
                 "Overlays",
-                "grid, colliders, triggers, lights, emitters, spawn, patrols, sound sources and game entities: all on or off (View › Overlay layers picks)",
+                "grid, colliders, triggers, lights, emitters, gameplay markers, game entities: all on or off (View › Overlay layers picks)",
             );
         });
     }

@@ -328,13 +328,7 @@ pub(crate) fn estimate(run: &Run<'_>) -> Result<Estimate, ExportError> {
                     .bytes
                     .saturating_add(g.faces.len() as u64 * COLLIDER_TRIANGLE_BYTES);
             }
-            EntityKind::Light(_)
-            | EntityKind::Emitter(_)
-            | EntityKind::PlayerSpawn(_)
-            | EntityKind::Trigger(_)
-            | EntityKind::BallPit(_)
-            | EntityKind::Patrol(_)
-            | EntityKind::Defined(_) => {
+            EntityKind::Light(_) | EntityKind::Emitter(_) | EntityKind::Defined(_) => {
                 if !world.is_finite() {
                     return Err(not_finite(&e.name, "its transform is"));
                 }

@@ -1,17 +1,17 @@
-//! Metadata stage, in the documented order: `map_name`, `env_preset`, `player_spawn`,
-//! `walkable_mesh`, `triggers`, `rigid_bodies`, the built-in kinds' own lumps
-//! (`sound_sources`: [`crate::described`]), patrol `entities`,
-//! `game_entities`, `samplers`, custom entities, and the `emitters` lump last; then the header (spawn,
-//! bounds of drawn geometry).
+//! Metadata stage, in the documented order: `map_name`, `env_preset`,
+//! `walkable_mesh`, the built-in kinds' own lumps in their descriptors' order
+//! ([`crate::described`]: `player_spawn`, `triggers`, patrol `entities`,
+//! `rigid_bodies`, `sound_sources`), `game_entities`, `samplers`, custom
+//! entities, and the `emitters` lump last; then the header (spawn, bounds of
+//! drawn geometry).
 //! One function per lump; the tags are [`pbm::tag`]'s.
 
 use pbm::emitter::{EmitterLump, EmitterRecord};
-use pbm::entity::PatrolSphere;
 use pbm::{Map, MetaKind, Metadata, Name32, tag};
 use pebble_model::entity::{CustomEntity, EntityKind};
 use pebble_model::glam::Vec3;
 use pebble_model::{Entity, Kind, Scene};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::limits::Ticker;
 use super::textures::Textures;
@@ -52,12 +52,8 @@ pub(crate) fn build(
             s.environment.preset_name(),
         ),
     ];
-    out.extend(player_spawn(scene));
     out.extend(walkable_mesh(run)?);
-    out.extend(triggers(scene));
-    out.extend(rigid_bodies(run));
     out.extend(crate::described::export(scene, &mut run.report.warnings));
-    out.extend(patrols(run));
     out.extend(super::game_entities::metadata(run)?);
     if !textures.samplers.is_empty() {
         out.push(Metadata {
@@ -71,23 +67,16 @@ pub(crate) fn build(
             out.extend(custom(e, c)?);
         }
     }
+    // In the documented order (pbm::tag::ALL), whatever order the stages and the
+    // descriptors produced them in; a custom entity's own tag goes after, as made.
+    out.sort_by_key(|m| {
+        tag::ALL
+            .iter()
+            .position(|t| *t == m.tag.as_str())
+            .unwrap_or(tag::ALL.len())
+    });
     let emitters = emitters(run, textures);
     Ok((out, emitters))
-}
-
-/// `player_spawn`: the first exported spawn's position, yaw and field of view.
-fn player_spawn(scene: &Scene) -> Option<Metadata> {
-    let spawn = scene.exported_of(Kind::PlayerSpawn).next()?;
-    let EntityKind::PlayerSpawn(p) = &spawn.kind else {
-        return None;
-    };
-    let pos = position(scene, spawn.id);
-    Some(text(
-        tag::PLAYER_SPAWN,
-        MetaKind::Json,
-        &json!({ "position": pos.to_array(), "yaw": p.yaw, "camera_fov": p.camera_fov })
-            .to_string(),
-    ))
 }
 
 /// `walkable_mesh`: every walkable surface's triangles in world space, as f32
@@ -117,65 +106,6 @@ fn walkable_mesh(run: &Run<'_>) -> Result<Option<Metadata>, ExportError> {
     }))
 }
 
-/// `triggers`: each trigger volume's world bounds, event and properties.
-fn triggers(scene: &Scene) -> Option<Metadata> {
-    let triggers: Vec<Value> = scene
-        .exported_of(Kind::Trigger)
-        .filter_map(|e| match &e.kind {
-            EntityKind::Trigger(t) => {
-                let world = scene.world_transform(e.id);
-                let corners = pebble_model::entity::volume_aabb(t.size)
-                    .corners()
-                    .map(|c| world.transform_point3(c));
-                let b = pebble_model::Aabb::from_points(corners)?;
-                let mut obj = serde_json::Map::new();
-                obj.insert("id".into(), json!(e.name));
-                obj.insert("event".into(), json!(t.event));
-                obj.insert("bounds_min".into(), json!(b.min.to_array()));
-                obj.insert("bounds_max".into(), json!(b.max.to_array()));
-                obj.insert("oneshot".into(), json!(t.oneshot));
-                if let Some(d) = &t.dialogue_id {
-                    obj.insert("dialogue_id".into(), json!(d));
-                }
-                if let Ok(Value::Object(extra)) = serde_json::from_str::<Value>(&t.properties) {
-                    for (k, v) in extra {
-                        obj.entry(k).or_insert(v);
-                    }
-                }
-                Some(Value::Object(obj))
-            }
-            _ => None,
-        })
-        .collect();
-    (!triggers.is_empty()).then(|| {
-        text(
-            tag::TRIGGERS,
-            MetaKind::Json,
-            &Value::Array(triggers).to_string(),
-        )
-    })
-}
-
-/// `rigid_bodies`: the first ball pit (the runtime simulates one; more are said).
-fn rigid_bodies(run: &mut Run<'_>) -> Option<Metadata> {
-    let scene = run.scene;
-    let e = scene.exported_of(Kind::BallPit).next()?;
-    let EntityKind::BallPit(b) = &e.kind else {
-        return None;
-    };
-    let offset = position(scene, e.id);
-    let body = json!({
-        "type": tag::BALL_PIT, "count": b.count, "radius": b.radius, "mass": b.mass, "restitution": b.restitution,
-        "spawn_min": (b.spawn_min + offset).to_array(), "spawn_max": (b.spawn_max + offset).to_array(),
-    });
-    if scene.exported_of(Kind::BallPit).count() > 1 {
-        run.report
-            .warnings
-            .push("only the first ball pit is exported (the runtime simulates one)".into());
-    }
-    Some(text(tag::RIGID_BODIES, MetaKind::Json, &body.to_string()))
-}
-
 /// Where each kind goes in the map. Exhaustive on purpose: a new kind does not
 /// compile until it says where it is written (and the export test that makes one
 /// of each kind checks it is there).
@@ -186,51 +116,10 @@ pub fn written_to(kind: Kind) -> &'static str {
         Kind::Collider => "the colliders",
         Kind::Light => "the baked vertex colours (with Bake on)",
         Kind::Emitter => tag::EMITTERS,
-        Kind::PlayerSpawn => tag::PLAYER_SPAWN,
-        Kind::Trigger => tag::TRIGGERS,
         Kind::Walkable => tag::WALKABLE_MESH,
-        Kind::BallPit => tag::RIGID_BODIES,
-        Kind::Patrol => tag::ENTITIES,
         Kind::Custom => "a lump of its own tag",
         Kind::Defined => "game_entities, or a built-in kind's own lump (its descriptor's recipe)",
     }
-}
-
-/// `entities`: the patrol spheres' records (three waypoints each at most).
-fn patrols(run: &mut Run<'_>) -> Option<Metadata> {
-    let scene = run.scene;
-    let mut patrols = Vec::new();
-    for e in scene.exported_of(Kind::Patrol) {
-        if let EntityKind::Patrol(p) = &e.kind {
-            let offset = position(scene, e.id);
-            let mut waypoints = [[0.0; 3]; pbm::entity::MAX_WAYPOINTS];
-            for (slot, w) in waypoints.iter_mut().zip(&p.waypoints) {
-                *slot = (*w + offset).to_array();
-            }
-            if p.waypoints.len() > pbm::entity::MAX_WAYPOINTS {
-                run.report.warnings.push(format!(
-                    "patrol '{}': {} waypoints, the record holds 3; the rest are dropped",
-                    e.name,
-                    p.waypoints.len()
-                ));
-            }
-            PatrolSphere {
-                name: Name32::truncated(&e.name),
-                entity_type: pbm::entity::PATROL_SPHERE_TYPE,
-                radius: p.radius,
-                color: p.color,
-                speed: p.speed,
-                num_waypoints: p.waypoints.len().min(pbm::entity::MAX_WAYPOINTS) as u32,
-                waypoints,
-            }
-            .encode_into(&mut patrols);
-        }
-    }
-    (!patrols.is_empty()).then(|| Metadata {
-        tag: name32(tag::ENTITIES),
-        kind: MetaKind::Entity,
-        payload: patrols,
-    })
 }
 
 /// A custom entity's lump: kept whole by the `.pbm` importer (its kind and bytes
@@ -382,11 +271,10 @@ fn within_budgets(run: &mut Run<'_>, records: Vec<EmitterRecord>) -> Vec<Emitter
 /// ([`crate::start::choose`]: returned, to be said); bounds = the meshes.
 pub(crate) fn header(scene: &Scene, map: &mut Map) -> Option<crate::start::Start> {
     map.recompute_bounds();
-    if let Some(spawn) = scene.exported_of(Kind::PlayerSpawn).next()
-        && let EntityKind::PlayerSpawn(p) = &spawn.kind
-    {
+    if let Some((spawn, d)) = scene.exported_described("PlayerSpawn").next() {
         map.spawn_pos = position(scene, spawn.id).to_array();
-        map.spawn_rot = p.yaw;
+        let yaw = pebble_model::definitions::builtin::value(d, "yaw").and_then(|v| v.as_f32());
+        map.spawn_rot = yaw.unwrap_or(0.0).to_radians();
         return None;
     }
     let triangles: Vec<[Vec3; 3]> = map

@@ -92,14 +92,19 @@ impl ImportCommand {
     /// gets neither. Returns what was added and why, to be said.
     pub fn add_what_the_project_lacks(&mut self, scene: &Scene) -> Vec<String> {
         use pebble_model::Kind;
-        use pebble_model::entity::{Light, PlayerSpawn};
+        use pebble_model::definitions::FieldValue;
+        use pebble_model::definitions::builtin::instance;
+        use pebble_model::entity::Light;
         use pebble_model::glam::Vec3;
         let mut said = Vec::new();
         let has = |kind: Kind, entities: &[Entity]| {
             scene.entities_of(kind).next().is_some()
                 || entities.iter().any(|e| e.kind.kind() == kind)
         };
-        let needs_start = !has(Kind::PlayerSpawn, &self.entities);
+        let is_spawn =
+            |e: &Entity| matches!(&e.kind, EntityKind::Defined(d) if d.kind == "PlayerSpawn");
+        let needs_start = scene.entities_described("PlayerSpawn").next().is_none()
+            && !self.entities.iter().any(is_spawn);
         // A map whose colours are final (a `.pbm`'s) bakes no light.
         let bakes = self
             .settings
@@ -143,10 +148,10 @@ impl ImportCommand {
             self.entities.push(
                 Entity::new(
                     "Player spawn",
-                    EntityKind::PlayerSpawn(PlayerSpawn {
-                        yaw: start.yaw,
-                        ..PlayerSpawn::default()
-                    }),
+                    EntityKind::Defined(instance(
+                        "PlayerSpawn",
+                        [("yaw", FieldValue::Float(start.yaw.to_degrees()))],
+                    )),
                 )
                 .with_transform(pebble_model::Transform::from_translation(at)),
             );

@@ -13,9 +13,9 @@ use std::path::Path;
 
 use base64::Engine as _;
 use gltf::mesh::Mode;
-use pebble_model::entity::{
-    Collider, Emitter, EntityKind, GeometrySource, Light, MeshEntity, PlayerSpawn, Trigger,
-};
+use pebble_model::definitions::FieldValue;
+use pebble_model::definitions::builtin::instance;
+use pebble_model::entity::{Collider, Emitter, EntityKind, GeometrySource, Light, MeshEntity};
 use std::f32::consts::FRAC_PI_2;
 
 use pebble_model::glam::{Affine3A, Quat, Vec2, Vec3};
@@ -881,18 +881,18 @@ impl<'a> Ctx<'a> {
             }
         } else if name == "PlayerSpawn" || name.starts_with("Spawn") {
             let f = rotation * Vec3::NEG_Z;
-            EntityKind::PlayerSpawn(PlayerSpawn {
-                yaw: f.x.atan2(-f.z),
-                camera_fov: 65.0,
-            })
+            EntityKind::Defined(instance(
+                "PlayerSpawn",
+                [("yaw", FieldValue::Float(f.x.atan2(-f.z).to_degrees()))],
+            ))
         } else if let Some(event) = name.strip_prefix("Trigger_").filter(|_| is_trigger) {
-            EntityKind::Trigger(Trigger {
-                size,
-                event: event.to_owned(),
-                dialogue_id: None,
-                oneshot: false,
-                properties: "{}".into(),
-            })
+            EntityKind::Defined(instance(
+                "Trigger",
+                [
+                    ("size", FieldValue::Point(size)),
+                    ("event", FieldValue::Text(event.to_owned())),
+                ],
+            ))
         } else if name.starts_with("Walkable_") {
             EntityKind::Walkable(geometry.clone().unwrap_or_default())
         } else if name.starts_with("Emitter_") {

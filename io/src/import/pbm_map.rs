@@ -6,12 +6,12 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use pbm::entity::decode_entities;
 use pbm::format::is_atlas_name;
 use pbm::{ColliderKind, Map, MetaKind, tag};
+use pebble_model::definitions::FieldValue;
+use pebble_model::definitions::builtin::instance;
 use pebble_model::entity::{
-    BallPit, Collider, CustomEntity, DefinedEntity, Emitter, EntityKind, GeometrySource,
-    MeshEntity, Patrol, PlayerSpawn, Trigger,
+    Collider, CustomEntity, DefinedEntity, Emitter, EntityKind, GeometrySource, MeshEntity,
 };
 use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::material::{AlphaMode, Sampling};
@@ -38,18 +38,6 @@ fn surface_name(chunk: &str) -> &str {
 
 fn unpack_color(c: u32) -> [f32; 4] {
     [0, 8, 16, 24].map(|s| ((c >> s) & 0xFF) as f32 / 255.0)
-}
-
-fn vec3(v: &Value) -> Option<Vec3> {
-    let a = v.as_array()?;
-    if a.len() != 3 {
-        return None;
-    }
-    Some(Vec3::new(
-        a[0].as_f64()? as f32,
-        a[1].as_f64()? as f32,
-        a[2].as_f64()? as f32,
-    ))
 }
 
 /// Geometry centred on its bounds: returns the centre and the shifted mesh.
@@ -381,7 +369,6 @@ fn metadata(b: &mut Builder, map: &Map, path: &Path) -> SceneSettings {
             .unwrap_or_else(|| "Imported".into()),
         ..SceneSettings::default()
     };
-    let mut spawn_found = false;
     for m in &map.metadata {
         let text = m.as_text();
         let json: Option<Value> = match (m.kind, text) {
@@ -397,25 +384,13 @@ fn metadata(b: &mut Builder, map: &Map, path: &Path) -> SceneSettings {
                 environment(b, &mut settings, t);
                 true
             }
-            (tag::PLAYER_SPAWN, Some(v), _) => {
-                let found = player_spawn(b, v);
-                spawn_found |= found;
-                found
-            }
             (tag::WALKABLE_MESH, _, _) => {
                 walkable_mesh(b, &m.payload);
                 true
             }
-            (tag::TRIGGERS, Some(Value::Array(list)), _) => {
-                triggers(b, list);
-                true
+            (t, _, _) if crate::described::kind_of_lump(t).is_some() => {
+                described(b, t, json.as_ref(), m)
             }
-            (tag::RIGID_BODIES, Some(v), _) if v["type"] == tag::BALL_PIT => ball_pit(b, v),
-            (t, Some(v), _) if crate::described::kind_of_lump(t).is_some() => {
-                described(b, t, v);
-                true
-            }
-            (tag::ENTITIES, _, _) if m.kind == MetaKind::Entity => patrols(b, &m.payload),
             (tag::GAME_ENTITIES, _, _) if m.kind == MetaKind::Entity => {
                 game_entities(b, &m.payload)
             }
@@ -426,14 +401,15 @@ fn metadata(b: &mut Builder, map: &Map, path: &Path) -> SceneSettings {
             custom(b, m, json.as_ref(), text);
         }
     }
+    let spawn_found = b
+        .entities
+        .iter()
+        .any(|e| matches!(&e.kind, EntityKind::Defined(d) if d.kind == "PlayerSpawn"));
     if !spawn_found {
-        let spawn = PlayerSpawn {
-            yaw: map.spawn_rot,
-            camera_fov: 65.0,
-        };
+        let yaw = FieldValue::Float(map.spawn_rot.to_degrees());
         b.entity(
-            "PlayerSpawn",
-            EntityKind::PlayerSpawn(spawn),
+            "Player spawn",
+            EntityKind::Defined(instance("PlayerSpawn", [("yaw", yaw)])),
             Vec3::from(map.spawn_pos),
         );
     }
@@ -526,24 +502,6 @@ fn environment(b: &mut Builder, settings: &mut SceneSettings, name: &str) {
     }
 }
 
-/// `player_spawn`: the spawn, if the lump has a position.
-fn player_spawn(b: &mut Builder, v: &Value) -> bool {
-    let Some(pos) = vec3(&v["position"]) else {
-        return false;
-    };
-    let yaw = v["yaw"].as_f64().unwrap_or(0.0) as f32;
-    let fov = v["camera_fov"].as_f64().unwrap_or(65.0) as f32;
-    b.entity(
-        "PlayerSpawn",
-        EntityKind::PlayerSpawn(PlayerSpawn {
-            yaw,
-            camera_fov: fov,
-        }),
-        pos,
-    );
-    true
-}
-
 /// `walkable_mesh`: world-space f32 triangles become one walkable surface.
 fn walkable_mesh(b: &mut Builder, payload: &[u8]) {
     let mat = b.collision_material();
@@ -559,87 +517,25 @@ fn walkable_mesh(b: &mut Builder, payload: &[u8]) {
     b.entity("Walkable", EntityKind::Walkable(geometry), centre);
 }
 
-/// `triggers`: a trigger volume each; keys the editor has no field for stay in
-/// its properties.
-fn triggers(b: &mut Builder, list: &[Value]) {
-    for (k, t) in list.iter().enumerate() {
-        let (Some(lo), Some(hi)) = (vec3(&t["bounds_min"]), vec3(&t["bounds_max"])) else {
-            b.warn(format!("trigger {k} has no bounds_min/bounds_max; skipped"));
-            continue;
-        };
-        let mut rest = t.as_object().cloned().unwrap_or_default();
-        for key in [
-            "id",
-            "event",
-            "bounds_min",
-            "bounds_max",
-            "oneshot",
-            "dialogue_id",
-        ] {
-            rest.remove(key);
-        }
-        let trigger = Trigger {
-            size: hi - lo,
-            event: t["event"].as_str().unwrap_or_default().to_owned(),
-            dialogue_id: t["dialogue_id"].as_str().map(str::to_owned),
-            oneshot: t["oneshot"].as_bool().unwrap_or(false),
-            properties: Value::Object(rest).to_string(),
-        };
-        let name = t["id"]
-            .as_str()
-            .map(str::to_owned)
-            .unwrap_or_else(|| format!("Trigger {k}"));
-        b.entity(&name, EntityKind::Trigger(trigger), volume_origin(lo, hi));
-    }
-}
-
-/// `rigid_bodies` of type `ball_pit`: the pit, if it has its spawn box.
-fn ball_pit(b: &mut Builder, v: &Value) -> bool {
-    let (Some(lo), Some(hi)) = (vec3(&v["spawn_min"]), vec3(&v["spawn_max"])) else {
+/// A built-in kind's own lump (`player_spawn`, `triggers`, …), read by its
+/// descriptor; not handled (kept whole) when it is not the kind's after all.
+fn described(b: &mut Builder, tag: &str, json: Option<&Value>, m: &pbm::Metadata) -> bool {
+    use crate::described::Body;
+    let Some((kind, recipe)) = crate::described::kind_of_lump(tag) else {
         return false;
     };
-    let pit = BallPit {
-        count: v["count"].as_u64().unwrap_or(16) as u32,
-        radius: v["radius"].as_f64().unwrap_or(0.22) as f32,
-        mass: v["mass"].as_f64().unwrap_or(1.0) as f32,
-        restitution: v["restitution"].as_f64().unwrap_or(0.75) as f32,
-        spawn_min: lo,
-        spawn_max: hi,
+    let body = match (m.kind, json) {
+        (MetaKind::Json, Some(v)) => Body::Json(v),
+        (MetaKind::Entity, _) => Body::Bytes(&m.payload),
+        _ => return false,
     };
-    b.entity("BallPit", EntityKind::BallPit(pit), Vec3::ZERO);
+    let Some(read) = crate::described::import(kind, recipe, body, &mut b.report.warnings) else {
+        return false;
+    };
+    for r in read {
+        b.entity(&r.name, EntityKind::Defined(r.entity), r.at);
+    }
     true
-}
-
-/// A built-in kind's own lump (`sound_sources`…), read by its descriptor.
-fn described(b: &mut Builder, tag: &str, body: &Value) {
-    let Some((kind, recipe)) = crate::described::kind_of_lump(tag) else {
-        return;
-    };
-    for read in crate::described::import(kind, recipe, body, &mut b.report.warnings) {
-        b.entity(&read.name, EntityKind::Defined(read.entity), read.at);
-    }
-}
-
-/// `entities`: the patrol spheres; handled only if every record read whole.
-fn patrols(b: &mut Builder, payload: &[u8]) -> bool {
-    let mut any = false;
-    for p in decode_entities(payload) {
-        let patrol = Patrol {
-            waypoints: p
-                .active_waypoints()
-                .iter()
-                .map(|w| Vec3::from(*w))
-                .collect(),
-            radius: p.radius,
-            color: p.color,
-            speed: p.speed,
-        };
-        b.entity(p.name.as_str(), EntityKind::Patrol(patrol), Vec3::ZERO);
-        any = true;
-    }
-    any && payload
-        .len()
-        .is_multiple_of(pbm::entity::PATROL_SPHERE_SIZE)
 }
 
 /// A lump kept whole as a custom entity: its kind, and its JSON, text or bytes.

@@ -1,8 +1,10 @@
 //! Set one field of a defined kind on many game entities at once (the inspector's
 //! multi-edit): one undo step however many. `None` resets the field to its
 //! definition's default (the value leaves the entity). Only values are touched;
-//! checking them against the definitions is the caller's (the model keeps what
-//! it is given, so a value whose field left the definitions is never lost).
+//! checking a game's kinds' values against their definitions is the caller's
+//! (the model keeps what it is given, so a value whose field left the
+//! definitions is never lost); a built-in kind's are checked here against its
+//! descriptor.
 
 use std::any::Any;
 
@@ -45,7 +47,14 @@ impl Command for SetFieldValues {
     fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
         for (id, _) in &self.entities {
             match scene.entity(*id).map(|e| &e.kind) {
-                Some(EntityKind::Defined(_)) => {}
+                Some(EntityKind::Defined(d)) => {
+                    // A built-in kind's values are held to its descriptor here:
+                    // whatever hands them in, a spawn's field of view stays one the
+                    // runtime takes.
+                    let e = scene.entity(*id).map_or("", |e| e.name.as_str());
+                    crate::entity::check_builtin_value(d, &self.field, self.after.as_ref())
+                        .map_err(|m| CommandError::Invalid(format!("{e}: {m}")))?;
+                }
                 Some(_) => {
                     return Err(CommandError::Invalid(format!(
                         "{id} is not a game entity: it has no field {}",

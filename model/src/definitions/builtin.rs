@@ -34,6 +34,12 @@ pub fn read(text: &str) -> Result<Definitions, DefinitionsError> {
     super::check::resolve(text, file, None)
 }
 
+/// The value of field `name` of a built-in kind's instance (set, else its
+/// default); `None` when `d` is not of a built-in kind with that field.
+pub fn value<'a>(d: &'a DefinedEntity, name: &str) -> Option<&'a FieldValue> {
+    d.value(kinds().kind(&d.kind)?, name)
+}
+
 /// An instance of built-in kind `kind` with these values set (the rest at their
 /// defaults): what an import or an old project's entity becomes.
 pub fn instance(

@@ -373,6 +373,13 @@ fn kind(
                 k.name
             )));
         }
+        Shape::Figure([r, h, eye]) if !(size_ok(r) && size_ok(h) && size_ok(eye) && eye <= h) => {
+            return Err(err(format!(
+                "kind {}: a figure's radius, height and eye height must be between 0 and \
+                 500 m, the eye no higher than the figure",
+                k.name
+            )));
+        }
         Shape::Sphere(r) if !size_ok(r) => {
             return Err(err(format!(
                 "kind {}: a sphere's radius must be between 0 and 500 m",
@@ -442,6 +449,18 @@ fn kind(
             k.name
         )));
     }
+    if fields.iter().filter(|f| f.display == Display::Size).count() > 1 {
+        return Err(err(format!("kind {}: one size field at most", k.name)));
+    }
+    if k.lump.is_none()
+        && let Some(f) = fields.iter().find(|f| f.local)
+    {
+        return Err(err(format!(
+            "kind {}: {} is local, which only a built-in kind's own lump writes; a game's \
+             points are in world space (remove `local`)",
+            k.name, f.name
+        )));
+    }
     if let Some(lump) = &k.lump {
         if let Some(f) = fields.iter().find(|f| f.ty == FieldType::Entity) {
             return Err(err(format!(
@@ -449,11 +468,10 @@ fn kind(
                 k.name, f.name
             )));
         }
-        let super::schema::LumpRecipe::Json { keys, .. } = lump;
-        for (f, _) in keys {
-            if !fields.iter().any(|x| &x.name == f) {
+        for f in lump.fields_named() {
+            if !fields.iter().any(|x| x.name == f) {
                 return Err(err(format!(
-                    "kind {}: the lump renames {f}, which is not one of its fields",
+                    "kind {}: the lump names {f}, which is not one of its fields",
                     k.name
                 )));
             }
@@ -499,11 +517,15 @@ fn field(
         }
         _ => {}
     }
-    if !numeric && (f.min.is_some() || f.max.is_some() || f.step.is_some()) {
+    let ranged = numeric || f.ty == FieldType::Point;
+    if !ranged && (f.min.is_some() || f.max.is_some() || f.step.is_some()) {
         return Err(format!(
-            "min, max and step are for int and float fields, not {}",
+            "min, max and step are for int, float and point fields, not {}",
             f.ty.word()
         ));
+    }
+    if f.local && f.ty != FieldType::Point {
+        return Err("local is for point fields".into());
     }
     if let (Some(lo), Some(hi)) = (f.min, f.max)
         && lo > hi
@@ -539,6 +561,8 @@ fn field(
         Display::Path => f.ty == FieldType::Point,
         Display::Link => f.ty == FieldType::Entity,
         Display::Label => !f.array,
+        Display::Heading => numeric && !f.array,
+        Display::Size | Display::Corner => f.ty == FieldType::Point && !f.array,
         Display::Hidden | Display::Inspector => true,
     };
     if !display_ok {
@@ -567,6 +591,7 @@ fn field(
             .collect(),
         kinds: f.kinds.clone(),
         display,
+        local: f.local,
         group,
     };
     let names = defs.names_of(&f.ty);

@@ -106,6 +106,8 @@ pub(super) struct FieldForm {
     pub kinds: Vec<String>,
     #[serde(default)]
     pub display: Option<Display>,
+    #[serde(default)]
+    pub local: bool,
 }
 
 /// Parses the text's syntax and shape; the meaning is [`super::check`]'s.

@@ -74,6 +74,14 @@ pub enum Display {
     Path,
     /// A line to the referenced entity (or entities).
     Link,
+    /// An arrow from the entity this many degrees round from −Z (a yaw: positive
+    /// turns right), for a number.
+    Heading,
+    /// The size of the box the instance fills, standing on its origin (a point
+    /// field: x, y, z): drawn, picked and dragged out by the Create tool.
+    Size,
+    /// A corner of a box drawn between the kind's corner points (two point fields).
+    Corner,
 }
 
 /// How an instance is drawn when it has no model.
@@ -86,6 +94,9 @@ pub enum Shape {
     Box([f32; 3]),
     /// A sphere of this radius (metres) around the origin.
     Sphere(f32),
+    /// A standing figure whose eye the entity is: a capsule of radius, height
+    /// (from the feet) and eye height (over the feet), metres.
+    Figure([f32; 3]),
 }
 
 /// Where a kind's model comes from.
@@ -136,6 +147,9 @@ pub struct FieldDef {
     /// An entity field's allowed kinds (empty: any defined kind).
     pub kinds: Vec<String>,
     pub display: Display,
+    /// A point field's points are relative to the instance (they move and turn
+    /// with it); otherwise in world space.
+    pub local: bool,
     /// The field group it came from, if any.
     pub group: Option<String>,
 }
@@ -145,18 +159,41 @@ pub struct FieldDef {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub enum LumpRecipe {
     /// A JSON lump `tag` holding an array with an object per exported instance
-    /// (`first_only`: the first instance's object alone): `"id"` its name,
-    /// `"position"` its world position (unless `position` is off), then each field
-    /// under its own name, or the name `keys` gives it (`("looped", "loop")`).
+    /// (`first_only`: the first instance's object alone): `"id"` its name (unless
+    /// `id` is off), `"position"` its world position (unless `position` is off),
+    /// the `constants` (an import takes only objects that hold them), then each
+    /// field under its own name or the one `keys` gives it (`("looped", "loop")`).
+    /// `radians`: angle fields (degrees in the editor) written in radians;
+    /// `omit_empty`: string fields left out when empty; `merge`: a string field
+    /// holding a JSON object whose keys join the object's (an import gathers the
+    /// keys it does not know back into it); `bounds`: the size field whose box is
+    /// written as `"bounds_min"` and `"bounds_max"` in world space (an import puts
+    /// the instance on the box's base).
     Json {
         tag: String,
         #[serde(default)]
         first_only: bool,
         #[serde(default = "yes")]
+        id: bool,
+        #[serde(default = "yes")]
         position: bool,
         #[serde(default)]
+        constants: Vec<(String, String)>,
+        #[serde(default)]
         keys: Vec<(String, String)>,
+        #[serde(default)]
+        radians: Vec<String>,
+        #[serde(default)]
+        omit_empty: Vec<String>,
+        #[serde(default)]
+        merge: Option<String>,
+        #[serde(default)]
+        bounds: Option<String>,
     },
+    /// The binary `entities` lump of patrol spheres (`pbm::entity::PatrolSphere`,
+    /// docs/pbm-format.md): the fields `waypoints` (points, at most three
+    /// written), `radius`, `color` and `speed`.
+    PatrolSpheres,
 }
 
 fn yes() -> bool {
@@ -167,6 +204,7 @@ impl LumpRecipe {
     pub fn tag(&self) -> &str {
         match self {
             Self::Json { tag, .. } => tag,
+            Self::PatrolSpheres => "entities",
         }
     }
 
@@ -177,6 +215,29 @@ impl LumpRecipe {
                 .iter()
                 .find(|(f, _)| f == field)
                 .map_or(field, |(_, k)| k.as_str()),
+            Self::PatrolSpheres => field,
+        }
+    }
+
+    /// The fields the recipe names (each must be one of the kind's).
+    pub fn fields_named(&self) -> Vec<&str> {
+        match self {
+            Self::Json {
+                keys,
+                radians,
+                omit_empty,
+                merge,
+                bounds,
+                ..
+            } => keys
+                .iter()
+                .map(|(f, _)| f.as_str())
+                .chain(radians.iter().map(String::as_str))
+                .chain(omit_empty.iter().map(String::as_str))
+                .chain(merge.as_deref())
+                .chain(bounds.as_deref())
+                .collect(),
+            Self::PatrolSpheres => vec!["waypoints", "radius", "color", "speed"],
         }
     }
 }
@@ -238,6 +299,23 @@ pub fn title_of(name: &str) -> String {
 impl KindDef {
     pub fn field(&self, name: &str) -> Option<&FieldDef> {
         self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// How an instance is drawn: a box of its size field's value when the kind
+    /// has one, else the kind's shape.
+    pub fn shape_of(&self, d: &DefinedEntity) -> Shape {
+        let Some(f) = self.fields.iter().find(|f| f.display == Display::Size) else {
+            return self.shape;
+        };
+        match d
+            .values
+            .get(&f.name)
+            .filter(|v| f.fits(v))
+            .unwrap_or(&f.default)
+        {
+            FieldValue::Point(s) if s.is_finite() => Shape::Box(s.abs().to_array()),
+            _ => self.shape,
+        }
     }
 
     /// The colour as `[r, g, b]` in 0–1.
@@ -477,6 +555,51 @@ impl DefinedEntity {
         Self {
             kind: kind.into(),
             values: Default::default(),
+        }
+    }
+
+    /// The value of field `name` of `kind` as it stands: the one set when it
+    /// fits the field, else the default.
+    pub fn value<'a>(&'a self, kind: &'a KindDef, name: &str) -> Option<&'a FieldValue> {
+        let f = kind.field(name)?;
+        Some(
+            self.values
+                .get(name)
+                .filter(|v| f.fits(v))
+                .unwrap_or(&f.default),
+        )
+    }
+}
+
+impl FieldValue {
+    pub fn as_f32(&self) -> Option<f32> {
+        match self {
+            Self::Float(v) => Some(*v),
+            Self::Int(v) => Some(*v as f32),
+            _ => None,
+        }
+    }
+
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Self::Text(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_point(&self) -> Option<Vec3> {
+        match self {
+            Self::Point(p) => Some(*p),
+            _ => None,
+        }
+    }
+
+    /// The points of a point or a point list.
+    pub fn points(&self) -> Vec<Vec3> {
+        match self {
+            Self::Point(p) => vec![*p],
+            Self::Array(items) => items.iter().filter_map(Self::as_point).collect(),
+            _ => Vec::new(),
         }
     }
 }

@@ -139,7 +139,7 @@ fn references_between_definitions_are_checked() {
         ("(kinds: [(name: \"A b\")])", "must start with a letter"),
         (
             "(kinds: [(name: \"A\", fields: [(name: \"x\", type: Bool, min: 1)])])",
-            "min, max and step are for int and float",
+            "min, max and step are for int, float and point",
         ),
         (
             "(kinds: [(name: \"A\", fields: [(name: \"x\", type: Bool, display: Radius)])])",

@@ -144,6 +144,10 @@ impl FieldDef {
             FieldValue::Point(p) if !p.is_finite() => {
                 Err(format!("{name} must be a finite position"))
             }
+            FieldValue::Point(p) => p
+                .to_array()
+                .into_iter()
+                .try_for_each(|c| number(f64::from(c))),
             _ => Ok(()),
         }
     }
@@ -196,7 +200,10 @@ impl FieldDef {
                     .fold(0, |bits, (k, _)| bits | (1 << k)),
             ),
             FieldValue::Colour(c) => Resolved::Colour(*c),
-            FieldValue::Point(p) if p.is_finite() => Resolved::Point(*p),
+            FieldValue::Point(p) if p.is_finite() => {
+                let c = |x: f32| f64::from(x).clamp(lo, hi) as f32;
+                Resolved::Point(Vec3::new(c(p.x), c(p.y), c(p.z)))
+            }
             FieldValue::Point(_) => Resolved::Point(Vec3::ZERO),
             FieldValue::Entity(r) => Resolved::Entity(*r),
             FieldValue::Array(_) => self.resolve_one(defs, &zero(&self.ty, names, self.bounds())),

@@ -84,8 +84,8 @@ impl InspectorPanel {
         ui.horizontal(|ui| {
             let [r, g, b] = kind.rgb().map(|c| (c * 255.0) as u8);
             let title = match &kind.icon {
-                Some(icon) => format!("{icon}  {}", kind.name),
-                None => kind.name.clone(),
+                Some(icon) => format!("{icon}  {}", kind.title),
+                None => kind.title.clone(),
             };
             ui.label(
                 egui::RichText::new(title)
@@ -370,12 +370,20 @@ fn one_ui(
                 ("y", f64::from(p.y)),
                 ("z", f64::from(p.z)),
             ];
-            form.row(ui, &key, &parts, &limits::POSITION, "", false)
-                .map(|(k, x)| {
-                    let mut q = *p;
-                    q[k] = x as f32;
-                    FieldValue::Point(q)
-                })
+            // A point's own range (a size's), else a position's.
+            let limit = if field.min.is_some() || field.max.is_some() {
+                let (lo, hi) = field.bounds();
+                // Limits name their unit statically; metres are the one points use.
+                let metres = field.unit.as_deref() == Some("m");
+                Limit::new(lo, hi, if metres { " m" } else { "" })
+            } else {
+                limits::POSITION
+            };
+            form.row(ui, &key, &parts, &limit, "", false).map(|(k, x)| {
+                let mut q = *p;
+                q[k] = x as f32;
+                FieldValue::Point(q)
+            })
         }
         (FieldType::Entity, FieldValue::Entity(target)) => {
             link_ui(ui, form, scene, kinds, field, *target, (&key, label))

@@ -33,8 +33,8 @@ mod tests {
     use pebble_core::presets::Presets;
     use pebble_model::History;
     use pebble_model::command::AddEntities;
+    use pebble_model::entity::Emitter;
     use pebble_model::entity::EntityKind;
-    use pebble_model::entity::PlayerSpawn;
     use pebble_model::{Entity, Scene};
 
     type State = (InspectorPanel, Scene, Vec<Intent>);
@@ -50,19 +50,19 @@ mod tests {
     }
 
     #[test]
-    fn a_typed_fov_is_asked_for_as_one_commit_and_the_scene_is_untouched() {
+    fn a_typed_damping_is_asked_for_as_one_commit_and_the_scene_is_untouched() {
         let mut scene = Scene::new();
-        let spawn = Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn::default()));
+        let spawn = Entity::new("Fire", EntityKind::Emitter(Emitter::default()));
         History::new(10)
             .execute(&mut scene, AddEntities::new("Create", vec![spawn]))
             .expect("add");
         let mut h = harness(scene);
         assert!(h.query_by_label("Nothing selected.").is_none());
         let field = || Role::SpinButton;
-        h.get_by_role_and_label(field(), "fov").focus();
+        h.get_by_role_and_label(field(), "damping").focus();
         h.run_steps(2);
-        for c in "90".chars() {
-            h.get_by_role_and_label(field(), "fov")
+        for c in "9".chars() {
+            h.get_by_role_and_label(field(), "damping")
                 .type_text(&c.to_string());
             h.run_steps(1);
         }
@@ -70,18 +70,18 @@ mod tests {
         h.run_steps(2);
         match h.state().2.as_slice() {
             [Intent::Commit { command, field }] => {
-                assert_eq!(command.name(), "Edit fov");
+                assert_eq!(command.name(), "Edit damping");
                 assert!(field.is_some(), "a refusal would be shown under the field");
             }
             other => panic!("{other:?}"),
         }
-        let fov = h.state().1.entities().find_map(|e| match &e.kind {
-            EntityKind::PlayerSpawn(s) => Some(s.camera_fov),
+        let damping = h.state().1.entities().find_map(|e| match &e.kind {
+            EntityKind::Emitter(em) => Some(em.damping),
             _ => None,
         });
         assert_eq!(
-            fov,
-            Some(PlayerSpawn::default().camera_fov),
+            damping,
+            Some(Emitter::default().damping),
             "the panel asks, the app applies"
         );
     }
@@ -153,7 +153,7 @@ mod tests {
         use pebble_model::glam::Vec3;
         let at = |x: f32| {
             let mut scene = Scene::new();
-            let spawn = Entity::new("Spawn", EntityKind::PlayerSpawn(PlayerSpawn::default()))
+            let spawn = Entity::new("Fire", EntityKind::Emitter(Emitter::default()))
                 .with_transform(Transform::from_translation(Vec3::new(x, 1.6, 0.0)));
             History::new(10)
                 .execute(&mut scene, AddEntities::new("Create", vec![spawn]))
@@ -178,12 +178,13 @@ mod tests {
         use pebble_model::Transform;
         use pebble_model::glam::Vec3;
         let mut scene = Scene::new();
-        let spawn = |name: &str, fov: f32, x: f32| {
+        let spawn = |name: &str, damping: f32, x: f32| {
             Entity::new(
                 name,
-                EntityKind::PlayerSpawn(PlayerSpawn {
-                    yaw: 0.5,
-                    camera_fov: fov,
+                EntityKind::Emitter(Emitter {
+                    spread: 0.5,
+                    damping,
+                    ..Emitter::default()
                 }),
             )
             .with_transform(Transform::from_translation(Vec3::new(x, 1.6, 0.0)))
@@ -192,7 +193,7 @@ mod tests {
         history
             .execute(
                 &mut scene,
-                AddEntities::new("Create", vec![spawn("A", 60.0, 1.0), spawn("B", 75.0, 2.0)]),
+                AddEntities::new("Create", vec![spawn("A", 1.0, 1.0), spawn("B", 3.0, 2.0)]),
             )
             .expect("add");
         let mut h = harness(scene);
@@ -201,13 +202,13 @@ mod tests {
         let value = |h: &Harness<'static, State>, label: &str| {
             h.get_by_role_and_label(Role::SpinButton, label).value()
         };
-        assert_eq!(value(&h, "fov").as_deref(), Some(MIXED_TEXT));
+        assert_eq!(value(&h, "damping").as_deref(), Some(MIXED_TEXT));
         assert_eq!(value(&h, "position x").as_deref(), Some(MIXED_TEXT));
         assert_eq!(value(&h, "position y").as_deref(), Some("1.6"), "shared");
-        h.get_by_role_and_label(Role::SpinButton, "fov").focus();
+        h.get_by_role_and_label(Role::SpinButton, "damping").focus();
         h.run_steps(2);
-        h.get_by_role_and_label(Role::SpinButton, "fov")
-            .type_text("80");
+        h.get_by_role_and_label(Role::SpinButton, "damping")
+            .type_text("8");
         h.run_steps(1);
         h.key_press(egui::Key::Enter);
         h.run_steps(2);
@@ -215,7 +216,7 @@ mod tests {
             Some(Intent::Commit { command, .. }) => command,
             other => panic!("{other:?}"),
         };
-        assert_eq!(command.name(), "Edit fov of 2 entities");
+        assert_eq!(command.name(), "Edit damping of 2 entities");
         let scene = &mut h.state_mut().1;
         history
             .execute_boxed(scene, command, None)
@@ -223,14 +224,14 @@ mod tests {
         let got: Vec<(f32, f32, f32)> = scene
             .entities()
             .map(|e| match &e.kind {
-                EntityKind::PlayerSpawn(s) => (s.camera_fov, s.yaw, e.transform.translation.x),
+                EntityKind::Emitter(em) => (em.damping, em.spread, e.transform.translation.x),
                 other => panic!("{other:?}"),
             })
             .collect();
         assert_eq!(
             got,
-            vec![(80.0, 0.5, 1.0), (80.0, 0.5, 2.0)],
-            "only the fov"
+            vec![(8.0, 0.5, 1.0), (8.0, 0.5, 2.0)],
+            "only the damping"
         );
     }
 

@@ -20,7 +20,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::form::Form;
-use super::{InspectorPanel, gameplay, kinds, lights};
+use super::{InspectorPanel, kinds, lights};
 use crate::number_field::MIXED;
 
 /// The shared value of `values`: a number they do not all hold becomes
@@ -283,10 +283,6 @@ impl InspectorPanel {
                     .collect();
                 kinds::collider_ui(ui, &mut form, c, &meshes)
             }
-            EntityKind::BallPit(b) => gameplay::ball_pit_ui(ui, &mut form, b),
-            EntityKind::Patrol(p) => gameplay::patrol_ui(ui, &mut form, p),
-            EntityKind::Trigger(t) => gameplay::trigger_ui(ui, &mut form, t),
-            EntityKind::PlayerSpawn(s) => gameplay::spawn_ui(ui, &mut form, s),
             EntityKind::Defined(_) => {
                 self.defined_ui(ui, scene, entities);
                 false

@@ -175,8 +175,6 @@ impl InspectorPanel {
                     .collect();
                 kinds::collider_ui(ui, &mut form, c, &meshes)
             }
-            EntityKind::BallPit(b) => gameplay::ball_pit_ui(ui, &mut form, b),
-            EntityKind::Patrol(p) => gameplay::patrol_ui(ui, &mut form, p),
             EntityKind::Custom(c) => gameplay::custom_ui(ui, c),
             EntityKind::Defined(_) => {
                 self.defined_ui(ui, scene, &[entity]);
@@ -189,8 +187,6 @@ impl InspectorPanel {
                 ));
                 false
             }
-            EntityKind::Trigger(tr) => gameplay::trigger_ui(ui, &mut form, tr),
-            EntityKind::PlayerSpawn(s) => gameplay::spawn_ui(ui, &mut form, s),
             // A folder and a mesh: their fields are the transform's, and a mesh's
             // materials below.
             EntityKind::Group | EntityKind::Mesh(_) => false,

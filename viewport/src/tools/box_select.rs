@@ -112,15 +112,7 @@ pub fn inside(
                         })
                 }
                 // Markers and volumes: their place.
-                Kind::Light
-                | Kind::Emitter
-                | Kind::PlayerSpawn
-                | Kind::Trigger
-                | Kind::Collider
-                | Kind::BallPit
-                | Kind::Patrol
-                | Kind::Custom
-                | Kind::Defined => view
+                Kind::Light | Kind::Emitter | Kind::Collider | Kind::Custom | Kind::Defined => view
                     .project(scene.world_transform(e.id).translation.into())
                     .is_some_and(contains),
             }

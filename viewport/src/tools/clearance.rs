@@ -21,8 +21,8 @@ const SAME_FLOOR: f32 = 0.05;
 /// waypoints (offsets) when it is one: unchanged where there is room.
 pub fn fit(scene: &Scene, item: CreateItem, place: Vec3) -> (Vec3, Option<Vec<Vec3>>) {
     match item {
-        CreateItem::Patrol => (place, route(scene, place)),
-        CreateItem::BallPit => (pit_place(scene, place), None),
+        CreateItem::Builtin("Patrol") => (place, route(scene, place)),
+        CreateItem::Builtin("BallPit") => (pit_place(scene, place), None),
         _ => (place, None),
     }
 }

@@ -10,6 +10,7 @@
 //! progress (the tool stays armed for the next drag), then the tool itself;
 //! nothing is left in the scene.
 
+use pebble_model::definitions::FieldValue;
 use pebble_model::entity::{EntityKind, volume_aabb};
 use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::{Entity, Scene};
@@ -223,8 +224,10 @@ impl Tool for CreateTool {
             let kind = self.kind.clone();
             let made = create::create_in(cx.doc, item, |m| {
                 let mut e = Self::made(kind, item, place, m)?;
-                if let (Some(route), EntityKind::Patrol(patrol)) = (route, &mut e.kind) {
-                    patrol.waypoints = route;
+                if let (Some(route), EntityKind::Defined(d)) = (route, &mut e.kind) {
+                    let points = route.into_iter().map(FieldValue::Point).collect();
+                    d.values
+                        .insert("waypoints".into(), FieldValue::Array(points));
                 }
                 Ok(e)
             });
@@ -507,14 +510,13 @@ fn shape_lines(e: &Entity, out: &mut ToolOverlay) {
             }
             return;
         }
-        EntityKind::Trigger(t) => volume_aabb(t.size),
         EntityKind::Collider(
             pebble_model::entity::Collider::Box { size }
             | pebble_model::entity::Collider::Ramp { size },
         ) => volume_aabb(*size),
-        EntityKind::BallPit(b) => pebble_model::Aabb {
-            min: b.spawn_min,
-            max: b.spawn_max,
+        EntityKind::Defined(d) => match pebble_model::definitions::builtin::kinds().kind(&d.kind) {
+            Some(kind) => pebble_model::scene::described_bounds(kind, d),
+            None => return,
         },
         _ => return,
     };

@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::time::Duration;
 
 use pebble_model::command::AddEntities;
-use pebble_model::entity::PlayerSpawn;
+use pebble_model::definitions::builtin::instance;
 use pebble_model::glam::{Vec2, Vec3};
 use pebble_model::{Entity, EntityId, EntityKind, Scene, Transform};
 use pebble_render::PickHit;
@@ -94,7 +94,7 @@ impl World {
             .map(|(k, p)| {
                 let mut e = Entity::new(
                     format!("m{k}"),
-                    EntityKind::PlayerSpawn(PlayerSpawn::default()),
+                    EntityKind::Defined(instance("PlayerSpawn", [])),
                 );
                 e.transform = Transform::from_translation(*p);
                 e

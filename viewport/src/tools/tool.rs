@@ -135,12 +135,18 @@ pub fn under_cursor(
 /// the order the ID buffer found them, then the volumes that are never seen
 /// (triggers, colliders, walkable surfaces, groups).
 pub fn pick_rank(scene: &pebble_model::Scene, id: u32) -> u8 {
-    use pebble_model::Kind;
-    match scene
-        .entity(pebble_model::EntityId(id))
-        .map(|e| e.kind.kind())
-    {
-        Some(Kind::Trigger | Kind::Collider | Kind::Walkable | Kind::Group) | None => 1,
+    use pebble_model::EntityKind;
+    use pebble_model::definitions::{Display, builtin};
+    match scene.entity(pebble_model::EntityId(id)).map(|e| &e.kind) {
+        Some(EntityKind::Collider(_) | EntityKind::Walkable(_) | EntityKind::Group) | None => 1,
+        // A volume (a trigger): a box of its size field, never seen in the game.
+        Some(EntityKind::Defined(d))
+            if builtin::kinds()
+                .kind(&d.kind)
+                .is_some_and(|k| k.fields.iter().any(|f| f.display == Display::Size)) =>
+        {
+            1
+        }
         Some(_) => 0,
     }
 }

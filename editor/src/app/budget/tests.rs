@@ -4,7 +4,9 @@
 use std::time::{Duration, Instant};
 
 use pebble_model::command::{AddEntities, AddMaterial};
-use pebble_model::entity::{Emitter, EntityKind, Patrol};
+use pebble_model::definitions::FieldValue;
+use pebble_model::definitions::builtin::instance;
+use pebble_model::entity::{Emitter, EntityKind};
 use pebble_model::glam::Vec3;
 use pebble_model::{Command, Entity, History, Transform};
 
@@ -28,12 +30,16 @@ fn small_scene() -> Scene {
     );
     let guard = Entity::new(
         "Guard",
-        EntityKind::Patrol(Patrol {
-            waypoints: vec![Vec3::ZERO, Vec3::X * 3.0],
-            radius: 0.4,
-            color: 0xFF_30_30_E0,
-            speed: 1.5,
-        }),
+        EntityKind::Defined(instance(
+            "Patrol",
+            [(
+                "waypoints",
+                FieldValue::Array(vec![
+                    FieldValue::Point(Vec3::ZERO),
+                    FieldValue::Point(Vec3::X * 3.0),
+                ]),
+            )],
+        )),
     );
     History::default()
         .execute(

@@ -262,11 +262,11 @@ fn a_collider_drawn_on_a_surface_stands_on_it_and_may_sink_below() {
 #[test]
 fn a_click_puts_the_usual_size_down_and_shift_keeps_drawing() {
     let mut w = looking_down();
-    w.tools.arm_create(CreateItem::PlayerSpawn);
+    w.tools.arm_create(CreateItem::Builtin("PlayerSpawn"));
     w.click(w.pixel(Vec3::new(2.1, 0.0, -1.2)), SHIFT);
     assert_eq!(
         w.tools.armed_create(),
-        Some(CreateItem::PlayerSpawn),
+        Some(CreateItem::Builtin("PlayerSpawn")),
         "Shift keeps the tool"
     );
     let spawn = w.only_new();
@@ -312,8 +312,14 @@ fn duplicated_copies_follow_the_mouse_until_a_click_as_one_step() {
         .execute(AddEntities::new(
             "Create",
             vec![
-                Entity::new("Lamp", EntityKind::PlayerSpawn(PlayerSpawn::default()))
-                    .with_transform(Transform::from_translation(Vec3::new(1.0, 0.0, 1.0))),
+                Entity::new(
+                    "Lamp",
+                    EntityKind::Defined(pebble_model::definitions::builtin::instance(
+                        "PlayerSpawn",
+                        [],
+                    )),
+                )
+                .with_transform(Transform::from_translation(Vec3::new(1.0, 0.0, 1.0))),
             ],
         ))
         .expect("add");
@@ -503,20 +509,20 @@ fn a_clicked_patrol_and_ball_pit_stay_on_the_floor_clear_of_walls() {
         Vec3::new(0.3, 3.0, 10.0),
         Vec3::new(1.5, 0.0, 0.0),
     );
-    for item in [CreateItem::Patrol, CreateItem::BallPit] {
+    for item in [
+        CreateItem::Builtin("Patrol"),
+        CreateItem::Builtin("BallPit"),
+    ] {
         w.tools.arm_create(item);
         w.click(w.pixel(Vec3::new(0.5, 0.0, 0.0)), Modifiers::default());
     }
     let scene = w.doc.scene();
-    let patrol = scene
-        .entities()
-        .find(|e| e.kind.kind() == Kind::Patrol)
-        .expect("a patrol");
+    let (patrol, d) = scene.entities_described("Patrol").next().expect("a patrol");
     let place = patrol.transform.translation;
-    let EntityKind::Patrol(p) = &patrol.kind else {
-        unreachable!()
-    };
-    for wp in &p.waypoints {
+    let waypoints = pebble_model::definitions::builtin::value(d, "waypoints")
+        .expect("waypoints")
+        .points();
+    for wp in &waypoints {
         let at = place + *wp;
         assert!(at.x < 1.35, "a waypoint past the wall: {at}");
         assert!(
@@ -524,14 +530,14 @@ fn a_clicked_patrol_and_ball_pit_stay_on_the_floor_clear_of_walls() {
             "{at} is not on the same floor, in reach"
         );
     }
-    assert!(p.waypoints.len() >= 2);
-    let pit = scene
-        .entities()
-        .find(|e| e.kind.kind() == Kind::BallPit)
+    assert!(waypoints.len() >= 2);
+    let (pit, d) = scene
+        .entities_described("BallPit")
+        .next()
         .expect("a ball pit");
-    let EntityKind::BallPit(b) = &pit.kind else {
-        unreachable!()
-    };
-    let east = pit.transform.translation.x + b.spawn_max.x;
+    let spawn_max = pebble_model::definitions::builtin::value(d, "spawn_max")
+        .and_then(|v| v.as_point())
+        .expect("a corner");
+    let east = pit.transform.translation.x + spawn_max.x;
     assert!(east < 1.35, "the pit's box reaches into the wall: {east}");
 }
