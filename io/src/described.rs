@@ -15,7 +15,7 @@ use pbm::entity::{MAX_WAYPOINTS, PATROL_SPHERE_TYPE, PatrolSphere, decode_entiti
 use pbm::{MetaKind, Metadata, Name32};
 use pebble_model::definitions::{
     self, DefinedEntity, Definitions, FieldDef, FieldType, FieldValue, KindDef, LumpRecipe,
-    Resolved,
+    Position, Resolved,
 };
 use pebble_model::entity::volume_aabb;
 use pebble_model::glam::{Affine3A, Vec3};
@@ -85,7 +85,15 @@ pub fn export_kind(
                 if *id {
                     obj.insert("id".into(), json!(e.name));
                 }
-                if *position {
+                // An optional place is left out at the origin: a map that had
+                // none (another tool's) is written back as it was.
+                let at_origin = Vec3::from(world.translation) == Vec3::ZERO;
+                let write = match position {
+                    Position::Required => true,
+                    Position::Optional => !at_origin,
+                    Position::Omitted => false,
+                };
+                if write {
                     obj.insert("position".into(), json!(world.translation.to_array()));
                 }
                 for (k, v) in constants {
@@ -387,9 +395,10 @@ fn import_json(
             }
             let mid = (lo + hi) * 0.5;
             Vec3::new(mid.x, lo.y, mid.z)
-        } else if *position {
+        } else if *position != Position::Omitted {
             match obj.get("position").and_then(vec3) {
                 Some(at) => at,
+                None if *position == Position::Optional => Vec3::ZERO,
                 None => {
                     warnings.push(format!("{place} has no position; skipped"));
                     continue;

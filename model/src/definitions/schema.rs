@@ -160,7 +160,9 @@ pub struct FieldDef {
 pub enum LumpRecipe {
     /// A JSON lump `tag` holding an array with an object per exported instance
     /// (`first_only`: the first instance's object alone): `"id"` its name (unless
-    /// `id` is off), `"position"` its world position (unless `position` is off),
+    /// `id` is off), `"position"` its world position (`position`: `Required`, the
+    /// default: an object without one is skipped on import; `Optional`: left out
+    /// at the origin, and one without stands there; `Omitted`: not written),
     /// the `constants` (an import takes only objects that hold them), then each
     /// field under its own name or the one `keys` gives it (`("looped", "loop")`).
     /// `radians`: angle fields (degrees in the editor) written in radians;
@@ -175,8 +177,8 @@ pub enum LumpRecipe {
         first_only: bool,
         #[serde(default = "yes")]
         id: bool,
-        #[serde(default = "yes")]
-        position: bool,
+        #[serde(default)]
+        position: Position,
         #[serde(default)]
         constants: Vec<(String, String)>,
         #[serde(default)]
@@ -194,6 +196,15 @@ pub enum LumpRecipe {
     /// docs/pbm-format.md): the fields `waypoints` (points, at most three
     /// written), `radius`, `color` and `speed`.
     PatrolSpheres,
+}
+
+/// Whether a JSON recipe writes and needs each instance's world position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+pub enum Position {
+    #[default]
+    Required,
+    Optional,
+    Omitted,
 }
 
 fn yes() -> bool {
