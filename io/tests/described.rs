@@ -126,8 +126,10 @@ fn the_built_in_kinds_write_what_the_runtime_reads() {
         .expect("adds");
     let mut warnings = Vec::new();
     let lumps = pebble_io::described::export(&scene, &mut warnings);
-    let mut map = pbm::Map::default();
-    map.metadata = lumps;
+    let map = pbm::Map {
+        metadata: lumps,
+        ..Default::default()
+    };
     let bytes = map.to_bytes().expect("writes");
     let view = pbm::MapView::parse(&bytes).expect("reads").0;
     let (level, problems) = pebble_play::Level::from_view(&view);

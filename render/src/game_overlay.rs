@@ -14,6 +14,10 @@ use pebble_model::{EntityId, Scene};
 
 use crate::overlay::{Overlay, SELECTED};
 
+/// The models kinds are drawn by, by project-relative path: each one's edges in
+/// its own space (read by the viewport; the renderer reads no files).
+pub type ModelEdges = std::collections::HashMap<String, std::sync::Arc<Vec<(Vec3, Vec3)>>>;
+
 /// Which described kinds are drawn: Pebble's built-in ones (the player spawn,
 /// triggers…) and the game's own, each a layer of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -88,6 +92,7 @@ impl Overlay {
         defs: &Definitions,
         links: LinkLines,
         shown: KindsShown,
+        models: &ModelEdges,
     ) {
         let selection = scene.selection();
         for e in scene.entities() {
@@ -98,7 +103,7 @@ impl Overlay {
                 continue;
             }
             let selected = selection.contains(&e.id);
-            self.game_entity(scene, e.id, d, defs, selected);
+            self.game_entity(scene, e.id, d, defs, selected, models);
             if links == LinkLines::None {
                 continue;
             }
@@ -132,13 +137,24 @@ impl Overlay {
 
     /// One game entity's shape alone, coarser (what a click on it hits: thousands
     /// of them go into the ID pass).
-    pub fn of_game_entity(scene: &Scene, id: EntityId, defs: &Definitions) -> Self {
+    pub fn of_game_entity(
+        scene: &Scene,
+        id: EntityId,
+        defs: &Definitions,
+        models: &ModelEdges,
+    ) -> Self {
         let mut o = Self::default();
         if let Some(EntityKind::Defined(d)) = scene.entity(id).map(|e| &e.kind) {
             let world = scene.world_transform(id);
             let kind = defs.kind(&d.kind);
-            let shape = kind.map_or(Shape::Point, |k| k.shape_of(d));
-            o.shape(&world, shape, UNKNOWN, PICK_SEGMENTS);
+            let model = kind.and_then(|k| models.get(k.model_of(d)?));
+            match model {
+                Some(edges) => o.model(&world, edges, UNKNOWN),
+                None => {
+                    let shape = kind.map_or(Shape::Point, |k| k.shape_of(d));
+                    o.shape(&world, shape, UNKNOWN, PICK_SEGMENTS);
+                }
+            }
             // Its route and its box are it too (a patrol is where it walks); its
             // rings and arrows are not.
             if let Some(kind) = kind {
@@ -155,6 +171,7 @@ impl Overlay {
         d: &DefinedEntity,
         defs: &Definitions,
         selected: bool,
+        models: &ModelEdges,
     ) {
         let world = scene.world_transform(id);
         let at: Vec3 = world.translation.into();
@@ -170,12 +187,29 @@ impl Overlay {
         } else {
             line_colour(kind.colour)
         };
-        let shape = kind.shape_of(d);
-        self.shape(&world, shape, colour, SEGMENTS);
-        if !matches!(shape, Shape::Figure(_)) {
-            self.pole(at, colour);
+        // By its model when it has one that reads, else by its shape.
+        match kind.model_of(d).and_then(|m| models.get(m)) {
+            Some(edges) => self.model(&world, edges, colour),
+            None => {
+                let shape = kind.shape_of(d);
+                self.shape(&world, shape, colour, SEGMENTS);
+                if !matches!(shape, Shape::Figure(_)) {
+                    self.pole(at, colour);
+                }
+            }
         }
         self.fields(kind, d, &world, colour, Lines::Drawn);
+    }
+
+    /// A model's edges placed by `world`.
+    fn model(&mut self, world: &Affine3A, edges: &[(Vec3, Vec3)], colour: u32) {
+        for (a, b) in edges {
+            self.line(
+                world.transform_point3(*a),
+                world.transform_point3(*b),
+                colour,
+            );
+        }
     }
 
     fn shape(&mut self, world: &Affine3A, shape: Shape, colour: u32, segments: usize) {
@@ -390,7 +424,7 @@ mod tests {
         let (mut scene, switch, _door) = scene();
         let count = |scene: &Scene, links| {
             let mut o = Overlay::default();
-            o.game_entities(scene, &defs, links, KindsShown::ALL);
+            o.game_entities(scene, &defs, links, KindsShown::ALL, &ModelEdges::new());
             o
         };
         let all = count(&scene, LinkLines::All);
@@ -419,9 +453,9 @@ mod tests {
         let defs = Definitions::parse(DEFS).expect("reads");
         let (scene, switch, door) = scene();
         let gone = Definitions::parse("(kinds: [(name: \"Door\")])").expect("reads");
-        let o = Overlay::of_game_entity(&scene, switch, &gone);
+        let o = Overlay::of_game_entity(&scene, switch, &gone, &ModelEdges::new());
         assert!(!o.lines.is_empty() && o.lines.iter().all(|v| v.color == UNKNOWN));
-        let shape = Overlay::of_game_entity(&scene, door, &defs);
+        let shape = Overlay::of_game_entity(&scene, door, &defs, &ModelEdges::new());
         assert!(!shape.lines.is_empty());
     }
 
@@ -462,7 +496,13 @@ mod tests {
         add(&mut scene, "Route", instance("Patrol", []), 30.0);
         let defs = Definitions::default();
         let mut o = Overlay::default();
-        o.game_entities(&scene, &defs, LinkLines::All, KindsShown::ALL);
+        o.game_entities(
+            &scene,
+            &defs,
+            LinkLines::All,
+            KindsShown::ALL,
+            &ModelEdges::new(),
+        );
         let of = |name: &str| {
             let k = defs.kind(name).expect("built in");
             line_colour(k.colour)
@@ -524,7 +564,53 @@ mod tests {
                 builtin: false,
                 game: true,
             },
+            &ModelEdges::new(),
         );
         assert!(hidden.lines.is_empty());
+    }
+
+    /// A kind with a model is drawn by the model's edges where the instance
+    /// stands (and picked there); one whose model is not read keeps its shape.
+    #[test]
+    fn a_kind_with_a_model_is_drawn_by_it() {
+        let defs = Definitions::parse(
+            r##"(kinds: [(name: "Crate", colour: "#00ff00", model: Asset("models/crate.glb"))])"##,
+        )
+        .expect("reads");
+        let mut scene = Scene::new();
+        AddEntities::new(
+            "add",
+            vec![
+                Entity::new("C", EntityKind::Defined(DefinedEntity::new("Crate")))
+                    .with_transform(Transform::from_translation(Vec3::new(10.0, 0.0, 0.0))),
+            ],
+        )
+        .apply(&mut scene)
+        .expect("adds");
+        let mut models = ModelEdges::new();
+        models.insert(
+            "models/crate.glb".into(),
+            std::sync::Arc::new(vec![(Vec3::ZERO, Vec3::new(0.0, 5.0, 0.0))]),
+        );
+        let mut o = Overlay::default();
+        o.game_entities(&scene, &defs, LinkLines::All, KindsShown::ALL, &models);
+        let ends: Vec<[f32; 3]> = o.lines.iter().map(|v| v.pos).collect();
+        assert_eq!(
+            ends,
+            vec![[10.0, 0.0, 0.0], [10.0, 5.0, 0.0]],
+            "the model's edge, placed"
+        );
+        let id = scene.entities().next().expect("one").id;
+        let picked = Overlay::of_game_entity(&scene, id, &defs, &models);
+        assert_eq!(picked.lines.len(), 2);
+        let mut without = Overlay::default();
+        without.game_entities(
+            &scene,
+            &defs,
+            LinkLines::All,
+            KindsShown::ALL,
+            &ModelEdges::new(),
+        );
+        assert!(without.lines.len() > 2, "the marker shape stands in");
     }
 }

@@ -14,6 +14,7 @@ pub mod callback;
 pub mod context_menu;
 pub mod gizmo;
 mod input;
+pub mod kind_models;
 pub mod navigation;
 pub mod outline;
 pub mod overlay;
@@ -107,6 +108,10 @@ pub struct Viewport {
     pub hover: Hover,
     overlay: overlay::SceneOverlay,
     outlines: outline::OutlineCache,
+    /// The models described kinds are drawn by, and the scene and definitions
+    /// they were last looked for in.
+    models: kind_models::KindModels,
+    models_seen: Option<(u64, usize)>,
     solids: solids::Solids,
     /// The scene's bounds and the revision they are of.
     bounds: Option<(u64, Option<pebble_model::Aabb>)>,
@@ -144,6 +149,8 @@ impl Viewport {
             hover: Hover::default(),
             overlay: overlay::SceneOverlay::default(),
             outlines: outline::OutlineCache::default(),
+            models: kind_models::KindModels::default(),
+            models_seen: None,
             solids: solids::Solids::default(),
             markers: None,
             labels: Default::default(),
@@ -483,6 +490,7 @@ impl Viewport {
             layers,
             camera: view.camera,
             size,
+            models: self.models.generation,
         };
         let markers = match &self.markers {
             Some((k, built)) if *k == key => built.clone(),
@@ -492,6 +500,7 @@ impl Viewport {
                     &view,
                     layers.as_ref(),
                     kinds,
+                    self.models.edges(),
                 ));
                 self.markers = Some((key, built.clone()));
                 built
@@ -522,6 +531,22 @@ impl Viewport {
             .filter(|_| !playing);
         let outline = self.outlines.frame(doc.scene(), hovered, camera.eye);
         self.overlay.set_kinds(&doc.kinds.defs);
+        // The kinds' models, looked for again when the scene or the kinds change.
+        let seen = (
+            doc.scene().revision(),
+            std::sync::Arc::as_ptr(&doc.kinds.defs) as usize,
+        );
+        if self.models_seen != Some(seen) {
+            self.models_seen = Some(seen);
+            for said in self
+                .models
+                .update(doc.scene(), &doc.kinds.defs, &doc.folder())
+            {
+                tracing::warn!("{said}");
+            }
+        }
+        self.overlay
+            .set_models(self.models.edges(), self.models.generation);
         pebble_core::profiling::time("viewport: overlay", || {
             self.overlay.frame(
                 doc.scene(),

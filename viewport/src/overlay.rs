@@ -123,6 +123,8 @@ type GridKey = (GridPlane, u32, i64, i64);
 pub struct SceneOverlay {
     /// The project's kinds the game entities are drawn by.
     kinds: Arc<pebble_model::definitions::Definitions>,
+    /// The models they are drawn by, and which reading of them.
+    models: (Arc<pebble_render::game_overlay::ModelEdges>, u64),
     scene: Option<((u64, Layers), Arc<Overlay>)>,
     grid: Option<(GridKey, Arc<Overlay>)>,
     both: Option<(u64, Layers, Option<GridKey>, Arc<Overlay>)>,
@@ -146,6 +148,19 @@ impl SceneOverlay {
     pub fn set_kinds(&mut self, kinds: &Arc<pebble_model::definitions::Definitions>) {
         if !Arc::ptr_eq(&self.kinds, kinds) {
             self.kinds = kinds.clone();
+            self.scene = None;
+            self.both = None;
+        }
+    }
+
+    /// Draws the kinds by these models from now on (rebuilt when they changed).
+    pub fn set_models(
+        &mut self,
+        models: &Arc<pebble_render::game_overlay::ModelEdges>,
+        generation: u64,
+    ) {
+        if self.models.1 != generation {
+            self.models = (models.clone(), generation);
             self.scene = None;
             self.both = None;
         }
@@ -231,6 +246,7 @@ impl SceneOverlay {
                     &self.kinds,
                     render_links(layers.links),
                     layers.kinds_shown(),
+                    &self.models.0,
                 );
             }
             self.scene = Some(((revision, layers), Arc::new(built)));

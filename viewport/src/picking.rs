@@ -24,6 +24,8 @@ pub struct MarkerKey {
     pub layers: Option<Layers>,
     pub camera: pebble_render::Camera,
     pub size: Vec2,
+    /// The kinds' models as read ([`crate::kind_models::KindModels::generation`]).
+    pub models: u64,
 }
 
 /// How wide a marker's lines are in the ID buffer, pixels: a click within the
@@ -41,6 +43,7 @@ pub fn marker_triangles(
     view: &View,
     layers: Option<&Layers>,
     kinds: &pebble_model::definitions::Definitions,
+    models: &pebble_render::game_overlay::ModelEdges,
 ) -> Vec<PickMarkerVertex> {
     let Some(layers) = layers else {
         return Vec::new();
@@ -64,7 +67,7 @@ pub fn marker_triangles(
             continue;
         }
         let lines = if e.kind.kind() == Kind::Defined {
-            Overlay::of_game_entity(scene, e.id, kinds).lines
+            Overlay::of_game_entity(scene, e.id, kinds, models).lines
         } else {
             Overlay::of_entity(scene, e.id, &options).lines
         };

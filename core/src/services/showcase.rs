@@ -29,6 +29,9 @@ use pebble_model::{Command, Entity, Material, MaterialId, Scene, Transform, proj
 
 /// The sample game's entity definitions, written beside the project.
 pub const DEFINITIONS: &str = include_str!("../../../assets/showcase/entities.ron");
+/// The Switch kind's model (a glTF as an exporter writes one, its buffer
+/// embedded).
+pub const LEVER_MODEL: &str = include_str!("../../../assets/showcase/models/lever.gltf");
 
 /// The project file's name inside the folder.
 pub const PROJECT_FILE: &str = "showcase.pebble.ron";
@@ -676,6 +679,11 @@ pub fn write(dir: &Path) -> anyhow::Result<PathBuf> {
     let definitions = dir.join(pebble_model::definitions::FILE_NAME);
     pbm::file::write_atomic(&definitions, DEFINITIONS.as_bytes())
         .with_context(|| format!("cannot write {}", definitions.display()))?;
+    let lever = dir.join("models/lever.gltf");
+    std::fs::create_dir_all(dir.join("models"))
+        .with_context(|| format!("cannot create {}", dir.join("models").display()))?;
+    pbm::file::write_atomic(&lever, LEVER_MODEL.as_bytes())
+        .with_context(|| format!("cannot write {}", lever.display()))?;
     let project_path = dir.join(PROJECT_FILE);
     project::save(&project_path, &scene()?)?;
     Ok(project_path)

@@ -297,6 +297,7 @@ pub(super) fn pick_times(
             &camera_view,
             Some(&Default::default()),
             &Default::default(),
+            &Default::default(),
         );
         built.push(start.elapsed());
     }

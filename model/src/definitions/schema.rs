@@ -312,6 +312,16 @@ impl KindDef {
         self.fields.iter().find(|f| f.name == name)
     }
 
+    /// The project-relative model an instance is drawn by: the kind's asset, or
+    /// the value of its model field (none when that is empty).
+    pub fn model_of<'a>(&'a self, d: &'a DefinedEntity) -> Option<&'a str> {
+        match self.model.as_ref()? {
+            ModelSource::Asset(path) => Some(path.as_str()),
+            ModelSource::Field(f) => d.value(self, f)?.as_text(),
+        }
+        .filter(|p| !p.is_empty())
+    }
+
     /// How an instance is drawn: a box of its size field's value when the kind
     /// has one, else the kind's shape.
     pub fn shape_of(&self, d: &DefinedEntity) -> Shape {

@@ -522,6 +522,7 @@ fn markers_reach_the_id_pass_as_quads_along_their_lines_with_their_ids() {
         &view,
         Some(&Default::default()),
         &w.doc.kinds.defs,
+        &Default::default(),
     );
     assert!(!triangles.is_empty() && triangles.len().is_multiple_of(3));
     // Every marker's id, and nothing else.
@@ -560,6 +561,7 @@ fn markers_reach_the_id_pass_as_quads_along_their_lines_with_their_ids() {
         &view,
         Some(&Default::default()),
         &w.doc.kinds.defs,
+        &Default::default(),
     );
     assert!(triangles.iter().all(|v| v.id != ids[0].0));
 }
