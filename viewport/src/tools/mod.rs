@@ -25,6 +25,7 @@ mod measure;
 mod navigate;
 mod place;
 mod play;
+mod point_handles;
 mod select;
 mod snap;
 mod tool;
@@ -37,6 +38,7 @@ pub use measure::Measure;
 pub use navigate::Navigate;
 pub use place::PlaceCopies;
 pub use play::PlayTool;
+pub use point_handles::PointHandles;
 pub use select::ClickSelect;
 pub use tool::{
     FlyKeys, MAX_UNDER, MenuRequest, Modifiers, OverlayContext, Pick, Pointer, PointerEvents, Tool,
@@ -51,6 +53,7 @@ pub enum ToolId {
     Create,
     Place,
     Measure,
+    Points,
     Gizmo,
     Navigate,
     Face,
@@ -60,13 +63,14 @@ pub enum ToolId {
 
 impl ToolId {
     /// The order a press is offered to the tools: a game first, creation and
-    /// placing when armed, measuring, the gizmo's handles, navigation, face
-    /// mode, then box and click selection.
-    pub const ORDER: [ToolId; 9] = [
+    /// placing when armed, measuring, a described entity's point handles, the
+    /// gizmo's handles, navigation, face mode, then box and click selection.
+    pub const ORDER: [ToolId; 10] = [
         ToolId::Play,
         ToolId::Create,
         ToolId::Place,
         ToolId::Measure,
+        ToolId::Points,
         ToolId::Gizmo,
         ToolId::Navigate,
         ToolId::Face,
@@ -84,6 +88,7 @@ pub struct Tools {
     create: CreateTool,
     place: PlaceCopies,
     measure: Measure,
+    points: PointHandles,
     gizmo: GizmoTool,
     navigate: Navigate,
     face: FaceTool,
@@ -106,6 +111,7 @@ impl Tools {
             ToolId::Create => &self.create,
             ToolId::Place => &self.place,
             ToolId::Measure => &self.measure,
+            ToolId::Points => &self.points,
             ToolId::Gizmo => &self.gizmo,
             ToolId::Navigate => &self.navigate,
             ToolId::Face => &self.face,
@@ -120,6 +126,7 @@ impl Tools {
             ToolId::Create => &mut self.create,
             ToolId::Place => &mut self.place,
             ToolId::Measure => &mut self.measure,
+            ToolId::Points => &mut self.points,
             ToolId::Gizmo => &mut self.gizmo,
             ToolId::Navigate => &mut self.navigate,
             ToolId::Face => &mut self.face,

@@ -859,3 +859,71 @@ fn the_sun_and_the_sky_are_not_under_everything_and_an_empty_click_says_so() {
     assert!(w.doc.scene().selection().is_empty());
     assert_eq!(w.status.text, "nothing under the cursor");
 }
+
+/// A patrol selected alone shows a handle at each waypoint; dragging one moves
+/// that waypoint level under the cursor (relative to the patrol, which it follows)
+/// as one undo step named after it; Esc puts it back with no trace.
+#[test]
+fn a_waypoint_handle_drags_its_point_and_esc_puts_it_back() {
+    use pebble_model::definitions::FieldValue;
+    let mut w = World::new(&[]);
+    let mut patrol = Entity::new(
+        "Guard",
+        EntityKind::Defined(instance(
+            "Patrol",
+            [(
+                "waypoints",
+                FieldValue::Array(vec![
+                    FieldValue::Point(Vec3::ZERO),
+                    FieldValue::Point(Vec3::new(4.0, 0.0, 0.0)),
+                ]),
+            )],
+        )),
+    );
+    patrol.transform = Transform::from_translation(Vec3::new(1.0, 0.0, 2.0));
+    w.doc
+        .execute(AddEntities::new("Create", vec![patrol]))
+        .expect("add");
+    w.doc.end_edit();
+    w.view = ViewState::framing(Some(pebble_model::Aabb {
+        min: Vec3::new(-4.0, 0.0, -4.0),
+        max: Vec3::new(8.0, 1.0, 8.0),
+    }));
+    w.draw();
+    let id = w.doc.scene().selection()[0];
+    let waypoints = |w: &World| match &w.doc.scene().entity(id).expect("patrol").kind {
+        EntityKind::Defined(d) => pebble_model::definitions::builtin::value(d, "waypoints")
+            .expect("waypoints")
+            .points(),
+        other => panic!("{other:?}"),
+    };
+    let view = w.camera_view();
+    let handle = view.project(Vec3::new(5.0, 0.0, 2.0)).expect("on screen");
+    let target = view.project(Vec3::new(5.0, 0.0, 5.0)).expect("on screen");
+    let before = w.doc.scene().data().clone();
+    let position = w.doc.history().position();
+    w.drag(Button::Left, Modifiers::default(), handle, target, true);
+    assert_eq!(w.doc.scene().data(), &before, "Esc: as it was");
+    assert_eq!(w.doc.history().position(), position, "no step");
+    w.drag(Button::Left, Modifiers::default(), handle, target, false);
+    let now = waypoints(&w);
+    assert_eq!(now[0], Vec3::ZERO, "the other point stays");
+    assert!(
+        (now[1] - Vec3::new(4.0, 0.0, 3.0)).length() < 0.05,
+        "the dragged point, relative to the patrol: {now:?}"
+    );
+    assert_eq!(w.doc.history().position(), position + 1, "one undo step");
+    assert_eq!(
+        w.doc.history().undo_name().as_deref(),
+        Some("Move waypoints point 2")
+    );
+    // The patrol itself did not move: the gizmo did not take the press.
+    let at = w
+        .doc
+        .scene()
+        .entity(id)
+        .expect("patrol")
+        .transform
+        .translation;
+    assert_eq!(at, Vec3::new(1.0, 0.0, 2.0));
+}
