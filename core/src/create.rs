@@ -366,7 +366,7 @@ pub fn creation(
         let entity = numbered(build(None)?);
         // A game entity's step says which kind: "Create Crate".
         if let pebble_model::EntityKind::Defined(d) = &entity.kind {
-            name = format!("Create {}", d.kind);
+            name = format!("Create {}", pebble_model::definitions::title_of(&d.kind));
         }
         return Ok(Box::new(AddEntities::new(name, vec![entity])));
     }
@@ -438,6 +438,48 @@ fn drawn_fields(kind: &pebble_model::definitions::KindDef) -> Option<Sized<'_>> 
         (Some(a), Some(b)) => Some(Sized::Corners(&a.name, &b.name)),
         _ => None,
     }
+}
+
+/// The built-in item whose drag sizes an instance of `kind` (a game's kind with
+/// a size field drags like a trigger, with two corner fields like a ball pit);
+/// `None`: it is put down with a click.
+pub fn drawn_like(kind: &pebble_model::definitions::KindDef) -> Option<CreateItem> {
+    match drawn_fields(kind)? {
+        Sized::Size(_) => Some(CreateItem::Builtin("Trigger")),
+        Sized::Corners(..) => Some(CreateItem::Builtin("BallPit")),
+    }
+}
+
+/// An entity drawn as `like` ([`drawn_like`]) made an instance of `kind`: the
+/// drawn size (or corners) carried into `kind`'s own fields, named after it.
+pub fn drawn_as(
+    mut e: Entity,
+    like: CreateItem,
+    kind: &pebble_model::definitions::KindDef,
+) -> Entity {
+    let EntityKind::Defined(from) = &e.kind else {
+        return e;
+    };
+    let mut d = DefinedEntity::new(&kind.name);
+    let source = like.builtin().and_then(drawn_fields);
+    match (source, drawn_fields(kind)) {
+        (Some(Sized::Size(a)), Some(Sized::Size(b))) => {
+            if let Some(v) = from.values.get(a) {
+                d.values.insert(b.to_owned(), v.clone());
+            }
+        }
+        (Some(Sized::Corners(a0, a1)), Some(Sized::Corners(b0, b1))) => {
+            for (a, b) in [(a0, b0), (a1, b1)] {
+                if let Some(v) = from.values.get(a) {
+                    d.values.insert(b.to_owned(), v.clone());
+                }
+            }
+        }
+        _ => {}
+    }
+    e.name = kind.name.clone();
+    e.kind = EntityKind::Defined(d);
+    e
 }
 
 impl CreateItem {

@@ -20,6 +20,7 @@ pub mod math;
 pub mod mesh;
 pub mod mesh_edit;
 pub mod naming;
+pub mod prefab;
 pub mod primitive;
 pub mod project;
 pub mod scene;

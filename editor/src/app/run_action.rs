@@ -430,13 +430,22 @@ impl PebbleApp {
     }
 
     /// Create › a game entity of the project's kind `kind`: arms the create tool;
-    /// a click in the viewport puts it down.
+    /// a click in the viewport puts it down (a kind with a size field is dragged
+    /// out like a box).
     pub fn start_create_defined(&mut self, kind: String) {
         self.viewport.tools.settle(&mut self.doc);
-        self.viewport.tools.arm_create_defined(kind.clone());
-        self.status.info(format!(
-            "Create {kind}: click where it goes in the viewport · Shift: keep placing · Esc: stop"
-        ));
+        let defs = self.doc.kinds.defs.clone();
+        let drawn = defs.kind(&kind).and_then(create::drawn_like).is_some();
+        self.viewport.tools.arm_create_defined(kind.clone(), &defs);
+        self.status.info(if drawn {
+            format!(
+                "Create {kind}: drag its footprint on a surface or the grid, or click for the usual size · Esc: stop"
+            )
+        } else {
+            format!(
+                "Create {kind}: click where it goes in the viewport · Shift: keep placing · Esc: stop"
+            )
+        });
     }
 
     /// The project's own kinds in force.

@@ -12,7 +12,7 @@ use pebble_model::entity::{DefinedEntity, EntityKind, Limit, limits};
 use pebble_model::glam::Vec3;
 use pebble_model::{EditKey, Entity, EntityId, Scene};
 
-use super::form::Form;
+use super::form::{Form, RowName};
 use super::panel::InspectorPanel;
 
 /// A change a field's editor asks for: a new value, or back to the default.
@@ -379,11 +379,12 @@ fn one_ui(
             } else {
                 limits::POSITION
             };
-            form.row(ui, &key, &parts, &limit, "", false).map(|(k, x)| {
-                let mut q = *p;
-                q[k] = x as f32;
-                FieldValue::Point(q)
-            })
+            form.row(ui, &key, &parts, &limit, "", RowName::Before(label))
+                .map(|(k, x)| {
+                    let mut q = *p;
+                    q[k] = x as f32;
+                    FieldValue::Point(q)
+                })
         }
         (FieldType::Entity, FieldValue::Entity(target)) => {
             link_ui(ui, form, scene, kinds, field, *target, (&key, label))

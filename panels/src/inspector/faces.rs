@@ -9,7 +9,7 @@ use pebble_model::entity::Limit;
 use pebble_model::{MaterialId, Scene};
 
 use super::InspectorPanel;
-use super::form::Form;
+use super::form::{Form, RowName};
 use pebble_core::action::{Action, UvAction};
 use pebble_core::faces::{FaceSelection, MappingField, UvOp};
 use pebble_core::intent::Intent;
@@ -144,8 +144,14 @@ impl InspectorPanel {
             let mut set: Option<(MappingField, f32)> = None;
             let parts =
                 |v: pebble_model::glam::Vec2| [("U", f64::from(v.x)), ("V", f64::from(v.y))];
-            if let Some((k, v)) = form.row(ui, "offset", &parts(mapping.offset), &OFFSET, "", false)
-            {
+            if let Some((k, v)) = form.row(
+                ui,
+                "offset",
+                &parts(mapping.offset),
+                &OFFSET,
+                "",
+                RowName::Beside,
+            ) {
                 set = Some((
                     if k == 0 {
                         MappingField::OffsetU
@@ -170,7 +176,7 @@ impl InspectorPanel {
                 // On the name's line: beside the fields it widened the whole
                 // inspector past its pane, and every row under it was cut off.
                 "(2: twice as large; negative flips)",
-                true,
+                RowName::Above,
             ) {
                 set = Some((
                     if k == 0 {

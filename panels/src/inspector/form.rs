@@ -160,8 +160,9 @@ impl Form {
     }
 
     /// Components under a name, each labelled ("size" "x"), errors under them;
-    /// the name on a line of its own above them when `own_line` (three components
-    /// do not fit beside it). Returns which component committed and its value.
+    /// the name beside them, on a line of its own above them (three components
+    /// do not fit beside it), or already shown before the row ([`RowName`]).
+    /// Returns which component committed and its value.
     pub(super) fn row(
         &mut self,
         ui: &mut egui::Ui,
@@ -169,8 +170,9 @@ impl Form {
         parts: &[(&str, f64)],
         limit: &Limit,
         note: &str,
-        own_line: bool,
+        placed: RowName,
     ) -> Option<(usize, f64)> {
+        let own_line = placed == RowName::Above;
         let header = own_line.then(|| {
             ui.horizontal(|ui| {
                 let l = ui.label(name);
@@ -184,7 +186,10 @@ impl Form {
         let mut committed = None;
         let fields: Vec<Field> = ui
             .horizontal(|ui| {
-                let l = header.unwrap_or_else(|| ui.label(name).id);
+                let l = match placed {
+                    RowName::Before(shown) => shown,
+                    _ => header.unwrap_or_else(|| ui.label(name).id),
+                };
                 // Share what is left among the fields, after their labels and the
                 // unit (measured: "m per repeat" is wider than a unit's usual room).
                 let unit = unit_text(limit, if own_line { "" } else { note });
@@ -243,7 +248,7 @@ impl Form {
         note: &str,
     ) -> bool {
         let parts = [("x", v.x), ("y", v.y), ("z", v.z)].map(|(p, c)| (p, f64::from(c)));
-        match self.row(ui, name, &parts, limit, note, true) {
+        match self.row(ui, name, &parts, limit, note, RowName::Above) {
             Some((k, x)) => {
                 v[k] = x as f32;
                 true
@@ -263,7 +268,7 @@ impl Form {
     ) -> bool {
         let shown = |v: f32| f64::from(if degrees { v.to_degrees() } else { v });
         let parts = [("min", shown(pair[0])), ("max", shown(pair[1]))];
-        match self.row(ui, name, &parts, limit, "", false) {
+        match self.row(ui, name, &parts, limit, "", RowName::Beside) {
             Some((k, x)) => {
                 let x = x as f32;
                 pair[k] = if degrees { x.to_radians() } else { x };
@@ -272,4 +277,17 @@ impl Form {
             None => false,
         }
     }
+}
+
+/// Where a row's name goes ([`Form::row`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum RowName {
+    /// Beside its components.
+    Beside,
+    /// On a line of its own above them.
+    Above,
+    /// Shown before the row already, by this label (a field's name in a form of
+    /// fields): its components only, labelled by it for the tests and screen
+    /// readers.
+    Before(egui::Id),
 }

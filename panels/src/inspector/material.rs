@@ -11,7 +11,7 @@ use pebble_model::entity::limits;
 use pebble_model::material::AlphaMode;
 use pebble_model::{EditKey, MaterialId, Scene};
 
-use super::form::Form;
+use super::form::{Form, RowName};
 use pebble_core::intent::Intent;
 use pebble_core::presets::Presets;
 
@@ -127,7 +127,7 @@ impl MaterialEditor {
             &parts(after.tiling),
             &limits::TILING,
             " per repeat",
-            false,
+            RowName::Beside,
         ) {
             after.tiling[k] = v as f32;
         }
@@ -137,7 +137,7 @@ impl MaterialEditor {
             &parts(after.offset),
             &limits::UV_OFFSET,
             "",
-            false,
+            RowName::Beside,
         ) {
             after.offset[k] = v as f32;
         }
@@ -148,7 +148,7 @@ impl MaterialEditor {
             &parts(after.uv_scroll),
             &limits::UV_SCROLL,
             "",
-            false,
+            RowName::Beside,
         ) {
             after.uv_scroll[k] = v as f32;
         }

@@ -19,7 +19,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::form::Form;
+use super::form::{Form, RowName};
 use super::{InspectorPanel, kinds, lights};
 use crate::number_field::MIXED;
 
@@ -227,7 +227,7 @@ impl InspectorPanel {
                 .enumerate()
                 .map(|(k, p)| (p, column(&|i| get(i, k))))
                 .collect();
-            let Some((k, v)) = form.row(ui, name, &parts, limit, note, true) else {
+            let Some((k, v)) = form.row(ui, name, &parts, limit, note, RowName::Above) else {
                 continue;
             };
             let v = v as f32;

@@ -9,7 +9,7 @@ use pebble_model::{Command, EditKey, Entity, EntityId, Scene};
 use pebble_core::intent::{Intent, SavePreset};
 use pebble_core::presets::Presets;
 
-use super::form::Form;
+use super::form::{Form, RowName};
 use super::preset_fields::{preset_menu, save_as_preset_field};
 use super::{gameplay, kinds, lights, material};
 
@@ -108,11 +108,18 @@ impl InspectorPanel {
     ) {
         let id = entity.id;
         let kind = entity.kind.kind();
-        ui.label(format!("{}  ·  {}", kind.name(), id))
-            .on_hover_text(format!(
-                "in the exported map: {}",
-                pebble_io::export::written_to(kind)
-            ));
+        // A described kind by its own name ("player spawn", "door"), written to
+        // its own lump when it is a built-in kind.
+        let written = match &entity.kind {
+            EntityKind::Defined(d) => pebble_model::definitions::builtin::kinds()
+                .kind(&d.kind)
+                .and_then(|k| k.lump.as_ref())
+                .map_or("game_entities", |r| r.tag())
+                .to_owned(),
+            _ => pebble_io::export::written_to(kind).to_owned(),
+        };
+        ui.label(format!("{}  ·  {}", entity.kind.label(), id))
+            .on_hover_text(format!("in the exported map: {written}"));
         let mut name = match self.name_edit.take() {
             Some((editing, text)) if editing == id => text,
             _ => entity.name.clone(),
@@ -149,8 +156,14 @@ impl InspectorPanel {
         let shown = euler.map(|a| (f64::from(a) * 1e4).round() / 1e4 + 0.0);
         let parts = [("x", shown[0]), ("y", shown[1]), ("z", shown[2])];
         let rotation = &limits::ROTATION;
-        if let Some((k, v)) = form.row(ui, "rotation", &parts, rotation, "(pitch, yaw, roll)", true)
-        {
+        if let Some((k, v)) = form.row(
+            ui,
+            "rotation",
+            &parts,
+            rotation,
+            "(pitch, yaw, roll)",
+            RowName::Above,
+        ) {
             let mut r = euler;
             r[k] = v as f32;
             let r = r.map(f32::to_radians);

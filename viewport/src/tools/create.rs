@@ -58,6 +58,8 @@ pub struct CreateTool {
     /// What to put down instead of the item's usual kind: a preset's emitter, or
     /// an instance of one of the project's own kinds.
     kind: Option<EntityKind>,
+    /// The game's kind a drag sizes (it has a size field or corners).
+    drawn_as: Option<pebble_model::definitions::KindDef>,
     /// Where the footprint's corner last snapped to existing geometry, and to
     /// what (drawn as a marker, so the designer sees the walls will meet).
     snapped: Option<(Vec3, Snap)>,
@@ -75,6 +77,7 @@ impl CreateTool {
         self.armed = Some(item);
         self.stage = Stage::Waiting;
         self.kind = None;
+        self.drawn_as = None;
         self.snapped = None;
         self.near_corners.clear();
     }
@@ -85,10 +88,32 @@ impl CreateTool {
         self.kind = Some(EntityKind::Emitter(emitter));
     }
 
-    /// Arms the tool for an instance of the project's kind `kind`.
-    pub fn arm_defined(&mut self, kind: String) {
-        self.arm(CreateItem::GameEntity);
+    /// Arms the tool for an instance of the project's kind `kind` (of `defs`): a
+    /// kind with a size field (or two corners) is dragged out like a trigger (a
+    /// ball pit), the others are put down with a click.
+    pub fn arm_defined(&mut self, kind: String, defs: &pebble_model::definitions::Definitions) {
+        let def = defs.kind(&kind);
+        match def.and_then(create::drawn_like) {
+            Some(like) => self.arm(like),
+            None => self.arm(CreateItem::GameEntity),
+        }
+        self.drawn_as = def.filter(|k| create::drawn_like(k).is_some()).cloned();
         self.kind = Some(create::defined_entity(&kind, Vec3::ZERO).kind);
+    }
+
+    /// `item`'s shape drawn as `drawn`, made the armed kind when a game's kind
+    /// is dragged out.
+    fn drawn_entity(
+        &self,
+        item: CreateItem,
+        drawn: Drawn,
+        material: Option<pebble_model::MaterialId>,
+    ) -> Result<Entity, String> {
+        let e = create::drawn_entity(item, drawn, material)?;
+        Ok(match &self.drawn_as {
+            Some(kind) => create::drawn_as(e, item, kind),
+            None => e,
+        })
     }
 
     /// The project's kind the tool is armed for, if any.
@@ -142,11 +167,12 @@ impl CreateTool {
             Stage::Height { drawn, .. } => drawn,
         };
         let material = scene.materials().next().map(|(id, _)| id);
-        create::drawn_entity(item, drawn, material.or(Some(pebble_model::MaterialId(0)))).ok()
+        self.drawn_entity(item, drawn, material.or(Some(pebble_model::MaterialId(0))))
+            .ok()
     }
 
     fn finish(&mut self, cx: &mut ToolContext, item: CreateItem, drawn: Drawn, keep: bool) {
-        match create::create_in(cx.doc, item, |m| create::drawn_entity(item, drawn, m)) {
+        match create::create_in(cx.doc, item, |m| self.drawn_entity(item, drawn, m)) {
             Ok(()) => cx.status.info(format!(
                 "created {} ({})",
                 item.label().to_lowercase(),

@@ -268,9 +268,13 @@ impl Tools {
     }
 
     /// Arms creation for an instance of the project's kind `kind`.
-    pub fn arm_create_defined(&mut self, kind: String) {
+    pub fn arm_create_defined(
+        &mut self,
+        kind: String,
+        defs: &pebble_model::definitions::Definitions,
+    ) {
         self.create = CreateTool::default();
-        self.create.arm_defined(kind);
+        self.create.arm_defined(kind, defs);
         if self.following == Some(ToolId::Create) {
             self.following = None;
         }

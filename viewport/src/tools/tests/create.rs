@@ -541,3 +541,55 @@ fn a_clicked_patrol_and_ball_pit_stay_on_the_floor_clear_of_walls() {
     let east = pit.transform.translation.x + spawn_max.x;
     assert!(east < 1.35, "the pit's box reaches into the wall: {east}");
 }
+
+/// A game's kind with a size field is dragged out like a trigger: footprint,
+/// height, click; the drawn size goes into its own field, one step named after
+/// the kind; a kind without one is put down with a click.
+#[test]
+fn a_game_kind_with_a_size_field_is_dragged_out() {
+    use pebble_model::definitions::{Definitions, FieldValue};
+    let defs = Definitions::parse(
+        r#"(kinds: [
+            (name: "Zone", fields: [
+                (name: "extent", type: Point, display: Size, default: (1.0, 1.0, 1.0), min: 0.01, max: 100.0),
+                (name: "label", type: String),
+            ]),
+            (name: "Coin"),
+        ])"#,
+    )
+    .expect("reads");
+    let mut w = looking_down();
+    w.tools.arm_create_defined("Zone".into(), &defs);
+    w.footprint(
+        Vec3::new(-1.0, 0.0, -1.0),
+        Vec3::new(1.0, 0.0, 2.0),
+        Modifiers::default(),
+    );
+    assert_eq!(w.tools.active(), Some("create"), "the height follows");
+    w.hover_to(Vec3::new(1.0, 1.5, 2.0));
+    w.click(w.pixel(Vec3::new(1.0, 1.5, 2.0)), Modifiers::default());
+    let e = w.only_new();
+    let EntityKind::Defined(d) = &e.kind else {
+        panic!("{:?}", e.kind)
+    };
+    assert_eq!(d.kind, "Zone");
+    assert_eq!(e.name, "Zone");
+    assert_eq!(
+        d.values.get("extent"),
+        Some(&FieldValue::Point(Vec3::new(2.0, 1.5, 3.0))),
+        "{:?}",
+        d.values
+    );
+    assert_eq!(
+        e.transform.translation,
+        Vec3::new(0.0, 0.0, 0.5),
+        "on the middle of its base"
+    );
+    assert_eq!(w.doc.history().undo_name().as_deref(), Some("Create Zone"));
+    w.doc.undo();
+    // A kind without a size: one click puts it down.
+    w.tools.arm_create_defined("Coin".into(), &defs);
+    w.click(w.pixel(Vec3::new(2.0, 0.0, 0.0)), Modifiers::default());
+    let coin = w.only_new();
+    assert!(matches!(&coin.kind, EntityKind::Defined(d) if d.kind == "Coin"));
+}
