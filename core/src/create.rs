@@ -427,7 +427,7 @@ enum Sized<'a> {
 
 fn drawn_fields(kind: &pebble_model::definitions::KindDef) -> Option<Sized<'_>> {
     use pebble_model::definitions::Display;
-    if let Some(f) = kind.fields.iter().find(|f| f.display == Display::Size) {
+    if let Some(f) = kind.size_field() {
         return Some(Sized::Size(&f.name));
     }
     let mut corners = kind

@@ -59,11 +59,11 @@ pub fn export_kind(
     if instances.is_empty() {
         return None;
     }
-    let values = |e: &pebble_model::Entity, d: &DefinedEntity| -> Vec<Resolved> {
-        let world = scene.world_transform(e.id);
+    // Each field resolved, its local points placed by the instance's `world`.
+    let values = |world: &Affine3A, d: &DefinedEntity| -> Vec<Resolved> {
         kind.fields
             .iter()
-            .map(|f| placed(f, f.resolve(defs, d.values.get(&f.name)), &world))
+            .map(|f| placed(f, f.resolve(defs, d.values.get(&f.name)), world))
             .collect()
     };
     match recipe {
@@ -100,7 +100,7 @@ pub fn export_kind(
                     obj.insert(k.clone(), json!(v));
                 }
                 let mut extra = None;
-                for (f, r) in kind.fields.iter().zip(values(e, d)) {
+                for (f, r) in kind.fields.iter().zip(values(&world, d)) {
                     let key = recipe.key_of(&f.name);
                     match &r {
                         Resolved::Point(size) if bounds.as_ref() == Some(&f.name) => {
@@ -161,7 +161,8 @@ pub fn export_kind(
                     num_waypoints: 0,
                     waypoints: [[0.0; 3]; MAX_WAYPOINTS],
                 };
-                for (f, r) in kind.fields.iter().zip(values(e, d)) {
+                let world = scene.world_transform(e.id);
+                for (f, r) in kind.fields.iter().zip(values(&world, d)) {
                     match (f.name.as_str(), r) {
                         ("waypoints", Resolved::Array(points)) => {
                             if points.len() > MAX_WAYPOINTS {

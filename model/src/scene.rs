@@ -264,10 +264,8 @@ impl Scene {
         &'a self,
         kind: &'a str,
     ) -> impl Iterator<Item = (&'a Entity, &'a crate::entity::DefinedEntity)> + 'a {
-        self.exported_entities().filter_map(move |e| match &e.kind {
-            EntityKind::Defined(d) if d.kind == kind => Some((e, d)),
-            _ => None,
-        })
+        self.entities_described(kind)
+            .filter(|(e, _)| self.is_exported(e.id))
     }
 
     /// The exported entities of one kind.

@@ -322,10 +322,15 @@ impl KindDef {
         .filter(|p| !p.is_empty())
     }
 
+    /// The field whose value is the box an instance fills (a volume: a trigger).
+    pub fn size_field(&self) -> Option<&FieldDef> {
+        self.fields.iter().find(|f| f.display == Display::Size)
+    }
+
     /// How an instance is drawn: a box of its size field's value when the kind
     /// has one, else the kind's shape.
     pub fn shape_of(&self, d: &DefinedEntity) -> Shape {
-        let Some(f) = self.fields.iter().find(|f| f.display == Display::Size) else {
+        let Some(f) = self.size_field() else {
             return self.shape;
         };
         match d

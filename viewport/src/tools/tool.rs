@@ -136,14 +136,14 @@ pub fn under_cursor(
 /// (triggers, colliders, walkable surfaces, groups).
 pub fn pick_rank(scene: &pebble_model::Scene, id: u32) -> u8 {
     use pebble_model::EntityKind;
-    use pebble_model::definitions::{Display, builtin};
+    use pebble_model::definitions::builtin;
     match scene.entity(pebble_model::EntityId(id)).map(|e| &e.kind) {
         Some(EntityKind::Collider(_) | EntityKind::Walkable(_) | EntityKind::Group) | None => 1,
         // A volume (a trigger): a box of its size field, never seen in the game.
         Some(EntityKind::Defined(d))
             if builtin::kinds()
                 .kind(&d.kind)
-                .is_some_and(|k| k.fields.iter().any(|f| f.display == Display::Size)) =>
+                .is_some_and(|k| k.size_field().is_some()) =>
         {
             1
         }
