@@ -1,8 +1,8 @@
 //! Point handles: a described entity selected alone shows a handle at each of
 //! its point fields' points (a patrol's waypoints, an enemy's path, a ball pit's
 //! corners); a handle dragged moves its point level, at its height, under the
-//! cursor (Ctrl: up and down instead), and the release sets the field as one
-//! undo step. Esc puts the point back; nothing was changed until the release.
+//! cursor (Ctrl: up and down instead), on the grid while Snap is on, and the
+//! release sets the field as one undo step. Esc puts the point back; nothing was changed until the release.
 
 use pebble_model::command::SetFieldValues;
 use pebble_model::definitions::{FieldType, FieldValue};
@@ -128,6 +128,19 @@ fn dragged_to(view: &View, drag: &Drag, pixel: Vec2, vertical: bool) -> Option<V
     plane_hit(origin, dir, from.y)
 }
 
+/// `at` on the grid of `step` (Snap on): level, or its height when dragged up
+/// and down (`vertical`); the other coordinates stay `from`'s.
+fn snapped(at: Vec3, from: Vec3, step: Option<f32>, vertical: bool) -> Vec3 {
+    let Some(step) = step.filter(|s| s.is_finite() && *s > 1e-4) else {
+        return at;
+    };
+    if vertical {
+        return Vec3::new(from.x, (at.y / step).round() * step, from.z);
+    }
+    let xz = super::snap::snap_xz(at, step, false);
+    Vec3::new(xz.x, at.y, xz.y)
+}
+
 /// The field's new value with the dragged point at `world`.
 fn moved(doc: &Document, drag: &Drag, world: Vec3) -> Option<FieldValue> {
     let stored = drag
@@ -175,10 +188,11 @@ impl Tool for PointHandles {
 
     fn drag(&mut self, cx: &mut ToolContext, p: &Pointer) {
         let view = cx.camera_view();
+        let step = cx.prefs.snap.then_some(cx.prefs.snap_steps.step);
         if let Some(drag) = &mut self.drag
             && let Some(at) = dragged_to(&view, drag, p.pos, p.modifiers.ctrl)
         {
-            drag.at = at;
+            drag.at = snapped(at, drag.handle.world, step, p.modifiers.ctrl);
             cx.repaint = true;
         }
     }
