@@ -167,7 +167,7 @@ impl Document {
 
     /// Closes the continuous edit in progress.
     pub fn end_edit(&mut self) {
-        self.history.end_edit();
+        self.history.end_edit(&mut self.scene);
     }
 
     /// The continuous edit in progress belongs to a viewport tool (the gizmo,

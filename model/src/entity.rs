@@ -25,6 +25,12 @@ pub struct Entity {
     /// `parent_from_local`.
     pub transform: Transform,
     pub kind: EntityKind,
+    /// A group that is a copy of a prefab (its children follow the prefab).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance: Option<crate::prefab::link::Instance>,
+    /// For an entity inside an instance: its id within the instance's prefab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<EntityId>,
 }
 
 impl Entity {
@@ -39,12 +45,28 @@ impl Entity {
             layer: LayerId::default(),
             transform: Transform::IDENTITY,
             kind,
+            instance: None,
+            source: None,
         }
     }
 
     pub fn with_transform(mut self, transform: Transform) -> Self {
         self.transform = transform;
         self
+    }
+
+    /// Maps the entities it links to (a collider's mesh, a game entity's
+    /// references) — not its parent — through `map`.
+    pub fn map_links(&mut self, map: &mut impl FnMut(EntityId) -> EntityId) {
+        match &mut self.kind {
+            EntityKind::Collider(Collider::TriMesh { mesh }) => *mesh = map(*mesh),
+            EntityKind::Defined(d) => {
+                for v in d.values.values_mut() {
+                    v.map_references(&mut |r| Some(map(r)));
+                }
+            }
+            _ => {}
+        }
     }
 }
 

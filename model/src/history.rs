@@ -35,6 +35,15 @@ pub struct History {
     /// The redo list as it was when the open edit began, so that cancelling the
     /// edit gives it back.
     redo_before_edit: Option<Vec<Entry>>,
+    /// The scene's revision when the open edit began: what it changed is
+    /// followed up (prefab instances) when it ends.
+    edit_began_at: Option<u64>,
+    /// The prefab instance being edited in place: edits inside it change its
+    /// prefab, and every instance follows when each step is committed.
+    entered: Option<EntityId>,
+    /// Why the last continuous edit was taken back when it ended (a move the
+    /// prefabs refuse), for whoever ended it to say.
+    refused: Option<CommandError>,
 }
 
 /// Which continuous edit a step belongs to: steps with the same key, one after
@@ -78,7 +87,28 @@ impl History {
             saved_state: Some(0),
             open_edit: None,
             redo_before_edit: None,
+            edit_began_at: None,
+            entered: None,
+            refused: None,
         }
+    }
+
+    /// Why the last continuous edit was taken back as it ended, once.
+    pub fn take_refusal(&mut self) -> Option<CommandError> {
+        self.refused.take()
+    }
+
+    /// The prefab instance being edited in place, if any.
+    pub fn entered(&self) -> Option<EntityId> {
+        self.entered
+    }
+
+    /// Enters a prefab instance to edit its prefab in place (`None`: leaves).
+    /// Ends any continuous edit first, so that it is followed up as it was
+    /// begun.
+    pub fn set_entered(&mut self, scene: &mut Scene, instance: Option<EntityId>) {
+        self.end_edit(scene);
+        self.entered = instance;
     }
 
     fn fresh_state(&mut self) -> u64 {
@@ -117,12 +147,42 @@ impl History {
         mut command: Box<dyn Command>,
         edit: Option<EditKey>,
     ) -> Result<(), CommandError> {
+        if self.open_edit.is_some() && edit != self.open_edit {
+            // The edit in progress ends here: it is committed and followed up
+            // before this step, in its own undo entry.
+            self.follow_open_edit(scene);
+            self.open_edit = None;
+        }
         let selection_before = scene.selection().to_vec();
+        let revision = scene.revision();
         command.apply(scene)?;
+        let in_step = command
+            .as_any()
+            .downcast_ref::<crate::command::Patch>()
+            .is_some_and(crate::command::Patch::is_in_step);
+        if edit.is_none() && !in_step {
+            // A step on its own is committed now: instances follow it.
+            match crate::prefab::sync::follow_up(scene, revision, self.entered) {
+                Ok(None) => {}
+                Ok(Some(follow)) => {
+                    let name = command.name();
+                    command = Box::new(crate::command::CommandGroup::new(
+                        name,
+                        vec![command, follow],
+                    ));
+                }
+                Err(e) => {
+                    command.revert(scene);
+                    scene.restore_selection(&selection_before);
+                    return Err(e);
+                }
+            }
+        }
         let selection_after = scene.selection().to_vec();
         if edit.is_some() && edit != self.open_edit {
             // A new continuous edit: keep the redo list aside until it ends.
             self.redo_before_edit = Some(std::mem::take(&mut self.redo));
+            self.edit_began_at = Some(revision);
         } else if edit.is_none() {
             self.redo_before_edit = None;
         }
@@ -160,10 +220,47 @@ impl History {
         self.open_edit
     }
 
-    /// Ends the continuous edit in progress (mouse released).
-    pub fn end_edit(&mut self) {
+    /// Ends the continuous edit in progress (mouse released): it is committed,
+    /// and the prefab instances it touched follow it now, in the same step.
+    pub fn end_edit(&mut self, scene: &mut Scene) {
+        if self.open_edit.is_some() {
+            self.follow_open_edit(scene);
+        }
         self.open_edit = None;
         self.redo_before_edit = None;
+        self.edit_began_at = None;
+    }
+
+    /// Joins the follow-up of the open edit (all its merged steps) to its
+    /// undo entry; one the prefabs refuse takes the edit back.
+    fn follow_open_edit(&mut self, scene: &mut Scene) {
+        let Some(since) = self.edit_began_at.take() else {
+            return;
+        };
+        match crate::prefab::sync::follow_up(scene, since, self.entered) {
+            Ok(None) => {}
+            Ok(Some(follow)) => {
+                if let Some(top) = self.undo.back_mut() {
+                    let placeholder: Box<dyn Command> =
+                        Box::new(crate::command::CommandGroup::new("", Vec::new()));
+                    let own = std::mem::replace(&mut top.command, placeholder);
+                    let name = own.name();
+                    top.command =
+                        Box::new(crate::command::CommandGroup::new(name, vec![own, follow]));
+                    top.selection_after = scene.selection().to_vec();
+                }
+            }
+            Err(e) => {
+                self.refused = Some(e);
+                if let Some(mut entry) = self.undo.pop_back() {
+                    entry.command.revert(scene);
+                    scene.restore_selection(&entry.selection_before);
+                }
+                if let Some(redo) = self.redo_before_edit.take() {
+                    self.redo = redo;
+                }
+            }
+        }
     }
 
     /// Takes back the continuous edit `edit` if it is the one in progress: the
@@ -176,6 +273,7 @@ impl History {
             return false;
         }
         self.open_edit = None;
+        self.edit_began_at = None;
         let Some(mut entry) = self.undo.pop_back() else {
             return false;
         };
@@ -189,7 +287,7 @@ impl History {
 
     /// Undoes the last step; returns its name.
     pub fn undo(&mut self, scene: &mut Scene) -> Option<String> {
-        self.open_edit = None;
+        self.end_edit(scene);
         self.redo_before_edit = None;
         let mut entry = self.undo.pop_back()?;
         entry.command.revert(scene);
@@ -202,7 +300,7 @@ impl History {
     /// Redoes the last undone step; returns its name. A redo whose command no longer
     /// applies is dropped with the rest of the redo list.
     pub fn redo(&mut self, scene: &mut Scene) -> Option<Result<String, CommandError>> {
-        self.open_edit = None;
+        self.end_edit(scene);
         self.redo_before_edit = None;
         let mut entry = self.redo.pop()?;
         if let Err(e) = entry.command.apply(scene) {

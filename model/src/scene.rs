@@ -11,6 +11,7 @@ use crate::entity::{Entity, EntityKind, Kind};
 use crate::id::{EntityId, IdAllocator, LayerId, MaterialId};
 use crate::material::Material;
 use crate::math::Aabb;
+use crate::prefab::{Prefab, PrefabId};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum Environment {
@@ -100,6 +101,10 @@ pub struct SceneData {
     pub materials: BTreeMap<MaterialId, Material>,
     pub layers: Vec<Layer>,
     pub settings: SceneSettings,
+    /// The prefabs its instances are copies of, as last known (a project's
+    /// shared prefab is also a file in `prefabs/`; a map-local one only here).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub prefabs: BTreeMap<PrefabId, Prefab>,
     /// Editor state, restored by undo but not saved.
     #[serde(skip)]
     pub selection: Vec<EntityId>,
@@ -118,6 +123,7 @@ impl Default for SceneData {
                 locked: false,
             }],
             settings: SceneSettings::default(),
+            prefabs: BTreeMap::new(),
             selection: Vec::new(),
         }
     }
@@ -136,6 +142,7 @@ pub struct Changes {
     pub hierarchy: bool,
     pub settings: bool,
     pub selection: bool,
+    pub prefabs: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -147,6 +154,7 @@ struct Journal {
     hierarchy: u64,
     settings: u64,
     selection: u64,
+    prefabs: u64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -206,6 +214,49 @@ impl Scene {
 
     pub fn selection(&self) -> &[EntityId] {
         &self.data.selection
+    }
+
+    pub fn prefab(&self, id: PrefabId) -> Option<&Prefab> {
+        self.data.prefabs.get(&id)
+    }
+
+    pub fn prefabs(&self) -> impl Iterator<Item = &Prefab> {
+        self.data.prefabs.values()
+    }
+
+    /// The instance `id` is part of: its nearest ancestor that is a copy of a
+    /// prefab (an instance is not part of itself; a nested instance is part of
+    /// the one around it).
+    pub fn instance_of(&self, id: EntityId) -> Option<EntityId> {
+        let mut at = self.entity(id)?.parent;
+        let mut steps = 0usize;
+        while let Some(p) = at {
+            let e = self.entity(p)?;
+            if e.instance.is_some() {
+                return Some(p);
+            }
+            at = e.parent;
+            steps += 1;
+            if steps > self.data.entities.len() {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// The instances of `prefab` in the scene, in outliner order.
+    pub fn instances_of(&self, prefab: PrefabId) -> Vec<EntityId> {
+        self.data
+            .order
+            .iter()
+            .filter(|id| {
+                self.data.entities[id]
+                    .instance
+                    .as_ref()
+                    .is_some_and(|i| i.prefab == prefab)
+            })
+            .copied()
+            .collect()
     }
 
     pub fn entity(&self, id: EntityId) -> Option<&Entity> {
@@ -312,6 +363,11 @@ impl Scene {
             .filter(|e| e.parent == id)
             .map(|e| e.id)
             .collect()
+    }
+
+    /// Direct children through the child index: fast, in no promised order.
+    pub fn child_ids(&self, id: EntityId) -> &[EntityId] {
+        self.children_index.get(&id).map_or(&[], Vec::as_slice)
     }
 
     /// `id` and all its descendants, parents before children, in outliner order.
@@ -578,6 +634,7 @@ impl Scene {
             hierarchy: j.hierarchy > revision,
             settings: j.settings > revision,
             selection: j.selection > revision,
+            prefabs: j.prefabs > revision,
         }
     }
 
@@ -671,6 +728,47 @@ impl Scene {
         }
         let r = self.bump();
         self.journal.hierarchy = r;
+    }
+
+    /// Puts `prefab` in place of the one with its id (`None`: removes it);
+    /// returns what was there.
+    pub(crate) fn put_prefab(&mut self, id: PrefabId, prefab: Option<Prefab>) -> Option<Prefab> {
+        let r = self.bump();
+        self.journal.prefabs = r;
+        match prefab {
+            Some(p) => self.data.prefabs.insert(id, p),
+            None => self.data.prefabs.remove(&id),
+        }
+    }
+
+    /// Replaces an entity whole (its parent may change; the child index
+    /// follows); returns what was there.
+    pub(crate) fn put_entity(&mut self, entity: Entity) -> Option<Entity> {
+        let id = entity.id;
+        let old_parent = self.entity(id)?.parent;
+        let new_parent = entity.parent;
+        let slot = self.entity_mut(id)?;
+        let before = std::mem::replace(slot, entity);
+        if old_parent != new_parent {
+            self.index_remove(old_parent, id);
+            self.index_add(new_parent, id);
+            let r = self.bump();
+            self.journal.hierarchy = r;
+        }
+        Some(before)
+    }
+
+    /// Sets the outliner order to `order`, which lists the same entities.
+    pub(crate) fn set_order(&mut self, order: Vec<EntityId>) {
+        let r = self.bump();
+        self.journal.hierarchy = r;
+        self.data.order = order;
+        self.children_index.clear();
+        for id in &self.data.order {
+            if let Some(p) = self.data.entities.get(id).and_then(|e| e.parent) {
+                self.children_index.entry(p).or_default().push(*id);
+            }
+        }
     }
 
     pub(crate) fn insert_material(&mut self, id: MaterialId, material: Material) {

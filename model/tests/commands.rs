@@ -182,7 +182,7 @@ fn continuous_edits_merge_into_one_step() {
             )
             .expect("drag");
     }
-    history.end_edit();
+    history.end_edit(&mut scene);
     assert_eq!(history.position(), steps + 1, "a whole drag is one step");
     assert!((scene.entity(ids[3]).expect("C").transform.translation.x - 3.0).abs() < 1e-5);
     history.undo(&mut scene);
@@ -196,7 +196,7 @@ fn continuous_edits_merge_into_one_step() {
             EditKey::Gizmo,
         )
         .expect("drag");
-    history.end_edit();
+    history.end_edit(&mut scene);
     history
         .execute_continuous(
             &mut scene,
@@ -416,7 +416,7 @@ fn editing_a_primitive_regenerates_it_and_a_slider_drag_is_one_step() {
             )
             .expect("resize");
     }
-    history.end_edit();
+    history.end_edit(&mut scene);
     assert_eq!(history.position(), steps + 1);
     let EntityKind::Mesh(m) = &scene.entity(ids[3]).expect("C").kind else {
         panic!("mesh")
@@ -480,7 +480,7 @@ fn a_merged_primitive_drag_redoes_to_its_last_step() {
             )
             .expect("drag");
     }
-    history.end_edit();
+    history.end_edit(&mut scene);
     let after = scene.clone();
     history.undo(&mut scene);
     history.redo(&mut scene).expect("redo").expect("applies");

@@ -272,7 +272,7 @@ fn run(boxes: u8, ops: &[Op]) -> Result<(), TestCaseError> {
                     }
                     scene.check_consistency().map_err(TestCaseError::fail)?;
                     if edit.is_none() {
-                        history.end_edit();
+                        history.end_edit(&mut scene);
                     }
                 }
             }

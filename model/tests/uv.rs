@@ -311,7 +311,7 @@ fn a_placed_duplicate_redoes_with_the_uvs_its_moves_left() {
             )
             .expect("moves the copy");
     }
-    history.end_edit();
+    history.end_edit(&mut scene);
     assert_eq!(
         history.position(),
         steps_before + 1,
@@ -351,7 +351,7 @@ fn set_face_uvs_is_one_step_that_a_drag_merges_and_refuses_nonsense() {
     history
         .execute_continuous(&mut scene, step(0.3), pebble_model::EditKey::Gizmo)
         .expect("a step");
-    history.end_edit();
+    history.end_edit(&mut scene);
     assert!(near(
         uvs_of(&scene, id)[0][0],
         before[0][0] + Vec2::splat(0.3),
@@ -551,7 +551,7 @@ fn a_dragged_wall_s_uvs_come_back_exactly_on_redo() {
             )
             .expect("moves");
     }
-    history.end_edit();
+    history.end_edit(&mut scene);
     let dragged = uvs_of(&scene, id);
     history.undo(&mut scene).expect("undone");
     history.redo(&mut scene).expect("redone").expect("applies");

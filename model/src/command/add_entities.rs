@@ -5,7 +5,7 @@ use std::any::Any;
 use std::collections::{HashMap, HashSet};
 
 use super::{Command, CommandError};
-use crate::entity::{Collider, Entity, EntityKind};
+use crate::entity::{Entity, EntityKind};
 use crate::id::EntityId;
 use crate::scene::Scene;
 
@@ -118,17 +118,8 @@ impl AddEntities {
             if let Some(p) = e.parent {
                 e.parent = Some(real.get(&p).copied().unwrap_or(p));
             }
-            if let EntityKind::Collider(Collider::TriMesh { mesh }) = &mut e.kind
-                && let Some(m) = real.get(mesh)
-            {
-                *mesh = *m;
-            }
             // Links within the batch follow it; links out of it stay.
-            if let EntityKind::Defined(d) = &mut e.kind {
-                for v in d.values.values_mut() {
-                    v.map_references(&mut |r| Some(real.get(&r).copied().unwrap_or(r)));
-                }
-            }
+            e.map_links(&mut |r| real.get(&r).copied().unwrap_or(r));
         }
         self.assigned = true;
         Ok(())

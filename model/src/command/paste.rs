@@ -19,6 +19,10 @@ pub struct Paste {
     added: Option<(Vec<AddMaterial>, AddEntities)>,
     /// The step's name in the history.
     name: String,
+    /// The prefabs the pasted instances are copies of: those the scene has not
+    /// come with them (their faces following the materials as the entities').
+    prefabs: Vec<crate::prefab::Prefab>,
+    prefabs_added: Vec<crate::prefab::PrefabId>,
 }
 
 impl Paste {
@@ -30,7 +34,16 @@ impl Paste {
             entities,
             added: None,
             name: "Paste".into(),
+            prefabs: Vec::new(),
+            prefabs_added: Vec::new(),
         }
+    }
+
+    /// With the prefabs the pasted instances are copies of (their materials
+    /// among `materials`).
+    pub fn with_prefabs(mut self, prefabs: Vec<crate::prefab::Prefab>) -> Self {
+        self.prefabs = prefabs;
+        self
     }
 
     /// The same step under another name in the history ("Create Box" for a new
@@ -45,6 +58,30 @@ impl Paste {
         self.added
             .as_ref()
             .map_or_else(Vec::new, |(_, e)| e.created())
+    }
+}
+
+impl Paste {
+    fn add_prefabs(&mut self, scene: &mut Scene) {
+        for p in &self.prefabs {
+            if scene.prefab(p.id).is_none() {
+                scene.put_prefab(p.id, Some(p.clone()));
+                self.prefabs_added.push(p.id);
+            }
+        }
+    }
+}
+
+fn remap_faces(e: &mut Entity, map: &BTreeMap<MaterialId, MaterialId>) {
+    let geometry = match &mut e.kind {
+        EntityKind::Mesh(m) => &mut m.geometry,
+        EntityKind::Walkable(g) => g,
+        _ => return,
+    };
+    for f in &mut geometry.faces {
+        if let Some(id) = map.get(&f.material) {
+            f.material = *id;
+        }
     }
 }
 
@@ -78,16 +115,20 @@ impl Command for Paste {
                 .iter()
                 .cloned()
                 .map(|mut e| {
-                    if let EntityKind::Mesh(m) = &mut e.kind {
-                        for f in &mut m.geometry.faces {
-                            if let Some(id) = map.get(&f.material) {
-                                f.material = *id;
-                            }
-                        }
-                    }
+                    remap_faces(&mut e, &map);
                     e
                 })
                 .collect();
+            for p in &mut self.prefabs {
+                for e in &mut p.entities {
+                    remap_faces(e, &map);
+                }
+                for (id, _) in &mut p.materials {
+                    if let Some(to) = map.get(id) {
+                        *id = *to;
+                    }
+                }
+            }
             let mut add = AddEntities::new("Paste", entities);
             if let Err(e) = add.apply(scene) {
                 for m in applied.iter_mut().rev() {
@@ -96,6 +137,7 @@ impl Command for Paste {
                 return Err(e);
             }
             self.added = Some((applied, add));
+            self.add_prefabs(scene);
             return Ok(());
         }
         let Some((materials, entities)) = &mut self.added else {
@@ -104,10 +146,15 @@ impl Command for Paste {
         for m in materials.iter_mut() {
             m.apply(scene)?;
         }
-        entities.apply(scene)
+        entities.apply(scene)?;
+        self.add_prefabs(scene);
+        Ok(())
     }
 
     fn revert(&mut self, scene: &mut Scene) {
+        for id in self.prefabs_added.drain(..).rev() {
+            scene.put_prefab(id, None);
+        }
         if let Some((materials, entities)) = &mut self.added {
             entities.revert(scene);
             for m in materials.iter_mut().rev() {

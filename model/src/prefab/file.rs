@@ -58,7 +58,7 @@ pub fn load(path: &Path) -> Result<Prefab, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::piece::PrefabId;
+    use super::super::link::PrefabId;
     use super::*;
     use crate::Entity;
     use crate::command::{AddEntities, AddMaterial, Command, Reparent};

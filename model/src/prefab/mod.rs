@@ -1,12 +1,18 @@
-//! Prefabs (issue 53, begun): a built piece kept to be placed many times — its
-//! entities with ids of its own, stable across renames, moves and reparenting
-//! (`piece.rs`); its file in the project's `prefabs/` folder (`file.rs`); and
-//! what one copy changes, as overrides keyed by those ids (`overrides.rs`).
-//! Instances, propagation and the editor's side are still to come.
+//! Prefabs: a built piece kept to be placed many times — its entities with ids
+//! of its own, stable across renames, moves and reparenting (`piece.rs`); its
+//! file in the project's `prefabs/` folder (`file.rs`); the link an instance
+//! keeps and what one copy changes, as overrides keyed by those ids
+//! (`link.rs`, `overrides.rs`); instances following their prefab and edits
+//! inside them becoming overrides or prefab changes (`sync.rs`); the edits a
+//! designer makes with prefabs, each one undo step (`edit.rs`).
 
+pub mod edit;
 pub mod file;
+pub mod link;
 pub mod overrides;
 pub mod piece;
+pub mod sync;
 
-pub use overrides::{Override, apply, diff};
-pub use piece::{Prefab, PrefabId};
+pub use link::{Instance, Override, PrefabId};
+pub use overrides::{apply, diff};
+pub use piece::Prefab;

@@ -10,25 +10,14 @@
 //! color`): the same for every kind, with no per-kind code; a list (a patrol's
 //! waypoints) is one value, since its elements have no identity of their own.
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::link::Override;
 use crate::entity::Entity;
-use crate::id::EntityId;
-
-/// One field of one of a prefab's entities set otherwise on one instance.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Override {
-    /// The entity's id inside the prefab (stable across renames and moves).
-    pub source: EntityId,
-    /// A JSON pointer into the entity's saved form.
-    pub path: String,
-    pub value: Value,
-}
 
 /// The parts of an entity that are the prefab's structure, not an instance's
 /// to override: its identity and its place in the hierarchy.
-const STRUCTURE: [&str; 2] = ["/id", "/parent"];
+const STRUCTURE: [&str; 4] = ["/id", "/parent", "/source", "/visible"];
 
 fn form(e: &Entity) -> Result<Value, String> {
     serde_json::to_value(e).map_err(|err| format!("{}: {err}", e.name))
@@ -37,10 +26,18 @@ fn form(e: &Entity) -> Result<Value, String> {
 /// The overrides that make the prefab's entity `original` into `copy`: every
 /// leaf that differs, but its id and its parent.
 pub fn diff(original: &Entity, copy: &Entity) -> Result<Vec<Override>, String> {
+    // What is the copy's own (its id, parent, link, whether it is shown) is set
+    // as the original's first, so that a key present on one side only (a
+    // source the prefab's entity has not) never makes the whole entity a value.
+    let mut copy = copy.clone();
+    copy.id = original.id;
+    copy.parent = original.parent;
+    copy.source = original.source;
+    copy.visible = original.visible;
     let mut out = Vec::new();
     walk(
         &form(original)?,
-        &form(copy)?,
+        &form(&copy)?,
         String::new(),
         &mut |path, value| {
             if !STRUCTURE.contains(&path.as_str()) {
@@ -106,6 +103,7 @@ pub fn apply(original: &Entity, overrides: &[Override]) -> Result<(Entity, Vec<O
 mod tests {
     use super::*;
     use crate::entity::{EntityKind, Light};
+    use crate::id::EntityId;
     use crate::math::Transform;
     use glam::Vec3;
 

@@ -8,16 +8,12 @@ use std::collections::HashMap;
 use glam::{Affine3A, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::entity::{Collider, Entity, EntityKind};
+use super::link::PrefabId;
+use crate::entity::{Entity, EntityKind};
 use crate::id::{EntityId, MaterialId};
 use crate::material::Material;
 use crate::math::Transform;
 use crate::scene::Scene;
-
-/// A prefab's identity: chosen at random when it is made, kept when its file
-/// or its name changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct PrefabId(pub u64);
 
 /// The form a prefab file is written in.
 pub const FORMAT: u32 = 1;
@@ -27,6 +23,10 @@ pub struct Prefab {
     pub format: u32,
     pub id: PrefabId,
     pub name: String,
+    /// Linked copies within one map: kept in the map only, never a file in
+    /// the project's `prefabs/`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub local: bool,
     /// In outliner order, parents before their children.
     pub entities: Vec<Entity>,
     /// The materials its meshes use, by the ids its faces name.
@@ -43,6 +43,18 @@ impl Prefab {
         roots: &[EntityId],
         origin: Vec3,
     ) -> Result<Self, String> {
+        Self::from_entities_mapped(id, name, scene, roots, origin).map(|(p, _)| p)
+    }
+
+    /// As [`Prefab::from_entities`], with each scene entity taken and the id it
+    /// has in the prefab, in the prefab's order.
+    pub fn from_entities_mapped(
+        id: PrefabId,
+        name: impl Into<String>,
+        scene: &Scene,
+        roots: &[EntityId],
+        origin: Vec3,
+    ) -> Result<(Self, Vec<(EntityId, EntityId)>), String> {
         let mut order = Vec::new();
         for r in roots {
             if scene.entity(*r).is_none() {
@@ -74,11 +86,14 @@ impl Prefab {
             };
             let mut e = source.clone();
             e.id = own[id];
+            e.source = None;
             e.parent = e.parent.and_then(|p| own.get(&p).copied());
             if e.parent.is_none() {
                 e.transform = Transform::from_affine(place * scene.world_transform(*id));
             }
-            remap(&mut e, &own);
+            // Links within the piece follow it; links out of it stay (an
+            // instance resolves them in its scene).
+            e.map_links(&mut |r| own.get(&r).copied().unwrap_or(r));
             for m in used_materials(&e) {
                 if !materials.iter().any(|(k, _)| *k == m)
                     && let Some(mat) = scene.material(m)
@@ -92,11 +107,13 @@ impl Prefab {
             format: FORMAT,
             id,
             name: name.into(),
+            local: false,
             entities,
             materials,
         };
         prefab.check()?;
-        Ok(prefab)
+        let mapped = order.iter().map(|s| (*s, own[s])).collect();
+        Ok((prefab, mapped))
     }
 
     /// Whether it holds together: ids unique and not 0, parents among its
@@ -128,7 +145,7 @@ impl Prefab {
     }
 }
 
-fn is_under(scene: &Scene, id: EntityId, ancestor: EntityId) -> bool {
+pub(crate) fn is_under(scene: &Scene, id: EntityId, ancestor: EntityId) -> bool {
     let mut at = scene.entity(id).and_then(|e| e.parent);
     while let Some(p) = at {
         if p == ancestor {
@@ -139,35 +156,26 @@ fn is_under(scene: &Scene, id: EntityId, ancestor: EntityId) -> bool {
     false
 }
 
+/// `id` and what is under it, but the content of a nested instance (it comes
+/// from that instance's own prefab; what was added to it comes along).
 fn gather(scene: &Scene, id: EntityId, out: &mut Vec<EntityId>) {
     if out.contains(&id) {
         return;
     }
     out.push(id);
+    let Some(e) = scene.entity(id) else {
+        return;
+    };
+    let nested = e.instance.is_some();
     for c in scene.children(Some(id)) {
+        if nested && scene.entity(c).is_some_and(|c| c.source.is_some()) {
+            continue;
+        }
         gather(scene, c, out);
     }
 }
 
-/// Links within the piece follow it (a collider's mesh, a door's switch); links
-/// out of it are kept as they are (an instance resolves them in its scene).
-fn remap(e: &mut Entity, own: &HashMap<EntityId, EntityId>) {
-    match &mut e.kind {
-        EntityKind::Collider(Collider::TriMesh { mesh }) => {
-            if let Some(m) = own.get(mesh) {
-                *mesh = *m;
-            }
-        }
-        EntityKind::Defined(d) => {
-            for v in d.values.values_mut() {
-                v.map_references(&mut |r| Some(own.get(&r).copied().unwrap_or(r)));
-            }
-        }
-        _ => {}
-    }
-}
-
-fn used_materials(e: &Entity) -> Vec<MaterialId> {
+pub(crate) fn used_materials(e: &Entity) -> Vec<MaterialId> {
     let geometry = match &e.kind {
         EntityKind::Mesh(m) => &m.geometry,
         EntityKind::Walkable(g) => g,

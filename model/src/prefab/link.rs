@@ -1,0 +1,58 @@
+//! What ties a scene to its prefabs, as plain data: a prefab's id, an
+//! instance's link (which prefab, what it overrides) and one override. The
+//! entity carries these; the code that reads them lives beside (`overrides.rs`,
+//! `sync.rs`).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::id::EntityId;
+
+/// A prefab's identity: chosen at random when it is made, kept when its file
+/// or its name changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PrefabId(pub u64);
+
+impl std::fmt::Display for PrefabId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "prefab {:016x}", self.0)
+    }
+}
+
+/// One field of one of a prefab's entities set otherwise on one instance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Override {
+    /// The entity's id inside the prefab (stable across renames and moves).
+    pub source: EntityId,
+    /// A JSON pointer into the entity's saved form; [`REMOVED`] for an entity
+    /// this instance leaves out.
+    pub path: String,
+    pub value: Value,
+}
+
+/// The path of an override that leaves the prefab's entity out of one copy.
+pub const REMOVED: &str = "";
+
+impl Override {
+    pub fn removal(source: EntityId) -> Self {
+        Self {
+            source,
+            path: REMOVED.into(),
+            value: Value::Null,
+        }
+    }
+
+    pub fn is_removal(&self) -> bool {
+        self.path == REMOVED
+    }
+}
+
+/// A group that is a copy of a prefab: its content (the prefab's entities,
+/// each with the prefab-local id it came from in [`crate::Entity::source`])
+/// follows the prefab, but for the overrides.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Instance {
+    pub prefab: PrefabId,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<Override>,
+}
