@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use pebble_model::command::Paste;
+use pebble_model::prefab::Prefab;
 use pebble_model::entity::EntityKind;
 use pebble_model::glam::Vec3;
 use pebble_model::{Entity, EntityId, Material, MaterialId};
@@ -24,6 +25,10 @@ pub struct Clip {
     pub materials: Vec<(MaterialId, Material)>,
     /// Parents first; the roots' parents are dropped.
     pub entities: Vec<Entity>,
+    /// The prefabs the copied instances are copies of (nested ones too), so
+    /// that a paste into another project brings them along.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prefabs: Vec<Prefab>,
 }
 
 const VERSION: u32 = 1;
@@ -71,13 +76,45 @@ pub fn copy(doc: &Document) -> Option<String> {
             }
         }
     }
+    let prefabs = prefabs_used(scene, &entities);
+    for p in &prefabs {
+        for (id, m) in &p.materials {
+            if !materials.iter().any(|(k, _)| k == id) {
+                materials.push((*id, m.clone()));
+            }
+        }
+    }
     let clip = Clip {
         pebble_clipboard: VERSION,
         folder: doc.folder(),
         materials,
         entities,
+        prefabs,
     };
     ron::to_string(&clip).ok()
+}
+
+/// The prefabs `entities` are instances of, and those nested in them.
+fn prefabs_used(scene: &pebble_model::Scene, entities: &[Entity]) -> Vec<Prefab> {
+    let mut out: Vec<Prefab> = Vec::new();
+    let mut wanted: Vec<_> = entities
+        .iter()
+        .filter_map(|e| e.instance.as_ref().map(|l| l.prefab))
+        .collect();
+    while let Some(id) = wanted.pop() {
+        if out.iter().any(|p| p.id == id) {
+            continue;
+        }
+        if let Some(p) = scene.prefab(id) {
+            wanted.extend(
+                p.entities
+                    .iter()
+                    .filter_map(|e| e.instance.as_ref().map(|l| l.prefab)),
+            );
+            out.push(p.clone());
+        }
+    }
+    out
 }
 
 /// Where a paste puts things: where they were (stepped aside from anything that
@@ -167,7 +204,7 @@ pub fn paste(doc: &mut Document, text: &str, place: Place) -> Result<usize, Stri
         taken.insert(e.name.clone());
     }
     let n = clip.entities.len();
-    doc.execute(Paste::new(clip.materials, clip.entities))
+    doc.execute(Paste::new(clip.materials, clip.entities).with_prefabs(clip.prefabs))
         .map_err(|e| format!("cannot paste: {e}"))?;
     Ok(n)
 }

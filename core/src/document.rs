@@ -32,6 +32,8 @@ pub struct Document {
     pub isolated: Vec<pebble_model::EntityId>,
     /// The project's own entity kinds (`entities.ron` beside it).
     pub kinds: super::entity_kinds::ProjectKinds,
+    /// The project's prefab files (`prefabs/` beside it).
+    pub prefabs: super::prefab_library::PrefabLibrary,
 }
 
 impl Document {
@@ -42,7 +44,7 @@ impl Document {
         if let super::entity_kinds::Reloaded::Refused(m) = &found {
             tracing::warn!(target: "pebble", "{m}");
         }
-        Self {
+        let mut doc = Self {
             scene,
             history: History::new(HISTORY_LIMIT),
             path,
@@ -52,7 +54,47 @@ impl Document {
             texture_lock: true,
             isolated: Vec::new(),
             kinds,
+            prefabs: Default::default(),
+        };
+        doc.reload_prefabs();
+        doc
+    }
+
+    /// Reads the project's `prefabs/` again; the map's copies of prefabs whose
+    /// file changed follow the file (the project is unsaved then). Says in
+    /// the Log what changed and what is wrong.
+    pub fn reload_prefabs(&mut self) {
+        self.prefabs = super::prefab_library::PrefabLibrary::read(&self.folder());
+        let followed = self.prefabs.follow_files(&mut self.scene);
+        for line in &followed {
+            tracing::info!(target: "pebble", "{line}");
         }
+        if !followed.is_empty() {
+            self.history.mark_unsaved();
+        }
+        for (_, line) in self.prefabs.problems(&self.scene) {
+            tracing::warn!(target: "pebble", "{line}");
+        }
+    }
+
+    /// The prefab instance being edited in place.
+    pub fn entered(&self) -> Option<EntityId> {
+        self.history.entered().filter(|id| {
+            self.scene
+                .entity(*id)
+                .is_some_and(|e| e.instance.is_some())
+        })
+    }
+
+    /// Enters a prefab instance to edit its prefab in place, or leaves it.
+    pub fn enter(&mut self, instance: Option<EntityId>) {
+        self.history.set_entered(&mut self.scene, instance);
+    }
+
+    /// Why the last drag was taken back as it ended (a move the prefabs
+    /// refuse), once.
+    pub fn take_refusal(&mut self) -> Option<CommandError> {
+        self.history.take_refusal()
     }
 
     /// Reads the project's `entities.ron` again (it changed, or the project
@@ -121,6 +163,7 @@ impl Document {
         if let super::entity_kinds::Reloaded::Refused(_) = found {
             tracing::warn!(target: "pebble", "{line}");
         }
+        self.reload_prefabs();
     }
 
     /// A transform step that follows the texture lock.
@@ -217,6 +260,15 @@ impl Document {
 
     /// Writes the project to its file (atomically).
     pub fn save(&mut self) -> Result<(), project::ProjectError> {
+        // The prefab files first: a map never names a prefab whose file a
+        // failed save left unwritten.
+        let folder = self.folder();
+        self.prefabs
+            .write(&folder, &self.scene)
+            .map_err(|e| project::ProjectError::Write {
+                path: folder.join(pebble_model::prefab::file::FOLDER),
+                cause: std::io::Error::other(e),
+            })?;
         project::save(&self.path, &self.scene)?;
         self.history.mark_saved();
         self.autosave.saved(&self.path, Instant::now());
@@ -229,6 +281,7 @@ impl Document {
         let old = std::mem::replace(&mut self.path, path);
         if old.parent() != self.path.parent() {
             self.reload_kinds();
+            self.prefabs = super::prefab_library::PrefabLibrary::read(&self.folder());
         }
         old
     }

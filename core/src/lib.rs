@@ -25,6 +25,7 @@ pub mod keys;
 pub mod layer;
 pub mod pane;
 pub mod play;
+pub mod prefab_library;
 pub mod ppsspp;
 pub mod presets;
 pub mod profiling;

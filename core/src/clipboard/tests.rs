@@ -184,3 +184,38 @@ fn a_paste_under_the_cursor_lands_on_the_surface_not_a_rounding_into_it() {
         assert_eq!(at, Vec3::new(2.0, 0.5, 1.0), "read {read}");
     }
 }
+
+/// An instance copied into another project brings its prefab (and the
+/// prefab's material): the pasted copy is an instance there, and saving that
+/// project writes the prefab's file into its own `prefabs/`.
+#[test]
+fn an_instance_pasted_into_another_project_brings_its_prefab() {
+    use pebble_model::prefab::{edit, sync};
+    let mut a = project("prefab-a");
+    textured_box(&mut a);
+    let the_box = a.doc.scene().entities().next().map(|e| e.id).expect("box");
+    let id = sync::new_prefab_id(a.doc.scene());
+    let make = edit::make(a.doc.scene(), &[the_box], "Crate stack", id, false, None)
+        .expect("plans");
+    a.doc.execute(make).expect("makes");
+    let text = copy(&a.doc).expect("the instance is selected");
+    let mut b = project("prefab-b");
+    paste(&mut b.doc, &text, Place::AsTheyWere).expect("pastes");
+    let scene = b.doc.scene();
+    let prefab = scene.prefab(id).expect("the prefab came along");
+    assert_eq!(scene.instances_of(id).len(), 1);
+    let (mid, _) = prefab.materials[0];
+    assert_eq!(
+        scene.material(mid).and_then(|m| m.texture.clone()).as_deref(),
+        Some("textures/crate.png"),
+        "the prefab names b's material"
+    );
+    b.doc.save().expect("saves");
+    assert!(
+        b.dir.join("prefabs/Crate stack.prefab.ron").is_file(),
+        "b has the prefab's file"
+    );
+    // Undo takes the prefab back with the paste.
+    b.doc.undo();
+    assert!(b.doc.scene().prefab(id).is_none());
+}

@@ -2,7 +2,7 @@
 //! atomically (a crash leaves the old file or the new one), read with a message
 //! that names the file, the line and the column, or what is wrong with it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::piece::{FORMAT, Prefab};
 
@@ -54,6 +54,91 @@ pub fn load(path: &Path) -> Result<Prefab, String> {
     }
     prefab.check().map_err(|e| format!("{at}: {e}"))?;
     Ok(prefab)
+}
+
+/// The prefab files of a project's folder, read.
+#[derive(Debug, Clone, Default)]
+pub struct Folder {
+    /// Each file that reads, with its prefab, by file name.
+    pub read: Vec<(PathBuf, Prefab)>,
+    /// Each file that does not, with why (file, line, column).
+    pub unreadable: Vec<(PathBuf, String)>,
+}
+
+impl Folder {
+    /// Reads `prefabs/` in the project folder `project` (none: empty).
+    pub fn read(project: &Path) -> Self {
+        let dir = project.join(FOLDER);
+        let mut out = Self::default();
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return out;
+        };
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.ends_with(EXTENSION) && !n.starts_with('.'))
+            })
+            .collect();
+        paths.sort();
+        for path in paths {
+            match load(&path) {
+                Ok(p) => out.read.push((path, p)),
+                Err(e) => out.unreadable.push((path, e)),
+            }
+        }
+        out
+    }
+
+    /// The file `prefab` is kept in: the one holding its id, else one named
+    /// after it (not taken by another prefab's file).
+    pub fn path_for(&self, project: &Path, prefab: &Prefab) -> PathBuf {
+        if let Some((path, _)) = self.read.iter().find(|(_, p)| p.id == prefab.id) {
+            return path.clone();
+        }
+        let stem = file_stem(&prefab.name);
+        let taken = |p: &Path| {
+            self.read.iter().any(|(q, _)| q == p) || self.unreadable.iter().any(|(q, _)| q == p)
+        };
+        let dir = project.join(FOLDER);
+        let mut path = dir.join(format!("{stem}{EXTENSION}"));
+        let mut n = 2;
+        while taken(&path) {
+            path = dir.join(format!("{stem} {n}{EXTENSION}"));
+            n += 1;
+        }
+        path
+    }
+}
+
+/// A file name for a prefab called `name`, on every system: letters,
+/// digits, spaces, `-` and `_` kept, anything else as `_`, never empty nor one
+/// of the names Windows keeps for devices.
+pub fn file_stem(name: &str) -> String {
+    let mut stem: String = name
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == ' ' || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    stem = stem.trim().to_owned();
+    if stem.is_empty() {
+        stem = "prefab".into();
+    }
+    const DEVICES: [&str; 22] = [
+        "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7",
+        "com8", "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
+    ];
+    if DEVICES.contains(&stem.to_lowercase().as_str()) {
+        stem.push('_');
+    }
+    stem
 }
 
 #[cfg(test)]
