@@ -7,9 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use pebble_model::command::Paste;
-use pebble_model::prefab::Prefab;
 use pebble_model::entity::EntityKind;
 use pebble_model::glam::Vec3;
+use pebble_model::prefab::Prefab;
 use pebble_model::{Entity, EntityId, Material, MaterialId};
 use serde::{Deserialize, Serialize};
 

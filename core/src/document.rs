@@ -79,11 +79,9 @@ impl Document {
 
     /// The prefab instance being edited in place.
     pub fn entered(&self) -> Option<EntityId> {
-        self.history.entered().filter(|id| {
-            self.scene
-                .entity(*id)
-                .is_some_and(|e| e.instance.is_some())
-        })
+        self.history
+            .entered()
+            .filter(|id| self.scene.entity(*id).is_some_and(|e| e.instance.is_some()))
     }
 
     /// Enters a prefab instance to edit its prefab in place, or leaves it.

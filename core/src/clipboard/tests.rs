@@ -195,8 +195,8 @@ fn an_instance_pasted_into_another_project_brings_its_prefab() {
     textured_box(&mut a);
     let the_box = a.doc.scene().entities().next().map(|e| e.id).expect("box");
     let id = sync::new_prefab_id(a.doc.scene());
-    let make = edit::make(a.doc.scene(), &[the_box], "Crate stack", id, false, None)
-        .expect("plans");
+    let make =
+        edit::make(a.doc.scene(), &[the_box], "Crate stack", id, false, None).expect("plans");
     a.doc.execute(make).expect("makes");
     let text = copy(&a.doc).expect("the instance is selected");
     let mut b = project("prefab-b");
@@ -206,7 +206,10 @@ fn an_instance_pasted_into_another_project_brings_its_prefab() {
     assert_eq!(scene.instances_of(id).len(), 1);
     let (mid, _) = prefab.materials[0];
     assert_eq!(
-        scene.material(mid).and_then(|m| m.texture.clone()).as_deref(),
+        scene
+            .material(mid)
+            .and_then(|m| m.texture.clone())
+            .as_deref(),
         Some("textures/crate.png"),
         "the prefab names b's material"
     );

@@ -40,7 +40,8 @@ fn saved(name: &str) -> (Folder, PathBuf, pebble_model::prefab::PrefabId) {
     std::fs::create_dir_all(&dir).expect("folder");
     let path = dir.join("map.pebble.ron");
     let mut doc = Document::new(Scene::new(), path.clone(), Duration::from_secs(600));
-    doc.execute(AddEntities::new("Add", vec![torch()])).expect("adds");
+    doc.execute(AddEntities::new("Add", vec![torch()]))
+        .expect("adds");
     let t = doc.scene().entities().next().map(|e| e.id).expect("torch");
     let id = sync::new_prefab_id(doc.scene());
     let make = edit::make(doc.scene(), &[t], "Sconce", id, false, None).expect("plans");
@@ -104,12 +105,18 @@ fn a_deleted_prefab_file_keeps_the_instances_and_saving_writes_it_again() {
 fn a_damaged_prefab_file_is_said_with_its_line_and_never_written_over() {
     let (dir, path, id) = saved("damaged");
     let file = dir.0.join("prefabs/Sconce.prefab.ron");
-    std::fs::write(&file, "(format: 1, id: (12), name: \"Sconce\", entities: [(").expect("damages");
+    std::fs::write(
+        &file,
+        "(format: 1, id: (12), name: \"Sconce\", entities: [(",
+    )
+    .expect("damages");
     let mut doc = open(&path);
     assert_eq!(doc.scene().instances_of(id).len(), 2);
     let problems = doc.prefabs.problems(doc.scene());
     assert!(
-        problems.iter().any(|(_, m)| m.contains("Sconce.prefab.ron: line 1, column")),
+        problems
+            .iter()
+            .any(|(_, m)| m.contains("Sconce.prefab.ron: line 1, column")),
         "{problems:?}"
     );
     doc.save().expect("saves the map");

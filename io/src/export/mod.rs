@@ -56,6 +56,16 @@ pub fn export(
     progress: &mut dyn FnMut(ExportProgress),
     cancel: &AtomicBool,
 ) -> Result<(Vec<u8>, ExportReport), ExportError> {
+    // Prefab instances are written as the plain entities they are, each named
+    // with its instance ("Doorway 2/Torch") so that what the map and the Log
+    // say points at one copy.
+    let flat;
+    let scene = if scene.data().prefabs.is_empty() {
+        scene
+    } else {
+        flat = pebble_model::prefab::edit::flattened(scene);
+        &flat
+    };
     let mut run = Run {
         scene,
         options,

@@ -363,11 +363,25 @@ pub fn follow(scene: &Scene, prefab: &Prefab) -> Result<Patch, CommandError> {
     Ok(patch.in_step())
 }
 
-/// The scene with every instance made plain entities (what export writes is
-/// the same either way).
+/// The scene with every instance made plain entities, each entity inside
+/// one named with it ("Doorway 2/Torch"): what export writes.
 pub fn flattened(scene: &Scene) -> Scene {
     let mut data = scene.data().clone();
     data.prefabs.clear();
+    for id in &scene.data().order {
+        let mut owners = Vec::new();
+        let mut at = scene.instance_of(*id);
+        while let Some(i) = at {
+            owners.push(scene.entity(i).map_or("", |e| e.name.as_str()));
+            at = scene.instance_of(i);
+        }
+        if let Some(e) = data.entities.get_mut(id)
+            && !owners.is_empty()
+        {
+            owners.reverse();
+            e.name = format!("{}/{}", owners.join("/"), e.name);
+        }
+    }
     for e in data.entities.values_mut() {
         e.instance = None;
         e.source = None;
