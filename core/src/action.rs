@@ -43,6 +43,22 @@ pub enum Action {
     Isolate,
     Group,
     Ungroup,
+    /// The selection made a prefab (a file in the project's `prefabs/`); it
+    /// becomes the prefab's first instance.
+    MakePrefab,
+    /// A copy that stays linked: the selection made a map-local prefab (when
+    /// it is not an instance already), and a copy of it follows the mouse.
+    DuplicateLinked,
+    /// Enters the selected instance to edit its prefab in place (every copy
+    /// follows each committed edit); again: leaves it.
+    EnterInstance,
+    /// The selected instance's overrides (or its selected entity's) given to
+    /// the prefab, so that every copy has them.
+    ApplyToPrefab,
+    /// The selected instance's overrides (or its selected entity's) taken back.
+    RevertOverrides,
+    /// The selected instance made plain entities again.
+    UnlinkInstance,
     DropToFloor,
     TurnQuarter,
     /// Lines the selection's bounds up on an axis.
@@ -220,6 +236,12 @@ pub const ALL: &[Action] = &[
     Action::Isolate,
     Action::Group,
     Action::Ungroup,
+    Action::MakePrefab,
+    Action::DuplicateLinked,
+    Action::EnterInstance,
+    Action::ApplyToPrefab,
+    Action::RevertOverrides,
+    Action::UnlinkInstance,
     Action::DropToFloor,
     Action::TurnQuarter,
     Action::Align(Axis::X, Edge::Min),
@@ -329,6 +351,17 @@ pub const ON_SELECTION: [Action; 9] = [
     Action::DropToFloor,
     Action::TurnQuarter,
     Action::FrameSelection,
+];
+
+/// What is done with prefabs, in the order the Edit menu's Prefab submenu and
+/// the context menus list them.
+pub const PREFABS: [Action; 6] = [
+    Action::MakePrefab,
+    Action::DuplicateLinked,
+    Action::EnterInstance,
+    Action::ApplyToPrefab,
+    Action::RevertOverrides,
+    Action::UnlinkInstance,
 ];
 
 /// Modifiers as the table writes them.
@@ -561,6 +594,27 @@ impl Action {
                 .needs(Needs::Selection),
             Self::Group => Spec::new("Group")
                 .keys(keys![CTRL => G])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::MakePrefab => Spec::new("Make a prefab of the selection")
+                .keys(keys![CTRL_SHIFT => P])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::DuplicateLinked => Spec::new("Duplicate as a linked copy")
+                .keys(keys![CTRL_SHIFT => D])
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::EnterInstance => Spec::new("Enter or leave the prefab instance")
+                .keys(keys![CTRL => Enter])
+                .waits_for_tools(),
+            Self::ApplyToPrefab => Spec::new("Apply the overrides to the prefab")
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::RevertOverrides => Spec::new("Revert the overrides")
+                .waits_for_tools()
+                .needs(Needs::Selection),
+            Self::UnlinkInstance => Spec::new("Unlink the instance (plain entities)")
+                .keys(keys![CTRL_SHIFT => U])
                 .waits_for_tools()
                 .needs(Needs::Selection),
             Self::Ungroup => Spec::new("Ungroup")

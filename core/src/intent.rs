@@ -50,6 +50,12 @@ pub enum Intent {
     PickTexture(Option<pebble_model::MaterialId>),
     /// A texture or material was dropped in the viewport.
     Drop(FaceDrop),
+    /// A new instance of a prefab (the map's or the project's), standing at a
+    /// surface point (`None`: under where the view looks).
+    PlacePrefab {
+        prefab: pebble_model::prefab::PrefabId,
+        at: Option<pebble_model::glam::Vec3>,
+    },
     /// Esc during a drag: the continuous edit taken back as if it never began.
     CancelEdit(EditKey),
     /// Files from the desktop dropped on the viewport: the face under the
@@ -69,6 +75,8 @@ pub enum AssetDrag {
     /// A project texture, by its project-relative path.
     Texture(String),
     Material(pebble_model::MaterialId),
+    /// A prefab, placed where it is dropped.
+    Prefab(pebble_model::prefab::PrefabId),
 }
 
 /// Which faces a drop reaches besides the one under it.
@@ -132,6 +140,7 @@ impl std::fmt::Debug for Intent {
             Intent::NewMaterialFromTexture(t) => write!(f, "NewMaterialFromTexture({t})"),
             Intent::PickTexture(m) => write!(f, "PickTexture({m:?})"),
             Intent::Drop(d) => write!(f, "Drop({d:?})"),
+            Intent::PlacePrefab { prefab, at } => write!(f, "PlacePrefab({prefab}, {at:?})"),
             Intent::CancelEdit(k) => write!(f, "CancelEdit({k:?})"),
             Intent::DroppedFiles { files, target, .. } => {
                 write!(f, "DroppedFiles({files:?} on {target:?})")

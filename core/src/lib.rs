@@ -27,6 +27,7 @@ pub mod pane;
 pub mod play;
 pub mod ppsspp;
 pub mod prefab_library;
+pub mod prefab_ops;
 pub mod presets;
 pub mod profiling;
 pub mod scheme;

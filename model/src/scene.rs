@@ -599,6 +599,11 @@ impl Scene {
         self.journal.revision
     }
 
+    /// The revision of the last change to the map's prefabs.
+    pub fn prefabs_revision(&self) -> u64 {
+        self.journal.prefabs
+    }
+
     /// What changed after `revision` (pass 0 for everything).
     pub fn changes_since(&self, revision: u64) -> Changes {
         let j = &self.journal;

@@ -14,6 +14,7 @@ pub mod log;
 pub mod materials;
 pub mod number_field;
 pub mod outliner;
+pub mod prefab_thumbnail;
 pub mod problems;
 pub mod thumbnails;
 pub mod uv_dock;

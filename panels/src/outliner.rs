@@ -22,6 +22,8 @@ pub struct OutlinerPanel {
     anchor: Option<EntityId>,
     /// The rows, and the scene revision and search text they are of.
     rows_cache: Option<((u64, String), Rows)>,
+    /// The prefab instance being edited in place (the app keeps it current).
+    pub entered: Option<EntityId>,
 }
 
 /// A row's toggle: what it shows, says and does.
@@ -89,7 +91,7 @@ impl OutlinerPanel {
                         intents.extend(flag_ui(ui, e, e.locked, &LOCKED));
                         intents.extend(flag_ui(ui, e, e.exported, &EXPORTED));
                         let selected = scene.selection().contains(&id);
-                        let text = format!("{}  ({})", e.name, e.kind.label());
+                        let text = row_text(scene, e, self.entered);
                         let row = ui
                             .add(egui::Button::selectable(selected, text))
                             .interact(egui::Sense::drag());
@@ -105,6 +107,14 @@ impl OutlinerPanel {
                                     ui.close();
                                 }
                             }
+                            ui.menu_button("Prefab", |ui| {
+                                for action in pebble_core::action::PREFABS {
+                                    if ui.button(action.menu_text()).clicked() {
+                                        intents.push(Intent::Run(action));
+                                        ui.close();
+                                    }
+                                }
+                            });
                         });
                         if row.clicked() {
                             let at = |x: EntityId| rows.iter().position(|(r, _)| *r == x);
@@ -239,6 +249,32 @@ impl OutlinerPanel {
         }
         out
     }
+}
+
+/// A row's text: the name and what it is — an instance says its prefab (🔗,
+/// "editing" while entered), an entity a copy overrides carries a dot.
+fn row_text(scene: &Scene, e: &pebble_model::Entity, entered: Option<EntityId>) -> String {
+    if let Some(link) = &e.instance {
+        let prefab = scene
+            .prefab(link.prefab)
+            .map_or("a missing prefab", |p| p.name.as_str());
+        let how = if entered == Some(e.id) {
+            "editing"
+        } else {
+            "instance of"
+        };
+        let dot = if link.overrides.is_empty() { "" } else { " ●" };
+        return format!("🔗 {}{dot}  ({how} {prefab})", e.name);
+    }
+    let overridden = e.source.is_some_and(|s| {
+        scene
+            .instance_of(e.id)
+            .and_then(|i| scene.entity(i))
+            .and_then(|i| i.instance.as_ref())
+            .is_some_and(|l| l.overrides.iter().any(|o| o.source == s))
+    });
+    let dot = if overridden { " ●" } else { "" };
+    format!("{}{dot}  ({})", e.name, e.kind.label())
 }
 
 /// One of a row's toggles: an icon, bright when on and faint when off, announced

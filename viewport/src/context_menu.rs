@@ -6,7 +6,7 @@
 
 use pebble_model::glam::Vec3;
 
-use pebble_core::action::{Action, ON_SELECTION, State};
+use pebble_core::action::{Action, ON_SELECTION, PREFABS, State};
 use pebble_core::intent::Intent;
 
 /// An open context menu.
@@ -92,6 +92,22 @@ pub fn ui(
                     };
                     if ui.add_enabled(enabled, egui::Button::new(text)).clicked() {
                         out.push(Intent::Run(*action));
+                        open = false;
+                    }
+                }
+                // Flat, not a submenu: a press in a submenu would be outside
+                // this menu's area and close it.
+                ui.separator();
+                for action in PREFABS {
+                    let now = State {
+                        selection: has_selection,
+                        ..State::default()
+                    };
+                    if ui
+                        .add_enabled(action.enabled(&now), egui::Button::new(action.menu_text()))
+                        .clicked()
+                    {
+                        out.push(Intent::Run(action));
                         open = false;
                     }
                 }

@@ -33,7 +33,15 @@ pub(super) fn drops(
             is_mesh.then_some(((entity, hit.face as usize), hit.world))
         })
     };
-    if let Some(what) = response.dnd_release_payload::<AssetDrag>() {
+    if let Some(what) = response.dnd_release_payload::<AssetDrag>()
+        && let AssetDrag::Prefab(prefab) = *what
+    {
+        // A prefab stands on whatever surface is under the cursor (any entity's).
+        let at = latest
+            .and_then(|p| cx.pick.pick(to_pixels(p)).ok().flatten())
+            .map(|hit| hit.world);
+        out.push(Intent::PlacePrefab { prefab, at });
+    } else if let Some(what) = response.dnd_release_payload::<AssetDrag>() {
         let target = latest.and_then(under).map(|(t, _)| t);
         out.push(Intent::Drop(FaceDrop {
             what: (*what).clone(),

@@ -9,6 +9,38 @@ use pebble_panels::Intent;
 use pebble_panels::number_field;
 
 impl PebbleApp {
+    /// A new instance of `prefab` standing at `at` (else on the floor under
+    /// where the view looks), selected.
+    pub fn place_prefab(
+        &mut self,
+        prefab: pebble_model::prefab::PrefabId,
+        at: Option<pebble_model::glam::Vec3>,
+    ) {
+        let Some(p) = self
+            .doc
+            .prefabs
+            .placeable(self.doc.scene())
+            .into_iter()
+            .find(|p| p.id == prefab)
+        else {
+            self.status.warn("that prefab is gone");
+            return;
+        };
+        let at = at.unwrap_or_else(|| {
+            let pivot = self.viewport.view.goal().pivot;
+            let floor = pebble_core::edit_ops::floor_below(self.doc.scene(), pivot, &[])
+                .unwrap_or(pivot.y);
+            pebble_model::glam::Vec3::new(pivot.x, floor, pivot.z)
+        });
+        match pebble_core::prefab_ops::place(&mut self.doc, &p, at) {
+            Ok(_) => self.status.info(format!(
+                "placed {}: edits inside it are its own; Ctrl+Enter edits the prefab",
+                p.name
+            )),
+            Err(e) => self.status.warn(e),
+        }
+    }
+
     /// The intents a panel or the viewport returned, carried out in order as the
     /// frame does (tests and the fuzzer hand theirs here too).
     pub fn apply(&mut self, ctx: &egui::Context, intents: Vec<Intent>) {
@@ -36,6 +68,10 @@ impl PebbleApp {
                     other => other,
                 },
                 Intent::Select(ids) => self.doc.select(ids),
+                Intent::PlacePrefab { prefab, at } => {
+                    self.place_prefab(prefab, at);
+                    Ok(())
+                }
                 Intent::SetVisible(ids, visible) => {
                     self.doc.set_visible(&ids, visible);
                     Ok(())

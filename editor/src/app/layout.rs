@@ -88,12 +88,16 @@ impl PebbleApp {
                 }
                 self.viewport.take_intents()
             }
-            Pane::Outliner => self.panels.outliner.ui(ui, scene),
+            Pane::Outliner => {
+                self.panels.outliner.entered = self.doc.entered();
+                self.panels.outliner.ui(ui, scene)
+            }
             Pane::Inspector => {
                 self.panels.inspector.textures =
                     self.panels.project_textures(scene, &self.doc.folder());
                 self.panels.inspector.textures_stay_in_world = !self.prefs.texture_lock;
                 self.panels.inspector.kinds = self.doc.kinds.defs.clone();
+                self.panels.inspector.entered = self.doc.entered();
                 self.panels.inspector.files = self.panels.project_files(&self.doc.folder());
                 let faces = self.viewport.tools.face_mode().then_some(&self.doc.faces);
                 let inspector = &mut self.panels.inspector;
@@ -105,11 +109,26 @@ impl PebbleApp {
                     .inner
             }
             Pane::Assets => {
+                let prefabs = self.doc.prefabs.placeable(scene);
+                let problems: Vec<String> = self
+                    .doc
+                    .prefabs
+                    .problems(scene)
+                    .into_iter()
+                    .map(|(_, line)| line)
+                    .collect();
                 let panels = &mut self.panels;
-                panels
-                    .assets
-                    .ui(ui, scene, self.doc.path(), &mut panels.thumbnails);
-                Vec::new()
+                panels.assets.ui(
+                    ui,
+                    scene,
+                    self.doc.path(),
+                    &mut panels.thumbnails,
+                    pebble_panels::assets::PrefabList {
+                        prefabs: &prefabs,
+                        problems: &problems,
+                        entered: self.doc.entered(),
+                    },
+                )
             }
             Pane::Materials => {
                 let textures = self.panels.project_textures(scene, &self.doc.folder());

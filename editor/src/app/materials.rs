@@ -95,6 +95,7 @@ pub fn drop_command(
             MaterialChoice::Existing(*id)
         }
         AssetDrag::Texture(path) => texture_choice(scene, path, || make(path))?,
+        AssetDrag::Prefab(_) => return Err("a prefab is placed, not put on a face".into()),
     };
     Ok(ApplyMaterial::new(targets, choice))
 }

@@ -186,6 +186,11 @@ impl PebbleApp {
         for action in pebble_core::action::ON_SELECTION {
             self.action_button(ui, action);
         }
+        ui.menu_button("Prefab", |ui| {
+            for action in pebble_core::action::PREFABS {
+                self.action_button(ui, action);
+            }
+        });
         ui.separator();
         self.action_button(ui, Action::Copy);
         self.action_button(ui, Action::Cut);

@@ -388,6 +388,9 @@ impl eframe::App for PebbleApp {
         self.keyboard_focus.before_keys(&ctx);
         pebble_core::profiling::time("before layout", || self.before_layout(&ctx, frame, dt));
         self.layout(ui, frame);
+        if let Some(e) = self.doc.take_refusal() {
+            self.status.warn(format!("taken back: {e}"));
+        }
         self.keyboard_focus.after_frame(&ctx);
         if let Some(echo) = &mut self.frame_echo {
             let ready = super::frame_echo::Ready {

@@ -119,6 +119,28 @@ impl PebbleApp {
             Action::Isolate => self.edit(pebble_core::edit_ops::isolate),
             Action::Group => self.edit(pebble_core::edit_ops::group),
             Action::Ungroup => self.edit(pebble_core::edit_ops::ungroup),
+            Action::MakePrefab => match pebble_core::prefab_ops::make_prefab(&mut self.doc) {
+                Ok(name) => self.status.info(format!(
+                    "made the prefab {name}: drag it from Assets to place more; Ctrl+Enter edits it in place"
+                )),
+                Err(e) => self.status.warn(e),
+            },
+            Action::DuplicateLinked => match pebble_core::prefab_ops::as_linked(&mut self.doc)
+                .and_then(|_| self.viewport.tools.duplicate_following(&mut self.doc))
+            {
+                Ok(_) => self.status.info(
+                    "the linked copy follows the mouse: click to put it down, Esc takes it back",
+                ),
+                Err(e) => self.status.warn(e),
+            },
+            Action::EnterInstance => match pebble_core::prefab_ops::enter_or_leave(&mut self.doc)
+            {
+                Ok(line) => self.status.info(line),
+                Err(e) => self.status.warn(e),
+            },
+            Action::ApplyToPrefab => self.edit(pebble_core::prefab_ops::apply_to_prefab),
+            Action::RevertOverrides => self.edit(pebble_core::prefab_ops::revert_overrides),
+            Action::UnlinkInstance => self.edit(pebble_core::prefab_ops::unlink),
             Action::DropToFloor => self.edit(pebble_core::edit_ops::drop_to_floor),
             Action::TurnQuarter => self.edit(pebble_core::edit_ops::turn_quarter),
             Action::Align(axis, edge) => self.edit(|d| pebble_core::edit_ops::align(d, axis, edge)),

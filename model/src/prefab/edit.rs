@@ -142,8 +142,9 @@ pub fn make(
     Ok(patch.in_step())
 }
 
-/// Places a new instance of `prefab` under `parent` at `transform` (in the
-/// parent's space), named after the prefab and numbered, selected.
+/// Places a new instance of the map's prefab `prefab` under `parent` at
+/// `transform` (in the parent's space), named after the prefab and numbered,
+/// selected.
 pub fn place(
     scene: &Scene,
     prefab: PrefabId,
@@ -153,6 +154,21 @@ pub fn place(
     let p = scene
         .prefab(prefab)
         .ok_or_else(|| invalid(format!("{prefab} is not in this map")))?;
+    place_prefab(scene, p, parent, transform)
+}
+
+/// As [`place`], for a prefab the map may not hold yet (one of the project's
+/// files): it comes into the map with its first instance.
+pub fn place_prefab(
+    scene: &Scene,
+    p: &Prefab,
+    parent: Option<EntityId>,
+    transform: Transform,
+) -> Result<Patch, CommandError> {
+    // The map's own copy of it, where it has one, is what its instances hold.
+    let p = scene.prefab(p.id).unwrap_or(p);
+    let prefab = p.id;
+    p.check().map_err(|e| invalid(format!("{}: {e}", p.name)))?;
     if let Some(pa) = parent
         && scene.entity(pa).is_none()
     {

@@ -18,9 +18,11 @@ pub mod material;
 mod mesh;
 mod multi;
 mod panel;
+mod prefab;
 mod preset_fields;
 
 pub use panel::InspectorPanel;
+pub use prefab::field_name;
 pub use preset_fields::{preset_menu, save_as_preset_field};
 
 #[cfg(test)]

@@ -40,6 +40,8 @@ pub struct InspectorPanel {
     pub(super) text_edit: Option<(String, String)>,
     /// Why the last change of a game entity's field was refused: the field, why.
     pub(super) refusal: Option<(String, String)>,
+    /// The prefab instance being edited in place (the app keeps it current).
+    pub entered: Option<EntityId>,
 }
 
 impl InspectorPanel {
@@ -120,6 +122,7 @@ impl InspectorPanel {
         };
         ui.label(format!("{}  ·  {}", entity.kind.label(), id))
             .on_hover_text(format!("in the exported map: {written}"));
+        self.prefab_ui(ui, scene, entity);
         let mut name = match self.name_edit.take() {
             Some((editing, text)) if editing == id => text,
             _ => entity.name.clone(),
