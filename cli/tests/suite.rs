@@ -32,6 +32,7 @@ mod number_fields;
 mod orientation;
 mod orientation_window;
 mod play_mode;
+mod prefabs_window;
 mod project_cli;
 mod render_cli;
 mod repository;

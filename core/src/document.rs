@@ -64,7 +64,7 @@ impl Document {
     /// file changed follow the file (the project is unsaved then). Says in
     /// the Log what changed and what is wrong.
     pub fn reload_prefabs(&mut self) {
-        self.prefabs = super::prefab_library::PrefabLibrary::read(&self.folder());
+        self.prefabs = super::prefab_library::PrefabLibrary::read(&self.folder(), &self.scene);
         let followed = self.prefabs.follow_files(&mut self.scene);
         for line in &followed {
             tracing::info!(target: "pebble", "{line}");
@@ -279,7 +279,7 @@ impl Document {
         let old = std::mem::replace(&mut self.path, path);
         if old.parent() != self.path.parent() {
             self.reload_kinds();
-            self.prefabs = super::prefab_library::PrefabLibrary::read(&self.folder());
+            self.prefabs = super::prefab_library::PrefabLibrary::read(&self.folder(), &self.scene);
         }
         old
     }

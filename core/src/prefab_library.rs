@@ -5,6 +5,7 @@
 //! file that does not read is never written over: its instances keep their
 //! last known content, and the file stays for its author to mend.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use pebble_model::prefab::file::{self, Folder};
@@ -14,12 +15,18 @@ use pebble_model::{Command, Scene};
 #[derive(Debug, Clone, Default)]
 pub struct PrefabLibrary {
     pub folder: Folder,
+    /// The shared prefabs the map held as last saved: each has a file (a
+    /// prefab made since is not missing, only not saved yet).
+    saved: BTreeSet<PrefabId>,
 }
 
 impl PrefabLibrary {
-    pub fn read(project_folder: &Path) -> Self {
+    /// The folder of the project at `project_folder`, whose map holds `scene`
+    /// as saved.
+    pub fn read(project_folder: &Path, scene: &Scene) -> Self {
         Self {
             folder: Folder::read(project_folder),
+            saved: shared(scene),
         }
     }
 
@@ -59,7 +66,7 @@ impl PrefabLibrary {
             ));
         }
         for p in scene.prefabs().filter(|p| !p.local) {
-            if self.file_of(p.id).is_none() {
+            if self.saved.contains(&p.id) && self.file_of(p.id).is_none() {
                 let count = scene.instances_of(p.id).len();
                 out.push((
                     Some(p.id),
@@ -126,8 +133,13 @@ impl PrefabLibrary {
             }
         }
         self.folder = Folder::read(project_folder);
+        self.saved = shared(scene);
         Ok(())
     }
+}
+
+fn shared(scene: &Scene) -> BTreeSet<PrefabId> {
+    scene.prefabs().filter(|p| !p.local).map(|p| p.id).collect()
 }
 
 fn display_name(path: &Path) -> String {

@@ -11,6 +11,9 @@ use pebble_model::{EntityId, Scene, Transform};
 use super::document::Document;
 use super::edit_ops::Refusal;
 
+/// How far, in metres, a dropped point may be from the surface it is on.
+const SURFACE_SNAP: f32 = 0.01;
+
 /// The instance the selection is about: the first selected entity that is an
 /// instance, else the instance holding the first selected entity; with the
 /// selected entity's prefab-local id when it is inside it.
@@ -91,9 +94,14 @@ pub fn enter_or_leave(doc: &mut Document) -> Result<String, Refusal> {
             || target == Some(now)
             || target.is_some_and(|t| doc.scene().is_ancestor(now, t)))
     {
-        let name = doc.scene().entity(now).map_or(String::new(), |e| e.name.clone());
+        let name = doc
+            .scene()
+            .entity(now)
+            .map_or(String::new(), |e| e.name.clone());
         doc.enter(None);
-        return Ok(format!("left {name}: edits inside an instance are its own overrides again"));
+        return Ok(format!(
+            "left {name}: edits inside an instance are its own overrides again"
+        ));
     }
     let Some(instance) = target else {
         return Err("select a prefab instance (or something inside one) to enter it".into());
@@ -149,10 +157,18 @@ pub fn unlink(doc: &mut Document) -> Result<(), Refusal> {
 /// A prefab dropped in the viewport: a new instance standing at `at` (a
 /// surface point), inside the instance entered if any.
 pub fn place(doc: &mut Document, prefab: &Prefab, at: Vec3) -> Result<EntityId, Refusal> {
+    // The point comes from the depth buffer, a hair off the surface: the copy
+    // stands on the surface itself.
+    let mut at = at;
+    if let Some(surface) =
+        super::edit_ops::floor_below(doc.scene(), at + Vec3::Y * SURFACE_SNAP, &[])
+        && (surface - at.y).abs() <= SURFACE_SNAP
+    {
+        at.y = surface;
+    }
     let parent = doc.entered();
     let parent_world = parent.map_or(Affine3A::IDENTITY, |p| doc.scene().world_transform(p));
-    let transform =
-        Transform::from_affine(parent_world.inverse() * Affine3A::from_translation(at));
+    let transform = Transform::from_affine(parent_world.inverse() * Affine3A::from_translation(at));
     let patch =
         edit::place_prefab(doc.scene(), prefab, parent, transform).map_err(|e| e.to_string())?;
     doc.execute(patch).map_err(|e| e.to_string())?;

@@ -263,7 +263,11 @@ fn row_text(scene: &Scene, e: &pebble_model::Entity, entered: Option<EntityId>) 
         } else {
             "instance of"
         };
-        let dot = if link.overrides.is_empty() { "" } else { " ●" };
+        let dot = if link.overrides.is_empty() {
+            ""
+        } else {
+            " •"
+        };
         return format!("🔗 {}{dot}  ({how} {prefab})", e.name);
     }
     let overridden = e.source.is_some_and(|s| {
@@ -273,7 +277,7 @@ fn row_text(scene: &Scene, e: &pebble_model::Entity, entered: Option<EntityId>) 
             .and_then(|i| i.instance.as_ref())
             .is_some_and(|l| l.overrides.iter().any(|o| o.source == s))
     });
-    let dot = if overridden { " ●" } else { "" };
+    let dot = if overridden { " •" } else { "" };
     format!("{}{dot}  ({})", e.name, e.kind.label())
 }
 

@@ -77,17 +77,17 @@ fn picture(p: &Prefab) -> Picture {
                         .find(|(id, _)| *id == f.material)
                         .map_or([0.8; 3], |(_, m)| [m.color[0], m.color[1], m.color[2]]);
                     let light = 0.35 + 0.65 * n.dot(sun).abs();
-                    tris.push((
-                        [view * w[0], view * w[1], view * w[2]],
-                        colour(tint, light),
-                    ));
+                    tris.push(([view * w[0], view * w[1], view * w[2]], colour(tint, light)));
                 }
             }
             EntityKind::Light(Light::Omni { color, .. }) => {
                 dots.push((view * Vec3::from(world.translation), colour(*color, 1.2)));
             }
             EntityKind::Emitter(_) => {
-                dots.push((view * Vec3::from(world.translation), Color32::from_rgb(255, 200, 80)));
+                dots.push((
+                    view * Vec3::from(world.translation),
+                    Color32::from_rgb(255, 200, 80),
+                ));
             }
             _ => {}
         }
@@ -164,6 +164,8 @@ impl PrefabThumbnails {
 
     /// How many triangles the kept picture of `prefab` has (tests).
     pub fn triangles(&self, prefab: PrefabId) -> usize {
-        self.by_prefab.get(&prefab).map_or(0, |(_, p)| p.triangles.len())
+        self.by_prefab
+            .get(&prefab)
+            .map_or(0, |(_, p)| p.triangles.len())
     }
 }

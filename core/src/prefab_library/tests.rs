@@ -54,6 +54,10 @@ fn saved(name: &str) -> (Folder, PathBuf, pebble_model::prefab::PrefabId) {
     )
     .expect("plans");
     doc.execute(place).expect("places");
+    assert!(
+        doc.prefabs.problems(doc.scene()).is_empty(),
+        "a prefab made since the last save is not missing, only not saved yet"
+    );
     doc.save().expect("saves");
     (Folder(dir), path, id)
 }

@@ -28,8 +28,8 @@ impl PebbleApp {
         };
         let at = at.unwrap_or_else(|| {
             let pivot = self.viewport.view.goal().pivot;
-            let floor = pebble_core::edit_ops::floor_below(self.doc.scene(), pivot, &[])
-                .unwrap_or(pivot.y);
+            let floor =
+                pebble_core::edit_ops::floor_below(self.doc.scene(), pivot, &[]).unwrap_or(pivot.y);
             pebble_model::glam::Vec3::new(pivot.x, floor, pivot.z)
         });
         match pebble_core::prefab_ops::place(&mut self.doc, &p, at) {

@@ -85,12 +85,12 @@ impl InspectorPanel {
                 .collect();
             for o in &mine {
                 let what = if o.is_removal() {
-                    format!("● {} left out of this copy", name_in(prefab, o.source))
+                    format!("• {} left out of this copy", name_in(prefab, o.source))
                 } else if inside.is_some() {
-                    format!("● {} overridden", field_name(&o.path))
+                    format!("• {} overridden", field_name(&o.path))
                 } else {
                     format!(
-                        "● {}: {} overridden",
+                        "• {}: {} overridden",
                         name_in(prefab, o.source),
                         field_name(&o.path)
                     )
