@@ -215,7 +215,7 @@ fn modifiers(rng: &mut Rng) -> egui::Modifiers {
 fn step(harness: &mut Harness<'static, PebbleApp>, rng: &mut Rng, actions: &[Action]) -> String {
     let (_, rect) = harness.state().view();
     let (a, b) = (point_in(rng, rect), point_in(rng, rect));
-    match rng.below(22) {
+    match rng.below(24) {
         0..=8 => {
             let first = actions[rng.below(actions.len())];
             let ctx = harness.ctx.clone();
@@ -286,6 +286,7 @@ fn step(harness: &mut Harness<'static, PebbleApp>, rng: &mut Rng, actions: &[Act
             )
         }
         19 | 20 => game_entity_step(harness, rng, a),
+        21 | 22 => prefab_step(harness, rng),
         _ => {
             // Play mode: in, a few steps of walking and looking, out by Esc or
             // by Play again.
@@ -371,6 +372,88 @@ fn field_value(
         FieldValue::Array((0..n).map(|_| one(rng)).collect())
     } else {
         one(rng)
+    }
+}
+
+/// Prefabs through the window's doors (making one, a linked copy, entering,
+/// applying, reverting and unlinking come through the action table): a prefab
+/// placed from the Assets panel, something inside a copy renamed or moved as
+/// the inspector commits it (an override, or a change of the prefab in the
+/// copy entered), a copy or something in one selected and entered.
+fn prefab_step(harness: &mut Harness<'static, PebbleApp>, rng: &mut Rng) -> String {
+    let app = harness.state();
+    let scene = app.scene();
+    let prefabs = app.doc.prefabs.placeable(scene);
+    let instances: Vec<EntityId> = scene
+        .entities()
+        .filter(|e| e.instance.is_some())
+        .map(|e| e.id)
+        .collect();
+    let content: Vec<EntityId> = scene
+        .entities()
+        .filter(|e| scene.instance_of(e.id).is_some())
+        .map(|e| e.id)
+        .collect();
+    let ctx = harness.ctx.clone();
+    match rng.below(5) {
+        0 if !prefabs.is_empty() => {
+            let p = &prefabs[rng.below(prefabs.len())];
+            let (id, name) = (p.id, p.name.clone());
+            harness.state_mut().apply(
+                &ctx,
+                vec![Intent::PlacePrefab {
+                    prefab: id,
+                    at: None,
+                }],
+            );
+            harness.run_steps(1);
+            format!("place prefab {name}")
+        }
+        1 | 2 if !content.is_empty() => {
+            let id = content[rng.below(content.len())];
+            let Some(mut e) = harness.state().scene().entity(id).cloned() else {
+                return "gone".into();
+            };
+            let said = if rng.below(2) == 0 {
+                e.name = format!("{} {}", e.name, rng.below(10));
+                format!("rename {id} inside a copy to {}", e.name)
+            } else {
+                e.transform.translation += Vec3::new(rng.unit() - 0.5, 0.0, rng.unit() - 0.5);
+                format!("move {id} inside a copy")
+            };
+            harness.state_mut().apply(
+                &ctx,
+                vec![
+                    Intent::Select(vec![id]),
+                    Intent::Commit {
+                        command: Box::new(pebble_model::command::SetEntity::new(said.clone(), e)),
+                        field: None,
+                    },
+                    Intent::EndEdit,
+                ],
+            );
+            harness.run_steps(1);
+            said
+        }
+        3 if !instances.is_empty() || !content.is_empty() => {
+            let pool = if rng.below(2) == 0 && !content.is_empty() {
+                &content
+            } else if !instances.is_empty() {
+                &instances
+            } else {
+                &content
+            };
+            let id = pool[rng.below(pool.len())];
+            harness
+                .state_mut()
+                .apply(&ctx, vec![Intent::Select(vec![id])]);
+            run_action(harness, Action::EnterInstance);
+            format!("enter (or leave) the copy of {id}")
+        }
+        _ => {
+            run_action(harness, Action::MakePrefab);
+            "make a prefab of the selection".into()
+        }
     }
 }
 

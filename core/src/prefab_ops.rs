@@ -27,7 +27,14 @@ pub fn selected_instance(scene: &Scene) -> Option<(EntityId, Option<EntityId>)> 
     }
     let first = *sel.first()?;
     let inside = scene.instance_of(first)?;
-    Some((inside, scene.entity(first).and_then(|e| e.source)))
+    Some((
+        inside,
+        scene
+            .entity(first)
+            .and_then(|e| e.source)
+            .filter(|s| s.instance == inside)
+            .map(|s| s.id),
+    ))
 }
 
 /// A prefab name no prefab of the map or the project has: `base`, else

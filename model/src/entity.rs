@@ -28,9 +28,10 @@ pub struct Entity {
     /// A group that is a copy of a prefab (its children follow the prefab).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instance: Option<crate::prefab::link::Instance>,
-    /// For an entity inside an instance: its id within the instance's prefab.
+    /// For an entity inside an instance: the instance, and its id within the
+    /// instance's prefab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<EntityId>,
+    pub source: Option<crate::prefab::link::Source>,
 }
 
 impl Entity {
@@ -56,8 +57,11 @@ impl Entity {
     }
 
     /// Maps the entities it links to (a collider's mesh, a game entity's
-    /// references) — not its parent — through `map`.
+    /// references, the instance it is part of) — not its parent — through `map`.
     pub fn map_links(&mut self, map: &mut impl FnMut(EntityId) -> EntityId) {
+        if let Some(s) = &mut self.source {
+            s.instance = map(s.instance);
+        }
         match &mut self.kind {
             EntityKind::Collider(Collider::TriMesh { mesh }) => *mesh = map(*mesh),
             EntityKind::Defined(d) => {

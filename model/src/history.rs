@@ -156,11 +156,7 @@ impl History {
         let selection_before = scene.selection().to_vec();
         let revision = scene.revision();
         command.apply(scene)?;
-        let in_step = command
-            .as_any()
-            .downcast_ref::<crate::command::Patch>()
-            .is_some_and(crate::command::Patch::is_in_step);
-        if edit.is_none() && !in_step {
+        if edit.is_none() {
             // A step on its own is committed now: instances follow it.
             match crate::prefab::sync::follow_up(scene, revision, self.entered) {
                 Ok(None) => {}

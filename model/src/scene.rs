@@ -570,6 +570,7 @@ impl Scene {
         let d = &self.data;
         if d.order.len() != d.entities.len()
             || d.order.iter().any(|id| !d.entities.contains_key(id))
+            || d.order.iter().collect::<BTreeSet<_>>().len() != d.order.len()
         {
             return Err("order and entities disagree".into());
         }

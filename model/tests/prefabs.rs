@@ -241,7 +241,15 @@ fn overrides_survive_rename_move_reparent_and_structure_changes() {
         scene
             .subtree(a)
             .iter()
-            .all(|id| scene.entity(*id).is_some_and(|e| e.name != "Right wall"))
+            .all(|id| scene.entity(*id).is_some_and(|e| e.name != "Right wall")),
+        "a has lost the right wall: {:?}",
+        scene
+            .subtree(a)
+            .iter()
+            .filter_map(|id| scene
+                .entity(*id)
+                .map(|e| (e.id, e.name.clone(), e.parent, e.source)))
+            .collect::<Vec<_>>()
     );
     let c = instances[2];
     assert_eq!(
@@ -499,4 +507,244 @@ fn instances_and_prefabs_survive_save_and_open() {
     let back = pebble_model::project::load(&path).expect("loads");
     let _ = std::fs::remove_dir_all(&dir);
     assert!(back == scene);
+}
+
+/// What leaves a copy stops being part of it: a torch moved out of one copy is
+/// left out of that copy (an override, revertible) and a plain entity where it
+/// went; a copy ungrouped leaves plain entities claiming no instance.
+#[test]
+fn what_leaves_a_copy_is_plain_and_left_out_of_it() {
+    let (mut scene, mut history, _, instances) = placed(2);
+    let a = instances[0];
+    let torch = inside(&scene, a, "Torch");
+    history
+        .execute(&mut scene, Reparent::new(vec![torch], None))
+        .expect("moves out");
+    assert_eq!(scene.entity(torch).and_then(|e| e.source), None);
+    let link = scene
+        .entity(a)
+        .and_then(|e| e.instance.clone())
+        .expect("link");
+    assert!(link.overrides.iter().any(|o| o.is_removal()), "{link:?}");
+    history
+        .execute(
+            &mut scene,
+            pebble_model::command::Ungroup::new(instances[1]),
+        )
+        .expect("ungroups");
+    assert!(
+        scene.entities().all(|e| e
+            .source
+            .is_none_or(|s| scene.instance_of(e.id) == Some(s.instance))),
+        "no entity claims an instance it is not in"
+    );
+    scene.check_consistency().expect("consistent");
+    while history.can_undo() {
+        history.undo(&mut scene);
+    }
+    assert!(scene.prefabs().next().is_none());
+}
+
+/// A small deterministic generator (an LCG), for the random sequence below.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n.max(1) as u64) as usize
+    }
+}
+
+/// Random prefab work — made of random selections (instances among them:
+/// nesting), placed, entered and left, edited inside, deleted inside,
+/// duplicated, reparented, applied, reverted, unlinked, undone and redone —
+/// keeps the scene consistent at every step, and undoing everything gives
+/// back the start exactly.
+#[test]
+fn random_prefab_work_keeps_the_scene_whole_and_undoes_exactly() {
+    for seed in 0..60u64 {
+        let (mut scene, mut history, _, _) = placed(2);
+        let start = scene.clone();
+        let start_steps = history.position();
+        let mut rng = Rng(seed * 7919 + 1);
+        let mut log = Vec::new();
+        // The scene at each history position, as last there.
+        let mut at: std::collections::HashMap<usize, (Scene, usize)> = Default::default();
+        for _ in 0..100 {
+            at.insert(history.position(), (scene.clone(), log.len()));
+            let ids: Vec<EntityId> = scene.data().order.clone();
+            if ids.is_empty() {
+                break;
+            }
+            let pick = |rng: &mut Rng| ids[rng.below(ids.len())];
+            let step: Result<(), String> = match rng.below(12) {
+                0 => {
+                    let roots = vec![pick(&mut rng), pick(&mut rng)];
+                    let id = sync::new_prefab_id(&scene);
+                    let name = format!("P{}", rng.below(1000));
+                    log.push(format!("make {name} of {roots:?}"));
+                    edit::make(
+                        &scene,
+                        &roots,
+                        &name,
+                        id,
+                        rng.below(2) == 0,
+                        history.entered(),
+                    )
+                    .map_err(|e| e.to_string())
+                    .and_then(|p| history.execute(&mut scene, p).map_err(|e| e.to_string()))
+                }
+                1 => {
+                    let ps: Vec<PrefabId> = scene.prefabs().map(|p| p.id).collect();
+                    if ps.is_empty() {
+                        Ok(())
+                    } else {
+                        let p = ps[rng.below(ps.len())];
+                        let parent = (rng.below(3) == 0).then(|| pick(&mut rng));
+                        log.push(format!("place {p:?} under {parent:?}"));
+                        edit::place(&scene, p, parent, Transform::from_translation(Vec3::X))
+                            .map_err(|e| e.to_string())
+                            .and_then(|p| history.execute(&mut scene, p).map_err(|e| e.to_string()))
+                    }
+                }
+                2 => {
+                    let e = pick(&mut rng);
+                    let target = scene
+                        .entity(e)
+                        .filter(|x| x.instance.is_some())
+                        .map(|x| x.id)
+                        .or_else(|| scene.instance_of(e));
+                    log.push(format!("enter {target:?}"));
+                    history.set_entered(&mut scene, target);
+                    Ok(())
+                }
+                3 | 4 => {
+                    let e = pick(&mut rng);
+                    let mut x = scene.entity(e).cloned().expect("exists");
+                    x.name = format!("{} {}", x.name, rng.below(9));
+                    x.transform.translation.y += 0.5;
+                    log.push(format!("edit {e}"));
+                    history
+                        .execute(&mut scene, SetEntity::new("Edit", x))
+                        .map_err(|e| e.to_string())
+                }
+                5 => {
+                    let e = pick(&mut rng);
+                    log.push(format!("remove {e}"));
+                    history
+                        .execute(&mut scene, RemoveEntities::new(vec![e]))
+                        .map_err(|e| e.to_string())
+                }
+                6 => {
+                    let e = pick(&mut rng);
+                    log.push(format!("duplicate {e}"));
+                    history
+                        .execute(&mut scene, Duplicate::new(vec![e]))
+                        .map_err(|e| e.to_string())
+                }
+                7 => {
+                    let (e, p) = (pick(&mut rng), pick(&mut rng));
+                    let p = (rng.below(3) > 0).then_some(p);
+                    log.push(format!("reparent {e} under {p:?}"));
+                    history
+                        .execute(&mut scene, Reparent::new(vec![e], p))
+                        .map_err(|e| e.to_string())
+                }
+                8 => {
+                    let e = pick(&mut rng);
+                    let i = scene
+                        .entity(e)
+                        .filter(|x| x.instance.is_some())
+                        .map(|x| x.id)
+                        .or_else(|| scene.instance_of(e));
+                    match i {
+                        Some(i) => {
+                            let which = rng.below(3);
+                            log.push(format!("apply/revert/unlink {which} on {i}"));
+                            let plan = match which {
+                                0 => edit::apply_to_prefab(&scene, i, &Which::All),
+                                1 => edit::revert(&scene, i, &Which::All),
+                                _ => edit::unlink(&scene, i),
+                            };
+                            plan.map_err(|e| e.to_string()).and_then(|p| {
+                                history.execute(&mut scene, p).map_err(|e| e.to_string())
+                            })
+                        }
+                        None => Ok(()),
+                    }
+                }
+                9 if history.position() > start_steps => {
+                    log.push("undo".into());
+                    history.undo(&mut scene);
+                    Ok(())
+                }
+                9 | 10 => {
+                    log.push("redo".into());
+                    match history.redo(&mut scene) {
+                        Some(Err(e)) => Err(e.to_string()),
+                        _ => Ok(()),
+                    }
+                }
+                _ => {
+                    let e = pick(&mut rng);
+                    log.push(format!("drag {e}, then end"));
+                    let mut t = scene.entity(e).map(|x| x.transform).expect("exists");
+                    t.translation.x += 1.0;
+                    let drag = history.execute_continuous(
+                        &mut scene,
+                        SetTransforms::new("Move", vec![(e, t)]),
+                        EditKey::Gizmo,
+                    );
+                    history.end_edit(&mut scene);
+                    drag.map_err(|e| e.to_string())
+                }
+            };
+            if let Err(e) = &step {
+                log.push(format!("  refused: {e}"));
+            }
+            if let Err(e) = scene.check_consistency() {
+                panic!("seed {seed}: {e}; the steps:\n{}", log.join("\n"));
+            }
+            for e in scene.entities() {
+                if let Some(s) = e.source {
+                    assert!(
+                        scene.entity(s.instance).is_some(),
+                        "seed {seed}: {} names a gone instance; the steps:\n{}",
+                        e.id,
+                        log.join("\n")
+                    );
+                }
+            }
+        }
+        while history.position() > start_steps {
+            let name = history.undo(&mut scene);
+            scene
+                .check_consistency()
+                .expect("consistent on the way back");
+            if let Some((want, step)) = at.get(&history.position())
+                && *want != scene
+            {
+                let differs: Vec<_> = scene
+                    .entities()
+                    .filter(|e| want.entity(e.id) != Some(e))
+                    .map(|e| (e.id, e.name.clone()))
+                    .collect();
+                panic!(
+                    "seed {seed}: undoing {name:?} (to position {}) is not the scene before it (step {step}): {differs:?} differ, orders equal: {}, prefabs equal: {}; the steps:\n{}",
+                    history.position(),
+                    want.data().order == scene.data().order,
+                    want.data().prefabs == scene.data().prefabs,
+                    log.join("\n")
+                );
+            }
+        }
+        assert!(
+            scene == start,
+            "seed {seed}: undoing everything is not the start; the steps:\n{}",
+            log.join("\n")
+        );
+    }
 }

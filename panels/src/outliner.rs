@@ -270,15 +270,18 @@ fn row_text(scene: &Scene, e: &pebble_model::Entity, entered: Option<EntityId>) 
         };
         return format!("🔗 {}{dot}  ({how} {prefab})", e.name);
     }
+    let Some(owner) = scene.instance_of(e.id).and_then(|i| scene.entity(i)) else {
+        return format!("{}  ({})", e.name, e.kind.label());
+    };
+    // Which copy it is part of: a search lists rows without their parents.
     let overridden = e.source.is_some_and(|s| {
-        scene
-            .instance_of(e.id)
-            .and_then(|i| scene.entity(i))
-            .and_then(|i| i.instance.as_ref())
-            .is_some_and(|l| l.overrides.iter().any(|o| o.source == s))
+        owner
+            .instance
+            .as_ref()
+            .is_some_and(|l| l.overrides.iter().any(|o| o.source == s.id))
     });
     let dot = if overridden { " •" } else { "" };
-    format!("{}{dot}  ({})", e.name, e.kind.label())
+    format!("{}{dot}  ({} in {})", e.name, e.kind.label(), owner.name)
 }
 
 /// One of a row's toggles: an icon, bright when on and faint when off, announced

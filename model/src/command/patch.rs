@@ -50,9 +50,6 @@ pub struct Patch {
     selection: Option<Vec<EntityId>>,
     before: Option<Before>,
     ids_assigned: bool,
-    /// Planned with every instance it touches in step with its prefab: the
-    /// history has nothing to follow up.
-    in_step: bool,
 }
 
 #[derive(Debug)]
@@ -71,16 +68,6 @@ impl Patch {
         }
     }
 
-    /// Marks a plan that keeps instances in step by itself.
-    pub fn in_step(mut self) -> Self {
-        self.in_step = true;
-        self
-    }
-
-    pub fn is_in_step(&self) -> bool {
-        self.in_step
-    }
-
     pub fn is_empty(&self) -> bool {
         self.entities.is_empty()
             && self.order.is_none()
@@ -91,6 +78,12 @@ impl Patch {
 
     pub fn put(&mut self, entity: Entity) {
         self.entities.push((entity.id, Some(entity)));
+    }
+
+    /// What it plans for the entities, in the order planned (the last plan of
+    /// an entity is the one that holds).
+    pub fn planned(&self) -> &[(EntityId, Option<Entity>)] {
+        &self.entities
     }
 
     pub fn remove(&mut self, id: EntityId) {

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashSet};
 use glam::{Affine3A, Vec3};
 
 use super::PrefabId;
-use super::link::{Instance, Override};
+use super::link::{Instance, Override, Source};
 use super::piece::{Prefab, is_under};
 use super::sync::{self, content, plan_sync, plan_sync_roots, positions};
 use crate::command::{CommandError, Fresh, Patch};
@@ -120,7 +120,10 @@ pub fn make(
             continue;
         };
         let mut e = now.clone();
-        e.source = Some(*pid);
+        e.source = Some(Source {
+            instance: root.id,
+            id: *pid,
+        });
         if top.contains(sid) {
             e.parent = Some(root.id);
             if let Some(pe) = by_pid.get(pid) {
@@ -139,7 +142,7 @@ pub fn make(
     patch.set_order(order);
     patch.put_prefab(prefab);
     patch.select(vec![root.id]);
-    Ok(patch.in_step())
+    Ok(patch)
 }
 
 /// Places a new instance of the map's prefab `prefab` under `parent` at
@@ -195,7 +198,7 @@ pub fn place_prefab(
     )
     .map_err(invalid)?;
     patch.select(vec![root.id]);
-    Ok(patch.in_step())
+    Ok(patch)
 }
 
 /// Makes `instance` a plain group of plain entities (nested instances stay
@@ -222,7 +225,7 @@ pub fn unlink(scene: &Scene, instance: EntityId) -> Result<Patch, CommandError> 
             patch.put(e);
         }
     }
-    Ok(patch.in_step())
+    Ok(patch)
 }
 
 fn link_of(
@@ -337,7 +340,7 @@ pub fn apply_to_prefab(
     let mut fresh = Fresh::default();
     plan_sync_roots(scene, &overlay, &roots, &mut patch, &mut fresh).map_err(invalid)?;
     patch.put_prefab(after);
-    Ok(patch.in_step())
+    Ok(patch)
 }
 
 /// Takes back `which` of the overrides of `instance`: the copy follows its
@@ -358,7 +361,7 @@ pub fn revert(scene: &Scene, instance: EntityId, which: &Which) -> Result<Patch,
     patch.put(own.clone());
     let mut fresh = Fresh::default();
     plan_sync_roots(scene, &BTreeMap::new(), &[own], &mut patch, &mut fresh).map_err(invalid)?;
-    Ok(patch.in_step())
+    Ok(patch)
 }
 
 /// Brings every instance of `prefab` in line with it (after its file
@@ -376,7 +379,7 @@ pub fn follow(scene: &Scene, prefab: &Prefab) -> Result<Patch, CommandError> {
     )
     .map_err(invalid)?;
     patch.put_prefab(prefab.clone());
-    Ok(patch.in_step())
+    Ok(patch)
 }
 
 /// The scene with every instance made plain entities, each entity inside

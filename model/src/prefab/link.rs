@@ -47,6 +47,16 @@ impl Override {
     }
 }
 
+/// Where an entity inside an instance comes from: the instance it belongs to
+/// and its id within that instance's prefab. Naming the instance keeps an
+/// entity moved out of one copy (ungrouped, reparented, pasted elsewhere) from
+/// passing for part of another: it is part of the instance it names only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Source {
+    pub instance: EntityId,
+    pub id: EntityId,
+}
+
 /// A group that is a copy of a prefab: its content (the prefab's entities,
 /// each with the prefab-local id it came from in [`crate::Entity::source`])
 /// follows the prefab, but for the overrides.

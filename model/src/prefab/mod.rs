@@ -13,6 +13,6 @@ pub mod overrides;
 pub mod piece;
 pub mod sync;
 
-pub use link::{Instance, Override, PrefabId};
+pub use link::{Instance, Override, PrefabId, Source};
 pub use overrides::{apply, diff};
 pub use piece::Prefab;

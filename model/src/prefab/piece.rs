@@ -168,7 +168,12 @@ fn gather(scene: &Scene, id: EntityId, out: &mut Vec<EntityId>) {
     };
     let nested = e.instance.is_some();
     for c in scene.children(Some(id)) {
-        if nested && scene.entity(c).is_some_and(|c| c.source.is_some()) {
+        if nested
+            && scene
+                .entity(c)
+                .and_then(|c| c.source)
+                .is_some_and(|s| s.instance == id)
+        {
             continue;
         }
         gather(scene, c, out);

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::PrefabId;
-use super::link::{Instance, Override};
+use super::link::{Instance, Override, Source};
 use super::overrides::{apply, diff};
 use super::piece::{Prefab, used_materials};
 use crate::command::{Command, CommandError, CommandGroup, Fresh, Patch};
@@ -62,8 +62,8 @@ pub fn content(scene: &Scene, instance: EntityId, pos: &HashMap<EntityId, usize>
         let Some(e) = scene.entity(id) else { continue };
         out.all.push(id);
         match e.source {
-            Some(s) if !out.by_source.contains_key(&s) => {
-                out.by_source.insert(s, id);
+            Some(s) if s.instance == instance && !out.by_source.contains_key(&s.id) => {
+                out.by_source.insert(s.id, id);
             }
             _ => out.additions.push(id),
         }
@@ -197,8 +197,14 @@ pub(crate) fn expand(
                 .and_then(|p| ids.get(&p).copied())
                 .unwrap_or(root.id),
         );
-        e.source = Some(pe.id);
+        // Links within the prefab name prefab-local ids: they follow to this
+        // copy's (before the source is set: it names a scene id already).
+        e.source = None;
         e.map_links(&mut |r| ids.get(&r).copied().unwrap_or(r));
+        e.source = Some(Source {
+            instance: root.id,
+            id: pe.id,
+        });
         if let Some(now) = scene.entity(e.id) {
             e.visible = now.visible;
         }
@@ -245,8 +251,8 @@ pub fn plan_sync_roots(
     fresh: &mut Fresh,
 ) -> Result<(), String> {
     let pos = positions(scene);
-    let mut blocks: HashMap<EntityId, Vec<EntityId>> = HashMap::new();
-    let mut rebuilt: HashSet<EntityId> = HashSet::new();
+    let mut rank: HashMap<EntityId, usize> = HashMap::new();
+    let mut structural = false;
     let mut materials_added = BTreeSet::new();
     for root in roots {
         let root_id = root.id;
@@ -272,12 +278,8 @@ pub fn plan_sync_roots(
             &mut desired,
         )?;
         let desired_ids: HashSet<EntityId> = desired.iter().map(|e| e.id).collect();
-        let mut structural = false;
-        let mut parent_after: HashMap<EntityId, EntityId> = HashMap::new();
-        for e in &desired {
-            if let Some(p) = e.parent {
-                parent_after.insert(e.id, p);
-            }
+        for (k, e) in desired.iter().enumerate() {
+            rank.insert(e.id, k);
             match scene.entity(e.id) {
                 Some(now) if now == e => {}
                 Some(now) => {
@@ -290,80 +292,106 @@ pub fn plan_sync_roots(
                 }
             }
         }
-        let old = derived(scene, root_id, &pos);
-        let gone: HashSet<EntityId> = old
-            .iter()
-            .filter(|id| !desired_ids.contains(id))
-            .copied()
-            .collect();
-        for id in &gone {
-            structural = true;
-            patch.remove(*id);
-        }
-        if !structural || scene.entity(root_id).is_none() {
-            // A new instance's entities go in after it, in the prefab's order.
+        if scene.entity(root_id).is_none() {
             continue;
         }
+        let gone: HashSet<EntityId> = derived(scene, root_id, &pos)
+            .into_iter()
+            .filter(|id| !desired_ids.contains(id))
+            .collect();
+        if gone.is_empty() {
+            continue;
+        }
+        structural = true;
+        for id in &gone {
+            patch.remove(*id);
+        }
         // What was added under an entity that goes moves up to the instance.
-        let subtree = scene.subtree(root_id);
-        for id in &subtree {
-            if *id == root_id || gone.contains(id) || desired_ids.contains(id) {
+        for id in scene.subtree(root_id) {
+            if id == root_id || gone.contains(&id) || desired_ids.contains(&id) {
                 continue;
             }
-            let Some(e) = scene.entity(*id) else { continue };
-            let parent = e.parent.unwrap_or(root_id);
-            if gone.contains(&parent) {
-                let mut moved = e.clone();
+            let Some(e) = scene.entity(id) else { continue };
+            if e.parent.is_some_and(|p| gone.contains(&p)) {
+                let mut moved = patch
+                    .planned()
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| *k == id)
+                    .and_then(|(_, e)| e.clone())
+                    .unwrap_or_else(|| e.clone());
                 moved.parent = Some(root_id);
                 patch.put(moved);
-                parent_after.insert(*id, root_id);
-            } else {
-                parent_after.insert(*id, parent);
             }
         }
-        // The instance's tree in order: the prefab's order first, then what
-        // was there before in its old order.
-        let mut rank: HashMap<EntityId, usize> = HashMap::new();
-        for (k, e) in desired.iter().enumerate() {
-            rank.insert(e.id, k);
-        }
-        for id in &subtree {
-            rank.entry(*id)
-                .or_insert(desired.len() + pos.get(id).copied().unwrap_or(0));
-        }
-        let mut children: HashMap<EntityId, Vec<EntityId>> = HashMap::new();
-        for (child, parent) in &parent_after {
-            children.entry(*parent).or_default().push(*child);
-        }
-        for list in children.values_mut() {
-            list.sort_by_key(|c| rank.get(c).copied().unwrap_or(usize::MAX));
-        }
-        let mut block = Vec::new();
-        let mut stack: Vec<EntityId> = children.get(&root_id).cloned().unwrap_or_default();
-        stack.reverse();
-        while let Some(id) = stack.pop() {
-            block.push(id);
-            if let Some(c) = children.get(&id) {
-                stack.extend(c.iter().rev());
-            }
-        }
-        rebuilt.extend(subtree.iter().filter(|id| **id != root_id));
-        blocks.insert(root_id, block);
     }
-    if !blocks.is_empty() {
-        let mut order = Vec::with_capacity(scene.data().order.len());
-        for id in &scene.data().order {
-            if rebuilt.contains(id) {
-                continue;
-            }
-            order.push(*id);
-            if let Some(block) = blocks.get(id) {
-                order.extend(block.iter().copied());
-            }
-        }
-        patch.set_order(order);
+    if structural {
+        patch.set_order(order_after(scene, patch, &rank, &pos));
     }
     Ok(())
+}
+
+/// The outliner order once `patch` is applied: every entity after its parent,
+/// brothers in the order `rank` gives (an instance's entities in its prefab's
+/// order), everything else as it was, new entities last.
+fn order_after(
+    scene: &Scene,
+    patch: &Patch,
+    rank: &HashMap<EntityId, usize>,
+    pos: &HashMap<EntityId, usize>,
+) -> Vec<EntityId> {
+    let mut planned: HashMap<EntityId, Option<&Entity>> = HashMap::new();
+    let mut new: Vec<EntityId> = Vec::new();
+    for (id, e) in patch.planned() {
+        if scene.entity(*id).is_none() && !planned.contains_key(id) {
+            new.push(*id);
+        }
+        planned.insert(*id, e.as_ref());
+    }
+    let old_len = scene.data().order.len();
+    let key = |id: &EntityId| -> (usize, usize) {
+        match rank.get(id) {
+            Some(r) => (0, *r),
+            None => (
+                1,
+                pos.get(id)
+                    .copied()
+                    .unwrap_or_else(|| old_len + new.iter().position(|n| n == id).unwrap_or(0)),
+            ),
+        }
+    };
+    let parent_of = |id: &EntityId| -> Option<EntityId> {
+        match planned.get(id) {
+            Some(Some(e)) => e.parent,
+            Some(None) => None,
+            None => scene.entity(*id).and_then(|e| e.parent),
+        }
+    };
+    let alive: Vec<EntityId> = scene
+        .data()
+        .order
+        .iter()
+        .chain(new.iter())
+        .filter(|id| !matches!(planned.get(*id), Some(None)))
+        .copied()
+        .collect();
+    let mut children: HashMap<Option<EntityId>, Vec<EntityId>> = HashMap::new();
+    for id in &alive {
+        children.entry(parent_of(id)).or_default().push(*id);
+    }
+    for list in children.values_mut() {
+        list.sort_by_key(key);
+    }
+    let mut order = Vec::with_capacity(alive.len());
+    let mut stack: Vec<EntityId> = children.get(&None).cloned().unwrap_or_default();
+    stack.reverse();
+    while let Some(id) = stack.pop() {
+        order.push(id);
+        if let Some(c) = children.get(&Some(id)) {
+            stack.extend(c.iter().rev());
+        }
+    }
+    order
 }
 
 /// The entity as its prefab would hold it: its prefab-local id, its parent
@@ -429,7 +457,7 @@ pub fn plan_overrides(
         if now.parent != Some(expected_parent) {
             return Err(CommandError::Invalid(format!(
                 "{} is part of the prefab {}: to move it within the prefab, enter {} \
-                 (Edit ▸ Enter instance) and move it there; to make this copy plain \
+                 (Edit › Prefab › Enter, Ctrl+Enter) and move it there; to make this copy plain \
                  entities, unlink it",
                 now.name, prefab.name, root.name
             )));
@@ -534,7 +562,7 @@ pub fn plan_push(
         let pid = local[sid];
         let mine = as_in_prefab(now, id, &local, pid);
         let pe = match by_id.get(&pid) {
-            Some(pe) if now.source == Some(pid) => pe,
+            Some(pe) if now.source.map(|s| s.id) == Some(pid) => pe,
             _ => {
                 let mut fresh_entity = mine;
                 fresh_entity.visible = true;
@@ -601,7 +629,10 @@ pub fn plan_push(
     for (sid, pid) in added {
         if let Some(e) = scene.entity(sid) {
             let mut e = e.clone();
-            e.source = Some(pid);
+            e.source = Some(Source {
+                instance: id,
+                id: pid,
+            });
             patch.put(e);
         }
     }
@@ -673,10 +704,20 @@ pub fn follow_up(
     let mut loose = Patch::new("Follow prefabs");
     for id in &changes.entities {
         let Some(e) = scene.entity(*id) else { continue };
+        // Moved out of the instance it names: that one lost it.
+        if let Some(s) = e.source
+            && scene.instance_of(*id) != Some(s.instance)
+            && scene
+                .entity(s.instance)
+                .is_some_and(|i| i.instance.is_some())
+        {
+            touched.insert((std::cmp::Reverse(depth(scene, s.instance)), s.instance));
+        }
         match scene.instance_of(*id) {
             Some(i) => {
                 touched.insert((std::cmp::Reverse(depth(scene, i)), i));
             }
+            // Left every instance (ungrouped, moved out, pasted elsewhere).
             None if e.source.is_some() => {
                 let mut own = e.clone();
                 own.source = None;

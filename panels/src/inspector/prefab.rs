@@ -35,7 +35,7 @@ impl InspectorPanel {
         let (instance, inside) = if entity.instance.is_some() {
             (entity.id, None)
         } else if let Some(i) = scene.instance_of(entity.id) {
-            (i, entity.source)
+            (i, entity.source.filter(|s| s.instance == i).map(|s| s.id))
         } else {
             return;
         };
