@@ -50,6 +50,9 @@ pub enum Intent {
     PickTexture(Option<pebble_model::MaterialId>),
     /// A texture or material was dropped in the viewport.
     Drop(FaceDrop),
+    /// A prefab opened on its own, in a window of its own (its file written
+    /// first when the map has not been saved since it was made).
+    OpenPrefab(pebble_model::prefab::PrefabId),
     /// A new instance of a prefab (the map's or the project's), standing at a
     /// surface point (`None`: under where the view looks).
     PlacePrefab {
@@ -141,6 +144,7 @@ impl std::fmt::Debug for Intent {
             Intent::PickTexture(m) => write!(f, "PickTexture({m:?})"),
             Intent::Drop(d) => write!(f, "Drop({d:?})"),
             Intent::PlacePrefab { prefab, at } => write!(f, "PlacePrefab({prefab}, {at:?})"),
+            Intent::OpenPrefab(p) => write!(f, "OpenPrefab({p})"),
             Intent::CancelEdit(k) => write!(f, "CancelEdit({k:?})"),
             Intent::DroppedFiles { files, target, .. } => {
                 write!(f, "DroppedFiles({files:?} on {target:?})")

@@ -39,7 +39,7 @@ impl PrefabLibrary {
                 out.push(p.clone());
             }
         }
-        out.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()));
+        out.sort_by_key(|a| a.name.to_lowercase());
         out
     }
 

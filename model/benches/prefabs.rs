@@ -178,9 +178,8 @@ fn main() {
     };
 
     // A check that the edit reaches every copy (the bench measures what it says).
-    history
-        .execute(&mut scene, coloured(&scene, entered_torch, 0.9))
-        .expect("edits");
+    let check = coloured(&scene, entered_torch, 0.9);
+    history.execute(&mut scene, check).expect("edits");
     for i in &instances {
         let t = torch(&scene, *i);
         assert!(matches!(
@@ -198,9 +197,8 @@ fn main() {
     let mut c = Criterion::default().configure_from_args().sample_size(20);
     c.bench_function("prefab_edit_200_instances", |b| {
         b.iter(|| {
-            history
-                .execute(&mut scene, coloured(&scene, entered_torch, 0.4))
-                .expect("edits");
+            let step = coloured(&scene, entered_torch, 0.4);
+            history.execute(&mut scene, step).expect("edits");
             history.undo(&mut scene);
         })
     });

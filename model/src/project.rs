@@ -458,6 +458,12 @@ fn check(data: &SceneData) -> Result<(), String> {
 /// Saves atomically: the binary file first (named by its hash, so an older one is
 /// not overwritten), then the project, then the older binary files go.
 pub fn save(path: &Path, scene: &Scene) -> Result<(), ProjectError> {
+    if crate::prefab::own::is_prefab_file(path) {
+        return crate::prefab::own::save(path, scene).map_err(|e| ProjectError::Write {
+            path: path.to_owned(),
+            cause: std::io::Error::other(e),
+        });
+    }
     let (text, binary, hash) = to_ron_binary_and_hash(scene).map_err(|e| ProjectError::Write {
         path: path.to_owned(),
         cause: std::io::Error::other(e.to_string()),
@@ -485,6 +491,12 @@ pub fn save(path: &Path, scene: &Scene) -> Result<(), ProjectError> {
 
 /// Loads a project (not its recovery file; see [`open`]).
 pub fn load(path: &Path) -> Result<Scene, ProjectError> {
+    if crate::prefab::own::is_prefab_file(path) {
+        return crate::prefab::own::open(path).map_err(|message| ProjectError::Invalid {
+            path: path.to_owned(),
+            message,
+        });
+    }
     let text = std::fs::read_to_string(path).map_err(|source| ProjectError::Read {
         path: path.to_owned(),
         cause: source,
@@ -495,6 +507,12 @@ pub fn load(path: &Path) -> Result<Scene, ProjectError> {
 /// The folder a project's relative paths (textures, exports) are resolved against:
 /// the file's folder, or `.` for a bare file name.
 pub fn folder_of(project: &Path) -> PathBuf {
+    // A prefab opened on its own is one of the project's files.
+    if let Some(folder) = crate::prefab::own::project_folder(project)
+        && crate::prefab::own::is_prefab_file(project)
+    {
+        return folder.to_owned();
+    }
     match project.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
         _ => PathBuf::from("."),
@@ -712,6 +730,12 @@ impl Autosave {
 
 /// An asset path of the project resolved on disk.
 pub fn resolve_asset(project: &Path, relative: &str) -> PathBuf {
+    // A prefab opened on its own resolves against its project's folder.
+    if crate::prefab::own::is_prefab_file(project)
+        && let Some(folder) = crate::prefab::own::project_folder(project)
+    {
+        return folder.join(relative);
+    }
     let base = project.parent().unwrap_or(Path::new("."));
     base.join(relative)
 }

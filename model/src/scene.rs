@@ -72,6 +72,10 @@ pub struct SceneSettings {
     pub map_name: String,
     pub environment: Environment,
     pub export: ExportSettings,
+    /// Set when the scene is a prefab opened on its own: the prefab's id,
+    /// kept when it is saved back to its file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefab: Option<PrefabId>,
 }
 
 impl Default for SceneSettings {
@@ -80,6 +84,7 @@ impl Default for SceneSettings {
             map_name: "Untitled".into(),
             environment: Environment::Day,
             export: ExportSettings::default(),
+            prefab: None,
         }
     }
 }

@@ -748,3 +748,91 @@ fn random_prefab_work_keeps_the_scene_whole_and_undoes_exactly() {
         );
     }
 }
+
+/// A prefab opened on its own is a scene of its entities under their own ids
+/// (with its nested prefabs' content shown); saved back, its file keeps those
+/// ids — an override made before still has its place — and leaves the nested
+/// content out; the map's copies follow the file.
+#[test]
+fn a_prefab_opened_on_its_own_saves_back_with_its_ids() {
+    use pebble_model::prefab::{file, own};
+    let (mut scene, mut history, door, instances) = placed(2);
+    // A copy's override, made before the prefab is edited on its own.
+    let torch = inside(&scene, instances[1], "Torch");
+    recolour(&mut scene, &mut history, torch, [0.0, 1.0, 0.0]).expect("overrides");
+    // A room holding a doorway: a nested instance.
+    let room_id = sync::new_prefab_id(&scene);
+    let make = edit::make(&scene, &[instances[0]], "Room", room_id, false, None).expect("plans");
+    history.execute(&mut scene, make).expect("makes");
+    let dir = std::env::temp_dir().join(format!("pebble-own-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for p in scene.prefabs() {
+        file::save(&dir.join(format!("prefabs/{}.prefab.ron", p.name)), p).expect("writes");
+    }
+    let path = dir.join("prefabs/Doorway.prefab.ron");
+    let mut alone = pebble_model::project::load(&path).expect("opens on its own");
+    let prefab = scene.prefab(door).expect("door").clone();
+    assert_eq!(alone.len(), prefab.entities.len());
+    for e in &prefab.entities {
+        assert_eq!(
+            alone.entity(e.id).map(|x| &x.name),
+            Some(&e.name),
+            "{} keeps its id",
+            e.id
+        );
+    }
+    assert_eq!(
+        pebble_model::project::folder_of(&path),
+        dir,
+        "textures resolve against the project's folder"
+    );
+    // Renamed and moved there, and a lamp added; saved back.
+    let mut alone_history = History::default();
+    let t = alone
+        .entities()
+        .find(|e| e.name == "Torch")
+        .map(|e| e.id)
+        .expect("torch");
+    let mut renamed = alone.entity(t).expect("torch").clone();
+    renamed.name = "Wall torch".into();
+    renamed.transform.translation.y += 1.0;
+    alone_history
+        .execute(&mut alone, SetEntity::new("Rename", renamed))
+        .expect("renames");
+    add(
+        &mut alone,
+        &mut alone_history,
+        vec![Entity::new("Lamp", EntityKind::Group)],
+    );
+    pebble_model::project::save(&path, &alone).expect("saves back");
+    let saved = file::load(&path).expect("reads");
+    assert_eq!(saved.id, door);
+    assert_eq!(saved.entities.len(), prefab.entities.len() + 1);
+    // The map follows the file: the copy keeps its colour under the new name.
+    let follow = edit::follow(&scene, &saved).expect("plans");
+    history.execute(&mut scene, follow).expect("follows");
+    let a = scene.instances_of(door);
+    assert_eq!(a.len(), 2, "the plain copy and the one in the room");
+    let copy = instances[1];
+    assert_eq!(
+        colour(&scene, inside(&scene, copy, "Wall torch")),
+        [0.0, 1.0, 0.0]
+    );
+    assert!(inside(&scene, copy, "Lamp") != copy);
+    scene.check_consistency().expect("consistent");
+
+    // The room opened on its own shows its doorway's content, and saving it
+    // leaves that content out.
+    let room_path = dir.join("prefabs/Room.prefab.ron");
+    let room = pebble_model::project::load(&room_path).expect("opens the room");
+    assert!(
+        room.entities().any(|e| e.name == "Wall torch"),
+        "the nested doorway is drawn"
+    );
+    let back = own::prefab_of(&room).expect("the room again");
+    assert_eq!(
+        back.entities.len(),
+        scene.prefab(room_id).expect("room").entities.len()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

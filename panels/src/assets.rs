@@ -166,6 +166,19 @@ impl AssetsState {
                     ui.close();
                 }
                 if ui
+                    .add_enabled(
+                        !p.local,
+                        egui::Button::new("Open on its own (a new window)"),
+                    )
+                    .on_disabled_hover_text(
+                        "linked copies in this map: enter one (Ctrl+Enter) to edit them",
+                    )
+                    .clicked()
+                {
+                    intents.push(Intent::OpenPrefab(p.id));
+                    ui.close();
+                }
+                if ui
                     .add_enabled(copies > 0, egui::Button::new("Select its instances"))
                     .clicked()
                 {

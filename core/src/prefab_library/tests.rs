@@ -2,7 +2,7 @@
 //! open, followed when changed elsewhere; deleted or damaged, the instances
 //! keep their last known content, the problem is said, and nothing is lost.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use pebble_model::command::AddEntities;
@@ -62,9 +62,9 @@ fn saved(name: &str) -> (Folder, PathBuf, pebble_model::prefab::PrefabId) {
     (Folder(dir), path, id)
 }
 
-fn open(path: &PathBuf) -> Document {
+fn open(path: &Path) -> Document {
     let scene = project::load(path).expect("loads");
-    Document::new(scene, path.clone(), Duration::from_secs(600))
+    Document::new(scene, path.to_path_buf(), Duration::from_secs(600))
 }
 
 #[test]

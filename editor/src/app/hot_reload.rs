@@ -35,6 +35,9 @@ pub enum Use {
     /// The project's own entity kinds (`entities.ron` beside it), watched whether
     /// it exists or not: a file made while the editor runs is read too.
     Definitions,
+    /// The file of a prefab the map has instances of (edited on its own in
+    /// another window, or by hand): the instances follow it.
+    Prefab,
 }
 
 pub struct HotReload {
@@ -185,6 +188,16 @@ pub fn used_files(scene: &Scene, project_file: &Path) -> BTreeMap<PathBuf, BTree
         if let Some(t) = &m.texture {
             add(t, Use::Texture(t.clone()));
         }
+    }
+    for p in scene.prefabs().filter(|p| !p.local) {
+        use pebble_model::prefab::file;
+        let relative = format!(
+            "{}/{}{}",
+            file::FOLDER,
+            file::file_stem(&p.name),
+            file::EXTENSION
+        );
+        add(&relative, Use::Prefab);
     }
     for e in scene.entities() {
         match &e.kind {

@@ -9,6 +9,51 @@ use pebble_panels::Intent;
 use pebble_panels::number_field;
 
 impl PebbleApp {
+    /// Opens the prefab `prefab` on its own in a new editor window (its file
+    /// written first when the map's copy has none yet); the map's instances
+    /// follow the file each time that window saves it.
+    pub fn open_prefab_window(&mut self, prefab: pebble_model::prefab::PrefabId) {
+        let folder = self.doc.folder();
+        let file = match self.doc.prefabs.file_of(prefab) {
+            Some(f) => f.to_path_buf(),
+            None => {
+                let Some(p) = self.doc.scene().prefab(prefab).cloned() else {
+                    self.status.warn("that prefab is gone");
+                    return;
+                };
+                let path = self.doc.prefabs.folder.path_for(&folder, &p);
+                if let Err(e) = pebble_model::prefab::file::save(&path, &p) {
+                    self.status
+                        .error(format!("cannot write the prefab's file: {e}"));
+                    return;
+                }
+                self.doc.prefabs.folder = pebble_model::prefab::file::Folder::read(&folder);
+                path
+            }
+        };
+        let exe = match std::env::current_exe() {
+            Ok(exe) => exe,
+            Err(e) => {
+                self.status
+                    .error(format!("cannot start another editor: {e}"));
+                return;
+            }
+        };
+        match std::process::Command::new(exe)
+            .arg("open")
+            .arg(&file)
+            .spawn()
+        {
+            Ok(_) => self.status.info(format!(
+                "opened {} in a new window: each save there reaches this map's instances",
+                file.display()
+            )),
+            Err(e) => self
+                .status
+                .error(format!("cannot start another editor: {e}")),
+        }
+    }
+
     /// A new instance of `prefab` standing at `at` (else on the floor under
     /// where the view looks), selected.
     pub fn place_prefab(
@@ -70,6 +115,10 @@ impl PebbleApp {
                 Intent::Select(ids) => self.doc.select(ids),
                 Intent::PlacePrefab { prefab, at } => {
                     self.place_prefab(prefab, at);
+                    Ok(())
+                }
+                Intent::OpenPrefab(prefab) => {
+                    self.open_prefab_window(prefab);
                     Ok(())
                 }
                 Intent::SetVisible(ids, visible) => {

@@ -20,11 +20,26 @@ impl PebbleApp {
                     Use::Texture(relative) => self.reload_texture(frame, &file, &relative),
                     Use::Model(source) => self.reload_model(&file, &source),
                     Use::Definitions => self.reload_kinds(),
+                    Use::Prefab => self.reload_prefabs(&file),
                 }
             }
         }
         if self.reload.waiting() {
             ctx.request_repaint_after(SETTLE);
+        }
+    }
+
+    /// A prefab's file changed (saved by its own window, say): the map's copy
+    /// and its instances follow it, not as an undo step.
+    fn reload_prefabs(&mut self, file: &Path) {
+        let before = self.doc.scene().prefabs_revision();
+        self.doc.reload_prefabs();
+        if self.doc.scene().prefabs_revision() != before {
+            self.status.info(format!(
+                "{} changed: its instances follow it",
+                file.file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+            ));
         }
     }
 

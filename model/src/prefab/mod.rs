@@ -4,12 +4,14 @@
 //! keeps and what one copy changes, as overrides keyed by those ids
 //! (`link.rs`, `overrides.rs`); instances following their prefab and edits
 //! inside them becoming overrides or prefab changes (`sync.rs`); the edits a
-//! designer makes with prefabs, each one undo step (`edit.rs`).
+//! designer makes with prefabs, each one undo step (`edit.rs`); a prefab
+//! opened on its own as a scene, and saved back (`own.rs`).
 
 pub mod edit;
 pub mod file;
 pub mod link;
 pub mod overrides;
+pub mod own;
 pub mod piece;
 pub mod sync;
 

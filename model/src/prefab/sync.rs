@@ -542,16 +542,17 @@ pub fn plan_push(
         )));
     };
     let c = content(scene, id, pos);
-    let mut next = prefab.entities.iter().map(|e| e.id.0).max().unwrap_or(0) + 1;
+    let next = prefab.entities.iter().map(|e| e.id.0).max().unwrap_or(0) + 1;
     let mut local: HashMap<EntityId, EntityId> =
         c.by_source.iter().map(|(s, i)| (*i, *s)).collect();
-    let mut added = Vec::new();
-    for a in &c.additions {
-        let pid = EntityId(next);
-        next += 1;
-        local.insert(*a, pid);
-        added.push((*a, pid));
-    }
+    // What was added gets the prefab's next ids, never one it had.
+    let added: Vec<(EntityId, EntityId)> = c
+        .additions
+        .iter()
+        .zip(next..)
+        .map(|(a, n)| (*a, EntityId(n)))
+        .collect();
+    local.extend(added.iter().copied());
     let by_id: HashMap<EntityId, &Entity> = prefab.entities.iter().map(|e| (e.id, e)).collect();
     let mut edited: HashSet<(EntityId, String)> = HashSet::new();
     let mut entities = Vec::new();
