@@ -56,9 +56,16 @@ impl PrefabLibrary {
     /// file that does not read; a shared prefab of the map whose file is gone.
     pub fn problems(&self, scene: &Scene) -> Vec<(Option<PrefabId>, String)> {
         let mut out = Vec::new();
+        let named = |path: &Path| {
+            let name = path.file_name()?.to_str()?.to_owned();
+            scene
+                .prefabs()
+                .find(|p| format!("{}{}", file::file_stem(&p.name), file::EXTENSION) == name)
+                .map(|p| p.id)
+        };
         for (path, why) in &self.folder.unreadable {
             out.push((
-                None,
+                named(path),
                 format!(
                     "{why} — the instances keep their last known content and saving leaves {} as it is; mend it or delete it",
                     display_name(path)
@@ -66,7 +73,8 @@ impl PrefabLibrary {
             ));
         }
         for p in scene.prefabs().filter(|p| !p.local) {
-            if self.saved.contains(&p.id) && self.file_of(p.id).is_none() {
+            let unreadable = out.iter().any(|(id, _)| *id == Some(p.id));
+            if self.saved.contains(&p.id) && self.file_of(p.id).is_none() && !unreadable {
                 let count = scene.instances_of(p.id).len();
                 out.push((
                     Some(p.id),

@@ -103,7 +103,11 @@ fn torch(scene: &Scene, under: EntityId) -> EntityId {
     scene
         .subtree(under)
         .into_iter()
-        .find(|id| scene.entity(*id).is_some_and(|e| e.name.ends_with("Torch 7")))
+        .find(|id| {
+            scene
+                .entity(*id)
+                .is_some_and(|e| e.name.ends_with("Torch 7"))
+        })
         .expect("a torch")
 }
 

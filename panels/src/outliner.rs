@@ -24,6 +24,9 @@ pub struct OutlinerPanel {
     rows_cache: Option<((u64, String), Rows)>,
     /// The prefab instance being edited in place (the app keeps it current).
     pub entered: Option<EntityId>,
+    /// The prefabs whose file is missing or does not read (the app keeps it
+    /// current): their instances are marked.
+    pub broken: Vec<pebble_model::prefab::PrefabId>,
 }
 
 /// A row's toggle: what it shows, says and does.
@@ -91,7 +94,7 @@ impl OutlinerPanel {
                         intents.extend(flag_ui(ui, e, e.locked, &LOCKED));
                         intents.extend(flag_ui(ui, e, e.exported, &EXPORTED));
                         let selected = scene.selection().contains(&id);
-                        let text = row_text(scene, e, self.entered);
+                        let text = row_text(scene, e, self.entered, &self.broken);
                         let row = ui
                             .add(egui::Button::selectable(selected, text))
                             .interact(egui::Sense::drag());
@@ -253,8 +256,20 @@ impl OutlinerPanel {
 
 /// A row's text: the name and what it is — an instance says its prefab (🔗,
 /// "editing" while entered), an entity a copy overrides carries a dot.
-fn row_text(scene: &Scene, e: &pebble_model::Entity, entered: Option<EntityId>) -> String {
+fn row_text(
+    scene: &Scene,
+    e: &pebble_model::Entity,
+    entered: Option<EntityId>,
+    broken: &[pebble_model::prefab::PrefabId],
+) -> String {
     if let Some(link) = &e.instance {
+        if broken.contains(&link.prefab) {
+            let prefab = scene.prefab(link.prefab).map_or("?", |p| p.name.as_str());
+            return format!(
+                "🔗 {}  (instance of {prefab}: its file is missing or damaged, see Assets)",
+                e.name
+            );
+        }
         let prefab = scene
             .prefab(link.prefab)
             .map_or("a missing prefab", |p| p.name.as_str());

@@ -33,21 +33,27 @@ pub(super) fn drops(
             is_mesh.then_some(((entity, hit.face as usize), hit.world))
         })
     };
-    if let Some(what) = response.dnd_release_payload::<AssetDrag>()
-        && let AssetDrag::Prefab(prefab) = *what
-    {
-        // A prefab stands on whatever surface is under the cursor (any entity's).
-        let at = latest
-            .and_then(|p| cx.pick.pick(to_pixels(p)).ok().flatten())
-            .map(|hit| hit.world);
-        out.push(Intent::PlacePrefab { prefab, at });
-    } else if let Some(what) = response.dnd_release_payload::<AssetDrag>() {
-        let target = latest.and_then(under).map(|(t, _)| t);
-        out.push(Intent::Drop(FaceDrop {
-            what: (*what).clone(),
-            target,
-            scope,
-        }));
+    // Taken once: the payload is gone after the first look.
+    match response.dnd_release_payload::<AssetDrag>().as_deref() {
+        Some(AssetDrag::Prefab(prefab)) => {
+            // A prefab stands on whatever surface is under the cursor.
+            let at = latest
+                .and_then(|p| cx.pick.pick(to_pixels(p)).ok().flatten())
+                .map(|hit| hit.world);
+            out.push(Intent::PlacePrefab {
+                prefab: *prefab,
+                at,
+            });
+        }
+        Some(what) => {
+            let target = latest.and_then(under).map(|(t, _)| t);
+            out.push(Intent::Drop(FaceDrop {
+                what: what.clone(),
+                target,
+                scope,
+            }));
+        }
+        None => {}
     }
     let dropped: Vec<std::path::PathBuf> = ui.input(|i| {
         i.raw

@@ -90,6 +90,13 @@ impl PebbleApp {
             }
             Pane::Outliner => {
                 self.panels.outliner.entered = self.doc.entered();
+                self.panels.outliner.broken = self
+                    .doc
+                    .prefabs
+                    .problems(scene)
+                    .into_iter()
+                    .filter_map(|(id, _)| id)
+                    .collect();
                 self.panels.outliner.ui(ui, scene)
             }
             Pane::Inspector => {

@@ -9,8 +9,9 @@ use std::collections::{BTreeMap, HashSet};
 use glam::{Affine3A, Vec3};
 
 use super::PrefabId;
+use super::gather::is_under;
 use super::link::{Instance, Override, Source};
-use super::piece::{Prefab, is_under};
+use super::piece::Prefab;
 use super::sync::{self, content, plan_sync, plan_sync_roots, positions};
 use crate::command::{CommandError, Fresh, Patch};
 use crate::entity::{Entity, EntityKind};

@@ -1,5 +1,6 @@
 //! Prefabs: a built piece kept to be placed many times — its entities with ids
-//! of its own, stable across renames, moves and reparenting (`piece.rs`); its
+//! of its own, stable across renames, moves and reparenting (`piece.rs`), made of a
+//! scene's entities (`gather.rs`); its
 //! file in the project's `prefabs/` folder (`file.rs`); the link an instance
 //! keeps and what one copy changes, as overrides keyed by those ids
 //! (`link.rs`, `overrides.rs`); instances following their prefab and edits
@@ -9,6 +10,7 @@
 
 pub mod edit;
 pub mod file;
+pub mod gather;
 pub mod link;
 pub mod overrides;
 pub mod own;
