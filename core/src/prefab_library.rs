@@ -39,6 +39,8 @@ impl PrefabLibrary {
                 out.push(p.clone());
             }
         }
+        // A prefab opened on its own is not placed in itself.
+        out.retain(|p| Some(p.id) != scene.settings().prefab);
         out.sort_by_key(|a| a.name.to_lowercase());
         out
     }

@@ -786,6 +786,16 @@ fn a_prefab_opened_on_its_own_saves_back_with_its_ids() {
         dir,
         "textures resolve against the project's folder"
     );
+    // Neither the doorway nor the room that holds one is placed in it.
+    let in_itself = edit::place_prefab(&alone, &prefab, None, Transform::IDENTITY)
+        .expect_err("refused")
+        .to_string();
+    assert!(in_itself.contains("Doorway › Doorway"), "{in_itself}");
+    let room_prefab = scene.prefab(room_id).expect("room").clone();
+    let room_in_door = edit::place_prefab(&alone, &room_prefab, None, Transform::IDENTITY)
+        .expect_err("refused")
+        .to_string();
+    assert!(room_in_door.contains("Room › Doorway"), "{room_in_door}");
     // Renamed and moved there, and a lamp added; saved back.
     let mut alone_history = History::default();
     let t = alone

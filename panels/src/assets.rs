@@ -134,7 +134,7 @@ impl AssetsState {
         for p in list.prefabs {
             let copies = scene.instances_of(p.id).len();
             let drag = egui::Id::unique(("prefab drag", p.id));
-            let row = ui.dnd_drag_source(drag, AssetDrag::Prefab(p.id), |ui| {
+            ui.dnd_drag_source(drag, AssetDrag::Prefab(p.id), |ui| {
                 ui.horizontal(|ui| {
                     self.prefab_thumbnails.show(ui, p, version, PREFAB_SIDE);
                     ui.vertical(|ui| {
@@ -157,18 +157,22 @@ impl AssetsState {
                     });
                 });
             });
-            row.response.context_menu(|ui| {
-                if ui.button("Place where the view looks").clicked() {
+            // Its buttons (a drag source senses drags only: no right click).
+            ui.horizontal_wrapped(|ui| {
+                if ui
+                    .small_button("Place")
+                    .on_hover_text(format!("a new {} where the view looks", p.name))
+                    .clicked()
+                {
                     intents.push(Intent::PlacePrefab {
                         prefab: p.id,
                         at: None,
                     });
-                    ui.close();
                 }
                 if ui
-                    .add_enabled(
-                        !p.local,
-                        egui::Button::new("Open on its own (a new window)"),
+                    .add_enabled(!p.local, egui::Button::new("Open on its own").small())
+                    .on_hover_text(
+                        "the prefab in a new window: each save there reaches this map's instances",
                     )
                     .on_disabled_hover_text(
                         "linked copies in this map: enter one (Ctrl+Enter) to edit them",
@@ -176,26 +180,17 @@ impl AssetsState {
                     .clicked()
                 {
                     intents.push(Intent::OpenPrefab(p.id));
-                    ui.close();
                 }
                 if ui
-                    .add_enabled(copies > 0, egui::Button::new("Select its instances"))
+                    .add_enabled(
+                        copies > 0,
+                        egui::Button::new("Select its instances").small(),
+                    )
                     .clicked()
                 {
                     intents.push(Intent::Select(scene.instances_of(p.id)));
-                    ui.close();
                 }
             });
-            if ui
-                .small_button(format!("Place {}", p.name))
-                .on_hover_text("a new instance where the view looks")
-                .clicked()
-            {
-                intents.push(Intent::PlacePrefab {
-                    prefab: p.id,
-                    at: None,
-                });
-            }
         }
     }
 }

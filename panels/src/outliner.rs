@@ -94,7 +94,13 @@ impl OutlinerPanel {
                         intents.extend(flag_ui(ui, e, e.locked, &LOCKED));
                         intents.extend(flag_ui(ui, e, e.exported, &EXPORTED));
                         let selected = scene.selection().contains(&id);
-                        let text = row_text(scene, e, self.entered, &self.broken);
+                        let text = row_text(
+                            scene,
+                            e,
+                            self.entered,
+                            &self.broken,
+                            !self.search.is_empty(),
+                        );
                         let row = ui
                             .add(egui::Button::selectable(selected, text))
                             .interact(egui::Sense::drag());
@@ -255,12 +261,14 @@ impl OutlinerPanel {
 }
 
 /// A row's text: the name and what it is — an instance says its prefab (🔗,
-/// "editing" while entered), an entity a copy overrides carries a dot.
+/// "editing" while entered), an entity a copy overrides carries a dot, and in
+/// a search an entity inside a copy names the copy first.
 fn row_text(
     scene: &Scene,
     e: &pebble_model::Entity,
     entered: Option<EntityId>,
     broken: &[pebble_model::prefab::PrefabId],
+    searching: bool,
 ) -> String {
     if let Some(link) = &e.instance {
         if broken.contains(&link.prefab) {
@@ -296,7 +304,12 @@ fn row_text(
             .is_some_and(|l| l.overrides.iter().any(|o| o.source == s.id))
     });
     let dot = if overridden { " •" } else { "" };
-    format!("{}{dot}  ({} in {})", e.name, e.kind.label(), owner.name)
+    if searching {
+        // A search lists rows without their parents: which copy, first.
+        format!("{} › {}{dot}  ({})", owner.name, e.name, e.kind.label())
+    } else {
+        format!("{}{dot}  ({})", e.name, e.kind.label())
+    }
 }
 
 /// One of a row's toggles: an icon, bright when on and faint when off, announced

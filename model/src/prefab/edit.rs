@@ -173,6 +173,12 @@ pub fn place_prefab(
     let p = scene.prefab(p.id).unwrap_or(p);
     let prefab = p.id;
     p.check().map_err(|e| invalid(format!("{}: {e}", p.name)))?;
+    // In a prefab opened on its own, nothing that holds that prefab.
+    if let Some(own) = scene.settings().prefab
+        && let Some(chain) = sync::chain_to(scene, p, own)
+    {
+        return Err(invalid(format!("a prefab may not contain itself: {chain}")));
+    }
     if let Some(pa) = parent
         && scene.entity(pa).is_none()
     {

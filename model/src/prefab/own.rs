@@ -129,6 +129,16 @@ pub fn prefab_of(scene: &Scene) -> Result<Prefab, String> {
         materials,
     };
     prefab.check()?;
+    for e in &prefab.entities {
+        if let Some(inner) = e.instance.as_ref().and_then(|l| scene.prefab(l.prefab))
+            && let Some(chain) = super::sync::chain_to(scene, inner, id)
+        {
+            return Err(format!(
+                "{}: a prefab may not contain itself: {} › {chain}",
+                e.name, prefab.name
+            ));
+        }
+    }
     Ok(prefab)
 }
 

@@ -517,6 +517,35 @@ fn contains(scene: &Scene, prefab: &Prefab, of: PrefabId, chain: &mut Vec<Prefab
     false
 }
 
+/// The chain of names from `prefab` down to an instance of `of` inside it
+/// (`prefab` itself when it is `of`), if there is one: "Room › Doorway".
+pub fn chain_to(scene: &Scene, prefab: &Prefab, of: PrefabId) -> Option<String> {
+    let mut chain = Vec::new();
+    if prefab.id == of || contains(scene, prefab, of, &mut chain) {
+        if chain.is_empty() {
+            chain = vec![of, of];
+        }
+        let own_name = scene
+            .settings()
+            .prefab
+            .filter(|p| *p == of)
+            .map(|_| scene.settings().map_name.clone());
+        let names: Vec<String> = chain
+            .iter()
+            .map(|p| {
+                scene
+                    .prefab(*p)
+                    .map(|x| x.name.clone())
+                    .or_else(|| (*p == prefab.id).then(|| prefab.name.clone()))
+                    .or_else(|| (*p == of).then(|| own_name.clone()).flatten())
+                    .unwrap_or_else(|| p.to_string())
+            })
+            .collect();
+        return Some(names.join(" › "));
+    }
+    None
+}
+
 /// Plans turning the edit made inside instance `id` — the one being edited in
 /// place — into its prefab: each field changed on a held entity goes to the
 /// prefab's entity (and leaves this copy's overrides), entities added become

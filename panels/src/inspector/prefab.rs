@@ -89,13 +89,9 @@ impl InspectorPanel {
                 } else if inside.is_some() {
                     format!("• {} overridden", field_name(&o.path))
                 } else {
-                    format!(
-                        "• {}: {} overridden",
-                        name_in(prefab, o.source),
-                        field_name(&o.path)
-                    )
+                    format!("• {}: {}", name_in(prefab, o.source), field_name(&o.path))
                 };
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     ui.label(what).on_hover_text(&o.path);
                     let which = Which::Field(o.source, o.path.clone());
                     let revert = if o.is_removal() { "Bring back" } else { "Revert" };
