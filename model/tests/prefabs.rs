@@ -312,6 +312,18 @@ fn a_copys_structure_is_the_prefabs() {
     scene.check_consistency().expect("consistent");
 }
 
+/// Frame `k` of a gizmo drag lifting `torch`.
+fn drag_step(history: &mut History, scene: &mut Scene, torch: EntityId, k: usize) {
+    let t = Transform::from_translation(Vec3::new(-1.0, 2.5 + k as f32 * 0.1, 0.5));
+    history
+        .execute_continuous(
+            scene,
+            SetTransforms::new("Move", vec![(torch, t)]),
+            EditKey::Gizmo,
+        )
+        .expect("drags");
+}
+
 /// A drag inside the instance being edited changes no other copy until it
 /// ends; Esc takes it back with nothing propagated; a drag that ends moves
 /// every copy's torch, as one step.
@@ -325,14 +337,7 @@ fn nothing_propagates_mid_drag_and_esc_changes_no_other_instance() {
     let torch_b = inside(&scene, b, "Torch");
     let b_before = scene.entity(torch_b).cloned();
     for k in 1..=5 {
-        let t = Transform::from_translation(Vec3::new(-1.0, 2.5 + k as f32 * 0.1, 0.5));
-        history
-            .execute_continuous(
-                &mut scene,
-                SetTransforms::new("Move", vec![(torch, t)]),
-                EditKey::Gizmo,
-            )
-            .expect("drags");
+        drag_step(&mut history, &mut scene, torch, k);
         assert_eq!(
             scene.entity(torch_b).cloned(),
             b_before,
@@ -344,14 +349,7 @@ fn nothing_propagates_mid_drag_and_esc_changes_no_other_instance() {
 
     let steps = history.position();
     for k in 1..=5 {
-        let t = Transform::from_translation(Vec3::new(-1.0, 2.5 + k as f32 * 0.1, 0.5));
-        history
-            .execute_continuous(
-                &mut scene,
-                SetTransforms::new("Move", vec![(torch, t)]),
-                EditKey::Gizmo,
-            )
-            .expect("drags");
+        drag_step(&mut history, &mut scene, torch, k);
     }
     history.end_edit(&mut scene);
     assert_eq!(history.position(), steps + 1);
@@ -558,6 +556,17 @@ impl Rng {
     }
 }
 
+/// Runs `command` (or the refusal of its plan) as one step; the refusal's text.
+fn step(
+    history: &mut History,
+    scene: &mut Scene,
+    command: Result<impl pebble_model::Command, pebble_model::CommandError>,
+) -> Result<(), String> {
+    command
+        .and_then(|c| history.execute(scene, c))
+        .map_err(|e| e.to_string())
+}
+
 /// Random prefab work — made of random selections (instances among them:
 /// nesting), placed, entered and left, edited inside, deleted inside,
 /// duplicated, reparented, applied, reverted, unlinked, undone and redone —
@@ -627,31 +636,23 @@ fn random_prefab_work_keeps_the_scene_whole_and_undoes_exactly() {
                     x.name = format!("{} {}", x.name, rng.below(9));
                     x.transform.translation.y += 0.5;
                     log.push(format!("edit {e}"));
-                    history
-                        .execute(&mut scene, SetEntity::new("Edit", x))
-                        .map_err(|e| e.to_string())
+                    step(&mut history, &mut scene, Ok(SetEntity::new("Edit", x)))
                 }
                 5 => {
                     let e = pick(&mut rng);
                     log.push(format!("remove {e}"));
-                    history
-                        .execute(&mut scene, RemoveEntities::new(vec![e]))
-                        .map_err(|e| e.to_string())
+                    step(&mut history, &mut scene, Ok(RemoveEntities::new(vec![e])))
                 }
                 6 => {
                     let e = pick(&mut rng);
                     log.push(format!("duplicate {e}"));
-                    history
-                        .execute(&mut scene, Duplicate::new(vec![e]))
-                        .map_err(|e| e.to_string())
+                    step(&mut history, &mut scene, Ok(Duplicate::new(vec![e])))
                 }
                 7 => {
                     let (e, p) = (pick(&mut rng), pick(&mut rng));
                     let p = (rng.below(3) > 0).then_some(p);
                     log.push(format!("reparent {e} under {p:?}"));
-                    history
-                        .execute(&mut scene, Reparent::new(vec![e], p))
-                        .map_err(|e| e.to_string())
+                    step(&mut history, &mut scene, Ok(Reparent::new(vec![e], p)))
                 }
                 8 => {
                     let e = pick(&mut rng);
@@ -669,9 +670,7 @@ fn random_prefab_work_keeps_the_scene_whole_and_undoes_exactly() {
                                 1 => edit::revert(&scene, i, &Which::All),
                                 _ => edit::unlink(&scene, i),
                             };
-                            plan.map_err(|e| e.to_string()).and_then(|p| {
-                                history.execute(&mut scene, p).map_err(|e| e.to_string())
-                            })
+                            step(&mut history, &mut scene, plan)
                         }
                         None => Ok(()),
                     }
