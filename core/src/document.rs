@@ -77,6 +77,20 @@ impl Document {
         }
     }
 
+    /// A prefab file changed on disk while the project is open (another
+    /// window saved it, or this one): the map follows what changed there,
+    /// never over its own unsaved change to that prefab. Lines for the Log
+    /// and the status bar.
+    pub fn prefab_files_changed(&mut self) -> Vec<String> {
+        let folder = self.folder();
+        let before = self.scene.prefabs_revision();
+        let lines = self.prefabs.files_changed(&folder, &mut self.scene);
+        if self.scene.prefabs_revision() != before {
+            self.history.mark_unsaved();
+        }
+        lines
+    }
+
     /// The prefab instance being edited in place.
     pub fn entered(&self) -> Option<EntityId> {
         self.history

@@ -92,6 +92,38 @@ impl PrefabLibrary {
         out
     }
 
+    /// The folder read again while the map is open (a file changed on disk):
+    /// a prefab whose file changed follows it — unless this map changed its
+    /// copy since the file was last read or written here, when the map's copy
+    /// stays (nothing unsaved is lost) and the Log says so. A file that did
+    /// not change (this editor's own save) changes nothing. Lines for the Log.
+    pub fn files_changed(&mut self, project_folder: &Path, scene: &mut Scene) -> Vec<String> {
+        let before = std::mem::replace(&mut self.folder, Folder::read(project_folder));
+        let known = |id: PrefabId| before.read.iter().find(|(_, p)| p.id == id).map(|(_, p)| p);
+        let mut lines = Vec::new();
+        for (path, p) in &self.folder.read {
+            if known(p.id) == Some(p) {
+                continue;
+            }
+            let Some(have) = scene.prefab(p.id) else {
+                continue;
+            };
+            if have == p {
+                continue;
+            }
+            if known(p.id).is_some_and(|k| k != have) {
+                lines.push(format!(
+                    "{} changed on disk, and this map changed the prefab {} too: the map keeps its own (saving writes it over the file)",
+                    display_name(path),
+                    p.name
+                ));
+                continue;
+            }
+            lines.extend(follow_one(scene, path, p));
+        }
+        lines
+    }
+
     /// The map's copies of prefabs whose file changed since the map was
     /// saved, brought in line (every instance follows). Not an undo step: it
     /// is what the files say. Returns a line for the Log per prefab.
@@ -104,17 +136,7 @@ impl PrefabLibrary {
             if have == p {
                 continue;
             }
-            match edit::follow(scene, p) {
-                Ok(mut patch) => match patch.apply(scene) {
-                    Ok(()) => lines.push(format!(
-                        "{} changed since the map was saved: its {} instance(s) follow it",
-                        display_name(path),
-                        scene.instances_of(p.id).len()
-                    )),
-                    Err(e) => lines.push(format!("{}: {e}", display_name(path))),
-                },
-                Err(e) => lines.push(format!("{}: {e}", display_name(path))),
-            }
+            lines.extend(follow_one(scene, path, p));
         }
         lines
     }
@@ -146,6 +168,19 @@ impl PrefabLibrary {
         self.saved = shared(scene);
         Ok(())
     }
+}
+
+/// The map's copy of `p` and its instances brought in line with its file.
+fn follow_one(scene: &mut Scene, path: &Path, p: &Prefab) -> Option<String> {
+    let outcome = edit::follow(scene, p).and_then(|mut patch| patch.apply(scene));
+    Some(match outcome {
+        Ok(()) => format!(
+            "{} changed: its {} instance(s) follow it",
+            display_name(path),
+            scene.instances_of(p.id).len()
+        ),
+        Err(e) => format!("{}: {e}", display_name(path)),
+    })
 }
 
 fn shared(scene: &Scene) -> BTreeSet<PrefabId> {

@@ -27,11 +27,11 @@ pub struct Entity {
     pub kind: EntityKind,
     /// A group that is a copy of a prefab (its children follow the prefab).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub instance: Option<crate::prefab::link::Instance>,
+    pub instance: Option<crate::prefab_link::Instance>,
     /// For an entity inside an instance: the instance, and its id within the
     /// instance's prefab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<crate::prefab::link::Source>,
+    pub source: Option<crate::prefab_link::Source>,
 }
 
 impl Entity {

@@ -21,6 +21,8 @@ pub mod mesh;
 pub mod mesh_edit;
 pub mod naming;
 pub mod prefab;
+pub mod prefab_link;
+pub mod prefab_piece;
 pub mod primitive;
 pub mod project;
 pub mod scene;

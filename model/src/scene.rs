@@ -11,7 +11,8 @@ use crate::entity::{Entity, EntityKind, Kind};
 use crate::id::{EntityId, IdAllocator, LayerId, MaterialId};
 use crate::material::Material;
 use crate::math::Aabb;
-use crate::prefab::{Prefab, PrefabId};
+use crate::prefab_link::PrefabId;
+use crate::prefab_piece::Prefab;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum Environment {

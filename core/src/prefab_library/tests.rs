@@ -130,3 +130,52 @@ fn a_damaged_prefab_file_is_said_with_its_line_and_never_written_over() {
         "left for its author to mend"
     );
 }
+
+/// While the map is open: its own save changes nothing when the file is
+/// read again; a file changed elsewhere is followed; a file changed elsewhere
+/// when this map changed that prefab too leaves the map's change in place.
+#[test]
+fn a_file_changed_while_open_is_followed_unless_the_map_changed_the_prefab_too() {
+    let (dir, path, id) = saved("while-open");
+    let file = dir.0.join("prefabs/Sconce.prefab.ron");
+    let mut doc = open(&path);
+    assert!(
+        doc.prefab_files_changed().is_empty(),
+        "our own save: nothing"
+    );
+    let colour_in = |doc: &Document| {
+        let i = doc.scene().instances_of(id)[0];
+        let torch = doc.scene().subtree(i)[1];
+        match doc.scene().entity(torch).map(|e| &e.kind) {
+            Some(EntityKind::Light(Light::Omni { color, .. })) => *color,
+            _ => panic!("a torch"),
+        }
+    };
+    let write_colour = |c: [f32; 3]| {
+        let mut p = pebble_model::prefab::file::load(&file).expect("reads");
+        if let EntityKind::Light(Light::Omni { color, .. }) = &mut p.entities[0].kind {
+            *color = c;
+        }
+        pebble_model::prefab::file::save(&file, &p).expect("writes");
+    };
+    // Changed elsewhere: followed.
+    write_colour([0.0, 1.0, 0.0]);
+    let lines = doc.prefab_files_changed();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(colour_in(&doc), [0.0, 1.0, 0.0]);
+    // Changed here (in place, not saved) and elsewhere: the map's stays.
+    let i = doc.scene().instances_of(id)[0];
+    let torch = doc.scene().subtree(i)[1];
+    doc.select(vec![i]).expect("selects");
+    doc.enter(Some(i));
+    let mut blue = doc.scene().entity(torch).expect("torch").clone();
+    if let EntityKind::Light(Light::Omni { color, .. }) = &mut blue.kind {
+        *color = [0.0, 0.0, 1.0];
+    }
+    doc.execute(pebble_model::command::SetEntity::new("Blue", blue))
+        .expect("edits the prefab");
+    write_colour([1.0, 0.0, 0.0]);
+    let lines = doc.prefab_files_changed();
+    assert!(lines[0].contains("keeps its own"), "{lines:?}");
+    assert_eq!(colour_in(&doc), [0.0, 0.0, 1.0], "nothing unsaved lost");
+}

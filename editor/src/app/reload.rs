@@ -30,16 +30,12 @@ impl PebbleApp {
     }
 
     /// A prefab's file changed (saved by its own window, say): the map's copy
-    /// and its instances follow it, not as an undo step.
-    fn reload_prefabs(&mut self, file: &Path) {
-        let before = self.doc.scene().prefabs_revision();
-        self.doc.reload_prefabs();
-        if self.doc.scene().prefabs_revision() != before {
-            self.status.info(format!(
-                "{} changed: its instances follow it",
-                file.file_name()
-                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-            ));
+    /// and its instances follow it, not as an undo step — unless the map
+    /// changed that prefab itself since (then it keeps its own, and says so).
+    fn reload_prefabs(&mut self, _file: &Path) {
+        for line in self.doc.prefab_files_changed() {
+            tracing::info!(target: "pebble", "{line}");
+            self.status.info(line);
         }
     }
 

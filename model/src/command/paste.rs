@@ -21,8 +21,8 @@ pub struct Paste {
     name: String,
     /// The prefabs the pasted instances are copies of: those the scene has not
     /// come with them (their faces following the materials as the entities').
-    prefabs: Vec<crate::prefab::Prefab>,
-    prefabs_added: Vec<crate::prefab::PrefabId>,
+    prefabs: Vec<crate::prefab_piece::Prefab>,
+    prefabs_added: Vec<crate::prefab_link::PrefabId>,
 }
 
 impl Paste {
@@ -41,7 +41,7 @@ impl Paste {
 
     /// With the prefabs the pasted instances are copies of (their materials
     /// among `materials`).
-    pub fn with_prefabs(mut self, prefabs: Vec<crate::prefab::Prefab>) -> Self {
+    pub fn with_prefabs(mut self, prefabs: Vec<crate::prefab_piece::Prefab>) -> Self {
         self.prefabs = prefabs;
         self
     }

@@ -13,7 +13,8 @@ use super::{Command, CommandError};
 use crate::entity::Entity;
 use crate::id::{EntityId, MaterialId};
 use crate::material::Material;
-use crate::prefab::{Prefab, PrefabId};
+use crate::prefab_link::PrefabId;
+use crate::prefab_piece::Prefab;
 use crate::scene::Scene;
 
 /// Hands out placeholder ids for entities a plan creates, from the top of the

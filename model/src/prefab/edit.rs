@@ -10,13 +10,13 @@ use glam::{Affine3A, Vec3};
 
 use super::PrefabId;
 use super::gather::is_under;
-use super::link::{Instance, Override, Source};
-use super::piece::Prefab;
 use super::sync::{self, content, plan_sync, plan_sync_roots, positions};
 use crate::command::{CommandError, Fresh, Patch};
 use crate::entity::{Entity, EntityKind};
 use crate::id::EntityId;
 use crate::math::Transform;
+use crate::prefab_link::{Instance, Override, Source};
+use crate::prefab_piece::Prefab;
 use crate::scene::Scene;
 
 fn invalid(m: impl Into<String>) -> CommandError {

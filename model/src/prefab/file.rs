@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::piece::{FORMAT, Prefab};
+use crate::prefab_piece::{FORMAT, Prefab};
 
 /// The project's folder of prefabs.
 pub const FOLDER: &str = "prefabs";
@@ -143,7 +143,7 @@ pub fn file_stem(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::link::PrefabId;
+    use super::crate::prefab_link::PrefabId;
     use super::*;
     use crate::Entity;
     use crate::command::{AddEntities, AddMaterial, Command, Reparent};

@@ -7,11 +7,11 @@ use std::collections::HashMap;
 
 use glam::{Affine3A, Vec3};
 
-use super::link::PrefabId;
-use super::piece::{FORMAT, Prefab, used_materials};
 use crate::id::{EntityId, MaterialId};
 use crate::material::Material;
 use crate::math::Transform;
+use crate::prefab_link::PrefabId;
+use crate::prefab_piece::{FORMAT, Prefab, used_materials};
 use crate::scene::Scene;
 
 impl Prefab {

@@ -12,8 +12,8 @@
 
 use serde_json::Value;
 
-use super::link::Override;
 use crate::entity::Entity;
+use crate::prefab_link::Override;
 
 /// The parts of an entity that are the prefab's structure, not an instance's
 /// to override: its identity and its place in the hierarchy.

@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::file::{self, EXTENSION, Folder};
-use super::piece::{FORMAT, Prefab, used_materials};
 use super::sync::plan_sync;
 use crate::command::{Command, Fresh, Patch};
 use crate::id::IdAllocator;
+use crate::prefab_piece::{FORMAT, Prefab, used_materials};
 use crate::scene::{Scene, SceneData};
 
 /// Whether `path` names a prefab file.

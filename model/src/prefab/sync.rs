@@ -12,12 +12,12 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::PrefabId;
-use super::link::{Instance, Override, Source};
 use super::overrides::{apply, diff};
-use super::piece::{Prefab, used_materials};
 use crate::command::{Command, CommandError, CommandGroup, Fresh, Patch};
 use crate::entity::Entity;
 use crate::id::EntityId;
+use crate::prefab_link::{Instance, Override, Source};
+use crate::prefab_piece::{Prefab, used_materials};
 use crate::scene::Scene;
 
 /// How deep instances may sit inside instances' prefabs.

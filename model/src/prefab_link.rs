@@ -1,7 +1,7 @@
 //! What ties a scene to its prefabs, as plain data: a prefab's id, an
 //! instance's link (which prefab, what it overrides) and one override. The
-//! entity carries these; the code that reads them lives beside (`overrides.rs`,
-//! `sync.rs`).
+//! entity carries these, so they sit below it; the code that reads them is
+//! `prefab/` (`overrides.rs`, `sync.rs`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

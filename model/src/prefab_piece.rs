@@ -1,16 +1,16 @@
 //! A prefab: the entities of a built piece with ids of its own (1, 2, … in
 //! outliner order, kept for good: overrides name them), their parents among
 //! them, the roots placed relative to the prefab's origin, links within the
-//! piece following it, and the materials its meshes use. (Made of a scene's
-//! entities in `gather.rs`: the scene holds prefabs, so this file reads no
-//! scene.)
+//! piece following it, and the materials its meshes use. Plain data below the
+//! scene and the commands, which hold prefabs; made of a scene's entities in
+//! `prefab/gather.rs`.
 
 use serde::{Deserialize, Serialize};
 
-use super::link::PrefabId;
 use crate::entity::{Entity, EntityKind};
 use crate::id::MaterialId;
 use crate::material::Material;
+use crate::prefab_link::PrefabId;
 
 /// The form a prefab file is written in.
 pub const FORMAT: u32 = 1;
