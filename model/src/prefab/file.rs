@@ -143,7 +143,6 @@ pub fn file_stem(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::crate::prefab_link::PrefabId;
     use super::*;
     use crate::Entity;
     use crate::command::{AddEntities, AddMaterial, Command, Reparent};
@@ -151,6 +150,7 @@ mod tests {
     use crate::id::EntityId;
     use crate::material::Material;
     use crate::math::Transform;
+    use crate::prefab_link::PrefabId;
     use crate::primitive::Primitive;
     use crate::scene::Scene;
     use glam::Vec3;
