@@ -12,7 +12,7 @@ use pebble_model::command::{Duplicate, Paste, RemoveEntities, Reparent, SetEntit
 use pebble_model::entity::{Collider, Light};
 use pebble_model::prefab::edit::{self, Which};
 use pebble_model::prefab::{PrefabId, sync};
-use pebble_model::{EditKey, Entity, EntityId, EntityKind, History, Scene, Transform};
+use pebble_model::{EditKey, Entity, EntityId, EntityKind, History, Primitive, Scene, Transform};
 
 /// A doorway: a group with two walls, a torch and a collider on the left
 /// wall (a link inside the piece). Returns the group's id.
@@ -635,6 +635,19 @@ fn random_prefab_work_keeps_the_scene_whole_and_undoes_exactly() {
                     let mut x = scene.entity(e).cloned().expect("exists");
                     x.name = format!("{} {}", x.name, rng.below(9));
                     x.transform.translation.y += 0.5;
+                    // A mesh's shape now and then: its geometry changes size.
+                    if let EntityKind::Mesh(m) = &mut x.kind
+                        && rng.below(2) == 0
+                    {
+                        let material = m.geometry.faces[0].material;
+                        let p = Primitive::Cylinder {
+                            radius: 0.5,
+                            height: 2.0,
+                            sides: 3 + rng.below(10) as u32,
+                        };
+                        m.geometry = p.generate(material).expect("geometry");
+                        m.source = pebble_model::entity::GeometrySource::Primitive(p);
+                    }
                     log.push(format!("edit {e}"));
                     step(&mut history, &mut scene, Ok(SetEntity::new("Edit", x)))
                 }
@@ -708,6 +721,15 @@ fn random_prefab_work_keeps_the_scene_whole_and_undoes_exactly() {
                 panic!("seed {seed}: {e}; the steps:\n{}", log.join("\n"));
             }
             for e in scene.entities() {
+                if let EntityKind::Mesh(m) = &e.kind
+                    && let Err(err) = m.geometry.validate()
+                {
+                    panic!(
+                        "seed {seed}: {}: {err}; the steps:\n{}",
+                        e.id,
+                        log.join("\n")
+                    );
+                }
                 if let Some(s) = e.source {
                     assert!(
                         scene.entity(s.instance).is_some(),
@@ -843,5 +865,71 @@ fn a_prefab_opened_on_its_own_saves_back_with_its_ids() {
         back.entities.len(),
         scene.prefab(room_id).expect("room").entities.len()
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A mesh's geometry is one override, never its lists one at a time: a copy
+/// whose wall became a cylinder keeps a whole cylinder when the prefab's wall
+/// becomes a thinner box (its faces never index vertices the box lacks).
+#[test]
+fn a_copys_own_geometry_stays_whole_when_the_prefabs_changes() {
+    use pebble_model::entity::{GeometrySource, MeshEntity};
+    let (mut scene, mut history, _, instances) = placed(2);
+    let (a, b) = (instances[0], instances[1]);
+    let stone = scene.materials().next().map(|(m, _)| m).expect("stone");
+    let reshape = |scene: &Scene, id: EntityId, p: Primitive| {
+        let mut e = scene.entity(id).expect("wall").clone();
+        e.kind = EntityKind::Mesh(MeshEntity {
+            geometry: p.generate(stone).expect("geometry"),
+            source: GeometrySource::Primitive(p),
+            collidable: true,
+        });
+        SetEntity::new("Reshape", e)
+    };
+    let wall_a = inside(&scene, a, "Left wall");
+    let cylinder = Primitive::Cylinder {
+        radius: 0.5,
+        height: 3.0,
+        sides: 12,
+    };
+    let step = reshape(&scene, wall_a, cylinder.clone());
+    history.execute(&mut scene, step).expect("a's own wall");
+    let link = scene
+        .entity(a)
+        .and_then(|e| e.instance.clone())
+        .expect("link");
+    assert!(
+        link.overrides
+            .iter()
+            .any(|o| o.path == "/kind/Mesh/geometry"),
+        "the geometry is one override: {:?}",
+        link.overrides.iter().map(|o| &o.path).collect::<Vec<_>>()
+    );
+    history.set_entered(&mut scene, Some(b));
+    let wall_b = inside(&scene, b, "Left wall");
+    let thin = Primitive::Box {
+        size: Vec3::new(0.2, 3.0, 0.2),
+    };
+    let step = reshape(&scene, wall_b, thin);
+    history
+        .execute(&mut scene, step)
+        .expect("the prefab's wall");
+    let e = scene
+        .entity(inside(&scene, a, "Left wall"))
+        .expect("a's wall");
+    let EntityKind::Mesh(m) = &e.kind else {
+        panic!("a mesh")
+    };
+    m.geometry.validate().expect("a's geometry holds together");
+    assert_eq!(
+        m.source,
+        GeometrySource::Primitive(cylinder),
+        "still a cylinder"
+    );
+    let dir = std::env::temp_dir().join(format!("pebble-geometry-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("walls.pebble.ron");
+    pebble_model::project::save(&path, &scene).expect("saves");
+    pebble_model::project::load(&path).expect("what it saved opens");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -155,6 +155,30 @@ impl Patch {
     }
 }
 
+impl Patch {
+    /// What is put must hold together as any command's entity must: its
+    /// geometry indexes its own vertices, its faces' materials exist (here or
+    /// in what the patch brings).
+    fn check(&self, scene: &Scene, e: &Entity) -> Result<(), CommandError> {
+        let geometry = match &e.kind {
+            crate::entity::EntityKind::Mesh(m) => &m.geometry,
+            crate::entity::EntityKind::Walkable(g) => g,
+            _ => return Ok(()),
+        };
+        geometry
+            .validate()
+            .map_err(|err| CommandError::Invalid(format!("{}: {err}", e.name)))?;
+        for f in &geometry.faces {
+            if scene.material(f.material).is_none()
+                && !self.materials.iter().any(|(id, _)| *id == f.material)
+            {
+                return Err(CommandError::MissingMaterial(f.material));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Command for Patch {
     fn name(&self) -> String {
         self.name.clone()
@@ -162,8 +186,12 @@ impl Command for Patch {
 
     fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
         for (id, after) in &self.entities {
-            if after.is_none() && scene.entity(*id).is_none() {
-                return Err(CommandError::MissingEntity(*id));
+            match after {
+                None if scene.entity(*id).is_none() => {
+                    return Err(CommandError::MissingEntity(*id));
+                }
+                Some(e) => self.check(scene, e)?,
+                None => {}
             }
         }
         self.assign_ids(scene);

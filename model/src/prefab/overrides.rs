@@ -52,9 +52,15 @@ pub fn diff(original: &Entity, copy: &Entity) -> Result<Vec<Override>, String> {
     Ok(out)
 }
 
+/// A mesh's geometry: its lists hold together (faces index positions), so it
+/// is one value, never overridden a list at a time.
+fn is_geometry(x: &serde_json::Map<String, Value>) -> bool {
+    x.contains_key("positions") && x.contains_key("faces")
+}
+
 fn walk(a: &Value, b: &Value, path: String, out: &mut impl FnMut(String, &Value)) {
     match (a, b) {
-        (Value::Object(x), Value::Object(y)) if same_keys(x, y) => {
+        (Value::Object(x), Value::Object(y)) if same_keys(x, y) && !is_geometry(x) => {
             for (k, va) in x {
                 let key = k.replace('~', "~0").replace('/', "~1");
                 walk(va, &y[k], format!("{path}/{key}"), out);
@@ -84,8 +90,12 @@ pub fn apply(original: &Entity, overrides: &[Override]) -> Result<(Entity, Vec<O
     // A value of the wrong shape (a field's type changed) refuses the whole
     // entity's overrides rather than making something the prefab never was.
     match serde_json::from_value::<Entity>(v) {
-        Ok(e) => Ok((e, orphaned)),
-        Err(err) => {
+        Ok(e) if holds_together(&e) => Ok((e, orphaned)),
+        outcome => {
+            let err = match outcome {
+                Err(err) => err.to_string(),
+                Ok(_) => "its geometry does not hold together".into(),
+            };
             let mine: Vec<Override> = overrides
                 .iter()
                 .filter(|o| o.source == original.id)
@@ -96,6 +106,16 @@ pub fn apply(original: &Entity, overrides: &[Override]) -> Result<(Entity, Vec<O
             }
             Ok((original.clone(), mine))
         }
+    }
+}
+
+/// Whether an entity's geometry (a mesh's, a walkable surface's) indexes only
+/// the vertices it has.
+fn holds_together(e: &Entity) -> bool {
+    match &e.kind {
+        crate::entity::EntityKind::Mesh(m) => m.geometry.validate().is_ok(),
+        crate::entity::EntityKind::Walkable(g) => g.validate().is_ok(),
+        _ => true,
     }
 }
 
