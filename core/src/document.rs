@@ -220,6 +220,11 @@ impl Document {
             .execute_continuous(&mut self.scene, command, edit)
     }
 
+    /// Makes the last two steps one (see [`History::join_previous`]).
+    pub fn join_previous(&mut self, name: &str) {
+        self.history.join_previous(name);
+    }
+
     /// Closes the continuous edit in progress.
     pub fn end_edit(&mut self) {
         self.history.end_edit(&mut self.scene);

@@ -63,9 +63,10 @@ pub fn make_prefab(doc: &mut Document) -> Result<String, Refusal> {
 }
 
 /// Ctrl+Shift+D, first half: the selection as one instance — itself when it is
-/// one, else a new map-local prefab made of it. Returns the instance (to be
-/// duplicated: a duplicate of an instance is a linked copy).
-pub fn as_linked(doc: &mut Document) -> Result<EntityId, Refusal> {
+/// one, else a new map-local prefab made of it (then `true`: a step was
+/// taken). Returns the instance (to be duplicated: a duplicate of an instance
+/// is a linked copy).
+pub fn as_linked(doc: &mut Document) -> Result<(EntityId, bool), Refusal> {
     let roots = doc.moved_entities();
     if let [one] = roots.as_slice()
         && doc
@@ -73,7 +74,7 @@ pub fn as_linked(doc: &mut Document) -> Result<EntityId, Refusal> {
             .entity(*one)
             .is_some_and(|e| e.instance.is_some())
     {
-        return Ok(*one);
+        return Ok((*one, false));
     }
     let first = roots.first().ok_or("nothing selected")?;
     let base = doc
@@ -88,7 +89,7 @@ pub fn as_linked(doc: &mut Document) -> Result<EntityId, Refusal> {
     doc.scene()
         .selection()
         .first()
-        .copied()
+        .map(|id| (*id, true))
         .ok_or_else(|| "the linked copy's instance was not made".into())
 }
 

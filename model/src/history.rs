@@ -211,6 +211,25 @@ impl History {
         Ok(())
     }
 
+    /// Makes the last step and the one before it one step named `name` (the
+    /// last one's continuous edit, if open, goes on merging into it). Nothing
+    /// happens with fewer than two steps.
+    pub fn join_previous(&mut self, name: &str) {
+        if self.undo.len() < 2 {
+            return;
+        }
+        let (Some(last), Some(mut before)) = (self.undo.pop_back(), self.undo.pop_back()) else {
+            return;
+        };
+        let placeholder: Box<dyn Command> =
+            Box::new(crate::command::CommandGroup::new("", Vec::new()));
+        let first = std::mem::replace(&mut before.command, placeholder);
+        before.command = Box::new(crate::command::Joined::new(name, first, last.command));
+        before.state = last.state;
+        before.selection_after = last.selection_after;
+        self.undo.push_back(before);
+    }
+
     /// The continuous edit in progress, if any.
     pub fn open_edit(&self) -> Option<EditKey> {
         self.open_edit

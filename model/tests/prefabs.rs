@@ -933,3 +933,59 @@ fn a_copys_own_geometry_stays_whole_when_the_prefabs_changes() {
     pebble_model::project::load(&path).expect("what it saved opens");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A linked copy as the editor makes it — a map-local prefab of the doorway,
+/// then a duplicate of the instance following the mouse — is one step: the
+/// moves merge into it, Esc takes both back, and once put down one undo does.
+#[test]
+fn a_linked_copy_is_one_step_and_esc_takes_it_all_back() {
+    let mut scene = Scene::new();
+    let mut history = History::default();
+    let group = doorway(&mut scene, &mut history);
+    let before = scene.clone();
+    let steps = history.position();
+    let linked = |scene: &mut Scene, history: &mut History| {
+        let id = sync::new_prefab_id(scene);
+        let make = edit::make(scene, &[group], "Doorway (linked)", id, true, None).expect("plans");
+        history.execute(scene, make).expect("makes");
+        let instance = scene.selection()[0];
+        history
+            .execute_continuous(scene, Duplicate::new(vec![instance]), EditKey::Placing)
+            .expect("duplicates");
+        history.join_previous("Duplicate as a linked copy");
+        let copy = scene.selection()[0];
+        for k in 1..=3 {
+            let t = Transform::from_translation(Vec3::new(k as f32, 0.0, 4.0));
+            history
+                .execute_continuous(
+                    scene,
+                    SetTransforms::new("Move", vec![(copy, t)]),
+                    EditKey::Placing,
+                )
+                .expect("follows");
+        }
+        (id, copy)
+    };
+    linked(&mut scene, &mut history);
+    assert_eq!(history.position(), steps + 1, "one step while it follows");
+    assert!(history.cancel_edit(&mut scene, EditKey::Placing));
+    assert!(scene == before, "Esc: no copy, no prefab");
+
+    let (id, copy) = linked(&mut scene, &mut history);
+    history.end_edit(&mut scene);
+    assert_eq!(history.position(), steps + 1);
+    assert_eq!(
+        history.undo_name().as_deref(),
+        Some("Duplicate as a linked copy")
+    );
+    assert_eq!(scene.instances_of(id).len(), 2);
+    assert!(scene.prefab(id).is_some_and(|p| p.local), "map-local");
+    assert_eq!(
+        scene.entity(copy).map(|e| e.transform.translation.x),
+        Some(3.0)
+    );
+    history.undo(&mut scene);
+    assert!(scene == before, "one undo takes both back");
+    history.redo(&mut scene).expect("redo").expect("applies");
+    assert_eq!(scene.instances_of(id).len(), 2);
+}

@@ -125,14 +125,27 @@ impl PebbleApp {
                 )),
                 Err(e) => self.status.warn(e),
             },
-            Action::DuplicateLinked => match pebble_core::prefab_ops::as_linked(&mut self.doc)
-                .and_then(|_| self.viewport.tools.duplicate_following(&mut self.doc))
-            {
-                Ok(_) => self.status.info(
-                    "the linked copy follows the mouse: click to put it down, Esc takes it back",
-                ),
-                Err(e) => self.status.warn(e),
-            },
+            Action::DuplicateLinked => {
+                let made = pebble_core::prefab_ops::as_linked(&mut self.doc).and_then(|(_, made)| {
+                    self.viewport
+                        .tools
+                        .duplicate_following(&mut self.doc)
+                        .map(|_| made)
+                });
+                match made {
+                    Ok(made) => {
+                        // The prefab made and the copy placed: one step (Esc,
+                        // undo take both back).
+                        if made {
+                            self.doc.join_previous(Action::DuplicateLinked.label());
+                        }
+                        self.status.info(
+                            "the linked copy follows the mouse: click to put it down, Esc takes it back",
+                        );
+                    }
+                    Err(e) => self.status.warn(e),
+                }
+            }
             Action::EnterInstance => match pebble_core::prefab_ops::enter_or_leave(&mut self.doc)
             {
                 Ok(line) => self.status.info(line),

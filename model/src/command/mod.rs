@@ -55,4 +55,4 @@ pub use ungroup::Ungroup;
 
 mod undoable;
 pub(crate) use undoable::mesh_faces;
-pub use undoable::{Command, CommandError, CommandGroup, Steps};
+pub use undoable::{Command, CommandError, CommandGroup, Joined, Steps};

@@ -175,3 +175,51 @@ impl Command for CommandGroup {
         self
     }
 }
+
+/// Two steps become one: `first`, then `then` — whose later frames still merge
+/// into it (a linked copy made, then its copy following the mouse: one undo
+/// step, and Esc takes both back).
+#[derive(Debug)]
+pub struct Joined {
+    name: String,
+    first: Box<dyn Command>,
+    then: Box<dyn Command>,
+}
+
+impl Joined {
+    pub fn new(name: impl Into<String>, first: Box<dyn Command>, then: Box<dyn Command>) -> Self {
+        Self {
+            name: name.into(),
+            first,
+            then,
+        }
+    }
+}
+
+impl Command for Joined {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn apply(&mut self, scene: &mut Scene) -> Result<(), CommandError> {
+        self.first.apply(scene)?;
+        if let Err(e) = self.then.apply(scene) {
+            self.first.revert(scene);
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn revert(&mut self, scene: &mut Scene) {
+        self.then.revert(scene);
+        self.first.revert(scene);
+    }
+
+    fn merge(&mut self, next: &dyn Command) -> bool {
+        self.then.merge(next)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
