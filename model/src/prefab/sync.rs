@@ -756,7 +756,7 @@ pub fn follow_up(
             None => {}
         }
     }
-    let pos = positions(scene);
+    let mut pos = positions(scene);
     if !changes.removed.is_empty() {
         for id in &scene.data().order {
             let e = &scene.data().entities[id];
@@ -780,7 +780,6 @@ pub fn follow_up(
         run(loose, scene, &mut done)?;
         while let Some(next) = touched.pop_first() {
             let id = next.1;
-            let pos = positions(scene);
             let outer = scene.instance_of(id);
             if Some(id) == entered {
                 let mut patch = Patch::new("Change the prefab");
@@ -801,6 +800,10 @@ pub fn follow_up(
                 )
                 .map_err(CommandError::Invalid)?;
                 run(follow, scene, &mut done)?;
+                // The prefab's change may have reordered the outliner; an
+                // instance's overrides never do, so the positions stand
+                // through those (a drag of 200 copies measures them once).
+                pos = positions(scene);
             } else {
                 let mut patch = Patch::new("Overrides");
                 plan_overrides(scene, id, &pos, &mut patch)?;
