@@ -191,5 +191,11 @@ pub fn run(args: DeployArgs) -> anyhow::Result<ExitCode> {
             ""
         }
     ))?;
+    if report.free_space_unknown {
+        super::emit(&format!(
+            "note: the system gives no size for the drive holding {}, so the room there was not checked first\n",
+            report.folder.display()
+        ))?;
+    }
     Ok(ExitCode::SUCCESS)
 }

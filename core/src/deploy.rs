@@ -80,14 +80,19 @@ impl DeployState {
             })
             .map_err(|e| e.to_string())?;
             Ok(format!(
-                "deployed to {}: {} written, {} unchanged (map {hash:016x})",
+                "deployed to {}: {} written, {} unchanged (map {hash:016x}){}",
                 report.folder.display(),
                 if report.written.is_empty() {
                     "nothing".into()
                 } else {
                     report.written.join(", ")
                 },
-                report.skipped.len()
+                report.skipped.len(),
+                if report.free_space_unknown {
+                    "; the drive's free space is unknown, so it was not checked first"
+                } else {
+                    ""
+                }
             ))
         });
         self.job = Some(job);

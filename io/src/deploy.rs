@@ -31,6 +31,9 @@ pub struct DeployReport {
     pub written: Vec<String>,
     pub skipped: Vec<String>,
     pub bytes_written: u64,
+    /// The system gave no size for the drive holding the folder (a network share,
+    /// Wine's `Z:`): written without checking the room first.
+    pub free_space_unknown: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -137,7 +140,7 @@ impl Volume for DirVolume {
 /// Free bytes on the file system holding `path` (the mounted disk with the longest
 /// mount point that contains it).
 pub fn free_space(path: &Path) -> io::Result<u64> {
-    let path = std::fs::canonicalize(path)?;
+    let path = without_verbatim_prefix(&std::fs::canonicalize(path)?);
     let disks = sysinfo::Disks::new_with_refreshed_list();
     disks
         .list()
@@ -145,7 +148,23 @@ pub fn free_space(path: &Path) -> io::Result<u64> {
         .filter(|d| path.starts_with(d.mount_point()))
         .max_by_key(|d| d.mount_point().as_os_str().len())
         .map(|d| d.available_space())
-        .ok_or_else(|| io::Error::other(format!("no mounted file system holds {}", path.display())))
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("no mounted file system holds {}", path.display()),
+            )
+        })
+}
+
+/// `path` without the `\\?\` Windows' canonical paths start with (`\\?\E:\PSP` →
+/// `E:\PSP`), so that it starts with a drive's mount point (`E:\`) as the system
+/// lists them; any other path as it is.
+fn without_verbatim_prefix(path: &Path) -> PathBuf {
+    let text = path.to_string_lossy();
+    match text.strip_prefix(r"\\?\") {
+        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => PathBuf::from(rest),
+        _ => path.to_path_buf(),
+    }
 }
 
 /// A deployment target found on this machine.
@@ -268,18 +287,26 @@ pub fn deploy(
     if total == 0 {
         return Ok(report);
     }
-    let free = volume.free_bytes().map_err(|e| DeployError::Io {
-        path: root.clone(),
-        source: e,
-    })?;
     // Staged copies sit beside the old files until the end: the new bytes must fit
     // whole.
-    if free < total {
-        return Err(DeployError::NoSpace {
-            path: root,
-            needed: total,
-            free,
-        });
+    match volume.free_bytes() {
+        Ok(free) if free < total => {
+            return Err(DeployError::NoSpace {
+                path: root,
+                needed: total,
+                free,
+            });
+        }
+        Ok(_) => {}
+        // A drive the system lists no size for: written unchecked, where a full
+        // disk still fails cleanly (every file is staged, then renamed).
+        Err(e) if e.kind() == io::ErrorKind::NotFound => report.free_space_unknown = true,
+        Err(e) => {
+            return Err(DeployError::Io {
+                path: root.clone(),
+                source: e,
+            });
+        }
     }
     let staged = |f: &DeployFile| folder.join(format!("{}{STAGING}", f.name));
     let clean = |upto: usize| {
@@ -347,5 +374,26 @@ fn classify(path: &Path, e: io::Error) -> DeployError {
             path: path.to_path_buf(),
             source: e,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_verbatim_prefix;
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn a_windows_canonical_path_loses_its_verbatim_prefix_and_others_stay() {
+        assert_eq!(
+            without_verbatim_prefix(Path::new(r"\\?\E:\PSP\GAME")),
+            PathBuf::from(r"E:\PSP\GAME")
+        );
+        // A share (\\?\UNC\…) has no drive letter: kept as it is.
+        let unc = Path::new(r"\\?\UNC\server\share");
+        assert_eq!(without_verbatim_prefix(unc), unc.to_path_buf());
+        assert_eq!(
+            without_verbatim_prefix(Path::new("/media/psp")),
+            PathBuf::from("/media/psp")
+        );
     }
 }

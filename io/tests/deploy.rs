@@ -42,6 +42,8 @@ struct Flaky {
     inner: DirVolume,
     fail_after: Option<u64>,
     free: Option<u64>,
+    /// The system lists no size for the drive (a network share, Wine's `Z:`).
+    size_unknown: bool,
     read_only: bool,
     written: Cell<u64>,
 }
@@ -54,6 +56,7 @@ impl Flaky {
             },
             fail_after: None,
             free: None,
+            size_unknown: false,
             read_only: false,
             written: Cell::new(0),
         }
@@ -65,6 +68,9 @@ impl Volume for Flaky {
         self.inner.root()
     }
     fn free_bytes(&self) -> io::Result<u64> {
+        if self.size_unknown {
+            return Err(io::Error::new(io::ErrorKind::NotFound, "no size listed"));
+        }
         Ok(self.free.unwrap_or(u64::MAX))
     }
     fn create_dir_all(&self, path: &Path) -> io::Result<()> {
@@ -228,6 +234,17 @@ fn read_only_and_full_targets_are_refused_clearly() {
         b"old"
     );
     assert_eq!(full.written.get(), 0, "nothing written before the check");
+
+    // A drive with no size listed is written, and said to be unchecked.
+    let mut unlisted = Flaky::new(&root);
+    unlisted.size_unknown = true;
+    let report = deploy::deploy(&unlisted, &new, &mut |_, _| {}).expect("deployed");
+    assert!(report.free_space_unknown);
+    assert_eq!(report.written, ["EBOOT.PBP", "map.pbm"]);
+    assert_eq!(
+        std::fs::read(game(&root).join("map.pbm")).expect("new map"),
+        b"new"
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::format;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::string::ToString;
+use std::string::{String, ToString};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::vec::Vec;
 
@@ -53,7 +53,19 @@ pub fn read_map(path: &Path) -> Result<(Map, Vec<Warning>), FileError> {
 
 /// Replaces `path` with `bytes` atomically: the old file stays intact until the new
 /// one is complete and on disk.
+///
+/// On Windows a name the system keeps for a device (`CON`, `aux.png`) or cannot
+/// hold (`a:b`, `name.`) is refused with why ([`windows_name_problem`]): opening
+/// it would write to the device, or fail with a message that names nothing.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    #[cfg(windows)]
+    if let Some(problem) = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(windows_name_problem)
+    {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, problem));
+    }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
         _ => PathBuf::from("."),
@@ -69,7 +81,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     tmp_name.push(format!(".{}.{n}.tmp", std::process::id()));
     let tmp = dir.join(tmp_name);
     let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
+        let mut f = create(&tmp, hidden_on_windows(file_name))?;
         f.write_all(bytes)?;
         f.sync_all()?;
         drop(f);
@@ -84,6 +96,67 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// Whether a file named so is hidden where names do not hide files: a dot file
+/// (a recovery file, `.{name}.recovery`) is hidden on Unix by its name, and on
+/// Windows by the attribute Explorer reads.
+fn hidden_on_windows(file_name: &std::ffi::OsStr) -> bool {
+    cfg!(windows) && file_name.to_string_lossy().starts_with('.')
+}
+
+/// Creates `path` for writing, `hidden` from the start (the rename keeps it).
+fn create(path: &Path, hidden: bool) -> io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(windows)]
+    if hidden {
+        use std::os::windows::fs::OpenOptionsExt;
+        const FILE_ATTRIBUTE_HIDDEN: u32 = 0x2;
+        options.attributes(FILE_ATTRIBUTE_HIDDEN);
+    }
+    #[cfg(not(windows))]
+    let _ = hidden;
+    options.open(path)
+}
+
+/// The names Windows keeps for devices, whatever follows a dot (`aux.png` is AUX).
+const WINDOWS_DEVICES: [&str; 22] = [
+    "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
+    "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
+];
+
+/// Whether Windows keeps `name` (a file name, with or without an extension) for
+/// a device: `con`, `Aux.png`, `LPT1.txt`.
+pub fn is_windows_device_name(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or(name).trim_end();
+    WINDOWS_DEVICES.iter().any(|d| d.eq_ignore_ascii_case(stem))
+}
+
+/// Why Windows cannot hold a file called `name`, said with how to fix it; `None`
+/// for a name it allows. Pebble refuses these when it runs on Windows (each system
+/// its own rules); elsewhere they are fine names.
+pub fn windows_name_problem(name: &str) -> Option<String> {
+    if is_windows_device_name(name) {
+        let stem = name.split('.').next().unwrap_or(name).trim_end();
+        return Some(format!(
+            "\"{name}\": Windows keeps the name {} for a device, with any extension, so no file can be called so; choose another name",
+            stem.to_uppercase()
+        ));
+    }
+    if let Some(c) = name.chars().find(|c| {
+        matches!(c, '<' | '>' | ':' | '"' | '/' | '\\' | '|' | '?' | '*') || c.is_control()
+    }) {
+        return Some(format!(
+            "\"{name}\": Windows does not allow {c:?} in a file name; choose a name without it"
+        ));
+    }
+    if name.ends_with('.') || name.ends_with(' ') {
+        return Some(format!(
+            "\"{name}\": Windows drops a dot or a space at the end of a file name; choose a name that ends otherwise"
+        ));
+    }
+    None
 }
 
 /// Writes `map` as v3 to `path` atomically.

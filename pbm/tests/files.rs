@@ -92,3 +92,53 @@ fn concurrent_saves_to_one_path_never_collide() {
         "no temporary files left"
     );
 }
+
+#[test]
+fn names_windows_keeps_for_devices_or_cannot_hold_are_told_with_why() {
+    use pbm::file::{is_windows_device_name, windows_name_problem};
+    for device in [
+        "CON",
+        "con",
+        "aux.png",
+        "Aux.PNG",
+        "lpt1.txt",
+        "NUL.tar.gz",
+        "com9",
+    ] {
+        assert!(is_windows_device_name(device), "{device}");
+        let problem = windows_name_problem(device).expect("refused");
+        assert!(problem.contains("for a device"), "{problem}");
+        assert!(problem.contains("choose another name"), "{problem}");
+    }
+    assert!(
+        windows_name_problem("aux.png")
+            .is_some_and(|p| p.contains("AUX") && p.contains("\"aux.png\""))
+    );
+    for fine in [
+        "console.pbm",
+        "auxiliary.png",
+        "com10.ron",
+        "lpt.png",
+        "map.pbm",
+        "Ümlaut.png",
+    ] {
+        assert_eq!(windows_name_problem(fine), None, "{fine}");
+    }
+    assert!(windows_name_problem("a:b.pbm").is_some_and(|p| p.contains("':'")));
+    assert!(windows_name_problem("what?.png").is_some_and(|p| p.contains("'?'")));
+    assert!(windows_name_problem("map.").is_some_and(|p| p.contains("at the end")));
+    assert!(windows_name_problem("map ").is_some());
+}
+
+/// On Windows the atomic write refuses such a name before touching the disk; the
+/// Wine run (scripts/wine-test.sh) sees the same through `pebble.exe export`.
+#[cfg(windows)]
+#[test]
+fn an_atomic_write_to_a_device_name_is_refused_on_windows() {
+    let dir = std::env::temp_dir().join(format!("pebble-devname-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let err = pbm::file::write_atomic(&dir.join("aux.png"), b"x").expect_err("refused");
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+    assert!(err.to_string().contains("AUX"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

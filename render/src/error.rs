@@ -2,9 +2,8 @@
 
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
-    #[error(
-        "no GPU adapter found ({0}); on Linux without a GPU install Mesa's lavapipe (mesa-vulkan-drivers)"
-    )]
+    /// What was found instead, and how to get an adapter ([`crate::gpu::choose_adapter`]).
+    #[error("{0}")]
     NoAdapter(String),
     #[error("cannot open the GPU device {0}")]
     Device(String),

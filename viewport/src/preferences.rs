@@ -1,6 +1,6 @@
 //! Preferences: what the user sets once and expects to find next time (navigation
 //! preset, zoom, fly speed, snapping steps, gizmo space, autosave interval, recent
-//! files), saved with eframe's storage beside the window layout. The viewport
+//! files, the colour theme), saved with eframe's storage beside the window layout. The viewport
 //! reads most of them; the shell's Preferences window edits them.
 
 use std::path::PathBuf;
@@ -51,6 +51,41 @@ pub struct Preferences {
     /// view is the designer's, not the map's: it is kept here, not in the
     /// project, and a reopened or recovered project starts where they left it).
     pub views: Vec<(PathBuf, crate::navigation::OrbitCamera)>,
+    /// The editor's colours.
+    pub theme: Theme,
+}
+
+/// The editor's colours: dark by default on every system (the viewport's dark
+/// backdrop and its overlays were chosen against it, and the same Pebble looks
+/// the same on Windows, where the system's choice is usually light), light, or
+/// whatever the system says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Theme {
+    #[default]
+    Dark,
+    Light,
+    System,
+}
+
+impl Theme {
+    pub const ALL: [Self; 3] = [Self::Dark, Self::Light, Self::System];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Dark => "Dark",
+            Self::Light => "Light",
+            Self::System => "The system's",
+        }
+    }
+
+    /// egui's setting for it.
+    pub fn egui(self) -> egui::ThemePreference {
+        match self {
+            Self::Dark => egui::ThemePreference::Dark,
+            Self::Light => egui::ThemePreference::Light,
+            Self::System => egui::ThemePreference::System,
+        }
+    }
 }
 
 /// How many recent projects the File menu lists.
@@ -135,6 +170,7 @@ impl Default for Preferences {
             ppsspp_program: String::new(),
             ppsspp_stick: String::new(),
             views: Vec::new(),
+            theme: Theme::default(),
         }
     }
 }

@@ -221,6 +221,9 @@ pub struct Driver {
     lines: std::sync::mpsc::Receiver<String>,
     pub last: Echo,
     pub stderr: String,
+    /// Where the window's inside starts on the screen: X puts Pebble's window at
+    /// the corner, Wine lower (its own frame); positions given are the window's.
+    pub origin: egui::Vec2,
 }
 
 /// How long one input may take to land before the test calls it a hang.
@@ -245,6 +248,7 @@ impl Driver {
             lines,
             last: Echo::default(),
             stderr: String::new(),
+            origin: egui::Vec2::ZERO,
         }
     }
 
@@ -296,10 +300,11 @@ impl Driver {
         xdotool(&self.display, &args);
     }
 
-    /// The pointer moved to `at`, and seen there.
+    /// The pointer moved to `at` (in the window), and seen there.
     pub fn move_to(&mut self, at: egui::Pos2) {
-        let [x, y] = xy(at);
+        let [x, y] = xy(at + self.origin);
         self.xdotool(&["mousemove", &x, &y]);
+        let [x, y] = xy(at);
         let want = (x.parse::<i32>().unwrap_or(0), y.parse::<i32>().unwrap_or(0));
         self.wait_for(&format!("the pointer at {want:?}"), |e| {
             e.pointer
@@ -370,7 +375,24 @@ pub fn start_editor_with(
     project: &std::path::Path,
     args: &[&str],
 ) -> (Child, Driver) {
-    let (mut editor, mut driver) = spawn_editor(display, home, project, args);
+    start_window(xvfb, display, editor_command(home, project, args))
+}
+
+/// `command` (this build's `pebble`, or pebble.exe under Wine) started in `xvfb`'s
+/// display with its frame echo read by a [`Driver`]: its window up and focused,
+/// three frames drawn. Panics with its stderr and the server's when it ends before
+/// its window shows.
+pub fn start_window(xvfb: &mut Xvfb, display: &str, mut command: Command) -> (Child, Driver) {
+    let mut editor = command
+        .env("DISPLAY", display)
+        .env("PEBBLE_FRAME_ECHO", "1")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::null())
+        // Read all along by the driver (a full pipe would stall the editor).
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the editor starts");
+    let mut driver = Driver::new(display, &mut editor);
     // Its window is up once xdotool finds it; it takes the keyboard as a desktop
     // would give it (no window manager here).
     if let Err(status) = wait_for_window(display, &mut editor) {
@@ -404,29 +426,17 @@ fn ask_geometry(display: &str) -> std::io::Result<std::process::Output> {
         .output()
 }
 
-fn spawn_editor(
-    display: &str,
-    home: &std::path::Path,
-    project: &std::path::Path,
-    args: &[&str],
-) -> (Child, Driver) {
-    let mut editor = Command::new(env!("CARGO_BIN_EXE_pebble"))
+/// `pebble open project args…` with `home` as its home and data folders.
+fn editor_command(home: &std::path::Path, project: &std::path::Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pebble"));
+    command
         .arg("open")
         .arg(project)
         .args(args)
-        .env("DISPLAY", display)
         .env("HOME", home)
         .env("XDG_DATA_HOME", home.join("data"))
-        .env("PEBBLE_DATA_DIR", home.join("pebble-data"))
-        .env("PEBBLE_FRAME_ECHO", "1")
-        .env_remove("WAYLAND_DISPLAY")
-        .stdout(Stdio::null())
-        // Read all along by the driver (a full pipe would stall the editor).
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the editor starts");
-    let driver = Driver::new(display, &mut editor);
-    (editor, driver)
+        .env("PEBBLE_DATA_DIR", home.join("pebble-data"));
+    command
 }
 
 /// A fresh copy of the showcase (`pebble showcase`) in `home/showcase`; returns

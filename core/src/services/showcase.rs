@@ -694,6 +694,17 @@ pub fn showcase_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/showcase/showcase.pebble.ron")
 }
 
+/// Whether this program runs from cargo's build folder (`cargo run`, the tests):
+/// only then is the source tree it was built from its own. Told by the folder
+/// cargo keeps beside every binary it builds (`target/debug/.fingerprint`), which
+/// an installed or unpacked copy does not have.
+pub fn run_from_build_folder() -> bool {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|dir| dir.join(".fingerprint").is_dir()))
+        .unwrap_or(false)
+}
+
 /// `pebble`'s default project (the editor's `default_project`) with the source tree's showcase at `source` and the user's
 /// data folder `data` (`None`: the temporary folder). A copy already there is
 /// opened as it is: it may hold the user's edits.

@@ -46,7 +46,10 @@ impl FrameEcho {
     /// Counts this frame's input and writes the line.
     pub fn frame(&mut self, ctx: &egui::Context, ready: Ready) {
         let (pointer, down) = ctx.input(|i| {
-            for e in &i.events {
+            // What arrived (`raw`), not what is left: a shortcut the editor took
+            // was consumed from `events` (under Wine every key the editor acts on
+            // went unseen so).
+            for e in &i.raw.events {
                 match e {
                     egui::Event::PointerButton { pressed: true, .. } => self.presses += 1,
                     egui::Event::PointerButton { pressed: false, .. } => self.releases += 1,

@@ -44,14 +44,37 @@ pub(crate) use pebble_app::install_viewport;
 pub use pebble_app::{Clock, Jobs, PebbleApp, Windows, data_dir};
 
 /// The project `pebble` opens without arguments: the bundled showcase in the
-/// source tree (`cargo run`), else, for an installed binary that carries no source
-/// tree, a copy generated once into the user's data folder (`pebble showcase DIR`
-/// writes the same files anywhere).
+/// source tree when run from cargo's build folder (`cargo run`), else, for an
+/// installed or unpacked binary (which must not reach into a source tree that may
+/// happen to sit on the machine it was built on), a copy generated once into the
+/// user's data folder ([`data_dir`]; `pebble showcase DIR` writes the same files
+/// anywhere).
 pub fn default_project() -> anyhow::Result<PathBuf> {
-    pebble_core::services::showcase::default_project_in(
-        &pebble_core::services::showcase::showcase_path(),
-        eframe::storage_dir("pebble"),
-    )
+    use pebble_core::services::showcase;
+    let source = if showcase::run_from_build_folder() {
+        showcase::showcase_path()
+    } else {
+        PathBuf::new()
+    };
+    showcase::default_project_in(&source, Some(data_dir()))
+}
+
+/// The window's GPU set-up: the backends and the adapter the renderer chooses
+/// headless too (`pebble_render::gpu::choose_adapter`: a real GPU first, Vulkan
+/// first at the same kind, never Wine's placeholder Direct3D 12), `WGPU_BACKEND`
+/// still naming others.
+fn wgpu_options() -> eframe::egui_wgpu::WgpuConfiguration {
+    use eframe::egui_wgpu::{WgpuSetup, WgpuSetupCreateNew};
+    let mut create = WgpuSetupCreateNew::without_display_handle();
+    create.instance_descriptor.backends =
+        eframe::wgpu::Backends::from_env().unwrap_or_else(pebble_render::gpu::default_backends);
+    create.native_adapter_selector = Some(std::sync::Arc::new(|adapters, surface| {
+        pebble_render::gpu::choose_adapter(adapters, surface)
+    }));
+    eframe::egui_wgpu::WgpuConfiguration {
+        wgpu_setup: WgpuSetup::CreateNew(create),
+        ..Default::default()
+    }
 }
 
 /// Opens the editor window on `project` and runs until it closes (or, with
@@ -63,7 +86,11 @@ pub fn run(
     bench: Option<bench::BenchOptions>,
     view: Option<pebble_viewport::navigation::OrbitCamera>,
 ) -> anyhow::Result<()> {
-    if std::env::var_os("DISPLAY").is_none() && std::env::var_os("WAYLAND_DISPLAY").is_none() {
+    // Only X11 and Wayland need a display named; Windows and macOS always have one.
+    if cfg!(all(unix, not(target_os = "macos")))
+        && std::env::var_os("DISPLAY").is_none()
+        && std::env::var_os("WAYLAND_DISPLAY").is_none()
+    {
         anyhow::bail!(
             "no display to open the editor window on (DISPLAY is not set); run it in a desktop session, or under Xvfb: xvfb-run -a pebble"
         );
@@ -77,6 +104,7 @@ pub fn run(
         renderer: eframe::Renderer::Wgpu,
         // The layout and preferences are saved by `App::save`; window size too.
         persist_window: bench.is_none(),
+        wgpu_options: wgpu_options(),
         ..Default::default()
     };
     // A benchmark starts from nothing saved and saves nothing: eframe restores a

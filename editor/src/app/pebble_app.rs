@@ -385,6 +385,10 @@ impl eframe::App for PebbleApp {
         if !self.bench_frame(ui, frame, dt) {
             return;
         }
+        let theme = self.prefs.theme.egui();
+        if ctx.options(|o| o.theme_preference) != theme {
+            ctx.set_theme(theme);
+        }
         self.keyboard_focus.before_keys(&ctx);
         pebble_core::profiling::time("before layout", || self.before_layout(&ctx, frame, dt));
         self.layout(ui, frame);

@@ -4,7 +4,7 @@
 use eframe::egui;
 use pebble_core::scheme::Scheme;
 use pebble_viewport::gizmo::Space;
-use pebble_viewport::preferences::Preferences;
+use pebble_viewport::preferences::{Preferences, Theme};
 
 /// Radio buttons for the navigation schemes; the chosen one is copied in.
 pub fn navigation_ui(
@@ -93,6 +93,13 @@ pub fn ui(
                 egui::Slider::new(&mut prefs.back_face_opacity, 0.05..=1.0)
                     .text("opacity (View › Show back faces)"),
             );
+            ui.end_row();
+            ui.label("Theme");
+            ui.horizontal(|ui| {
+                for theme in Theme::ALL {
+                    ui.radio_value(&mut prefs.theme, theme, theme.label());
+                }
+            });
             ui.end_row();
             ui.label("Gizmo axes");
             ui.horizontal(|ui| {

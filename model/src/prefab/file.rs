@@ -131,11 +131,7 @@ pub fn file_stem(name: &str) -> String {
     if stem.is_empty() {
         stem = "prefab".into();
     }
-    const DEVICES: [&str; 22] = [
-        "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
-        "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
-    ];
-    if DEVICES.contains(&stem.to_lowercase().as_str()) {
+    if pbm::file::is_windows_device_name(&stem) {
         stem.push('_');
     }
     stem
