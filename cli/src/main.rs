@@ -191,16 +191,43 @@ mod window {
     use std::process::ExitCode;
 
     pub fn showcase() -> anyhow::Result<ExitCode> {
+        let_go_of_an_own_console();
         app::default_project()
             .and_then(|project| app::run(project, None, None))
             .map(|()| ExitCode::SUCCESS)
     }
 
     pub fn open(args: OpenArgs) -> anyhow::Result<ExitCode> {
+        let_go_of_an_own_console();
         args.view()
             .and_then(|view| app::run(args.project, None, view))
             .map(|()| ExitCode::SUCCESS)
     }
+
+    /// A pebble.exe double-clicked in Explorer gets a console window of its own
+    /// beside the editor's; the editor lets it go, and it closes. Started from a
+    /// terminal, the console is the terminal's (shared with the shell) and stays.
+    /// Not a GUI-subsystem executable: the same `pebble.exe` is the command line.
+    #[cfg(windows)]
+    #[allow(unsafe_code)]
+    fn let_go_of_an_own_console() {
+        #[link(name = "kernel32")]
+        unsafe extern "system" {
+            fn GetConsoleProcessList(process_ids: *mut u32, count: u32) -> u32;
+            fn FreeConsole() -> i32;
+        }
+        let mut ids = [0u32; 2];
+        // SAFETY: the buffer holds as many ids as the call is told; FreeConsole
+        // takes nothing. Writes to the console after it are dropped by std.
+        unsafe {
+            if GetConsoleProcessList(ids.as_mut_ptr(), ids.len() as u32) == 1 {
+                FreeConsole();
+            }
+        }
+    }
+
+    #[cfg(not(windows))]
+    fn let_go_of_an_own_console() {}
 
     pub fn bench(args: BenchEditorArgs) -> anyhow::Result<ExitCode> {
         args.project

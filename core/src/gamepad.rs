@@ -309,10 +309,10 @@ mod linux {
     }
 
     /// The event codes of type `ev` the device reports, as a bitmap.
-    // One of the editor's two unsafe places (the other: getrusage in
-    // cli/convert_bench.rs): two ioctls the kernel defines for event devices
-    // (nothing in std asks them); each writes into a buffer of the size its
-    // request number encodes.
+    // One of the editor's three unsafe places (the others: getrusage in
+    // cli/convert_bench.rs, the console let go on Windows in cli/main.rs): two
+    // ioctls the kernel defines for event devices (nothing in std asks them);
+    // each writes into a buffer of the size its request number encodes.
     #[allow(unsafe_code)]
     fn bits(file: &File, ev: u16, out: &mut [u8]) -> bool {
         let request = ioc_read(0x20 + u32::from(ev), out.len());

@@ -59,6 +59,24 @@ pub fn default_project() -> anyhow::Result<PathBuf> {
     showcase::default_project_in(&source, Some(data_dir()))
 }
 
+/// The window's icon (the taskbar's on Windows and X11), from `assets/icon/`.
+fn window_icon() -> std::sync::Arc<egui::IconData> {
+    let png = include_bytes!("../../../assets/icon/pebble-128.png");
+    // Built in and checked by a test: a picture that does not decode is a bug
+    // of this build, shown as no icon rather than no editor.
+    let icon = image::load_from_memory(png)
+        .map(|i| i.to_rgba8())
+        .map_or_else(
+            |_| egui::IconData::default(),
+            |rgba| egui::IconData {
+                width: rgba.width(),
+                height: rgba.height(),
+                rgba: rgba.into_raw(),
+            },
+        );
+    std::sync::Arc::new(icon)
+}
+
 /// The window's GPU set-up: the backends and the adapter the renderer chooses
 /// headless too (`pebble_render::gpu::choose_adapter`: a real GPU first, Vulkan
 /// first at the same kind, never Wine's placeholder Direct3D 12), `WGPU_BACKEND`
@@ -100,7 +118,8 @@ pub fn run(
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1280.0, 800.0])
             .with_title("Pebble")
-            .with_app_id("pebble"),
+            .with_app_id("pebble")
+            .with_icon(window_icon()),
         renderer: eframe::Renderer::Wgpu,
         // The layout and preferences are saved by `App::save`; window size too.
         persist_window: bench.is_none(),
@@ -159,4 +178,18 @@ pub fn run(
         let _ = std::fs::remove_file(scratch);
     }
     ran.map_err(|e| anyhow::anyhow!("cannot run the editor window: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_window_icon_is_the_bundled_picture() {
+        let icon = super::window_icon();
+        assert_eq!((icon.width, icon.height), (128, 128));
+        assert_eq!(icon.rgba.len(), 128 * 128 * 4);
+        // Opaque in its middle (the pebble), clear in its corner.
+        let alpha = |x: usize, y: usize| icon.rgba[(y * 128 + x) * 4 + 3];
+        assert_eq!(alpha(64, 64), 255);
+        assert_eq!(alpha(0, 0), 0);
+    }
 }
