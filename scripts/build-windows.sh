@@ -1,7 +1,7 @@
 #!/bin/bash
 # Cross-builds pebble.exe for 64-bit Windows (x86_64-pc-windows-gnu) on this Linux
 # machine:
-#   scripts/build-windows.sh [--release] [-o DIR] [--wine-shim DIR]
+#   scripts/build-windows.sh [--release] [--fresh] [-o DIR] [--wine-shim DIR]
 # The executable carries what the Linux one does (the presets, the showcase's
 # generator and the PSP runtime's EBOOT.PBP are compiled in). It is built in the
 # Debian 13 chroot the PSP toolchain uses (scripts/lib/trixie-chroot.sh; made on
@@ -12,7 +12,10 @@
 # The target folder is $PEBBLE_WINDOWS_TARGET (default: /work/wintarget inside the
 # chroot), kept between runs: a first debug build takes ~20 min on 2 cores, one
 # after a change a few minutes. Prints the executable's path; with -o, copies it
-# into DIR too. --wine-shim builds scripts/wine/bcryptprimitives.c into DIR: what
+# into DIR too. --fresh rebuilds the workspace's own packages first: the chroot
+# sees every checkout at the same path, and cargo judges them fresh by file times,
+# so a build from another checkout could be taken for this one's (CI and
+# scripts/release.sh use it). --wine-shim builds scripts/wine/bcryptprimitives.c into DIR: what
 # Wine 8 (Debian 12's) lacks to start any program of Rust 1.78 or later, for the
 # tests under Wine only (cli/tests/windows_wine.rs); Windows has the real one.
 set -euo pipefail
@@ -22,12 +25,14 @@ profile=debug
 cargo_profile=()
 out=""
 shim=""
+fresh=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --release) profile=release; cargo_profile=(--release) ;;
+        --fresh) fresh=1 ;;
         -o) out="$2"; shift ;;
         --wine-shim) shim="$2"; shift ;;
-        *) echo "usage: scripts/build-windows.sh [--release] [-o DIR] [--wine-shim DIR]" >&2; exit 2 ;;
+        *) echo "usage: scripts/build-windows.sh [--release] [--fresh] [-o DIR] [--wine-shim DIR]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -41,6 +46,11 @@ trixie_chroot "$R" rustc-web cargo-web rust-web-src ca-certificates gcc libc6-de
     gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix
 trixie_bind_repo "$R" "$repo"
 started=$(date +%s)
+if [ "$fresh" = 1 ]; then
+    chroot "$R" /bin/bash -c "export PATH=/usr/bin:/bin CARGO_TARGET_DIR='$target_dir'; cd /work/repo && \
+        cargo clean --target $triple ${cargo_profile[*]} -p pbm -p pebble-model -p pebble-io -p pebble-render \
+        -p pebble-play -p pebble-core -p pebble-viewport -p pebble-panels -p pebble-editor -p pebble-cli"
+fi
 chroot "$R" /bin/bash -c "export PATH=/usr/bin:/bin RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR='$target_dir' \
     CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc \
     CARGO_TARGET_X86_64_PC_WINDOWS_GNU_AR=x86_64-w64-mingw32-ar; \

@@ -67,4 +67,12 @@ cat > "$app/Contents/Info.plist" <<PLIST
 </dict>
 </plist>
 PLIST
+# What macOS reads first: the plist must parse and name the executable and icon there.
+python3 - "$app" <<'PY'
+import plistlib, sys, pathlib
+app = pathlib.Path(sys.argv[1])
+info = plistlib.loads((app / "Contents/Info.plist").read_bytes())
+assert (app / "Contents/MacOS" / info["CFBundleExecutable"]).is_file(), "no executable"
+assert (app / "Contents/Resources" / info["CFBundleIconFile"]).read_bytes()[:4] == b"icns", "no icon"
+PY
 echo "laid out $app"

@@ -38,7 +38,7 @@ if [ -z "$linux" ]; then
     linux="$target/release/pebble"
 fi
 if [ "$with_windows" = 1 ] && [ -z "$windows" ]; then
-    bash "$repo/scripts/build-windows.sh" --release -o "$out/.windows-build"
+    bash "$repo/scripts/build-windows.sh" --release --fresh -o "$out/.windows-build"
     windows="$out/.windows-build/pebble.exe"
 fi
 mkdir -p "$out"
