@@ -10,7 +10,8 @@
 # Without --linux it builds `cargo build --release -p pebble-cli`; without
 # --windows, `scripts/build-windows.sh --release` (root, ~30 min the first time).
 # CI passes the binaries its tests already built, to test the archives' layout
-# (scripts/release-test.sh) without a second build. Needs tar, gzip, zip, sha256sum.
+# (scripts/release-test.sh) without a second build. Needs tar, gzip, zip, sha256sum,
+# strip (binutils).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 out="$repo/dist"
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-for tool in tar gzip zip sha256sum; do
+for tool in tar gzip zip sha256sum strip; do
     command -v "$tool" >/dev/null || { echo "scripts/release.sh needs $tool (apt-get install $tool)" >&2; exit 2; }
 done
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' "$repo/Cargo.toml" | head -n 1)"
@@ -51,6 +52,10 @@ lay_out() {
     local dir="$1" program="$2" name="$3"
     mkdir -p "$dir/docs" "$dir/assets/psp"
     install -m 755 "$program" "$dir/$name"
+    # The line tables stay out of what users download (a fifth of the size);
+    # symbols stay, so that a crash report still names its functions. GNU strip
+    # reads Windows executables too.
+    strip --strip-debug "$dir/$name"
     cp "$repo/README.md" "$repo/LICENSE-MIT" "$repo/LICENSE-APACHE" "$dir/"
     cp "$repo/docs/user-guide.md" "$repo/docs/command-line.md" "$repo/docs/pbm-format.md" "$dir/docs/"
     cp "$repo/assets/psp/EBOOT.PBP" "$dir/assets/psp/"
