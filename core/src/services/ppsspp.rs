@@ -30,6 +30,24 @@ pub const PROGRAM_NAMES: &[&str] = &[
     "PPSSPPWindows.exe",
 ];
 
+/// PPSSPP's Windows programs, 64-bit first.
+const WINDOWS_NAMES: [&str; 2] = ["PPSSPPWindows64.exe", "PPSSPPWindows.exe"];
+
+/// Where PPSSPP's Windows installer (or a user) puts it: `PPSSPP` in each Program
+/// Files folder and in the user's own programs, from the variables Windows sets
+/// (`env` reads one).
+pub fn windows_install_folders(env: impl Fn(&str) -> Option<OsString>) -> Vec<PathBuf> {
+    let mut folders: Vec<PathBuf> = ["ProgramW6432", "ProgramFiles", "ProgramFiles(x86)"]
+        .iter()
+        .filter_map(|k| env(k).map(|v| PathBuf::from(v).join("PPSSPP")))
+        .collect();
+    if let Some(local) = env("LOCALAPPDATA") {
+        folders.push(PathBuf::from(local).join("Programs").join("PPSSPP"));
+    }
+    folders.dedup();
+    folders
+}
+
 /// Where macOS keeps the app's program, when it is installed as an app.
 const MAC_APP: &str = "/Applications/PPSSPPSDL.app/Contents/MacOS/PPSSPPSDL";
 
@@ -37,8 +55,8 @@ const MAC_APP: &str = "/Applications/PPSSPPSDL.app/Contents/MacOS/PPSSPPSDL";
 pub const GAME_FOLDER: &str = crate::services::deploy::DEFAULT_FOLDER;
 
 /// Finds PPSSPP: `configured` (Preferences) when set, else the first of
-/// [`PROGRAM_NAMES`] in the folders of `path` (the `PATH` variable), else the
-/// macOS app.
+/// [`PROGRAM_NAMES`] in the folders of `path` (the `PATH` variable), else on
+/// Windows its install folders ([`windows_install_folders`]), else the macOS app.
 pub fn find_program(configured: &str, path: Option<OsString>) -> Result<PathBuf, String> {
     let configured = configured.trim();
     if !configured.is_empty() {
@@ -61,6 +79,15 @@ pub fn find_program(configured: &str, path: Option<OsString>) -> Result<PathBuf,
                 }
             }
         }
+    }
+    // PPSSPP's Windows installer puts it in Program Files, off the PATH.
+    if cfg!(windows)
+        && let Some(found) = windows_install_folders(|k| std::env::var_os(k))
+            .iter()
+            .flat_map(|dir| WINDOWS_NAMES.iter().map(move |name| dir.join(name)))
+            .find(|p| p.is_file())
+    {
+        return Ok(found);
     }
     let mac = Path::new(MAC_APP);
     if cfg!(target_os = "macos") && mac.is_file() {
@@ -227,6 +254,30 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch folder");
         dir
+    }
+
+    #[test]
+    fn windows_looks_for_ppsspp_in_program_files_and_the_user_s_programs() {
+        let env = |k: &str| match k {
+            "ProgramW6432" | "ProgramFiles" => Some(OsString::from(r"C:\Program Files")),
+            "ProgramFiles(x86)" => Some(OsString::from(r"C:\Program Files (x86)")),
+            "LOCALAPPDATA" => Some(OsString::from(r"C:\Users\ana\AppData\Local")),
+            _ => None,
+        };
+        let folders = windows_install_folders(env);
+        let shown: Vec<String> = folders
+            .iter()
+            .map(|p| p.to_string_lossy().replace('/', "\\"))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                r"C:\Program Files\PPSSPP",
+                r"C:\Program Files (x86)\PPSSPP",
+                r"C:\Users\ana\AppData\Local\Programs\PPSSPP",
+            ]
+        );
+        assert!(windows_install_folders(|_| None).is_empty());
     }
 
     #[test]
