@@ -12,10 +12,8 @@
 # The target folder is $PEBBLE_WINDOWS_TARGET (default: /work/wintarget inside the
 # chroot), kept between runs: a first debug build takes ~20 min on 2 cores, one
 # after a change a few minutes. Prints the executable's path; with -o, copies it
-# into DIR too. --fresh rebuilds the workspace's own packages first: the chroot
-# sees every checkout at the same path, and cargo judges them fresh by file times,
-# so a build from another checkout could be taken for this one's (CI and
-# scripts/release.sh use it). --wine-shim builds scripts/wine/bcryptprimitives.c into DIR: what
+# into DIR too. --fresh rebuilds the workspace's own packages first
+# (scripts/lib/trixie-chroot.sh says why; CI and scripts/release.sh use it). --wine-shim builds scripts/wine/bcryptprimitives.c into DIR: what
 # Wine 8 (Debian 12's) lacks to start any program of Rust 1.78 or later, for the
 # tests under Wine only (cli/tests/windows_wine.rs); Windows has the real one.
 set -euo pipefail
@@ -48,8 +46,7 @@ trixie_bind_repo "$R" "$repo"
 started=$(date +%s)
 if [ "$fresh" = 1 ]; then
     chroot "$R" /bin/bash -c "export PATH=/usr/bin:/bin CARGO_TARGET_DIR='$target_dir'; cd /work/repo && \
-        cargo clean --target $triple ${cargo_profile[*]} -p pbm -p pebble-model -p pebble-io -p pebble-render \
-        -p pebble-play -p pebble-core -p pebble-viewport -p pebble-panels -p pebble-editor -p pebble-cli"
+        cargo clean --target $triple ${cargo_profile[*]} $trixie_workspace_packages"
 fi
 chroot "$R" /bin/bash -c "export PATH=/usr/bin:/bin RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR='$target_dir' \
     CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc \

@@ -18,11 +18,9 @@ trixie_chroot "$R" rustc-web cargo-web rust-web-src ca-certificates gcc libc6-de
 trixie_bind_repo "$R" "$repo"
 for triple in "${targets[@]}"; do
     started=$(date +%s)
-    # The workspace's own packages checked afresh: every checkout is /work/repo
-    # here, and cargo judges them fresh by file times (scripts/build-windows.sh).
+    # The workspace's own packages checked afresh (scripts/lib/trixie-chroot.sh says why).
     chroot "$R" /bin/bash -c "export PATH=/usr/bin:/bin RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=/work/mactarget; \
-        cd /work/repo && cargo clean --target $triple -p pbm -p pebble-model -p pebble-io -p pebble-render \
-        -p pebble-play -p pebble-core -p pebble-viewport -p pebble-panels -p pebble-editor -p pebble-cli && \
+        cd /work/repo && cargo clean --target $triple $trixie_workspace_packages && \
         cargo check --locked -p pebble-cli --bins --target $triple -Zbuild-std=std,panic_abort"
     echo "checked pebble for $triple ($(($(date +%s) - started)) s)"
 done

@@ -11,13 +11,12 @@
 //! (`level 1`, `psp 1`), never for a fixed time.
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::common;
 use crate::common::orientation::{self, FOV_Y_DEG, HEIGHT, PSP_ASPECT, Scene, VIEWS, WIDTH};
 use crate::orientation::{mask_view_cube, orientation_project, tempdir, viewport_picture};
 
-use common::window::{Driver, start_xvfb};
+use common::window::{Driver, screenshot, start_xvfb};
 use eframe::egui;
 use egui_kittest::kittest::Queryable as _;
 
@@ -85,18 +84,6 @@ fn plan(project: &Path) -> Plan {
         menu_stays_open,
         away: egui::pos2(viewport.center().x, viewport.max.y + 6.0),
     }
-}
-
-/// The screen as X has it, a PNG by ImageMagick's `import` (what a person's
-/// screenshot tool takes).
-fn screenshot(display: &str, out: &Path) -> image::RgbaImage {
-    let status = Command::new("import")
-        .args(["-display", display, "-window", "root"])
-        .arg(out)
-        .status()
-        .expect("ImageMagick's import runs (apt-get install imagemagick)");
-    assert!(status.success(), "import took no screenshot");
-    image::open(out).expect("reads the screenshot").to_rgba8()
 }
 
 /// The picture settled: the pointer moved away from it twice, so that at least

@@ -25,7 +25,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use common::window::{start_window, start_xvfb};
+use common::window::{screenshot, start_window, start_xvfb};
 use eframe::egui;
 
 /// The executable under test, copied into a folder of its own (with Wine 8's
@@ -81,15 +81,9 @@ impl Wine {
             prefix: scratch(&format!("prefix-{name}")),
             display: display.to_owned(),
         };
-        let out = wine
-            .command()
-            .args(["wineboot", "--init"])
-            .output()
-            .expect("wineboot runs");
-        assert!(
-            out.status.success(),
-            "wineboot --init failed: {}",
-            String::from_utf8_lossy(&out.stderr)
+        run(
+            wine.command().args(["wineboot", "--init"]),
+            "wineboot --init",
         );
         wine
     }
@@ -419,7 +413,7 @@ fn the_window_opens_draws_as_on_linux_and_saves_an_edit_under_wine() {
     driver.wait_for("the level built", |e| e.level);
     driver.frames(5);
     driver.origin = window_origin(&display);
-    capture_screen(&display, &keep().join("screen-windows.png"));
+    screenshot(&display, &keep().join("screen-windows.png"));
     driver.click(plan);
     driver.key("Delete");
     driver.key("ctrl+s");
@@ -511,17 +505,6 @@ fn window_origin(display: &str) -> egui::Vec2 {
             .unwrap_or_else(|| panic!("no {key} in xdotool's answer: {said}"))
     };
     egui::vec2(value("X="), value("Y="))
-}
-
-/// The screen as a person sees it (ImageMagick's `import`).
-fn capture_screen(display: &str, path: &Path) {
-    let status = Command::new("import")
-        .args(["-window", "root"])
-        .arg(path)
-        .env("DISPLAY", display)
-        .status()
-        .expect("import runs (apt-get install imagemagick)");
-    assert!(status.success(), "import -window root");
 }
 
 fn entity_count(project: &Path) -> usize {

@@ -126,22 +126,29 @@ const WINDOWS_DEVICES: [&str; 22] = [
     "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
 ];
 
+/// The device Windows keeps `name` for (a file name, with or without an
+/// extension: `con`, `Aux.png`, `LPT1.txt`), if it is one.
+fn windows_device(name: &str) -> Option<&'static str> {
+    let stem = name.split('.').next().unwrap_or(name).trim_end();
+    WINDOWS_DEVICES
+        .iter()
+        .copied()
+        .find(|d| d.eq_ignore_ascii_case(stem))
+}
+
 /// Whether Windows keeps `name` (a file name, with or without an extension) for
 /// a device: `con`, `Aux.png`, `LPT1.txt`.
 pub fn is_windows_device_name(name: &str) -> bool {
-    let stem = name.split('.').next().unwrap_or(name).trim_end();
-    WINDOWS_DEVICES.iter().any(|d| d.eq_ignore_ascii_case(stem))
+    windows_device(name).is_some()
 }
 
 /// Why Windows cannot hold a file called `name`, said with how to fix it; `None`
 /// for a name it allows. Pebble refuses these when it runs on Windows (each system
 /// its own rules); elsewhere they are fine names.
 pub fn windows_name_problem(name: &str) -> Option<String> {
-    if is_windows_device_name(name) {
-        let stem = name.split('.').next().unwrap_or(name).trim_end();
+    if let Some(device) = windows_device(name) {
         return Some(format!(
-            "\"{name}\": Windows keeps the name {} for a device, with any extension, so no file can be called so; choose another name",
-            stem.to_uppercase()
+            "\"{name}\": Windows keeps the name {device} for a device, with any extension, so no file can be called so; choose another name"
         ));
     }
     if let Some(c) = name.chars().find(|c| {

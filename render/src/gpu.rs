@@ -16,7 +16,7 @@ pub struct Gpu {
 impl Gpu {
     /// Opens the first adapter wgpu offers, with no surface.
     pub fn headless() -> Result<Self, RenderError> {
-        Self::headless_on(wgpu::Backends::from_env().unwrap_or_else(default_backends))
+        Self::headless_on(backends())
     }
 
     /// Opens the first adapter of these backends, with no surface. The editor's
@@ -64,6 +64,12 @@ pub fn default_backends() -> wgpu::Backends {
         wgpu::Backends::empty()
     };
     wgpu::Backends::VULKAN | wgpu::Backends::GL | native
+}
+
+/// The backends to ask: those `WGPU_BACKEND` names, else [`default_backends`]. The
+/// window and the headless renderer ask the same.
+pub fn backends() -> wgpu::Backends {
+    wgpu::Backends::from_env().unwrap_or_else(default_backends)
 }
 
 /// Whether this Windows program runs under Wine (which sets `WINECONFIGDIR` for

@@ -10,6 +10,12 @@
 # apt sources use (the first URI ending in /debian in /etc/apt/sources.list.d/*.sources
 # or /etc/apt/sources.list).
 
+# The workspace's own packages, as `cargo clean` takes them: every checkout is
+# /work/repo in the chroot, and cargo judges these fresh by file times, so a build
+# from another checkout could be taken for this one's; the callers clean them.
+trixie_workspace_packages="-p pbm -p pebble-model -p pebble-io -p pebble-render -p pebble-play \
+-p pebble-core -p pebble-viewport -p pebble-panels -p pebble-editor -p pebble-cli"
+
 trixie_mirror() {
     local mirror="${PEBBLE_DEBIAN_MIRROR:-}"
     if [ -z "$mirror" ]; then

@@ -454,3 +454,15 @@ pub fn showcase_in(home: &std::path::Path) -> std::path::PathBuf {
     assert!(status.success(), "pebble showcase {}", dir.display());
     dir.join("showcase.pebble.ron")
 }
+
+/// The screen as X has it, a PNG by ImageMagick's `import` (what a person's
+/// screenshot tool takes).
+pub fn screenshot(display: &str, out: &std::path::Path) -> image::RgbaImage {
+    let status = Command::new("import")
+        .args(["-display", display, "-window", "root"])
+        .arg(out)
+        .status()
+        .expect("ImageMagick's import runs (apt-get install imagemagick)");
+    assert!(status.success(), "import took no screenshot");
+    image::open(out).expect("reads the screenshot").to_rgba8()
+}

@@ -84,8 +84,7 @@ fn window_icon() -> std::sync::Arc<egui::IconData> {
 fn wgpu_options() -> eframe::egui_wgpu::WgpuConfiguration {
     use eframe::egui_wgpu::{WgpuSetup, WgpuSetupCreateNew};
     let mut create = WgpuSetupCreateNew::without_display_handle();
-    create.instance_descriptor.backends =
-        eframe::wgpu::Backends::from_env().unwrap_or_else(pebble_render::gpu::default_backends);
+    create.instance_descriptor.backends = pebble_render::gpu::backends();
     create.native_adapter_selector = Some(std::sync::Arc::new(|adapters, surface| {
         pebble_render::gpu::choose_adapter(adapters, surface)
     }));
