@@ -14,14 +14,15 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    /// Opens the first adapter wgpu offers, with no surface.
+    /// Opens the adapter Pebble prefers ([`choose_adapter`]) among those of
+    /// [`backends`], with no surface.
     pub fn headless() -> Result<Self, RenderError> {
         Self::headless_on(backends())
     }
 
-    /// Opens the first adapter of these backends, with no surface. The editor's
-    /// window falls back to OpenGL ES where Vulkan is missing, so the renderer's
-    /// tests run there too.
+    /// Opens the adapter Pebble prefers among those of these backends, with no
+    /// surface. The editor's window falls back to OpenGL ES where Vulkan is
+    /// missing, so the renderer's tests run there too.
     pub fn headless_on(backends: wgpu::Backends) -> Result<Self, RenderError> {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
         desc.backends = backends;
